@@ -1,0 +1,305 @@
+package handoff
+
+import "time"
+
+// SnapshotSchemaVersion is the version of the Snapshot JSON layout written
+// by this build. Stored snapshots keep the version they were written with,
+// so a reader can migrate older ones in memory.
+const SnapshotSchemaVersion = 1
+
+// Trigger says why a snapshot was taken.
+type Trigger string
+
+// The snapshot triggers of the session-continuity model, plus TriggerManual.
+const (
+	TriggerPause        Trigger = "pause"
+	TriggerTaskComplete Trigger = "task_complete"
+	TriggerExhaustion   Trigger = "exhaustion"
+	TriggerTimeout      Trigger = "timeout"
+	TriggerCrash        Trigger = "crash"
+	// TriggerManual is a snapshot taken on demand (`handoff compile`) that
+	// does not pause the workflow. DESIGN.md's list has no such value, and
+	// recording an on-demand compile as a pause would mark workflows paused
+	// that are still running.
+	TriggerManual Trigger = "manual"
+)
+
+// Valid reports whether t is one of the known triggers.
+func (t Trigger) Valid() bool {
+	switch t {
+	case TriggerPause, TriggerTaskComplete, TriggerExhaustion, TriggerTimeout, TriggerCrash, TriggerManual:
+		return true
+	}
+	return false
+}
+
+// Snapshot is everything a fresh session needs to continue a piece of work:
+// the goal, the plan and where it stands, the decisions taken and why, the
+// errors still open, and the state of the tree and the tests.
+//
+// It is stored as JSON and is immutable once stored. Secrets never enter it:
+// the pipeline redacts the transcript before a snapshot is built.
+type Snapshot struct {
+	SchemaVersion int    `json:"schema_version"`
+	ID            string `json:"id"`
+	WorkflowID    string `json:"workflow_id"`
+	SessionNumber int    `json:"session_number"`
+	// SessionID is the agent's own id of the session the snapshot was
+	// taken from, when the transcript has one.
+	SessionID   string    `json:"session_id,omitempty"`
+	CreatedAt   time.Time `json:"created_at"`
+	Trigger     Trigger   `json:"trigger"`
+	PauseReason string    `json:"pause_reason,omitempty"`
+
+	// Goal is what the person asked for, from the first real request.
+	Goal string `json:"goal,omitempty"`
+	// Tasks is the agent's own latest plan (TodoWrite, update_plan).
+	Tasks         []Task `json:"tasks,omitempty"`
+	CurrentTaskID string `json:"current_task_id,omitempty"`
+	NextTaskID    string `json:"next_task_id,omitempty"`
+	// NextStep is the single most useful thing to do first on resuming.
+	NextStep string `json:"next_step,omitempty"`
+
+	GitState      *GitState     `json:"git_state,omitempty"`
+	Decisions     []Decision    `json:"decisions,omitempty"`
+	Errors        []ErrorRecord `json:"errors,omitempty"`
+	TestState     *TestState    `json:"test_state,omitempty"`
+	Usage         Usage         `json:"usage"`
+	FilesModified []FileChange  `json:"files_modified,omitempty"`
+
+	// Source describes the transcript the snapshot was built from.
+	Source SourceInfo `json:"source"`
+}
+
+// CurrentDecisions returns the decisions not superseded by a later one.
+func (s *Snapshot) CurrentDecisions() []Decision {
+	var out []Decision
+	for _, d := range s.Decisions {
+		if d.SupersededBy == "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// UnresolvedErrors returns the errors whose resolution is unresolved or
+// deferred: what the next session still has to deal with.
+func (s *Snapshot) UnresolvedErrors() []ErrorRecord {
+	var out []ErrorRecord
+	for _, e := range s.Errors {
+		if e.Resolution == ResolutionUnresolved || e.Resolution == ResolutionDeferred {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// SourceInfo says where a snapshot's transcript came from.
+type SourceInfo struct {
+	Path     string `json:"path,omitempty"`
+	Format   string `json:"format,omitempty"`
+	Agent    string `json:"agent,omitempty"`
+	Model    string `json:"model,omitempty"`
+	CWD      string `json:"cwd,omitempty"`
+	Messages int    `json:"messages"`
+	// Warnings is how many records the parser skipped.
+	Warnings int `json:"warnings,omitempty"`
+}
+
+// MessageRef points back to the transcript message a record came from, so
+// every extracted claim can be checked against its source.
+type MessageRef struct {
+	Index int    `json:"index"`
+	ID    string `json:"id,omitempty"`
+}
+
+// TaskStatus is the state of one plan item.
+type TaskStatus string
+
+// Plan item states, as Claude Code's TodoWrite and Codex's update_plan use them.
+const (
+	TaskPending    TaskStatus = "pending"
+	TaskInProgress TaskStatus = "in_progress"
+	TaskCompleted  TaskStatus = "completed"
+)
+
+// Task is one item of the agent's plan.
+type Task struct {
+	ID      string     `json:"id"`
+	Content string     `json:"content"`
+	Status  TaskStatus `json:"status"`
+	// Priority as the agent gave it (high, medium, low), if any.
+	Priority string `json:"priority,omitempty"`
+}
+
+// DecisionType classifies a decision.
+type DecisionType string
+
+// The decision types of the snapshot schema.
+const (
+	DecisionApproach      DecisionType = "approach"
+	DecisionLibrary       DecisionType = "library"
+	DecisionArchitecture  DecisionType = "architecture"
+	DecisionWorkaround    DecisionType = "workaround"
+	DecisionSkip          DecisionType = "skip"
+	DecisionClarification DecisionType = "clarification"
+)
+
+// DecisionTypes lists every valid DecisionType, for validation and schemas.
+func DecisionTypes() []DecisionType {
+	return []DecisionType{DecisionApproach, DecisionLibrary, DecisionArchitecture, DecisionWorkaround, DecisionSkip, DecisionClarification}
+}
+
+// Valid reports whether t is a known decision type.
+func (t DecisionType) Valid() bool {
+	for _, v := range DecisionTypes() {
+		if t == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Decision is a choice made during the session, with why, and what else
+// was considered: the part of a session that built-in compaction loses first.
+type Decision struct {
+	ID           string       `json:"id"`
+	Timestamp    time.Time    `json:"timestamp,omitzero"`
+	TaskID       string       `json:"task_id,omitempty"`
+	Type         DecisionType `json:"decision_type"`
+	Description  string       `json:"description"`
+	Rationale    string       `json:"rationale,omitempty"`
+	Alternatives []string     `json:"alternatives_considered,omitempty"`
+	Source       MessageRef   `json:"source"`
+	// SupersededBy is the ID of a later decision that reversed this one.
+	SupersededBy string `json:"superseded_by,omitempty"`
+}
+
+// Resolution says what became of an error.
+type Resolution string
+
+// The error resolutions of the snapshot schema.
+const (
+	ResolutionFixed      Resolution = "fixed"
+	ResolutionWorkaround Resolution = "workaround"
+	ResolutionDeferred   Resolution = "deferred"
+	ResolutionUnresolved Resolution = "unresolved"
+)
+
+// Resolutions lists every valid Resolution.
+func Resolutions() []Resolution {
+	return []Resolution{ResolutionFixed, ResolutionWorkaround, ResolutionDeferred, ResolutionUnresolved}
+}
+
+// Valid reports whether r is a known resolution.
+func (r Resolution) Valid() bool {
+	for _, v := range Resolutions() {
+		if r == v {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrorRecord is an error met during the session and what became of it.
+type ErrorRecord struct {
+	ID string `json:"id"`
+	// Type is a short class: tool_error, command_failed, test_failure,
+	// build_error, or what the extractor judged it to be.
+	Type    string `json:"error_type"`
+	Message string `json:"error_message"`
+	// Context is what was being attempted when it happened.
+	Context string `json:"context,omitempty"`
+	// Command is the shell command or tool invocation that failed.
+	Command         string     `json:"command,omitempty"`
+	Tool            string     `json:"tool,omitempty"`
+	Resolution      Resolution `json:"resolution"`
+	ResolutionNotes string     `json:"resolution_notes,omitempty"`
+	Source          MessageRef `json:"source"`
+	// ResolvedBy points to the message whose success resolved the error.
+	ResolvedBy *MessageRef `json:"resolved_by,omitempty"`
+	// Occurrences counts repeats of the same failure folded into this record.
+	Occurrences int `json:"occurrences,omitempty"`
+}
+
+// TestStatus summarises the last test run.
+type TestStatus string
+
+// Test run outcomes.
+const (
+	TestsPassing TestStatus = "passing"
+	TestsFailing TestStatus = "failing"
+	TestsUnknown TestStatus = "unknown"
+)
+
+// TestState is the outcome of the last test command the agent ran.
+type TestState struct {
+	Command      string     `json:"command"`
+	Status       TestStatus `json:"status"`
+	FailingTests []string   `json:"failing_tests,omitempty"`
+	// Summary is the runner's own closing line ("3 passed, 1 failed").
+	Summary string     `json:"summary,omitempty"`
+	Source  MessageRef `json:"source"`
+}
+
+// GitState is the repository state at snapshot time, read from git itself.
+type GitState struct {
+	// Available is false when there is no git or no repository; Note says why.
+	Available   bool     `json:"available"`
+	Note        string   `json:"note,omitempty"`
+	Branch      string   `json:"branch,omitempty"`
+	Commit      string   `json:"commit,omitempty"`
+	StartCommit string   `json:"start_commit,omitempty"`
+	Dirty       bool     `json:"dirty,omitempty"`
+	Modified    []string `json:"modified,omitempty"`
+	Staged      []string `json:"staged,omitempty"`
+	Untracked   []string `json:"untracked,omitempty"`
+	Diffstat    string   `json:"diffstat,omitempty"`
+}
+
+// FileChange is a file the agent modified, from its edit/write/patch calls.
+type FileChange struct {
+	Path string `json:"path"`
+	// Operations lists the tools used on it in order of first use
+	// (Edit, Write, apply_patch, …).
+	Operations []string `json:"operations,omitempty"`
+	// Edits counts the modifying tool calls on this file.
+	Edits int `json:"edits"`
+}
+
+// UsageSource says where a token figure came from.
+type UsageSource string
+
+// Where token figures come from.
+const (
+	// UsageProvider means the model provider's own reported numbers.
+	UsageProvider UsageSource = "provider"
+	// UsageEstimate means counted with the local tokenizer.
+	UsageEstimate UsageSource = "estimate"
+)
+
+// Usage is how full the session's context is and what the session cost.
+type Usage struct {
+	TokensUsed              int         `json:"tokens_used"`
+	ContextWindow           int         `json:"context_window"`
+	TokensRemainingEstimate int         `json:"tokens_remaining_estimate"`
+	ContextUtilization      float64     `json:"context_utilization"`
+	Source                  UsageSource `json:"usage_source"`
+	Model                   string      `json:"model,omitempty"`
+	LLMCalls                int         `json:"llm_calls"`
+	ToolCalls               int         `json:"tool_calls"`
+	CostUSD                 float64     `json:"cost_usd,omitempty"`
+	SessionDurationSeconds  float64     `json:"session_duration_seconds,omitempty"`
+	// Extraction is what handoff itself spent asking an LLM, if it did.
+	Extraction *ExtractionUsage `json:"extraction,omitempty"`
+}
+
+// ExtractionUsage accounts for handoff's own LLM calls.
+type ExtractionUsage struct {
+	Extractor        string `json:"extractor"`
+	Model            string `json:"model,omitempty"`
+	Calls            int    `json:"calls"`
+	CacheHits        int    `json:"cache_hits,omitempty"`
+	PromptTokens     int    `json:"prompt_tokens"`
+	CompletionTokens int    `json:"completion_tokens"`
+}

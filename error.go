@@ -31,19 +31,15 @@ const (
 // the tool. Wrap it with fmt.Errorf("...: %w", err) to add context; the
 // code survives wrapping.
 type Error struct {
-	Code    string
+	Code string
+	// Message is the whole text shown to the person, cause included.
 	Message string
-	// Err is the underlying cause, if any.
+	// Err is the underlying cause, if any, kept for errors.Is / errors.As.
 	Err error
 }
 
 // Error implements error.
-func (e *Error) Error() string {
-	if e.Err != nil {
-		return e.Message + ": " + e.Err.Error()
-	}
-	return e.Message
-}
+func (e *Error) Error() string { return e.Message }
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }

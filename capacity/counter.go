@@ -56,7 +56,7 @@ func (c *Counter) Encoding() Encoding { return c.enc }
 // count is then an approximation: close, not exact.
 func (c *Counter) Count(text string) int {
 	total := 0
-	forEachChunk(text, maxUnsplitChunk, func(chunk string) {
+	forEachChunk(text, maxUnsplitChunk, func(chunk string, _ bool) {
 		total += len(c.encoder.EncodeOrdinary(chunk))
 	})
 	return total

@@ -16,85 +16,104 @@ import (
 const maxUnsplitChunk = 1024
 
 // forEachChunk calls fn with consecutive chunks of text that together make
-// up all of it. Chunks end at safe splits (see safeSplit) and are at most
-// limit bytes long, except that a chunk is cut after limit bytes at a rune
-// boundary when it holds no safe split at all.
-func forEachChunk(text string, limit int, fn func(string)) {
+// up all of it. Chunks are at most limit bytes long (limit must be at least
+// utf8.UTFMax) and end at safe splits (see safeSplit), except that a chunk
+// with no safe split inside its last limit bytes is cut at a rune boundary
+// wherever the limit falls; blind is true for a chunk that ends at such a
+// cut.
+func forEachChunk(text string, limit int, fn func(chunk string, blind bool)) {
 	if len(text) <= limit {
 		if text != "" {
-			fn(text)
+			fn(text, false)
 		}
 		return
 	}
 	start, lastSafe := 0, 0
-	prev, _ := utf8.DecodeRuneInString(text)
-	for p, r := range text {
-		if p == 0 {
-			continue
-		}
-		if p-start >= limit {
-			cut := lastSafe
-			if cut <= start {
-				cut = p // no safe split in the chunk: cut blindly here
+	prev, width := utf8.DecodeRuneInString(text)
+	for p := width; p < len(text); p += width {
+		var r rune
+		r, width = utf8.DecodeRuneInString(text[p:])
+		if p+width-start > limit { // r would not fit: end the chunk before it
+			if lastSafe > start {
+				fn(text[start:lastSafe], false)
+				start = lastSafe
 			}
-			fn(text[start:cut])
-			start = cut
+			if p+width-start > limit { // still too long: no safe split left in it
+				fn(text[start:p], true)
+				start = p
+			}
 		}
-		if safeSplit(prev, r) {
+		if safeSplit(prev, r, text[p+width:]) {
 			lastSafe = p
 		}
 		prev = r
 	}
 	if start < len(text) {
-		fn(text[start:])
+		fn(text[start:], false)
 	}
 }
 
-// safeSplit reports whether the tokenizer's pre-split regex never lets one
-// piece span the boundary between the rune before (prev) and the rune at
-// the position (next), for both o200k_base and cl100k_base, and whether the
-// text before the boundary is split into the same pieces whether or not
-// the text after it is there. When both hold, encoding the two sides
+// safeSplit reports whether the text may be cut between prev and next
+// (afterNext is the text that follows next): whether, for both o200k_base
+// and cl100k_base, no piece of the tokenizer's pre-split regex spans that
+// position and the text before it splits into the same pieces whether or
+// not the text after it is there. When both hold, encoding the two sides
 // separately gives exactly the tokens of encoding them together.
 //
 // The patterns (encoder.go) are alternations tried in order at each piece
 // start; none has a look-behind or an anchor, so the pieces after a piece
-// boundary never depend on what came before it. What can differ when the
-// text is cut at p is only a match attempt that started before p and read
-// the rune at p; each rule below makes every such attempt behave the same
-// on the rune at p as on the end of the text:
+// boundary never depend on what came before it. What a cut can change is
+// only a match attempt that started before the cut and read the rune at it;
+// each rule makes every such attempt behave on next as it does at the end
+// of the text. "Punctuation" below is the pattern's class
+// [^\s\p{L}\p{N}]: symbols, emoji, controls, and (in cl100k) marks.
 //
-//   - prev is '\n' and next is neither white space nor '/': a piece holding
-//     the '\n' is either `\s*[\r\n]+` (tried before `\s+(?!\S)`, and it
-//     always matches a white-space run ending in '\n'), which stops before a
-//     non-space, or the tail `[\r\n/]*` / `[\r\n]*` of a punctuation piece,
-//     which stops before anything but CR, LF and '/'. The letter pieces
-//     exclude '\r' and '\n' even as their optional first rune.
-//   - prev is a letter and next is not a letter, not a combining mark (o200k
-//     puts marks in its letter classes) and not an apostrophe (the optional
+//  1. prev is '\n' and next is neither white space nor '/'. A piece holding
+//     the '\n' is `\s*[\r\n]+` (tried before `\s+(?!\S)`, and it always
+//     matches a white-space run that ends in '\n'), which stops before a
+//     non-space, or the tail `[\r\n/]*` of a punctuation piece, which stops
+//     before anything but CR, LF and '/'. Letter pieces exclude CR and LF
+//     even as their optional first rune.
+//  2. prev is a letter and next is not a letter, not a combining mark
+//     (o200k's letter classes include marks) and not an apostrophe (the
 //     contraction suffix 's 't 're 've 'm 'll 'd): only letter pieces and
-//     cl100k's contraction piece can hold a letter, and they stop there.
-//     This covers the word boundary " word", which always starts a piece.
-//   - prev is a digit (\p{N}) and next is not: only `\p{N}{1,3}` holds
-//     digits, and it stops there (a cut inside a run of digits would regroup
-//     the threes, so that is never done).
-//   - prev is ASCII punctuation and next is a digit: the punctuation piece
-//     `[^\s\p{L}\p{N}]+[\r\n/]*` stops before a digit, and a letter piece
-//     that could take the punctuation as its first rune needs a letter next.
+//     cl100k's contraction piece hold letters, and they stop there. This is
+//     the word boundary: " word" always starts a piece.
+//  3. prev is a digit (\p{N}) and next is not: only `\p{N}{1,3}` holds
+//     digits. (A cut inside a run of digits would regroup the threes.)
+//  4. prev is punctuation and next is a digit: the punctuation piece stops
+//     before a digit, and a letter piece that could take prev as its first
+//     rune needs a letter (or, in o200k, a mark) next.
+//  5. prev is punctuation or a mark and next is white space other than CR
+//     and LF: punctuation and letter pieces stop there, the tail
+//     `[\r\n/]*` takes only CR, LF and '/'.
+//  6. prev and next are white space, next is not CR or LF, and the rune
+//     after next is not white space: the run ends right after next, so
+//     `\s+(?!\S)` gives the run up to and without next (the last space
+//     joins the following piece, " word"), exactly what it gives for the
+//     run cut short at next; `\s*[\r\n]+`, tried first, ends at the last
+//     CR or LF of the run either way, since next is neither.
 //
-// Runs of white space, of punctuation or symbols (emoji), and of letters or
-// digits have no safe split inside them. The property test in
-// split_test.go checks this reasoning against the real encoder.
-func safeSplit(prev, next rune) bool {
+// Runs of one kind with none of these inside (a megabyte of spaces, one
+// emoji repeated, a letters-only blob, a digits-only blob) have no safe
+// split. The property tests in split_test.go check these rules against the
+// real encoder.
+func safeSplit(prev, next rune, afterNext string) bool {
 	switch {
-	case prev == '\n':
-		return next != '/' && !unicode.IsSpace(next)
 	case unicode.IsLetter(prev):
 		return next != '\'' && !unicode.IsLetter(next) && !unicode.IsMark(next)
 	case unicode.IsNumber(prev):
 		return !unicode.IsNumber(next)
-	case prev < utf8.RuneSelf && unicode.IsPunct(prev) || prev < utf8.RuneSelf && unicode.IsSymbol(prev):
-		return unicode.IsNumber(next)
+	case unicode.IsSpace(prev):
+		if prev == '\n' && next != '/' && !unicode.IsSpace(next) {
+			return true // rule 1
+		}
+		if next == '\r' || next == '\n' || !unicode.IsSpace(next) || afterNext == "" {
+			return false
+		}
+		after, _ := utf8.DecodeRuneInString(afterNext)
+		return !unicode.IsSpace(after)
+	default: // punctuation, symbols, marks, controls
+		return unicode.IsNumber(next) || next != '\r' && next != '\n' && unicode.IsSpace(next)
 	}
-	return false
 }

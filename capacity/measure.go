@@ -237,9 +237,10 @@ type Thresholds struct {
 	Checkpoint float64
 }
 
-// DefaultThresholds returns warn at 70% and checkpoint at 85%: early enough
-// that a checkpoint happens before Claude Code's own auto-compaction (which
-// starts near 90%+ of the window) rewrites the history.
+// DefaultThresholds returns warn at 70% and checkpoint at 85% (DESIGN.md's
+// default): late enough not to interrupt a session with room left, early
+// enough that the snapshot is taken before an agent's own auto-compaction
+// near the end of the window rewrites the history it would record.
 func DefaultThresholds() Thresholds {
 	return Thresholds{Warn: 0.70, Checkpoint: 0.85}
 }

@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -77,7 +78,7 @@ func TestSafeSplitsExactOnRandomText(t *testing.T) {
 		rng := rand.New(rand.NewPCG(1, uint64(len(enc))))
 		for i := range 150 {
 			text := randomText(rng, 200+rng.IntN(3000))
-			assertSplitsExact(t, c, "random #"+string(rune('0'+i%10)), text)
+			assertSplitsExact(t, c, fmt.Sprintf("random #%d", i), text)
 			if t.Failed() {
 				t.Logf("failing text: %q", text)
 				return
@@ -210,6 +211,30 @@ func TestPathologicalInputs(t *testing.T) {
 			perByteBig, perByteSmall := float64(n)/float64(len(big)), float64(exact)/float64(len(small))
 			if n <= 0 || perByteBig > perByteSmall*1.05 || perByteBig < perByteSmall*0.95 {
 				t.Errorf("%s/%s 1MB: %d tokens (%.4f/byte), 5KB exact density %.4f/byte", enc, in.name, n, perByteBig, perByteSmall)
+			}
+		}
+	}
+}
+
+// TestSafeSplitsExactOnAdversarialText draws short strings from an alphabet
+// of the runes each split rule is about (white space of several kinds,
+// apostrophes and contraction letters, marks, digits, '/', emoji, invalid
+// UTF-8), so that every rule meets every neighbour many times.
+func TestSafeSplitsExactOnAdversarialText(t *testing.T) {
+	alphabet := []string{" ", " ", "\n", "\r", "\t", "a", "A", "1", "'", "/", ".", "\u0301", "😀", "中",
+		"\u00a0", "s", "ll", "\xff", "Ǆ", "ʰ", "²", "\u2028", "\x00", "-", "\"", "{"}
+	for _, enc := range bothEncodings {
+		c := counterFor(t, enc)
+		rng := rand.New(rand.NewPCG(5, uint64(len(enc))))
+		for range 5000 {
+			var b strings.Builder
+			for range 1 + rng.IntN(24) {
+				b.WriteString(alphabet[rng.IntN(len(alphabet))])
+			}
+			assertSplitsExact(t, c, "adversarial", b.String())
+			if t.Failed() {
+				t.Logf("failing text: %q", b.String())
+				return
 			}
 		}
 	}

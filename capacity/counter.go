@@ -50,14 +50,29 @@ func (c *Counter) Encoding() Encoding { return c.enc }
 // is quadratic in the piece length (1 MB of spaces took minutes). The text
 // is cut into chunks at positions the tokenizer's pre-split pattern never
 // crosses (see safeSplit), so on ordinary text the result is identical to
-// encoding the whole text at once. Only a run of more than
-// maxUnsplitChunk bytes with no such position (a megabyte of spaces, one
+// encoding the whole text at once. Only a stretch of more than runLimit
+// bytes with no such position (a megabyte of spaces, one
 // emoji repeated, a letters-only blob) is cut at a fixed size, and its
-// count is then an approximation: close, not exact.
+// count is then an approximation: close, not exact. Such a cut chunk that
+// repeats one seen earlier in the same call (a run of one character cut
+// every runLimit bytes) reuses that chunk's count instead of encoding it
+// again.
 func (c *Counter) Count(text string) int {
 	total := 0
-	forEachChunk(text, maxUnsplitChunk, func(chunk string, _ bool) {
-		total += len(c.encoder.EncodeOrdinary(chunk))
+	var blindSeen map[string]int // blind chunk → its count, for repeated runs
+	forEachChunk(text, chunkLimit, runLimit, func(chunk string, blind bool) {
+		if n, ok := blindSeen[chunk]; ok && blind {
+			total += n
+			return
+		}
+		n := len(c.encoder.EncodeOrdinary(chunk))
+		if blind && len(blindSeen) < maxBlindMemo {
+			if blindSeen == nil {
+				blindSeen = make(map[string]int, maxBlindMemo)
+			}
+			blindSeen[chunk] = n
+		}
+		total += n
 	})
 	return total
 }

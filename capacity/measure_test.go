@@ -139,7 +139,10 @@ func TestMeasureContextWindow(t *testing.T) {
 
 func TestMeasureCallsAndDuration(t *testing.T) {
 	c := counterFor(t, O200kBase)
-	at := func(m handoff.Message, minutes int) handoff.Message { m.Timestamp = t0.Add(time.Duration(minutes) * time.Minute); return m }
+	at := func(m handoff.Message, minutes int) handoff.Message {
+		m.Timestamp = t0.Add(time.Duration(minutes) * time.Minute)
+		return m
+	}
 	call := func(m handoff.Message, names ...string) handoff.Message {
 		for _, n := range names {
 			m.ToolCalls = append(m.ToolCalls, handoff.ToolCall{Name: n, Input: json.RawMessage(`{}`)})

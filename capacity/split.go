@@ -5,24 +5,38 @@ import (
 	"unicode/utf8"
 )
 
-// maxUnsplitChunk is the largest number of bytes handed to the tokenizer at
-// once. Ordinary text is cut at the last safe split before this size, so it
-// only decides how long a run with no safe split may get before it is cut
-// blindly. tiktoken-go's byte-pair merge is quadratic in the piece length:
-// at 1 KiB a megabyte of one pathological run costs about a thousand
-// 1 KiB encodes (well under a second in all), and a power of two keeps
-// runs of spaces and of 4-byte emoji cut on token-sized boundaries, which
-// keeps the blind cut's error small.
-const maxUnsplitChunk = 1024
+// chunkLimit is the largest number of bytes handed to the tokenizer at
+// once; ordinary text is cut at the last safe split before it. Cutting
+// costs nothing in accuracy and makes counting faster than encoding the
+// whole text at once (BenchmarkCount against BenchmarkEncodeOrdinaryPlain).
+const chunkLimit = 2048
+
+// runLimit is how long a stretch with no safe split may grow before it is
+// cut blindly. tiktoken-go's byte-pair merge is quadratic in the length of
+// one regex piece, and such stretches (a megabyte of spaces, one emoji
+// repeated, a letters-only blob) are single pieces, so the cost of a
+// megabyte of them that does not repeat itself grows with this limit
+// (Count reuses the count of a blind chunk it has just seen, which makes
+// repeated runs cheap). 1 KiB keeps ordinary text exact: the longest
+// stretches without a safe split in real transcripts are terminal
+// box-drawing lines ("╭────…╮", 3 bytes a rune) and "-----" rules, which
+// stay under it. A power of two keeps runs of spaces (o200k has a
+// 128-space token), of 4-byte emoji and of repeated letters cut on token
+// boundaries, which keeps the blind cut's error small.
+const runLimit = 1024
+
+// maxBlindMemo bounds how many distinct blind chunks one Count call
+// remembers. A periodic run cut every runLimit bytes repeats after a few
+// chunks (the period of the cut positions against the text's own period).
+const maxBlindMemo = 16
 
 // forEachChunk calls fn with consecutive chunks of text that together make
-// up all of it. Chunks are at most limit bytes long (limit must be at least
-// utf8.UTFMax) and end at safe splits (see safeSplit), except that a chunk
-// with no safe split inside its last limit bytes is cut at a rune boundary
-// wherever the limit falls; blind is true for a chunk that ends at such a
-// cut.
-func forEachChunk(text string, limit int, fn func(chunk string, blind bool)) {
-	if len(text) <= limit {
+// up all of it. Chunks end at safe splits (see safeSplit) and are at most
+// chunkMax bytes long, except that a stretch with no safe split is cut at
+// a rune boundary every runMax bytes; blind is true for a chunk that ends
+// at such a cut. It needs utf8.UTFMax <= runMax <= chunkMax.
+func forEachChunk(text string, chunkMax, runMax int, fn func(chunk string, blind bool)) {
+	if len(text) <= runMax {
 		if text != "" {
 			fn(text, false)
 		}
@@ -33,15 +47,17 @@ func forEachChunk(text string, limit int, fn func(chunk string, blind bool)) {
 	for p := width; p < len(text); p += width {
 		var r rune
 		r, width = utf8.DecodeRuneInString(text[p:])
-		if p+width-start > limit { // r would not fit: end the chunk before it
+		end := p + width // where the chunk would end if it took r
+		if runStart := max(start, lastSafe); end-runStart > runMax {
 			if lastSafe > start {
 				fn(text[start:lastSafe], false)
 				start = lastSafe
 			}
-			if p+width-start > limit { // still too long: no safe split left in it
-				fn(text[start:p], true)
-				start = p
-			}
+			fn(text[start:p], true) // no safe split in the last runMax bytes
+			start = p
+		} else if end-start > chunkMax {
+			fn(text[start:lastSafe], false) // lastSafe > start: the run fits
+			start = lastSafe
 		}
 		if safeSplit(prev, r, text[p+width:]) {
 			lastSafe = p

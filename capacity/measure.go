@@ -30,7 +30,8 @@ type MeasureOptions struct {
 // Measure reports how full the transcript's main-thread context is, with
 // the session's call counts and duration.
 //
-// Token use comes from the provider when it can: the last main-thread
+// c counts what no provider figure covers; it must not be nil. Token use
+// comes from the provider when it can: the last main-thread
 // assistant message with reported usage gives its prompt size plus its
 // output (what the next request will carry), and the main-thread messages
 // after it, which no provider has seen yet, are counted with c. If a

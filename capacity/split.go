@@ -16,8 +16,8 @@ const chunkLimit = 2048
 // one regex piece, and such stretches (a megabyte of spaces, one emoji
 // repeated, a letters-only blob) are single pieces, so the cost of a
 // megabyte of them that does not repeat itself grows with this limit
-// (Count reuses the count of a blind chunk it has just seen, which makes
-// repeated runs cheap). 1 KiB keeps ordinary text exact: the longest
+// (Count reuses the count of a blind chunk it has already seen in the same
+// call, which makes repeated runs cheap). 1 KiB keeps ordinary text exact: the longest
 // stretches without a safe split in real transcripts are terminal
 // box-drawing lines ("╭────…╮", 3 bytes a rune) and "-----" rules, which
 // stay under it. A power of two keeps runs of spaces (o200k has a

@@ -1,0 +1,453 @@
+package extractor
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// Limits on extracted text, in runes.
+const (
+	descriptionLimit = 300
+	rationaleLimit   = 300
+	alternativeLimit = 80
+	contextLimit     = 200
+	// userSentenceLimit skips long user sentences: pasted logs and code,
+	// not choices.
+	userSentenceLimit = 400
+)
+
+// Heuristic is the offline, deterministic Extractor: sentence patterns
+// over what the assistant said (and choices the user stated) find
+// decisions; the assistant's words just before a failing call give the
+// error its context. It needs no network and no key, so the main job
+// always runs.
+type Heuristic struct {
+	logger *slog.Logger
+	pat    decisionPatterns
+}
+
+// NewHeuristic returns the heuristic extractor. A nil logger discards
+// diagnostics.
+func NewHeuristic(logger *slog.Logger) *Heuristic {
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Heuristic{logger: logger, pat: compileDecisionPatterns()}
+}
+
+// Name implements Extractor.
+func (h *Heuristic) Name() string { return "heuristic" }
+
+// Extract implements Extractor. Decisions come only from the assistant's
+// visible text and the user's own requests: never from tool results,
+// reasoning, or text the harness injected.
+func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Result, error) {
+	facts, contexts := computeFacts(msgs)
+	errs := make([]handoff.ErrorRecord, len(facts.Errors))
+	for i, e := range facts.Errors {
+		errs[i] = handoff.ErrorRecord{Source: e.Source, Command: e.Command, Message: e.Message, Resolution: e.Resolution}
+		if i < len(contexts) {
+			errs[i].Context = errorContext(contexts[i])
+		}
+	}
+	ds := decisionSet{pat: &h.pat}
+	var currentTask string
+	for i, m := range msgs {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("heuristic extract: %w", err)
+			}
+		}
+		if m.Sidechain || m.Meta || m.CompactSummary {
+			continue
+		}
+		switch m.Role {
+		case handoff.RoleAssistant:
+			ds.scan(m, m.Text, false, currentTask)
+		case handoff.RoleUser:
+			if req := userRequest(m.Text); req != "" {
+				ds.scan(m, req, true, currentTask)
+			}
+		}
+		for _, c := range m.ToolCalls {
+			if tasks, ok := planTasks(c); ok {
+				currentTask, _ = currentAndNext(tasks)
+			}
+		}
+	}
+	h.logger.Debug("heuristic extraction", "messages", len(msgs), "decisions", len(ds.list), "errors", len(errs))
+	return &Result{
+		Decisions: ds.list,
+		Errors:    errs,
+		Usage:     &handoff.ExtractionUsage{Extractor: h.Name()},
+	}, nil
+}
+
+// errorContext is the last line the assistant said before a failing call.
+func errorContext(said string) string {
+	said = stripCode(said)
+	lines := strings.Split(said, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := cleanLine(lines[i]); l != "" {
+			return truncate(l, contextLimit)
+		}
+	}
+	return ""
+}
+
+// decisionPatterns are the compiled sentence patterns.
+type decisionPatterns struct {
+	assistant []*regexp.Regexp
+	user      []*regexp.Regexp
+	notChoice *regexp.Regexp
+	// chosenAlt pairs: submatch "c" is the choice, "a" the alternative.
+	chosenAlt []*regexp.Regexp
+	rationale *regexp.Regexp
+	follow    *regexp.Regexp
+	reversal  *regexp.Regexp
+	// type classifiers, in order of precedence
+	workaround, skip, layout, library, architecture *regexp.Regexp
+}
+
+// end closes a captured phrase: a clause word or punctuation.
+const end = `(?:\s+(?:because|since|so that|so|as|for|which|to|in|and|but|when|while|here|now|from|instead|over|rather)\b|[,;:.!?()"]|$)`
+
+func compileDecisionPatterns() decisionPatterns {
+	c := func(s string) *regexp.Regexp { return regexp.MustCompile(`(?i)` + s) }
+	we := `(?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to|we'?re going to|i'?d rather|we should|i'?m|we'?re)`
+	return decisionPatterns{
+		assistant: []*regexp.Regexp{
+			c(`\b` + we + `\b.*\binstead\b`),
+			c(`\binstead of\b.+,\s*` + we + `\b`),
+			c(`\b(?:i'?ve|i have|we'?ve|we have)?\s*decided\s+(?:to|on|that|against)\b`),
+			c(`(?:^|\b(?:i'?m|we'?re|i'?ll|we'?ll|let'?s|i will|we will|i)\s+)switch(?:ing|ed)?\s+(?:back\s+)?(?:from\s+.+?\s+)?to\b`),
+			c(`\b(?:let'?s|i'?ll|we'?ll|i'?m|we'?re)\s+go(?:ing)?\s+with\b`),
+			c(`^going with\b`),
+			c(`\b(?:chose|choose|choosing|chosen|picked|picking|prefer|preferring)\b.+\bover\b`),
+			c(`\bopt(?:ed|ing)?\s+for\b`),
+			c(`\brather than\b`),
+			c(`\b(?:we'?ll|i'?ll|i will|we will|let'?s)\s+skip\b`),
+			c(`\bworkaround:`),
+			c(`\bas a workaround\b`),
+			c(`\b(?:revert(?:ing)?|go(?:ing)? back|switch(?:ing)? back)\s+to\b`),
+		},
+		user: []*regexp.Regexp{
+			c(`\blet'?s\s+(?:use|go with|keep|stick with|switch to|not|skip|avoid)\b`),
+			c(`\b(?:don'?t|do not|never|please don'?t)\s+(?:delete|remove|use|touch|change|modify|commit|push|add|rename|drop|install|run|rewrite)\b`),
+			c(`\buse\s+.+?\s+instead of\b`),
+			c(`\binstead of\b`),
+			c(`\b(?:always|only|please)\s+use\b`),
+			c(`\bi(?:'d| would)?\s+(?:want|prefer)\s+(?:you to\s+)?(?:use|keep|go with|stick with)\b`),
+			c(`\bgo with\b`),
+		},
+		// Moving around the tree is not a decision.
+		notChoice: c(`\bswitch(?:ing|ed)?\s+(?:back\s+)?to\s+(?:the\s+)?(?:\S+\s+)?(?:directory|dir|folder|branch|tab|worktree|terminal|window)\b`),
+		chosenAlt: []*regexp.Regexp{
+			c(`\buse\s+(?P<c>.+?)\s+instead\s+of\s+(?P<a>.+?)` + end),
+			c(`\binstead\s+of\s+(?P<a>.+?),\s*` + we + `\s+(?:use\s+|go with\s+|switch to\s+)?(?P<c>.+?)` + end),
+			c(`\bswitch(?:ing|ed)?\s+(?:back\s+)?from\s+(?P<a>.+?)\s+to\s+(?P<c>.+?)` + end),
+			c(`\bswitch(?:ing|ed)?\s+(?:back\s+)?to\s+(?P<c>.+?)` + end),
+			c(`\b(?:chose|choose|choosing|chosen|picked|picking|prefer|preferring)\s+(?P<c>.+?)\s+over\s+(?P<a>.+?)` + end),
+			c(`\bopt(?:ed|ing)?\s+for\s+(?P<c>.+?)` + end),
+			c(`\b(?:revert(?:ing)?|go(?:ing)? back)\s+to\s+(?P<c>.+?)` + end),
+			c(`\bgo(?:ing)?\s+with\s+(?P<c>.+?)` + end),
+			c(`\bdecided\s+(?:to\s+use|on)\s+(?P<c>.+?)` + end),
+			c(`\b(?P<c>\S+(?:\s+\S+)?)\s+rather\s+than\s+(?P<a>.+?)` + end),
+			c(`\brather\s+than\s+(?P<a>.+?)` + end),
+			c(`\binstead\s+of\s+(?P<a>.+?)` + end),
+			c(`\b(?:use|keep|stick with)\s+(?P<c>.+?)` + end),
+		},
+		rationale: c(`\b(?:because|since|so that|given that|as (?:it|they|this|that|the|we|there|otherwise))\b\s*(.+)$`),
+		follow:    c(`^(?:this|that|it|because|since|the reason|otherwise|that way|which|so that)\b`),
+		reversal:  c(`\b(?:back|revert(?:ing|ed)?|actually|after all|undo)\b`),
+
+		workaround:   c(`\b(?:workaround|work around|temporar(?:y|ily)|hack|for now)\b`),
+		skip:         c(`\b(?:skip(?:ping)?|won'?t|will not|not going to|defer(?:ring)?|postpone|out of scope|leave .+ for later)\b`),
+		layout:       c(`\bmodule layout\b`),
+		library:      c(`\b(?:package|library|libraries|lib|module|dependency|dependencies|import|crate|gem|npm install|go get|pip install|sdk|framework)\b`),
+		architecture: c(`\b(?:architecture|design|structure|refactor(?:ing)?|interface|layer(?:s|ing)?|abstraction|schema)\b`),
+	}
+}
+
+// candidate is a decision with the phrases used to relate it to others.
+type candidate struct {
+	handoff.Decision
+	chosen, alts []string
+	reversal     bool
+}
+
+// decisionSet accumulates decisions in order, folding near-duplicates and
+// marking reversed ones superseded.
+type decisionSet struct {
+	pat  *decisionPatterns
+	list []handoff.Decision
+	meta []candidate
+}
+
+// scan reads one message's text for decisions.
+func (s *decisionSet) scan(m handoff.Message, text string, fromUser bool, task string) {
+	sentences := splitSentences(stripCode(text))
+	for i, sent := range sentences {
+		if strings.HasSuffix(sent, "?") || (fromUser && len(sent) > userSentenceLimit) {
+			continue
+		}
+		patterns := s.pat.assistant
+		if fromUser {
+			patterns = s.pat.user
+		}
+		if !matchesAny(patterns, sent) || s.pat.notChoice.MatchString(sent) {
+			continue
+		}
+		next := ""
+		if i+1 < len(sentences) {
+			next = sentences[i+1]
+		}
+		s.add(s.judge(m, sent, next, fromUser, task))
+	}
+}
+
+// judge builds a candidate decision from a sentence that matched.
+func (s *decisionSet) judge(m handoff.Message, sent, next string, fromUser bool, task string) candidate {
+	p := s.pat
+	c := candidate{Decision: handoff.Decision{
+		Timestamp:   m.Timestamp,
+		TaskID:      task,
+		Description: truncate(sent, descriptionLimit),
+		Source:      m.Ref(),
+	}}
+	if r := p.rationale.FindStringSubmatch(sent); r != nil {
+		c.Rationale = truncate(strings.TrimRight(r[1], ". "), rationaleLimit)
+	} else if next != "" && p.follow.MatchString(next) && !matchesAny(p.assistant, next) {
+		c.Rationale = truncate(next, rationaleLimit)
+	}
+	for _, re := range p.chosenAlt {
+		sm := re.FindStringSubmatch(sent)
+		if sm == nil {
+			continue
+		}
+		for gi, name := range re.SubexpNames() {
+			phrase := cleanPhrase(sm[gi])
+			if phrase == "" {
+				continue
+			}
+			switch name {
+			case "c":
+				if len(c.chosen) == 0 {
+					c.chosen = append(c.chosen, phrase)
+				}
+			case "a":
+				if !containsFold(c.alts, phrase) {
+					c.alts = append(c.alts, phrase)
+				}
+			}
+		}
+	}
+	c.Alternatives = c.alts
+	c.reversal = p.reversal.MatchString(sent)
+	c.Type = s.classify(sent, fromUser)
+	return c
+}
+
+func (s *decisionSet) classify(sent string, fromUser bool) handoff.DecisionType {
+	p := s.pat
+	switch {
+	case fromUser:
+		return handoff.DecisionClarification
+	case p.workaround.MatchString(sent):
+		return handoff.DecisionWorkaround
+	case p.skip.MatchString(sent):
+		return handoff.DecisionSkip
+	case p.layout.MatchString(sent):
+		return handoff.DecisionArchitecture
+	case p.library.MatchString(sent):
+		return handoff.DecisionLibrary
+	case p.architecture.MatchString(sent):
+		return handoff.DecisionArchitecture
+	}
+	return handoff.DecisionApproach
+}
+
+// add appends a candidate unless it repeats a current decision, and marks
+// the current decisions it reverses as superseded.
+func (s *decisionSet) add(c candidate) {
+	words := wordSet(c.Description)
+	for i := range s.list {
+		if s.list[i].SupersededBy == "" && jaccard(words, wordSet(s.list[i].Description)) >= 0.8 {
+			return
+		}
+	}
+	c.ID = "d" + strconv.Itoa(len(s.list)+1)
+	for i := len(s.list) - 1; i >= 0; i-- {
+		prev := &s.list[i]
+		if prev.SupersededBy != "" {
+			continue
+		}
+		old := s.meta[i]
+		movesAway := overlaps(c.alts, old.chosen)
+		movesBack := c.reversal && overlaps(c.chosen, old.alts)
+		if movesAway || movesBack {
+			prev.SupersededBy = c.ID
+		}
+	}
+	s.list = append(s.list, c.Decision)
+	s.meta = append(s.meta, c)
+}
+
+// isStopWord reports words left out when comparing subjects: they say
+// nothing about which thing was chosen.
+func isStopWord(w string) bool {
+	switch w {
+	case "the", "a", "an", "to", "of", "for", "with", "use", "using", "instead", "back", "it", "this", "that", "we", "i", "our", "my", "library", "package", "module", "approach", "tool", "file", "files", "code", "version", "one", "and", "or", "in", "on", "new", "old", "existing", "simple", "plain", "just", "go", "let", "s", "ll", "is", "be":
+		return true
+	}
+	return false
+}
+
+func subjectWords(phrase string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(phrase), notWordRune) {
+		if len(w) >= 2 && !isStopWord(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// overlaps reports whether any phrase in a shares a subject word with any
+// phrase in b.
+func overlaps(a, b []string) bool {
+	for _, x := range a {
+		xw := subjectWords(x)
+		for _, y := range b {
+			for _, yw := range subjectWords(y) {
+				for _, w := range xw {
+					if w == yw {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+func wordSet(s string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), notWordRune) {
+		set[w] = true
+	}
+	return set
+}
+
+func jaccard(a, b map[string]bool) float64 {
+	if len(a) == 0 && len(b) == 0 {
+		return 1
+	}
+	inter := 0
+	for w := range a {
+		if b[w] {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+func notWordRune(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r > 127)
+}
+
+func matchesAny(res []*regexp.Regexp, s string) bool {
+	for _, re := range res {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// cleanPhrase trims a captured choice to a short noun phrase.
+func cleanPhrase(p string) string {
+	p = strings.Trim(strings.TrimSpace(p), "`*'\".,;:")
+	p = strings.TrimPrefix(strings.TrimPrefix(p, "the "), "a ")
+	return truncate(p, alternativeLimit)
+}
+
+// stripCode removes fenced code blocks: code is not a statement of intent.
+func stripCode(text string) string {
+	if !strings.Contains(text, "```") {
+		return text
+	}
+	var b strings.Builder
+	inFence := false
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			inFence = !inFence
+			continue
+		}
+		if !inFence {
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// cleanLine strips markdown list and emphasis markers from a line.
+func cleanLine(l string) string {
+	l = strings.TrimSpace(l)
+	for _, p := range []string{"- ", "* ", "+ ", "> ", "#### ", "### ", "## ", "# "} {
+		l = strings.TrimPrefix(l, p)
+	}
+	if i := strings.Index(l, ". "); i > 0 && i <= 3 && isDigits(l[:i]) {
+		l = l[i+2:]
+	}
+	return strings.TrimSpace(strings.ReplaceAll(l, "**", ""))
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// splitSentences splits text into sentences: at line breaks, and after
+// ".", "!" or "?" followed by a space and a capital letter (so "e.g. the"
+// and "main.go" stay whole).
+func splitSentences(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		line = cleanLine(line)
+		start := 0
+		for i := 0; i+2 < len(line); i++ {
+			if (line[i] == '.' || line[i] == '!' || line[i] == '?') && line[i+1] == ' ' && line[i+2] >= 'A' && line[i+2] <= 'Z' {
+				if s := strings.TrimSpace(line[start : i+1]); s != "" {
+					out = append(out, s)
+				}
+				start = i + 2
+			}
+		}
+		if s := strings.TrimSpace(line[start:]); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

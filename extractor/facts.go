@@ -316,14 +316,14 @@ func errorMessage(content string) string {
 		}
 	}
 	msg := lines[pick]
-	if pick+1 < len(lines) && len([]rune(msg)) < 120 && errorLineRe.MatchString(lines[pick+1]) {
+	if pick+1 < len(lines) && len([]rune(msg)) < 120 && len(lines[pick+1]) >= 12 && errorLineRe.MatchString(lines[pick+1]) {
 		msg += " / " + lines[pick+1]
 	}
 	return truncate(msg, errorMessageLimit)
 }
 
 // testCommandRe recognises test runners.
-var testCommandRe = regexp.MustCompile(`(?i)(^|[\s;&|(])(go test|gotestsum|pytest|py\.test|python3? -m (pytest|unittest)|(npm|pnpm|yarn|bun) (run )?test|npx (jest|vitest)|jest|vitest|cargo (test|nextest)|ctest|make (test|check)|mvn( \S+)* (test|verify)|\./mvnw( \S+)* test|(\./)?gradlew?( \S+)* test|rspec|phpunit|tox|nox|dotnet test|mix test|deno test|swift test|\./tests?/\S*|\./run_tests\S*|bats |go run gotest)(\s|$|;|&|\|)`)
+var testCommandRe = regexp.MustCompile(`(?i)(^|[\s;&|(/])(go test|gotestsum|pytest|py\.test|python3? -m (pytest|unittest)|(npm|pnpm|yarn|bun) (run )?test|npx (jest|vitest)|jest|vitest|cargo (test|nextest)|ctest|make (test|check)|mvn( \S+)* (test|verify)|\./mvnw( \S+)* test|(\./)?gradlew?( \S+)* test|rspec|phpunit|tox|nox|dotnet test|mix test|deno test|swift test|\./tests?/\S*|\./run_tests\S*|bats |go run gotest)(\s|$|;|&|\|)`)
 
 func isTestCommand(cmd string) bool {
 	return testCommandRe.MatchString(normalizeCommand(cmd))
@@ -331,7 +331,7 @@ func isTestCommand(cmd string) bool {
 
 var (
 	goFailRe      = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
-	pytestFailRe  = regexp.MustCompile(`(?m)^FAILED (\S+?)(?:\s+-\s.*)?$`)
+	pytestFailRe  = regexp.MustCompile(`(?m)^FAILED ([^\s(]\S*?)(?:\s+-\s.*)?$`)
 	pytestFail2Re = regexp.MustCompile(`(?m)^(\S+::\S+) FAILED`)
 	jestFailRe    = regexp.MustCompile(`(?m)^\s*[✕×] (.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?\s*$`)
 	cargoFailRe   = regexp.MustCompile(`(?m)^test (\S+) \.\.\. FAILED`)

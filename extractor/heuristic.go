@@ -117,7 +117,7 @@ type decisionPatterns struct {
 }
 
 // end closes a captured phrase: a clause word or punctuation.
-const end = `(?:\s+(?:because|since|so that|so|as|for|which|to|in|and|but|when|while|here|now|from|instead|over|rather)\b|[,;:.!?()"]|$)`
+const end = `(?:\s+(?:because|since|so that|so|as|for|which|to|in|and|but|when|while|here|now|from|instead|over|rather)\b|[,;:!?()"]|\.(?:\s|$)|$)`
 
 func compileDecisionPatterns() decisionPatterns {
 	c := func(s string) *regexp.Regexp { return regexp.MustCompile(`(?i)` + s) }

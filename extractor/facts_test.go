@@ -1,0 +1,250 @@
+package extractor
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+)
+
+func TestNormalizeCommand(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"  go   test ./...  ", "go test ./..."},
+		{"cd /home/dev/app && go test ./...", "go test ./..."},
+		{`cd "/a b" && cd sub && make test`, "make test"},
+		{"go test ./... 2>&1 | tail -20", "go test ./..."},
+		{"go test ./... | head -n 50", "go test ./..."},
+		{"npm\ttest", "npm test"},
+		{"grep -r foo . | wc -l", "grep -r foo . | wc -l"},
+	}
+	for _, tt := range tests {
+		if got := normalizeCommand(tt.in); got != tt.want {
+			t.Errorf("normalizeCommand(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestIsTestCommand(t *testing.T) {
+	yes := []string{"go test ./...", "cd x && go test -run TestFoo ./pkg", "pytest -q tests/", "python -m pytest", "npm test",
+		"npm run test -- --watch=false", "npx jest src", "vitest run", "cargo test", "ctest --output-on-failure", "make test",
+		"mvn -q test", "./tests/run.sh", "bundle exec rspec", "vendor/bin/phpunit", "yarn test", "go test ./... 2>&1 | tail"}
+	no := []string{"go build ./...", "ls tests", "cat test.go", "git commit -m 'add test'", "go vet ./..."}
+	for _, c := range yes {
+		if !isTestCommand(c) {
+			t.Errorf("isTestCommand(%q) = false, want true", c)
+		}
+	}
+	for _, c := range no {
+		if isTestCommand(c) {
+			t.Errorf("isTestCommand(%q) = true, want false", c)
+		}
+	}
+}
+
+func TestTestStateParsesRunners(t *testing.T) {
+	exit1, exit0 := 1, 0
+	tests := []struct {
+		name, cmd, out string
+		exit           *int
+		isErr          bool
+		status         handoff.TestStatus
+		failing        []string
+		summary        string
+	}{
+		{"go fail", "go test ./...", "=== RUN   TestFoo\n--- FAIL: TestFoo (0.00s)\n    foo_test.go:12: got 1\n--- FAIL: TestBar/sub (0.00s)\nFAIL\nFAIL\tgithub.com/x/y\t0.012s\nok  \tgithub.com/x/z\t0.003s\n",
+			&exit1, true, handoff.TestsFailing, []string{"TestFoo", "TestBar/sub"}, "ok  \tgithub.com/x/z\t0.003s"},
+		{"go pass", "go test ./...", "ok  \tgithub.com/x/y\t0.012s\n", &exit0, false, handoff.TestsPassing, nil, "ok  \tgithub.com/x/y\t0.012s"},
+		{"pytest", "pytest", "tests/test_a.py::test_one PASSED\nFAILED tests/test_a.py::test_two - AssertionError: 1 != 2\n==== 1 failed, 1 passed in 0.12s ====\n",
+			nil, true, handoff.TestsFailing, []string{"tests/test_a.py::test_two"}, "==== 1 failed, 1 passed in 0.12s ===="},
+		{"jest", "npx jest", "FAIL src/a.test.ts\n  ✕ adds numbers (3 ms)\n  ✓ subtracts (1 ms)\nTests:       1 failed, 1 passed, 2 total\n",
+			nil, true, handoff.TestsFailing, []string{"adds numbers"}, "Tests:       1 failed, 1 passed, 2 total"},
+		{"cargo", "cargo test", "test parse::works ... ok\ntest parse::breaks ... FAILED\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored\n",
+			nil, true, handoff.TestsFailing, []string{"parse::breaks"}, "test result: FAILED. 1 passed; 1 failed; 0 ignored"},
+		{"unittest", "python -m unittest", "FAIL: test_x (tests.TestX)\n----\nRan 3 tests in 0.001s\n\nFAILED (failures=1)\n",
+			nil, false, handoff.TestsFailing, []string{"test_x"}, "FAILED (failures=1)"},
+		{"pytest pass no exit code", "pytest", "==== 4 passed in 0.50s ====", nil, false, handoff.TestsPassing, nil, "==== 4 passed in 0.50s ===="},
+		{"no signal", "make test", "building...\n", nil, false, handoff.TestsUnknown, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ts := testState(tt.cmd, handoff.ToolResult{Content: tt.out, ExitCode: tt.exit, IsError: tt.isErr}, handoff.Message{Index: 4})
+			if ts.Status != tt.status {
+				t.Errorf("status = %s, want %s", ts.Status, tt.status)
+			}
+			if !reflect.DeepEqual(ts.FailingTests, tt.failing) {
+				t.Errorf("failing = %q, want %q", ts.FailingTests, tt.failing)
+			}
+			if ts.Summary != strings.TrimSpace(tt.summary) {
+				t.Errorf("summary = %q, want %q", ts.Summary, tt.summary)
+			}
+			if ts.Source.Index != 4 || ts.Command != tt.cmd {
+				t.Errorf("source/command = %+v %q", ts.Source, ts.Command)
+			}
+		})
+	}
+}
+
+func TestErrorMessageAndClass(t *testing.T) {
+	tests := []struct {
+		name, cmd, out string
+		shell          bool
+		wantMsg        string
+		wantType       string
+	}{
+		{"go build", "go build ./...", "# github.com/x/y\n./main.go:10:2: undefined: Foo\n", true, "./main.go:10:2: undefined: Foo", "build_error"},
+		{"codex exit header", "npm run lint", "Exit code: 2\nWall time: 1.2 seconds\nOutput:\n\nError: Cannot find module 'eslint'\n", true, "Error: Cannot find module 'eslint'", "command_failed"},
+		{"test", "go test ./...", "--- FAIL: TestFoo (0.00s)\nFAIL\n", true, "--- FAIL: TestFoo (0.00s)", "test_failure"},
+		{"tool", "Edit a.go", "<tool_use_error>String to replace not found in file.\nString: foo</tool_use_error>", false, "String to replace not found in file.", "tool_error"},
+		{"empty", "false", "", true, "(no output)", "command_failed"},
+		{"python traceback", "python run.py", "Traceback (most recent call last):\n  File \"run.py\", line 3\nValueError: bad value\n", true, "Traceback (most recent call last):", "command_failed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := errorMessage(tt.out); got != tt.wantMsg {
+				t.Errorf("errorMessage = %q, want %q", got, tt.wantMsg)
+			}
+			if got := classifyError(tt.shell, tt.cmd, tt.out); got != tt.wantType {
+				t.Errorf("classifyError = %q, want %q", got, tt.wantType)
+			}
+		})
+	}
+	long := strings.Repeat("error: x ", 100)
+	if n := len([]rune(errorMessage(long))); n > errorMessageLimit {
+		t.Errorf("message is %d runes, limit %d", n, errorMessageLimit)
+	}
+}
+
+func TestErrorsResolveFoldAndStayOpen(t *testing.T) {
+	c := newConvo(t)
+	c.user("make the build pass")
+	c.bash("Building.", "cd /home/dev/app && go build ./...", "./a.go:3: undefined: X", 1)
+	c.bash("Again.", "go build ./...", "./a.go:3: undefined: X", 1)
+	c.bash("Now with the fix.", "go  build ./... 2>&1 | tail -5", "", 0)
+	c.bash("Lint.", "golangci-lint run", "a.go:1: lint error", 1)
+	c.bash("Lint again.", "golangci-lint run", "a.go:1: lint error", 1)
+	id := c.call("Edit it.", "Edit", map[string]string{"file_path": "/home/dev/app/a.go", "old_string": "x", "new_string": "y"})
+	c.result(id, "String to replace not found in file.", true, -1)
+	f := ComputeFacts(c.msgs)
+	if len(f.Errors) != 3 {
+		t.Fatalf("errors = %+v, want 3", f.Errors)
+	}
+	build, lint, edit := f.Errors[0], f.Errors[1], f.Errors[2]
+	if build.ID != "e1" || build.Resolution != handoff.ResolutionFixed || build.ResolvedBy == nil || build.ResolvedBy.Index != 6 || build.Occurrences != 2 {
+		t.Errorf("build error = %+v (resolved by %+v), want fixed by message 6 after 2 occurrences", build, build.ResolvedBy)
+	}
+	if build.Type != "build_error" || build.Tool != "Bash" || build.Command != "cd /home/dev/app && go build ./..." || build.Source.Index != 2 {
+		t.Errorf("build error fields = %+v", build)
+	}
+	if lint.Resolution != handoff.ResolutionUnresolved || lint.Occurrences != 2 || lint.Type != "command_failed" {
+		t.Errorf("lint error = %+v, want unresolved, 2 occurrences", lint)
+	}
+	if edit.Type != "tool_error" || edit.Command != "Edit /home/dev/app/a.go" || edit.Resolution != handoff.ResolutionUnresolved {
+		t.Errorf("edit error = %+v", edit)
+	}
+}
+
+func TestTasksFromLatestPlan(t *testing.T) {
+	c := newConvo(t)
+	c.user("build it")
+	c.result(c.call("", "TodoWrite", todos([2]string{"old", "pending"})), "ok", false, -1)
+	c.result(c.call("", "TodoWrite", todos([2]string{"Write parser", "completed"}, [2]string{"Add tests", "in_progress"}, [2]string{"Docs", "pending"})), "ok", false, -1)
+	f := ComputeFacts(c.msgs)
+	want := []handoff.Task{{ID: "1", Content: "Write parser", Status: handoff.TaskCompleted}, {ID: "2", Content: "Add tests", Status: handoff.TaskInProgress}, {ID: "3", Content: "Docs", Status: handoff.TaskPending}}
+	if !reflect.DeepEqual(f.Tasks, want) || f.CurrentTaskID != "2" || f.NextTaskID != "3" {
+		t.Errorf("tasks = %+v current %q next %q", f.Tasks, f.CurrentTaskID, f.NextTaskID)
+	}
+
+	codex := newConvo(t)
+	codex.call("", "update_plan", map[string]any{"plan": []map[string]string{{"step": "Read code", "status": "completed"}, {"step": "Patch", "status": "pending"}}})
+	f = ComputeFacts(codex.msgs)
+	if len(f.Tasks) != 2 || f.Tasks[1].Content != "Patch" || f.CurrentTaskID != "" || f.NextTaskID != "2" {
+		t.Errorf("codex tasks = %+v current %q next %q", f.Tasks, f.CurrentTaskID, f.NextTaskID)
+	}
+
+	withIDs := newConvo(t)
+	withIDs.call("", "TodoWrite", json.RawMessage(`{"todos":[{"id":"a7","content":"X","status":"in_progress","priority":"high"}]}`))
+	f = ComputeFacts(withIDs.msgs)
+	if len(f.Tasks) != 1 || f.Tasks[0].ID != "a7" || f.Tasks[0].Priority != "high" || f.CurrentTaskID != "a7" {
+		t.Errorf("tasks with ids = %+v", f.Tasks)
+	}
+}
+
+func TestFilesModified(t *testing.T) {
+	c := newConvo(t)
+	c.call("", "Read", map[string]string{"file_path": "/r/read_only.go"})
+	c.call("", "Edit", map[string]string{"file_path": "/r/a.go"})
+	c.call("", "MultiEdit", map[string]any{"file_path": "/r/a.go", "edits": []any{}})
+	c.call("", "Write", map[string]string{"file_path": "/r/b.go", "content": "package b"})
+	c.call("", "NotebookEdit", map[string]string{"notebook_path": "/r/n.ipynb"})
+	c.call("", "apply_patch", "*** Begin Patch\n*** Update File: src/c.rs\n@@\n-a\n+b\n*** Add File: src/d.rs\n+x\n*** Delete File: src/e.rs\n*** End Patch\n")
+	c.call("", "shell", map[string]any{"command": []string{"apply_patch", "*** Begin Patch\n*** Update File: src/f.rs\n*** End Patch"}})
+	c.call("", "Bash", map[string]string{"command": "git apply <<'EOF'\n--- a/g.txt\n+++ b/g.txt\n@@\nEOF"})
+	c.call("", "apply_patch", map[string]string{"input": "--- a/h.txt\n+++ b/h.txt\n@@ -1 +1 @@\n"})
+	c.call("", "str_replace_editor", map[string]string{"command": "create", "path": "/w/i.py"})
+	c.call("", "str_replace_editor", map[string]string{"command": "view", "path": "/w/viewed.py"})
+	side := c.call("", "Write", map[string]string{"file_path": "/r/sub.go"})
+	c.msgs[len(c.msgs)-1].Sidechain = true
+	_ = side
+	f := ComputeFacts(c.msgs)
+	var paths []string
+	for _, fc := range f.FilesModified {
+		paths = append(paths, fc.Path)
+	}
+	want := []string{"/r/a.go", "/r/b.go", "/r/n.ipynb", "src/c.rs", "src/d.rs", "src/e.rs", "src/f.rs", "h.txt", "/w/i.py", "/r/sub.go"}
+	if !reflect.DeepEqual(paths, want) {
+		t.Errorf("files = %q\nwant    %q", paths, want)
+	}
+	if a := f.FilesModified[0]; a.Edits != 2 || !reflect.DeepEqual(a.Operations, []string{"Edit", "MultiEdit"}) {
+		t.Errorf("a.go = %+v", a)
+	}
+	if f.ToolCalls != 12 {
+		t.Errorf("tool calls = %d, want 12", f.ToolCalls)
+	}
+}
+
+func TestGoalSkipsHarnessText(t *testing.T) {
+	tests := []struct {
+		name string
+		msgs []handoff.Message
+		want string
+	}{
+		{"wrappers skipped", []handoff.Message{
+			{Role: handoff.RoleUser, Text: "<command-name>/init</command-name>\n<command-message>init</command-message>"},
+			{Role: handoff.RoleUser, Text: "Caveat: The messages below were generated by the user while running local commands. DO NOT respond."},
+			{Role: handoff.RoleUser, Text: "<local-command-stdout>done</local-command-stdout>"},
+			{Role: handoff.RoleUser, Text: "skill body", Meta: true},
+			{Role: handoff.RoleUser, Text: "[Request interrupted by user]"},
+			{Role: handoff.RoleTool, ToolResults: []handoff.ToolResult{{Content: "x"}}},
+			{Role: handoff.RoleUser, Text: "<system-reminder>be nice</system-reminder>\nAdd rate limiting to the API."},
+			{Role: handoff.RoleUser, Text: "Also add docs."},
+		}, "Add rate limiting to the API."},
+		{"compact summary fallback", []handoff.Message{
+			{Role: handoff.RoleUser, CompactSummary: true, Text: "This session is being continued from a previous conversation.\nSummary:\n1. Primary Request and Intent:\n   Port the CLI to Go.\n   Keep flags.\n2. Key Technical Concepts:\n   - cobra"},
+		}, "Port the CLI to Go. Keep flags."},
+		{"real request beats summary", []handoff.Message{
+			{Role: handoff.RoleUser, CompactSummary: true, Text: "1. Primary Request and Intent: old"},
+			{Role: handoff.RoleUser, Text: "now fix the tests"},
+		}, "now fix the tests"},
+		{"sidechain prompt ignored", []handoff.Message{
+			{Role: handoff.RoleUser, Text: "search the code", Sidechain: true},
+			{Role: handoff.RoleUser, Text: "ship it"},
+		}, "ship it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ComputeFacts(tt.msgs).Goal; got != tt.want {
+				t.Errorf("goal = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	long := strings.Repeat("word ", 400)
+	f := ComputeFacts([]handoff.Message{{Role: handoff.RoleUser, Text: long}, {Role: handoff.RoleUser, Text: "last one"}})
+	if n := len([]rune(f.Goal)); n > goalLimit {
+		t.Errorf("goal has %d runes, limit %d", n, goalLimit)
+	}
+	if f.LastUserRequest != "last one" {
+		t.Errorf("last request = %q", f.LastUserRequest)
+	}
+}

@@ -1,0 +1,453 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// Claude Code session JSONL.
+//
+// Representation choices (the extractor and capacity packages rely on them):
+//
+//   - One API response is written as several assistant lines sharing
+//     message.id, one content block each. They become ONE assistant
+//     Message (ID = message.id, Line = its first line) with text, thinking
+//     and tool_use blocks concatenated in order; Usage and Model come from
+//     the last line of that id.
+//   - A user line's tool_result blocks become one RoleTool Message holding
+//     ToolResults, with CallID = tool_use_id and Name resolved from the
+//     matching tool_use. Any text blocks on the same line follow as a
+//     separate RoleUser Message with the same Line.
+//   - Lines with isMeta:true, and user text that is only harness wrappers
+//     (<command-name>, <local-command-stdout>, <system-reminder>, the
+//     "Caveat: The messages below were generated…" notice), get Meta=true.
+//     Text that mixes a wrapper with a real request is not Meta.
+//   - The compaction summary (isCompactSummary, the user line following a
+//     compact_boundary, or text starting "This session is being continued
+//     from a previous conversation") is a RoleUser Message with
+//     CompactSummary=true.
+//   - System lines with text content ("Claude Opus 4 limit reached…") are
+//     RoleSystem Messages with Meta=true; other system subtypes, and every
+//     non-message type (summary, file-history-snapshot, progress, …), are
+//     skipped silently.
+//   - isSidechain:true or an agentId marks Sidechain.
+
+// ccLine is the envelope of one Claude Code JSONL line; only the fields
+// this package uses.
+type ccLine struct {
+	Type             string          `json:"type"`
+	Subtype          string          `json:"subtype"`
+	UUID             string          `json:"uuid"`
+	SessionID        string          `json:"sessionId"`
+	SessionIDSnake   string          `json:"session_id"`
+	CWD              string          `json:"cwd"`
+	GitBranch        string          `json:"gitBranch"`
+	Version          string          `json:"version"`
+	Timestamp        json.RawMessage `json:"timestamp"`
+	IsSidechain      json.RawMessage `json:"isSidechain"`
+	IsMeta           json.RawMessage `json:"isMeta"`
+	IsCompactSummary json.RawMessage `json:"isCompactSummary"`
+	AgentID          string          `json:"agentId"`
+	Message          json.RawMessage `json:"message"`
+	Content          json.RawMessage `json:"content"`
+	ToolUseResult    json.RawMessage `json:"toolUseResult"`
+}
+
+// ccMessage is the Anthropic Messages API object inside a line.
+type ccMessage struct {
+	ID      string          `json:"id"`
+	Role    string          `json:"role"`
+	Model   string          `json:"model"`
+	Content json.RawMessage `json:"content"`
+	Usage   *ccUsage        `json:"usage"`
+}
+
+type ccUsage struct {
+	InputTokens              int `json:"input_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+}
+
+// ccBlock is one content block of any type.
+type ccBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   json.RawMessage `json:"is_error"`
+}
+
+// claudeParser holds the state that spans lines.
+type claudeParser struct {
+	// byResponse maps an assistant message.id to its Message index, to
+	// merge the lines of one response.
+	byResponse map[string]int
+	// toolNames maps a tool_use id to the tool's name, to name results.
+	toolNames map[string]string
+	// afterBoundary: the last message-bearing line was a compact_boundary,
+	// so the next user text is the compaction summary.
+	afterBoundary bool
+	// mainModel is the model of the latest main-thread response.
+	mainModel, anyModel string
+}
+
+func newClaudeParser() *claudeParser {
+	return &claudeParser{byResponse: map[string]int{}, toolNames: map[string]string{}}
+}
+
+func (p *claudeParser) pending() []handoff.Message { return nil }
+
+func (p *claudeParser) finish(d *Decoder) error {
+	if p.mainModel != "" {
+		d.t.Session.Model = p.mainModel
+	} else {
+		d.t.Session.Model = p.anyModel
+	}
+	return nil
+}
+
+func (p *claudeParser) record(d *Decoder, line []byte, lineNo int) error {
+	if isBlank(line) {
+		return nil
+	}
+	var l ccLine
+	if err := json.Unmarshal(line, &l); err != nil {
+		return fmt.Errorf("malformed JSON: %w", jsonReason(err))
+	}
+	switch l.Type {
+	case "user", "assistant", "system":
+	default:
+		return nil // metadata and unknown entry types carry no turns
+	}
+	p.session(d, &l)
+	sidechain := flag(l.IsSidechain) || l.AgentID != ""
+	ts := parseTime(stringValue(l.Timestamp))
+	d.seeTime(ts)
+	base := handoff.Message{ID: l.UUID, Timestamp: ts, Sidechain: sidechain, Meta: flag(l.IsMeta), Line: lineNo}
+
+	if l.Type == "system" {
+		if l.Subtype == "compact_boundary" {
+			p.afterBoundary = true
+			return nil
+		}
+		if text := strings.TrimSpace(stringValue(l.Content)); text != "" {
+			base.Role = handoff.RoleSystem
+			base.Text = text
+			base.Meta = true
+			d.add(base)
+		}
+		return nil
+	}
+
+	if len(l.Message) == 0 || string(l.Message) == "null" {
+		return errors.New(l.Type + " line has no message")
+	}
+	var msg ccMessage
+	if err := json.Unmarshal(l.Message, &msg); err != nil {
+		return fmt.Errorf("malformed %s message: %w", l.Type, jsonReason(err))
+	}
+	blocks, err := contentBlocks(msg.Content)
+	if err != nil {
+		return fmt.Errorf("malformed %s content: %w", l.Type, err)
+	}
+	if l.Type == "assistant" {
+		p.assistant(d, base, &msg, blocks)
+		return nil
+	}
+	p.user(d, base, &l, blocks)
+	return nil
+}
+
+// session records the session metadata a line carries.
+func (p *claudeParser) session(d *Decoder, l *ccLine) {
+	s := &d.t.Session
+	if s.ID == "" {
+		s.ID = l.SessionID
+		if s.ID == "" {
+			s.ID = l.SessionIDSnake
+		}
+	}
+	if s.CWD == "" {
+		s.CWD = l.CWD
+	}
+	if l.GitBranch != "" {
+		s.GitBranch = l.GitBranch
+	}
+	if l.Version != "" {
+		s.Version = l.Version
+	}
+}
+
+func (p *claudeParser) assistant(d *Decoder, base handoff.Message, msg *ccMessage, blocks []ccBlock) {
+	var text, thinking string
+	var calls []handoff.ToolCall
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			text = joinText(text, b.Text)
+		case "thinking":
+			thinking = joinText(thinking, b.Thinking)
+		case "redacted_thinking":
+		case "tool_use", "server_tool_use":
+			calls = append(calls, handoff.ToolCall{ID: b.ID, Name: b.Name, Input: b.Input})
+			if b.ID != "" {
+				p.toolNames[b.ID] = b.Name
+			}
+		}
+	}
+	var usage *handoff.ProviderUsage
+	if msg.Usage != nil {
+		usage = &handoff.ProviderUsage{
+			InputTokens:              msg.Usage.InputTokens,
+			CacheCreationInputTokens: msg.Usage.CacheCreationInputTokens,
+			CacheReadInputTokens:     msg.Usage.CacheReadInputTokens,
+			OutputTokens:             msg.Usage.OutputTokens,
+		}
+	}
+	model := msg.Model
+	if model != "" && !strings.HasPrefix(model, "<") { // "<synthetic>" marks harness-made replies
+		p.anyModel = model
+		if !base.Sidechain {
+			p.mainModel = model
+		}
+	}
+	if msg.ID != "" {
+		if i, ok := p.byResponse[msg.ID]; ok {
+			m := &d.t.Messages[i]
+			m.Text = joinText(m.Text, text)
+			m.Thinking = joinText(m.Thinking, thinking)
+			m.ToolCalls = append(m.ToolCalls, calls...)
+			if usage != nil {
+				m.Usage = usage
+			}
+			if model != "" {
+				m.Model = model
+			}
+			return
+		}
+		base.ID = msg.ID
+	}
+	base.Role = handoff.RoleAssistant
+	base.Text, base.Thinking, base.ToolCalls = text, thinking, calls
+	base.Usage, base.Model = usage, model
+	base.Meta = false
+	i := d.add(base)
+	if msg.ID != "" {
+		p.byResponse[msg.ID] = i
+	}
+	p.afterBoundary = false
+}
+
+func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks []ccBlock) {
+	var text string
+	var results []handoff.ToolResult
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			text = joinText(text, b.Text)
+		case "image":
+			text = joinText(text, "[image]")
+		case "document":
+			text = joinText(text, "[document]")
+		case "tool_result":
+			r := handoff.ToolResult{CallID: b.ToolUseID, Name: p.toolNames[b.ToolUseID], IsError: flag(b.IsError)}
+			r.Content, r.OriginalBytes = d.clipOutput(resultText(b.Content))
+			results = append(results, r)
+		}
+	}
+	if len(results) == 1 {
+		applyToolUseResult(&results[0], l.ToolUseResult)
+	}
+	for i := range results {
+		if results[i].ExitCode == nil {
+			results[i].ExitCode = exitCodeFromText(results[i].Content)
+		}
+	}
+	if len(results) > 0 {
+		m := base
+		m.Role = handoff.RoleTool
+		m.ToolResults = results
+		m.Meta = false
+		d.add(m)
+	}
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	m := base
+	m.Role = handoff.RoleUser
+	m.Text = text
+	if flag(l.IsCompactSummary) || strings.HasPrefix(text, compactPrefix) || (p.afterBoundary && len(results) == 0) {
+		m.CompactSummary = true
+		p.afterBoundary = false
+	} else if injectedOnly(text) {
+		m.Meta = true
+	}
+	d.add(m)
+}
+
+// compactPrefix starts the summary Claude Code writes when it compacts.
+const compactPrefix = "This session is being continued from a previous conversation"
+
+// wrapperRe matches the tags Claude Code wraps harness text in.
+var wrapperRe = regexp.MustCompile(`(?s)<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|environment_context|user_instructions)>.*?</(?:command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|environment_context|user_instructions)>`)
+
+// injectedOnly reports whether user text is nothing but harness
+// boilerplate: wrapper blocks, or the local-command caveat.
+func injectedOnly(text string) bool {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "Caveat: The messages below were generated by the user while running local commands") {
+		return true
+	}
+	if !strings.Contains(t, "<") {
+		return false
+	}
+	return strings.TrimSpace(wrapperRe.ReplaceAllString(t, "")) == ""
+}
+
+// contentBlocks reads message.content: a string (one text block) or an
+// array of blocks; null or absent is no blocks.
+func contentBlocks(raw json.RawMessage) ([]ccBlock, error) {
+	raw = trimJSON(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, jsonReason(err)
+		}
+		return []ccBlock{{Type: "text", Text: s}}, nil
+	}
+	var blocks []ccBlock
+	if err := json.Unmarshal(raw, &blocks); err != nil {
+		return nil, jsonReason(err)
+	}
+	return blocks, nil
+}
+
+// resultText flattens tool_result content (a string, or blocks of text
+// and images) to text.
+func resultText(raw json.RawMessage) string {
+	raw = trimJSON(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	if raw[0] == '"' {
+		return stringValue(raw)
+	}
+	var blocks []ccBlock
+	if json.Unmarshal(raw, &blocks) != nil {
+		return string(raw)
+	}
+	var text string
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			text = joinText(text, b.Text)
+		case "image":
+			text = joinText(text, "[image]")
+		default:
+			if b.Text != "" {
+				text = joinText(text, b.Text)
+			}
+		}
+	}
+	return text
+}
+
+// applyToolUseResult reads the line-level toolUseResult, which Claude Code
+// writes per tool: a string ("Error: …" on failure) or an object that may
+// carry an exit code or an is_error flag.
+func applyToolUseResult(r *handoff.ToolResult, raw json.RawMessage) {
+	raw = trimJSON(raw)
+	if len(raw) == 0 {
+		return
+	}
+	switch raw[0] {
+	case '"':
+		if strings.HasPrefix(stringValue(raw), "Error:") {
+			r.IsError = true
+		}
+	case '{':
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			return
+		}
+		for _, k := range []string{"exitCode", "exit_code", "returnCode", "code"} {
+			if v, ok := obj[k]; ok {
+				var n int
+				if json.Unmarshal(v, &n) == nil {
+					r.ExitCode = &n
+					break
+				}
+			}
+		}
+		if flag(obj["is_error"]) || flag(obj["isError"]) {
+			r.IsError = true
+		}
+	}
+}
+
+// exitCodeRe finds the exit status Claude Code's Bash tool reports at the
+// start of a failed command's output.
+var exitCodeRe = regexp.MustCompile(`\A(?:Error: )?(?:Exit code|exit code|Process exited with code) (-?\d+)\b`)
+
+func exitCodeFromText(s string) *int {
+	m := exitCodeRe.FindStringSubmatch(strings.TrimSpace(s[:min(len(s), 200)]))
+	if m == nil {
+		return nil
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return nil
+	}
+	return &n
+}
+
+// flag reads a JSON boolean leniently: true, "true" and 1 are true;
+// anything else, absent included, is false.
+func flag(raw json.RawMessage) bool {
+	switch string(trimJSON(raw)) {
+	case "true", `"true"`, "1":
+		return true
+	}
+	return false
+}
+
+// stringValue reads a JSON string; anything else is "".
+func stringValue(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+func trimJSON(raw json.RawMessage) json.RawMessage {
+	return bytes.TrimSpace(raw)
+}
+
+// jsonReason shortens encoding/json errors to what a person needs.
+func jsonReason(err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("%s at byte %d", se.Error(), se.Offset)
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Errorf("field %q is a JSON %s, expected %s", te.Field, te.Value, te.Type)
+	}
+	return err
+}

@@ -1,0 +1,245 @@
+package transcript
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// Decoder turns the lines of one transcript into a handoff.Transcript,
+// one line at a time. Parse uses it for whole inputs; a caller following
+// a live file (`handoff watch`) feeds it each complete line as it is
+// appended and reads Transcript() whenever it wants the state so far.
+//
+// A Decoder is not safe for concurrent use.
+type Decoder struct {
+	opts     Options
+	format   Format
+	parser   formatParser
+	t        handoff.Transcript
+	line     int // lines consumed so far (fed or skipped)
+	nonBlank int // lines that had content
+	finished bool
+}
+
+// formatParser is the per-format half of a Decoder.
+type formatParser interface {
+	// record consumes one line (never too long, valid UTF-8). An error
+	// means the record is malformed: the Decoder turns it into a warning
+	// or, in strict mode, a failure.
+	record(d *Decoder, line []byte, lineNo int) error
+	// pending returns messages the parser holds but has not committed
+	// (plain text's turns), for a snapshot taken before Finish.
+	pending() []handoff.Message
+	// finish commits what the parser holds at end of input.
+	finish(d *Decoder) error
+}
+
+// NewDecoder returns a Decoder for a known format (detect it first with
+// Detect when it is not known).
+func NewDecoder(format Format, opts Options) (*Decoder, error) {
+	opts = opts.withDefaults()
+	d := &Decoder{opts: opts, format: format}
+	switch format {
+	case FormatClaudeCode:
+		d.parser = newClaudeParser()
+		d.t.Session.Agent = "claude-code"
+	case FormatOpenAIChat:
+		d.parser = &openaiParser{toolNames: map[string]string{}}
+	case FormatPlain:
+		d.parser = &plainParser{}
+	case FormatAuto:
+		return nil, handoff.Errorf(handoff.EINVALID, "a decoder needs a known format: detect it first (supported formats: %s)", supportedList())
+	default:
+		return nil, handoff.Errorf(handoff.EINVALID, "unknown format %q (supported: %s)", format, supportedList())
+	}
+	d.t.Session.Format = string(format)
+	d.t.Session.Source = opts.Source
+	return d, nil
+}
+
+// Feed consumes one complete line, without its newline. It fails only in
+// strict mode on a malformed record, or when called after Finish.
+func (d *Decoder) Feed(line []byte) error {
+	return d.feed(line, false)
+}
+
+// Skip accounts for a line the caller did not feed (it was over the
+// length limit), so line numbers stay right, and records why.
+func (d *Decoder) Skip(reason string) {
+	d.line++
+	d.nonBlank++
+	d.warn(d.line, reason)
+}
+
+// Lines returns how many lines the decoder has consumed.
+func (d *Decoder) Lines() int { return d.line }
+
+// Finish ends the input. tail is a final line that had no newline, or nil:
+// when it does not parse it is taken to be a record still being written
+// and ignored with a warning, even in strict mode. Finish returns the
+// transcript, or an EINVALID error when the input was empty or held no
+// messages.
+func (d *Decoder) Finish(tail []byte) (*handoff.Transcript, error) {
+	if d.finished {
+		return nil, handoff.Errorf(handoff.EINTERNAL, "transcript decoder: Finish called twice")
+	}
+	if tail != nil {
+		if err := d.feed(tail, true); err != nil {
+			return nil, err
+		}
+	}
+	d.finished = true
+	if err := d.parser.finish(d); err != nil {
+		return nil, err
+	}
+	if d.nonBlank == 0 {
+		return nil, emptyError(d.opts)
+	}
+	if len(d.t.Messages) == 0 {
+		reason := ""
+		if n := len(d.t.Warnings); n > 0 {
+			reason = fmt.Sprintf("; %d records skipped, first at line %d: %s", n, d.t.Warnings[0].Line, d.t.Warnings[0].Reason)
+		}
+		return nil, handoff.Errorf(handoff.EINVALID, "no messages in %s: read %d lines as %s and found no user or assistant turns%s", d.opts.sourceName(), d.line, d.format, reason)
+	}
+	d.opts.Logger.Debug("parsed transcript", "source", d.opts.sourceName(), "format", d.format,
+		"lines", d.line, "messages", len(d.t.Messages), "warnings", len(d.t.Warnings))
+	t := d.t
+	return &t, nil
+}
+
+// Transcript returns the transcript decoded so far. The result shares no
+// mutable state with the decoder that later Feed calls could change.
+func (d *Decoder) Transcript() *handoff.Transcript {
+	t := d.t
+	t.Messages = slices.Clip(slices.Clone(d.t.Messages))
+	for i := range t.Messages {
+		m := &t.Messages[i]
+		m.ToolCalls = slices.Clip(m.ToolCalls)
+		m.ToolResults = slices.Clip(m.ToolResults)
+		if m.Usage != nil {
+			u := *m.Usage
+			m.Usage = &u
+		}
+	}
+	for _, m := range d.parser.pending() {
+		m.Index = len(t.Messages)
+		t.Messages = append(t.Messages, m)
+	}
+	t.Warnings = slices.Clip(slices.Clone(d.t.Warnings))
+	return &t
+}
+
+func (d *Decoder) feed(line []byte, final bool) error {
+	if d.finished {
+		return handoff.Errorf(handoff.EINTERNAL, "transcript decoder: Feed after Finish")
+	}
+	d.line++
+	if d.line == 1 {
+		line = bytes.TrimPrefix(line, []byte("\uFEFF"))
+	}
+	if !utf8.Valid(line) {
+		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))
+		d.warn(d.line, "invalid UTF-8 replaced with U+FFFD")
+	}
+	if len(bytes.TrimSpace(line)) > 0 {
+		d.nonBlank++
+	}
+	err := d.parser.record(d, line, d.line)
+	switch {
+	case err == nil:
+		return nil
+	case final:
+		d.warn(d.line, fmt.Sprintf("unterminated final line ignored (file still being written?): %v", err))
+		return nil
+	case d.opts.Strict:
+		return handoff.Errorf(handoff.EINVALID, "%s line %d: %v", d.opts.sourceName(), d.line, err)
+	default:
+		d.warn(d.line, err.Error())
+		return nil
+	}
+}
+
+// warn records a skipped or repaired record.
+func (d *Decoder) warn(line int, reason string) {
+	d.t.Warnings = append(d.t.Warnings, handoff.ParseWarning{Line: line, Reason: reason})
+	d.opts.Logger.Debug("transcript record skipped or repaired", "source", d.opts.sourceName(), "line", line, "reason", reason)
+}
+
+// add appends a message, setting its Index, and returns that index.
+func (d *Decoder) add(m handoff.Message) int {
+	m.Index = len(d.t.Messages)
+	d.t.Messages = append(d.t.Messages, m)
+	return m.Index
+}
+
+// seeTime widens the session's time span to include ts.
+func (d *Decoder) seeTime(ts time.Time) {
+	if ts.IsZero() {
+		return
+	}
+	s := &d.t.Session
+	if s.StartedAt.IsZero() || ts.Before(s.StartedAt) {
+		s.StartedAt = ts
+	}
+	if ts.After(s.EndedAt) {
+		s.EndedAt = ts
+	}
+}
+
+// elisionMarker is put where tool output was cut.
+const elisionMarker = "\n[… %d bytes elided …]\n"
+
+// clipOutput cuts tool output longer than the limit to its head and tail
+// around a marker, on rune boundaries. It returns the text kept and the
+// original size, or 0 when nothing was cut.
+func (d *Decoder) clipOutput(s string) (string, int) {
+	limit := d.opts.MaxToolOutputBytes
+	if limit < 0 || len(s) <= limit {
+		return s, 0
+	}
+	headN := limit / 2
+	tailN := limit - headN
+	for headN > 0 && !utf8.RuneStart(s[headN]) {
+		headN--
+	}
+	tailStart := len(s) - tailN
+	for tailStart < len(s) && !utf8.RuneStart(s[tailStart]) {
+		tailStart++
+	}
+	var b strings.Builder
+	b.Grow(limit + 48)
+	b.WriteString(s[:headN])
+	fmt.Fprintf(&b, elisionMarker, tailStart-headN)
+	b.WriteString(s[tailStart:])
+	return b.String(), len(s)
+}
+
+// parseTime reads an RFC 3339 timestamp; anything else is the zero time.
+func parseTime(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// joinText appends b to a, separated by a newline when both have text.
+func joinText(a, b string) string {
+	switch {
+	case b == "":
+		return a
+	case a == "":
+		return b
+	}
+	return a + "\n" + b
+}

@@ -1,0 +1,312 @@
+// Package transcript reads agent transcripts (Claude Code session JSONL,
+// OpenAI Chat Completions messages, plain text) into a format-neutral
+// handoff.Transcript.
+//
+// Reading is streaming and bounded: input is consumed line by line through a
+// bufio.Reader with an explicit per-line limit (Options.MaxLineBytes), so a
+// single enormous line is drained and skipped rather than held, and tool
+// output is cut to Options.MaxToolOutputBytes (head and tail kept). Damaged
+// records become handoff.ParseWarning entries unless Options.Strict is set.
+// The same Decoder that Parse uses can be fed line by line by a caller that
+// follows a live file.
+package transcript
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// Format names a transcript format.
+type Format string
+
+// The formats this package reads.
+const (
+	// FormatAuto asks Parse to detect the format from the first bytes.
+	FormatAuto Format = ""
+	// FormatClaudeCode is a Claude Code session JSONL file
+	// (~/.claude/projects/*/*.jsonl).
+	FormatClaudeCode Format = "claude-code"
+	// FormatOpenAIChat is OpenAI Chat Completions messages: a JSON array,
+	// an object with "messages", or JSONL of message objects.
+	FormatOpenAIChat Format = "openai-chat"
+	// FormatPlain is plain text: the whole input is one user message, or
+	// role-prefixed turns ("User:", "Assistant:") when both roles appear.
+	FormatPlain Format = "plain"
+)
+
+// FormatInfo describes a supported format for `handoff formats`.
+type FormatInfo struct {
+	Name        Format `json:"name"`
+	Description string `json:"description"`
+	// Example is a typical path where such a file is found.
+	Example string `json:"example"`
+}
+
+// Formats lists the supported formats, in detection order, so the CLI can
+// show what it reads without hard-coding it.
+func Formats() []FormatInfo {
+	return []FormatInfo{
+		{Name: FormatClaudeCode, Description: "Claude Code session JSONL (one JSON event per line)", Example: "~/.claude/projects/<project>/<session-id>.jsonl"},
+		{Name: FormatOpenAIChat, Description: "OpenAI Chat Completions messages: JSON array, {\"messages\":[...]}, or JSONL of messages", Example: "./conversation.json"},
+		{Name: FormatPlain, Description: "Plain text: one user message, or \"User:\"/\"Assistant:\" turns", Example: "./notes.txt"},
+	}
+}
+
+// supportedList is the comma-separated format names for error messages.
+func supportedList() string {
+	names := make([]string, 0, 3)
+	for _, f := range Formats() {
+		names = append(names, string(f.Name))
+	}
+	return strings.Join(names, ", ")
+}
+
+// ParseFormat turns a --format flag value into a Format. "" and "auto" mean
+// detect; a few common spellings are accepted as aliases.
+func ParseFormat(name string) (Format, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "", "auto":
+		return FormatAuto, nil
+	case "claude-code", "claude", "claudecode", "claude_code", "cc":
+		return FormatClaudeCode, nil
+	case "openai-chat", "openai", "openai_chat", "chat", "chatgpt":
+		return FormatOpenAIChat, nil
+	case "plain", "text", "txt":
+		return FormatPlain, nil
+	}
+	return FormatAuto, handoff.Errorf(handoff.EINVALID, "unknown format %q (supported: auto, %s)", name, supportedList())
+}
+
+// Defaults for Options fields left zero.
+const (
+	// DefaultMaxLineBytes bounds one input line (one JSONL record).
+	DefaultMaxLineBytes = 64 << 20
+	// DefaultMaxToolOutputBytes bounds the tool output kept per result.
+	DefaultMaxToolOutputBytes = 32 << 10
+	// detectBytes is how much of the input Parse looks at to detect the
+	// format.
+	detectBytes = 64 << 10
+	// readBufferBytes is the bufio.Reader size; lines longer than this are
+	// assembled from several reads.
+	readBufferBytes = 64 << 10
+)
+
+// Options control parsing.
+type Options struct {
+	// Format forces a format; FormatAuto detects it.
+	Format Format
+	// Strict makes a malformed record an error instead of a warning.
+	// An unterminated final line (a file still being written) is always
+	// a warning, and so is an over-long line.
+	Strict bool
+	// MaxLineBytes bounds one line; a longer line is drained without
+	// being kept and skipped with a warning. Zero means
+	// DefaultMaxLineBytes.
+	MaxLineBytes int
+	// MaxToolOutputBytes bounds the tool result content kept per result
+	// (its head and tail, with a "[… N bytes elided …]" marker between);
+	// ToolResult.OriginalBytes records the real size. Zero means
+	// DefaultMaxToolOutputBytes; negative keeps everything.
+	MaxToolOutputBytes int
+	// Source names the input (a file path, or "-" for standard input);
+	// it is stored in SessionInfo.Source and used in messages.
+	Source string
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+}
+
+// withDefaults fills zero fields.
+func (o Options) withDefaults() Options {
+	if o.MaxLineBytes <= 0 {
+		o.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if o.MaxToolOutputBytes == 0 {
+		o.MaxToolOutputBytes = DefaultMaxToolOutputBytes
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// sourceName is the input's name for messages.
+func (o Options) sourceName() string {
+	switch o.Source {
+	case "":
+		return "input"
+	case "-":
+		return "standard input"
+	}
+	return o.Source
+}
+
+// Parse reads a whole transcript from r. With Options.Format unset it
+// detects the format from the first 64 KiB.
+func Parse(ctx context.Context, r io.Reader, opts Options) (*handoff.Transcript, error) {
+	opts = opts.withDefaults()
+	br := bufio.NewReaderSize(r, readBufferBytes)
+	head, err := br.Peek(detectBytes)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, fmt.Errorf("read %s: %w", opts.sourceName(), err)
+	}
+	format := opts.Format
+	if format == FormatAuto {
+		if len(head) < detectBytes && isBlank(head) {
+			return nil, emptyError(opts)
+		}
+		format, err = Detect(head)
+		if err != nil {
+			return nil, err
+		}
+		opts.Logger.Debug("detected transcript format", "format", format, "source", opts.sourceName())
+	}
+	d, err := NewDecoder(format, opts)
+	if err != nil {
+		return nil, err
+	}
+	lr := lineReader{r: br, max: opts.MaxLineBytes}
+	for {
+		if d.line%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		l, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			return d.Finish(nil)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s after line %d: %w", opts.sourceName(), d.line, err)
+		}
+		switch {
+		case l.tooLong:
+			d.Skip(fmt.Sprintf("line is %d bytes, over the %d-byte limit: skipped", l.size, opts.MaxLineBytes))
+		case !l.terminated:
+			return d.Finish(l.data)
+		default:
+			if err := d.Feed(l.data); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// ParseFile opens path and parses it. A missing file is ENOTFOUND, a
+// directory EINVALID.
+func ParseFile(ctx context.Context, path string, opts Options) (*handoff.Transcript, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, handoff.Errorf(handoff.ENOTFOUND, "transcript %s does not exist", path)
+	case err != nil:
+		return nil, fmt.Errorf("stat transcript: %w", err)
+	case fi.IsDir():
+		return nil, handoff.Errorf(handoff.EINVALID, "%s is a directory, not a transcript file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open transcript: %w", err)
+	}
+	defer f.Close()
+	if opts.Source == "" {
+		opts.Source = path
+	}
+	return Parse(ctx, f, opts)
+}
+
+// emptyError is the error for input with no content.
+func emptyError(opts Options) error {
+	return handoff.Errorf(handoff.EINVALID, "empty transcript: %s has no content", opts.sourceName())
+}
+
+// isBlank reports whether b is only white space (a UTF-8 BOM counts).
+func isBlank(b []byte) bool {
+	return strings.TrimSpace(strings.TrimPrefix(string(b), "\uFEFF")) == ""
+}
+
+// line is one line read by lineReader.
+type line struct {
+	// data is the line without its newline (and without a trailing \r);
+	// valid until the next call. Nil when tooLong.
+	data []byte
+	// size is the line's length in bytes, newline excluded.
+	size int
+	// tooLong: the line exceeded the limit and was drained, not kept.
+	tooLong bool
+	// terminated: the line ended with a newline (false for a final line
+	// at end of input).
+	terminated bool
+}
+
+// lineReader reads lines of any length with a bound on what it keeps:
+// unlike bufio.Scanner it does not fail on a long line, and unlike
+// ReadBytes it does not hold one.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+	buf []byte
+}
+
+// shrinkAbove is the buffer capacity above which lineReader lets go of
+// its buffer after a line, so one big line does not pin memory.
+const shrinkAbove = 4 << 20
+
+// next returns the next line, or io.EOF when the input is exhausted.
+func (lr *lineReader) next() (line, error) {
+	if cap(lr.buf) > shrinkAbove {
+		lr.buf = nil
+	}
+	lr.buf = lr.buf[:0]
+	var l line
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		body := chunk
+		if err == nil {
+			body = chunk[:len(chunk)-1]
+		}
+		l.size += len(body)
+		if !l.tooLong {
+			if l.size > lr.max {
+				l.tooLong = true
+				lr.buf = lr.buf[:0]
+			} else {
+				lr.buf = append(lr.buf, body...)
+			}
+		}
+		switch {
+		case err == nil:
+			l.terminated = true
+			return lr.finish(l), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			if l.size == 0 {
+				return line{}, io.EOF
+			}
+			return lr.finish(l), nil
+		default:
+			return line{}, err
+		}
+	}
+}
+
+func (lr *lineReader) finish(l line) line {
+	if l.tooLong {
+		return l
+	}
+	data := lr.buf
+	if n := len(data); n > 0 && data[n-1] == '\r' {
+		data = data[:n-1]
+	}
+	l.data = data
+	return l
+}

@@ -37,6 +37,9 @@ type Result struct {
 	// Usage accounts for model calls the extractor made; nil or zero calls
 	// for an offline extractor.
 	Usage *handoff.ExtractionUsage
+	// Warnings describes what the extractor dropped or repaired (records
+	// that failed validation, a window shrunk to fit), for --verbose.
+	Warnings []string
 }
 
 // Build assembles a snapshot's content from a transcript: the computed

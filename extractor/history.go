@@ -1,0 +1,190 @@
+package extractor
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// ExtractHistory extracts a whole history, not just its latest window: the
+// main-thread messages are cut into chunks of at most ChunkTokens that
+// overlap by ChunkOverlap messages, up to Concurrency chunks are extracted
+// at once, and the results are merged: duplicates from the overlaps folded,
+// decisions that a later one reverses marked SupersededBy. Each chunk has
+// its own Timeout. The first failing chunk cancels the rest.
+func (l *LLM) ExtractHistory(ctx context.Context, msgs []handoff.Message) (*Result, error) {
+	chunks := l.historyChunks(msgs)
+	parts := make([]records, len(chunks))
+	stats := make([]callStats, len(chunks))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg       sync.WaitGroup
+		errOnce  sync.Once
+		firstErr error
+	)
+	sem := make(chan struct{}, l.cfg.Concurrency)
+	for i, chunk := range chunks {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			cctx, ccancel := context.WithTimeout(ctx, l.cfg.Timeout)
+			defer ccancel()
+			recs, err := l.extractWindow(cctx, chunk, &stats[i])
+			if err != nil {
+				errOnce.Do(func() {
+					firstErr = fmt.Errorf("extract history: chunk %d of %d (messages %d–%d): %w", i+1, len(chunks), chunk[0].Index, chunk[len(chunk)-1].Index, err)
+					cancel()
+				})
+				return
+			}
+			parts[i] = recs
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("extract history: %w", err)
+	}
+	l.logger.Debug("history extracted", "messages", len(msgs), "chunks", len(chunks))
+	return l.result(l.Name(), parts, stats), nil
+}
+
+// historyChunks cuts the sendable messages into chunks that fit
+// ChunkTokens, each starting ChunkOverlap messages before the previous one
+// ended. A single message larger than the limit is a chunk of its own (its
+// parts are cut when rendered).
+func (l *LLM) historyChunks(msgs []handoff.Message) [][]handoff.Message {
+	var eligible []handoff.Message
+	for _, m := range msgs {
+		if sendable(m) {
+			eligible = append(eligible, m)
+		}
+	}
+	sizes := make([]int, len(eligible))
+	for i, m := range eligible {
+		sizes[i] = l.countTokens(renderMessage(m))
+	}
+	var chunks [][]handoff.Message
+	for start := 0; start < len(eligible); {
+		end, tokens := start, 0
+		for end < len(eligible) && (end == start || tokens+sizes[end] <= l.cfg.ChunkTokens) {
+			tokens += sizes[end]
+			end++
+		}
+		chunks = append(chunks, eligible[start:end])
+		if end == len(eligible) {
+			break
+		}
+		start = max(end-l.cfg.ChunkOverlap, start+1)
+	}
+	return chunks
+}
+
+// mergeRecords joins windows' records in transcript order. A decision that
+// repeats a current one (the same message and type, or nearly the same
+// words) is folded into it; a decision whose alternatives name what an
+// earlier decision chose reverses it, and the earlier one is marked
+// superseded. Errors cited twice (from overlapping chunks) are folded.
+func mergeRecords(parts []records) records {
+	var ds []decisionRecord
+	var es []handoff.ErrorRecord
+	for _, p := range parts {
+		ds = append(ds, p.Decisions...)
+		es = append(es, p.Errors...)
+	}
+	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Decision.Source.Index < ds[j].Decision.Source.Index })
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Source.Index < es[j].Source.Index })
+
+	var out records
+	for _, d := range ds {
+		if i := findDuplicate(out.Decisions, d); i >= 0 {
+			prev := &out.Decisions[i].Decision
+			if prev.Rationale == "" {
+				prev.Rationale = d.Decision.Rationale
+			}
+			if len(prev.Alternatives) == 0 {
+				prev.Alternatives = d.Decision.Alternatives
+			}
+			continue
+		}
+		d.Decision.ID = "d" + strconv.Itoa(len(out.Decisions)+1)
+		d.Decision.SupersededBy = ""
+		for i := range out.Decisions {
+			prev := &out.Decisions[i]
+			if prev.Decision.SupersededBy == "" && reverses(d, *prev) {
+				prev.Decision.SupersededBy = d.Decision.ID
+			}
+		}
+		out.Decisions = append(out.Decisions, d)
+	}
+	for _, e := range es {
+		dup := false
+		for i := range out.Errors {
+			prev := &out.Errors[i]
+			if prev.Source.Index == e.Source.Index && jaccard(wordSet(prev.Message), wordSet(e.Message)) >= 0.5 {
+				if prev.Context == "" {
+					prev.Context = e.Context
+				}
+				if prev.ResolutionNotes == "" {
+					prev.ResolutionNotes = e.ResolutionNotes
+				}
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			e.ID = "e" + strconv.Itoa(len(out.Errors)+1)
+			out.Errors = append(out.Errors, e)
+		}
+	}
+	return out
+}
+
+// findDuplicate returns the index of a current decision d repeats, or -1.
+func findDuplicate(list []decisionRecord, d decisionRecord) int {
+	words := wordSet(d.Decision.Description)
+	for i, prev := range list {
+		if prev.Decision.SupersededBy != "" {
+			continue
+		}
+		sim := jaccard(words, wordSet(prev.Decision.Description))
+		sameSource := prev.Decision.Source.Index == d.Decision.Source.Index && prev.Decision.Type == d.Decision.Type
+		if sim >= 0.8 || (sameSource && sim >= 0.4) {
+			return i
+		}
+	}
+	return -1
+}
+
+// reverses reports whether later moves away from what earlier chose: one
+// of its alternatives names the earlier choice, and it does not choose the
+// same thing again.
+func reverses(later, earlier decisionRecord) bool {
+	if later.Decision.Source.Index <= earlier.Decision.Source.Index {
+		return false
+	}
+	chosen := earlier.Chosen
+	if strings.TrimSpace(chosen) == "" {
+		return false
+	}
+	if later.Chosen != "" && overlaps([]string{later.Chosen}, []string{chosen}) {
+		return false
+	}
+	return overlaps(later.Decision.Alternatives, []string{chosen})
+}

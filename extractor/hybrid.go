@@ -1,0 +1,101 @@
+package extractor
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// Hybrid lets the offline heuristic pick the messages worth the model's
+// judgement: what the person asked, what the assistant said with a
+// decision cue, failed tool results and the calls that caused them, and
+// the latest assistant turn. Only those are sent, so fewer tokens go out
+// than with LLM alone over the same window.
+type Hybrid struct {
+	llm    *LLM
+	pat    decisionPatterns
+	logger *slog.Logger
+}
+
+// NewHybrid returns a Hybrid extractor that asks llm. A nil logger uses
+// llm's.
+func NewHybrid(llm *LLM, logger *slog.Logger) *Hybrid {
+	if logger == nil {
+		logger = llm.logger
+	}
+	return &Hybrid{llm: llm, pat: compileDecisionPatterns(), logger: logger}
+}
+
+// Name implements Extractor.
+func (h *Hybrid) Name() string { return "hybrid" }
+
+// Extract implements Extractor.
+func (h *Hybrid) Extract(ctx context.Context, msgs []handoff.Message) (*Result, error) {
+	picked := h.Select(msgs)
+	h.logger.Debug("hybrid selection", "messages", len(msgs), "selected", len(picked))
+	return h.llm.extractSelected(ctx, h.Name(), picked)
+}
+
+// Select returns the messages Hybrid would send, in order, with their
+// original indexes (records cite them).
+func (h *Hybrid) Select(msgs []handoff.Message) []handoff.Message {
+	keep := make([]bool, len(msgs))
+	callAt := map[string]int{}
+	lastAssistant := -1
+	for i, m := range msgs {
+		if !sendable(m) {
+			continue
+		}
+		for _, c := range m.ToolCalls {
+			if c.ID != "" {
+				callAt[c.ID] = i
+			}
+		}
+		switch m.Role {
+		case handoff.RoleUser:
+			if userRequest(m.Text) != "" {
+				keep[i] = true
+			}
+		case handoff.RoleAssistant:
+			if strings.TrimSpace(m.Text) != "" {
+				lastAssistant = i
+				if h.hasCue(m.Text) {
+					keep[i] = true
+				}
+			}
+		}
+		if m.CompactSummary {
+			keep[i] = true
+		}
+		for _, r := range m.ToolResults {
+			if r.Failed() {
+				keep[i] = true
+				if j, ok := callAt[r.CallID]; ok {
+					keep[j] = true
+				}
+			}
+		}
+	}
+	if lastAssistant >= 0 {
+		keep[lastAssistant] = true
+	}
+	var out []handoff.Message
+	for i, m := range msgs {
+		if keep[i] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// hasCue reports whether any sentence of text reads like a decision.
+func (h *Hybrid) hasCue(text string) bool {
+	for _, s := range splitSentences(stripCode(text)) {
+		if matchesAny(h.pat.assistant, s) && !h.pat.notChoice.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}

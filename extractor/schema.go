@@ -346,14 +346,20 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
+// maxObjectStarts bounds the "{" positions firstJSONObject tries, so a
+// long reply full of braces costs linear, not quadratic, time.
+const maxObjectStarts = 32
+
 // firstJSONObject returns the first complete JSON object in free text: a
 // model without structured output tends to wrap its answer in prose or a
 // code fence.
 func firstJSONObject(text string) ([]byte, bool) {
-	for i := 0; i < len(text); i++ {
+	tries := 0
+	for i := 0; i < len(text) && tries < maxObjectStarts; i++ {
 		if text[i] != '{' {
 			continue
 		}
+		tries++
 		dec := json.NewDecoder(strings.NewReader(text[i:]))
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err == nil {

@@ -55,18 +55,18 @@ type ccLine struct {
 	IsMeta           json.RawMessage `json:"isMeta"`
 	IsCompactSummary json.RawMessage `json:"isCompactSummary"`
 	AgentID          string          `json:"agentId"`
-	Message          json.RawMessage `json:"message"`
+	Message          *ccMessage      `json:"message"`
 	Content          json.RawMessage `json:"content"`
-	ToolUseResult    json.RawMessage `json:"toolUseResult"`
+	ToolUseResult    ccToolUseResult `json:"toolUseResult"`
 }
 
 // ccMessage is the Anthropic Messages API object inside a line.
 type ccMessage struct {
-	ID      string          `json:"id"`
-	Role    string          `json:"role"`
-	Model   string          `json:"model"`
-	Content json.RawMessage `json:"content"`
-	Usage   *ccUsage        `json:"usage"`
+	ID      string    `json:"id"`
+	Role    string    `json:"role"`
+	Model   string    `json:"model"`
+	Content ccContent `json:"content"`
+	Usage   *ccUsage  `json:"usage"`
 }
 
 type ccUsage struct {
@@ -85,7 +85,7 @@ type ccBlock struct {
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
 	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
+	Content   resultContent   `json:"content"`
 	IsError   json.RawMessage `json:"is_error"`
 }
 
@@ -151,22 +151,14 @@ func (p *claudeParser) record(d *Decoder, line []byte, lineNo int) error {
 		return nil
 	}
 
-	if len(l.Message) == 0 || string(l.Message) == "null" {
+	if l.Message == nil {
 		return errors.New(l.Type + " line has no message")
 	}
-	var msg ccMessage
-	if err := json.Unmarshal(l.Message, &msg); err != nil {
-		return fmt.Errorf("malformed %s message: %w", l.Type, jsonReason(err))
-	}
-	blocks, err := contentBlocks(msg.Content)
-	if err != nil {
-		return fmt.Errorf("malformed %s content: %w", l.Type, err)
-	}
 	if l.Type == "assistant" {
-		p.assistant(d, base, &msg, blocks)
+		p.assistant(d, base, l.Message, l.Message.Content)
 		return nil
 	}
-	p.user(d, base, &l, blocks)
+	p.user(d, base, &l, l.Message.Content)
 	return nil
 }
 
@@ -190,7 +182,7 @@ func (p *claudeParser) session(d *Decoder, l *ccLine) {
 	}
 }
 
-func (p *claudeParser) assistant(d *Decoder, base handoff.Message, msg *ccMessage, blocks []ccBlock) {
+func (p *claudeParser) assistant(d *Decoder, base handoff.Message, msg *ccMessage, blocks ccContent) {
 	var text, thinking string
 	var calls []handoff.ToolCall
 	for _, b := range blocks {
@@ -250,7 +242,7 @@ func (p *claudeParser) assistant(d *Decoder, base handoff.Message, msg *ccMessag
 	p.afterBoundary = false
 }
 
-func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks []ccBlock) {
+func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks ccContent) {
 	var text string
 	var results []handoff.ToolResult
 	for _, b := range blocks {
@@ -263,12 +255,12 @@ func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks 
 			text = joinText(text, "[document]")
 		case "tool_result":
 			r := handoff.ToolResult{CallID: b.ToolUseID, Name: p.toolNames[b.ToolUseID], IsError: flag(b.IsError)}
-			r.Content, r.OriginalBytes = d.clipOutput(resultText(b.Content))
+			r.Content, r.OriginalBytes = d.clipOutput(string(b.Content))
 			results = append(results, r)
 		}
 	}
 	if len(results) == 1 {
-		applyToolUseResult(&results[0], l.ToolUseResult)
+		l.ToolUseResult.apply(&results[0])
 	}
 	for i := range results {
 		if results[i].ExitCode == nil {
@@ -301,10 +293,15 @@ func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks 
 const compactPrefix = "This session is being continued from a previous conversation"
 
 // wrapperRe matches the tags Claude Code wraps harness text in.
-var wrapperRe = regexp.MustCompile(`(?s)<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|environment_context|user_instructions)>.*?</(?:command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|environment_context|user_instructions)>`)
+var wrapperRe = regexp.MustCompile(`(?s)<(command-name|command-message|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|environment_context|user_instructions)>.*?</(?:command-name|command-message|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|environment_context|user_instructions)>`)
+
+// commandArgsTagRe matches the tags around a slash command's arguments,
+// which are the person's own words and so not boilerplate.
+var commandArgsTagRe = regexp.MustCompile(`</?command-args>`)
 
 // injectedOnly reports whether user text is nothing but harness
-// boilerplate: wrapper blocks, or the local-command caveat.
+// boilerplate: wrapper blocks (a slash command's arguments excepted), or
+// the local-command caveat.
 func injectedOnly(text string) bool {
 	t := strings.TrimSpace(text)
 	if strings.HasPrefix(t, "Caveat: The messages below were generated by the user while running local commands") {
@@ -313,90 +310,129 @@ func injectedOnly(text string) bool {
 	if !strings.Contains(t, "<") {
 		return false
 	}
-	return strings.TrimSpace(wrapperRe.ReplaceAllString(t, "")) == ""
+	t = wrapperRe.ReplaceAllString(t, "")
+	return strings.TrimSpace(commandArgsTagRe.ReplaceAllString(t, "")) == ""
 }
 
-// contentBlocks reads message.content: a string (one text block) or an
-// array of blocks; null or absent is no blocks.
-func contentBlocks(raw json.RawMessage) ([]ccBlock, error) {
-	raw = trimJSON(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	if raw[0] == '"' {
+// ccContent is message.content: a string (one text block) or an array of
+// blocks; null or absent is no blocks. It decodes straight from the line,
+// so a huge block is not copied more than once.
+type ccContent []ccBlock
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (c *ccContent) UnmarshalJSON(raw []byte) error {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		*c = nil
+		return nil
+	case raw[0] == '"':
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, jsonReason(err)
+			return err
 		}
-		return []ccBlock{{Type: "text", Text: s}}, nil
+		*c = ccContent{{Type: "text", Text: s}}
+		return nil
 	}
 	var blocks []ccBlock
 	if err := json.Unmarshal(raw, &blocks); err != nil {
-		return nil, jsonReason(err)
+		return err
 	}
-	return blocks, nil
+	*c = blocks
+	return nil
 }
 
-// resultText flattens tool_result content (a string, or blocks of text
-// and images) to text.
-func resultText(raw json.RawMessage) string {
-	raw = trimJSON(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
+// resultContent is tool_result content flattened to text: a string, or
+// blocks of text and images. Anything else is kept as its JSON text.
+type resultContent string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (c *resultContent) UnmarshalJSON(raw []byte) error {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		*c = ""
+		return nil
+	case raw[0] == '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return err
+		}
+		*c = resultContent(s)
+		return nil
+	case raw[0] != '[':
+		*c = resultContent(raw)
+		return nil
 	}
-	if raw[0] == '"' {
-		return stringValue(raw)
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
 	}
-	var blocks []ccBlock
-	if json.Unmarshal(raw, &blocks) != nil {
-		return string(raw)
+	if err := json.Unmarshal(raw, &blocks); err != nil {
+		return err
 	}
 	var text string
 	for _, b := range blocks {
-		switch b.Type {
-		case "text":
-			text = joinText(text, b.Text)
-		case "image":
+		switch {
+		case b.Type == "image":
 			text = joinText(text, "[image]")
-		default:
-			if b.Text != "" {
-				text = joinText(text, b.Text)
-			}
+		case b.Text != "":
+			text = joinText(text, b.Text)
 		}
 	}
-	return text
+	*c = resultContent(text)
+	return nil
 }
 
-// applyToolUseResult reads the line-level toolUseResult, which Claude Code
-// writes per tool: a string ("Error: …" on failure) or an object that may
-// carry an exit code or an is_error flag.
-func applyToolUseResult(r *handoff.ToolResult, raw json.RawMessage) {
-	raw = trimJSON(raw)
+// ccToolUseResult is what this package reads of a line's toolUseResult,
+// which Claude Code writes per tool: a string ("Error: …" on failure) or
+// an object that may carry an exit code or an is_error flag. It is read
+// without copying the (possibly huge) output it repeats.
+type ccToolUseResult struct {
+	isError  bool
+	exitCode *int
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (r *ccToolUseResult) UnmarshalJSON(raw []byte) error {
+	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
-		return
+		return nil
 	}
 	switch raw[0] {
 	case '"':
-		if strings.HasPrefix(stringValue(raw), "Error:") {
-			r.IsError = true
-		}
+		r.isError = bytes.HasPrefix(raw, []byte(`"Error:`)) || bytes.HasPrefix(raw, []byte(`"Error\n`))
 	case '{':
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(raw, &obj) != nil {
-			return
+		var obj struct {
+			ExitCode   json.RawMessage `json:"exitCode"`
+			ExitCodeS  json.RawMessage `json:"exit_code"`
+			ReturnCode json.RawMessage `json:"returnCode"`
+			IsError    json.RawMessage `json:"is_error"`
+			IsErrorC   json.RawMessage `json:"isError"`
 		}
-		for _, k := range []string{"exitCode", "exit_code", "returnCode", "code"} {
-			if v, ok := obj[k]; ok {
-				var n int
-				if json.Unmarshal(v, &n) == nil {
-					r.ExitCode = &n
-					break
-				}
+		if json.Unmarshal(raw, &obj) != nil {
+			return nil // tool-specific shapes vary; an odd one is not an error
+		}
+		for _, v := range []json.RawMessage{obj.ExitCode, obj.ExitCodeS, obj.ReturnCode} {
+			var n int
+			if len(v) > 0 && json.Unmarshal(v, &n) == nil {
+				r.exitCode = &n
+				break
 			}
 		}
-		if flag(obj["is_error"]) || flag(obj["isError"]) {
-			r.IsError = true
-		}
+		r.isError = flag(obj.IsError) || flag(obj.IsErrorC)
+	}
+	return nil
+}
+
+// apply adds what the line-level result says to the block-level result.
+func (r ccToolUseResult) apply(res *handoff.ToolResult) {
+	if r.isError {
+		res.IsError = true
+	}
+	if r.exitCode != nil {
+		n := *r.exitCode
+		res.ExitCode = &n
 	}
 }
 

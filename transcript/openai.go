@@ -56,7 +56,7 @@ type oaPart struct {
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
 	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
+	Content   resultContent   `json:"content"`
 	IsError   json.RawMessage `json:"is_error"`
 }
 
@@ -331,7 +331,7 @@ func (p *openaiParser) content(d *Decoder, raw json.RawMessage) (text, thinking 
 			calls = append(calls, handoff.ToolCall{ID: part.ID, Name: part.Name, Input: part.Input})
 		case "tool_result":
 			r := handoff.ToolResult{CallID: part.ToolUseID, Name: p.toolNames[part.ToolUseID], IsError: flag(part.IsError)}
-			r.Content, r.OriginalBytes = d.clipOutput(resultText(part.Content))
+			r.Content, r.OriginalBytes = d.clipOutput(string(part.Content))
 			r.ExitCode = exitCodeFromText(r.Content)
 			results = append(results, r)
 		}

@@ -24,6 +24,10 @@ import (
 // tool_call_id, Name from the message or the matching call). Anthropic
 // style content blocks (tool_use, tool_result, thinking) in a content
 // array are read too, so Anthropic Messages arrays parse the same way.
+//
+// Message.Line is the source line for JSONL of single messages, and the
+// record number (1-based, counted over the whole input) for messages
+// inside an array.
 
 type oaMessage struct {
 	Role             string          `json:"role"`
@@ -127,8 +131,8 @@ func (p *openaiParser) finish(d *Decoder) error {
 }
 
 // value reads one JSON value: a message, an array of messages, or an
-// object holding messages. lineNo 0 means document mode: messages are
-// numbered by record.
+// object holding messages. lineNo 0 means document mode, where a bad
+// message is a warning of its own rather than the line's.
 func (p *openaiParser) value(d *Decoder, v []byte, lineNo int) error {
 	switch v[0] {
 	case '[':
@@ -177,7 +181,7 @@ func (p *openaiParser) value(d *Decoder, v []byte, lineNo int) error {
 func (p *openaiParser) messages(d *Decoder, arr []json.RawMessage, lineNo int) error {
 	var firstErr error
 	for _, raw := range arr {
-		if err := p.message(d, raw, lineNo); err != nil {
+		if err := p.message(d, raw, 0); err != nil {
 			if firstErr == nil {
 				firstErr = err
 			}
@@ -195,7 +199,8 @@ func (p *openaiParser) messages(d *Decoder, arr []json.RawMessage, lineNo int) e
 	return firstErr
 }
 
-// message reads one message object.
+// message reads one message object. Line is its source line, or 0 for a
+// message inside an array, which is numbered by record instead.
 func (p *openaiParser) message(d *Decoder, raw json.RawMessage, lineNo int) error {
 	p.records++
 	line := lineNo

@@ -8,8 +8,8 @@ import (
 	"github.com/handoff-cli/handoff"
 )
 
-// Hybrid lets the offline heuristic pick the messages worth the model's
-// judgement: what the person asked, what the assistant said with a
+// Hybrid lets the offline heuristic pick, within the checkpoint window,
+// the messages worth the model's judgement: what the person asked, what the assistant said with a
 // decision cue, failed tool results and the calls that caused them, and
 // the latest assistant turn. Only those are sent, so fewer tokens go out
 // than with LLM alone over the same window.
@@ -33,13 +33,16 @@ func (h *Hybrid) Name() string { return "hybrid" }
 
 // Extract implements Extractor.
 func (h *Hybrid) Extract(ctx context.Context, msgs []handoff.Message) (*Result, error) {
-	picked := h.Select(msgs)
-	h.logger.Debug("hybrid selection", "messages", len(msgs), "selected", len(picked))
-	return h.llm.extractSelected(ctx, h.Name(), picked)
+	return h.llm.extractSelected(ctx, h.Name(), msgs, func(window []handoff.Message) []handoff.Message {
+		picked := h.Select(window)
+		h.logger.Debug("hybrid selection", "window", len(window), "selected", len(picked))
+		return picked
+	})
 }
 
-// Select returns the messages Hybrid would send, in order, with their
-// original indexes (records cite them).
+// Select returns the messages of msgs that Hybrid sends, in order, with
+// their original indexes (records cite them). Extract applies it to the
+// same latest window LLM would send, so Hybrid never sends more.
 func (h *Hybrid) Select(msgs []handoff.Message) []handoff.Message {
 	keep := make([]bool, len(msgs))
 	callAt := map[string]int{}

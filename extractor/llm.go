@@ -197,15 +197,15 @@ func (l *LLM) OutputMode() string { return l.currentMode().String() }
 // Extract implements Extractor for a checkpoint: it sends the last Window
 // main-thread messages (fewer if they exceed ChunkTokens) in one request.
 func (l *LLM) Extract(ctx context.Context, msgs []handoff.Message) (*Result, error) {
-	return l.extractSelected(ctx, l.Name(), msgs)
+	return l.extractSelected(ctx, l.Name(), msgs, nil)
 }
 
-// extractSelected extracts from the latest window of msgs; Hybrid passes
-// the messages it picked.
-func (l *LLM) extractSelected(ctx context.Context, name string, msgs []handoff.Message) (*Result, error) {
+// extractSelected extracts from the latest window of msgs. pick, if set,
+// chooses which of the window's messages to send (Hybrid's selection).
+func (l *LLM) extractSelected(ctx context.Context, name string, msgs []handoff.Message, pick func([]handoff.Message) []handoff.Message) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, l.cfg.Timeout)
 	defer cancel()
-	window := l.checkpointWindow(msgs)
+	window := l.checkpointWindow(msgs, pick)
 	var st callStats
 	var recs records
 	if len(window) > 0 {
@@ -218,9 +218,9 @@ func (l *LLM) extractSelected(ctx context.Context, name string, msgs []handoff.M
 	return l.result(name, []records{recs}, []callStats{st}), nil
 }
 
-// checkpointWindow is the last Window sendable messages, cut from the
-// front to fit ChunkTokens.
-func (l *LLM) checkpointWindow(msgs []handoff.Message) []handoff.Message {
+// checkpointWindow is the last Window sendable messages, narrowed by pick
+// when given, and cut from the front to fit ChunkTokens.
+func (l *LLM) checkpointWindow(msgs []handoff.Message, pick func([]handoff.Message) []handoff.Message) []handoff.Message {
 	var eligible []handoff.Message
 	for _, m := range msgs {
 		if sendable(m) {
@@ -229,6 +229,9 @@ func (l *LLM) checkpointWindow(msgs []handoff.Message) []handoff.Message {
 	}
 	if len(eligible) > l.cfg.Window {
 		eligible = eligible[len(eligible)-l.cfg.Window:]
+	}
+	if pick != nil {
+		eligible = pick(eligible)
 	}
 	total := 0
 	for i := len(eligible) - 1; i >= 0; i-- {

@@ -23,7 +23,7 @@ const fakeSecret = "sk-proj-FAKEfakeFAKEfake1234567890abcdefABCDEF"
 // fakeServer is an OpenAI-compatible /v1/chat/completions endpoint that
 // records every request body and answers with reply.
 type fakeServer struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *httptest.Server
 	mu     sync.Mutex
 	bodies [][]byte
@@ -65,7 +65,7 @@ func (r fakeRequest) transcript() string {
 	return ""
 }
 
-func newFakeServer(t *testing.T, reply func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request)) *fakeServer {
+func newFakeServer(t testing.TB, reply func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request)) *fakeServer {
 	f := &fakeServer{t: t, reply: reply}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v1/chat/completions" || r.Method != http.MethodPost {

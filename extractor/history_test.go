@@ -257,3 +257,34 @@ func TestHybridSendsLess(t *testing.T) {
 	}
 	f.assertNoSecret()
 }
+
+// TestConcurrentFallback: chunks extracted at once all meet the rejected
+// json_schema; the chain steps down once per mode and every chunk ends up
+// answered in json_object mode.
+func TestConcurrentFallback(t *testing.T) {
+	f := newFakeServer(t, func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
+		if req.ResponseFormat != nil && req.ResponseFormat.Type == "json_schema" {
+			apiError(w, 400, "invalid_request_error", "", "response_format", "json_schema is not supported by this server")
+			return
+		}
+		completion(w, historyAnswer(req), "stop", "")
+	})
+	l := newTestLLM(t, f, nil, func(c *LLMConfig) { c.ChunkTokens = 600; c.Concurrency = 4 })
+	res, err := l.ExtractHistory(context.Background(), longSession(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.OutputMode() != "json_object" || len(res.Decisions) != 2 {
+		t.Errorf("mode %s, result %+v", l.OutputMode(), res)
+	}
+	chunks := len(l.historyChunks(longSession(t)))
+	objects := 0
+	for _, r := range f.requests() {
+		if r.format() == "json_object" {
+			objects++
+		}
+	}
+	if objects != chunks || res.Usage.Calls != chunks {
+		t.Errorf("%d json_object requests, %d calls, want %d", objects, res.Usage.Calls, chunks)
+	}
+}

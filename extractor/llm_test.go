@@ -604,6 +604,17 @@ func TestInjectionNotADecision(t *testing.T) {
 	if strings.Contains(strings.ToLower(snap.NextStep), "complete") || len(snap.Decisions) != 0 {
 		t.Errorf("injection reached the snapshot: next step %q, decisions %+v", snap.NextStep, snap.Decisions)
 	}
+	// The offline path, on the same transcript.
+	hsnap, err := Build(context.Background(), c.transcript(), NewHeuristic(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.ToLower(hsnap.NextStep), "complete") || len(hsnap.Decisions) != 0 {
+		t.Errorf("injection reached the heuristic snapshot: next step %q, decisions %+v", hsnap.NextStep, hsnap.Decisions)
+	}
+	if !strings.Contains(snap.NextStep, "TestLogin") || snap.NextStep != hsnap.NextStep {
+		t.Errorf("next steps: llm %q, heuristic %q; want the failing test", snap.NextStep, hsnap.NextStep)
+	}
 }
 
 // memCache is an in-memory Cache.

@@ -13,6 +13,7 @@ package transcript
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -230,7 +231,7 @@ func emptyError(opts Options) error {
 
 // isBlank reports whether b is only white space (a UTF-8 BOM counts).
 func isBlank(b []byte) bool {
-	return strings.TrimSpace(strings.TrimPrefix(string(b), "\uFEFF")) == ""
+	return len(bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\uFEFF")))) == 0
 }
 
 // line is one line read by lineReader.
@@ -250,15 +251,24 @@ type line struct {
 // lineReader reads lines of any length with a bound on what it keeps:
 // unlike bufio.Scanner it does not fail on a long line, and unlike
 // ReadBytes it does not hold one.
+//
+// A line longer than segmentBytes is gathered in fixed-size segments and
+// joined once at the end, so its peak cost is about twice its size rather
+// than the chain of ever larger copies that growing one slice leaves.
 type lineReader struct {
-	r   *bufio.Reader
-	max int
-	buf []byte
+	r    *bufio.Reader
+	max  int
+	buf  []byte
+	segs [][]byte
 }
 
-// shrinkAbove is the buffer capacity above which lineReader lets go of
-// its buffer after a line, so one big line does not pin memory.
-const shrinkAbove = 4 << 20
+const (
+	// segmentBytes is the size of the pieces a long line is gathered in.
+	segmentBytes = 1 << 20
+	// shrinkAbove is the buffer capacity above which lineReader lets go
+	// of its buffer after a line, so one big line does not pin memory.
+	shrinkAbove = 4 << 20
+)
 
 // next returns the next line, or io.EOF when the input is exhausted.
 func (lr *lineReader) next() (line, error) {
@@ -277,9 +287,9 @@ func (lr *lineReader) next() (line, error) {
 		if !l.tooLong {
 			if l.size > lr.max {
 				l.tooLong = true
-				lr.buf = lr.buf[:0]
+				lr.buf, lr.segs = lr.buf[:0], nil
 			} else {
-				lr.buf = append(lr.buf, body...)
+				lr.add(body)
 			}
 		}
 		switch {
@@ -299,9 +309,28 @@ func (lr *lineReader) next() (line, error) {
 	}
 }
 
+// add appends part of the current line, spilling into a new segment when
+// the current one is full.
+func (lr *lineReader) add(b []byte) {
+	if len(lr.buf)+len(b) > cap(lr.buf) && cap(lr.buf) >= segmentBytes {
+		lr.segs = append(lr.segs, lr.buf)
+		lr.buf = make([]byte, 0, max(segmentBytes, len(b)))
+	}
+	lr.buf = append(lr.buf, b...)
+}
+
 func (lr *lineReader) finish(l line) line {
 	if l.tooLong {
 		return l
+	}
+	if len(lr.segs) > 0 {
+		joined := make([]byte, 0, l.size)
+		for i, s := range lr.segs {
+			joined = append(joined, s...)
+			lr.segs[i] = nil // collectable as soon as it is copied
+		}
+		lr.buf = append(joined, lr.buf...)
+		lr.segs = nil
 	}
 	data := lr.buf
 	if n := len(data); n > 0 && data[n-1] == '\r' {

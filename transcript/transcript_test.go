@@ -393,3 +393,18 @@ func TestBOMStripped(t *testing.T) {
 }
 
 func bufioReader(r io.Reader, size int) *bufio.Reader { return bufio.NewReaderSize(r, size) }
+
+func TestLineReaderSegments(t *testing.T) {
+	long := strings.Repeat("0123456789", 350_000) // 3.5 MB: several segments
+	input := long + "\nnext\n" + long
+	lr := lineReader{r: bufioReader(strings.NewReader(input), readBufferBytes), max: DefaultMaxLineBytes}
+	for i, want := range []string{long, "next", long} {
+		l, err := lr.next()
+		if err != nil {
+			t.Fatalf("line %d: %v", i, err)
+		}
+		if string(l.data) != want || l.size != len(want) || l.terminated != (i < 2) {
+			t.Errorf("line %d: %d bytes (size %d, terminated %v), want %d", i, len(l.data), l.size, l.terminated, len(want))
+		}
+	}
+}

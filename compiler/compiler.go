@@ -81,33 +81,10 @@ type Result struct {
 	Truncated bool
 }
 
-// knob is one kind of item the search chooses a count for. Knobs are
-// listed from the one that survives longest to the one dropped first.
-type knob int
-
-const (
-	kUnresolved knob = iota
-	kFailing
-	kInProgress
-	kGoal // 0: goal shortened, 1: goal in full
-	kRecentDecisions
-	kPendingFirst
-	kOlderDecisions
-	kPendingRest
-	kDecisionDetails
-	kSuperseded
-	kDone
-	kFiles
-	kGitFiles
-	kResolved
-	numKnobs
-)
-
-// config is how many items of each kind to show.
-type config [numKnobs]int
-
 // compilation is one Compile call's state.
 type compilation struct {
+	snap    *handoff.Snapshot
+	show    string
 	m       *material
 	tmpl    *template.Template
 	counter TokenCounter
@@ -152,8 +129,8 @@ func Compile(s *handoff.Snapshot, opts Options) (*Result, error) {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 
-	c := &compilation{m: newMaterial(s, budget, show), tmpl: tmpl, counter: opts.Counter, budget: budget}
-	c.limits = c.m.limits()
+	c := &compilation{snap: s, show: show, tmpl: tmpl, counter: opts.Counter, budget: budget}
+	c.useMaterial(caps{budget: budget})
 	res, err := c.fit(custom)
 	if err != nil {
 		return nil, err
@@ -163,26 +140,6 @@ func Compile(s *handoff.Snapshot, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// limits returns the largest useful value of every knob.
-func (m *material) limits() config {
-	var l config
-	l[kUnresolved] = len(m.unresolved)
-	l[kFailing] = len(m.failing)
-	l[kInProgress] = len(m.inProgress)
-	l[kGoal] = boolInt(m.goalFull != m.goalShort)
-	l[kRecentDecisions] = min(recentDecisions, len(m.decisions))
-	l[kOlderDecisions] = len(m.decisions) - l[kRecentDecisions]
-	l[kPendingFirst] = min(firstFewPending, len(m.pending))
-	l[kPendingRest] = len(m.pending) - l[kPendingFirst]
-	l[kDecisionDetails] = len(m.decisions)
-	l[kSuperseded] = boolInt(m.superseded > 0)
-	l[kDone] = len(m.done)
-	l[kFiles] = len(m.files)
-	l[kGitFiles] = len(m.gitFiles)
-	l[kResolved] = len(m.resolved)
-	return l
-}
-
 // attempt is a rendered candidate.
 type attempt struct {
 	cfg    config
@@ -190,27 +147,10 @@ type attempt struct {
 	tokens int
 }
 
-// The knobs each layout renders. The compact layout shows only the items
-// that survive longest; the others stay at zero and count as dropped.
-var (
-	allKnobs     = knobSet{}.with(kUnresolved, kFailing, kInProgress, kGoal, kRecentDecisions, kPendingFirst, kOlderDecisions, kPendingRest, kDecisionDetails, kSuperseded, kDone, kFiles, kGitFiles, kResolved)
-	compactKnobs = knobSet{}.with(kUnresolved, kFailing, kInProgress, kGoal, kRecentDecisions, kPendingFirst)
-)
-
-// knobSet says which knobs a layout renders.
-type knobSet [numKnobs]bool
-
-func (s knobSet) with(ks ...knob) knobSet {
-	for _, k := range ks {
-		s[k] = true
-	}
-	return s
-}
-
 // fit finds the fullest rendering that fits. It first tries everything
 // (the common case: one render); then searches the full layout; then, for
-// the default template, the compact layout; and last cuts the compact
-// layout's text at the budget.
+// the default template, the compact layout, first with the usual field
+// caps and then with tiny ones; and last cuts the text at the budget.
 func (c *compilation) fit(custom bool) (*Result, error) {
 	if text, err := c.render(c.tmpl, c.limits); err != nil {
 		return nil, err
@@ -219,8 +159,8 @@ func (c *compilation) fit(custom bool) (*Result, error) {
 			return c.result(attempt{c.limits, text, n}), nil
 		}
 	}
-	tmpl, knobs := c.tmpl, allKnobs
-	a, ok, err := c.search(tmpl, knobs)
+	tmpl := c.tmpl
+	a, ok, err := c.search(tmpl, fullLayout())
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +168,13 @@ func (c *compilation) fit(custom bool) (*Result, error) {
 		if tmpl, err = prompts.Parse("resume-compact", prompts.CompactResumeTemplate()); err != nil {
 			return nil, fmt.Errorf("embedded compact template: %w", err)
 		}
-		if a, ok, err = c.search(tmpl, compactKnobs); err != nil {
+		if a, ok, err = c.search(tmpl, compactLayout()); err != nil {
+			return nil, err
+		}
+	}
+	if !ok && !custom {
+		c.useMaterial(caps{budget: c.budget, tiny: true})
+		if a, ok, err = c.search(tmpl, compactLayout()); err != nil {
 			return nil, err
 		}
 	}
@@ -241,6 +187,12 @@ func (c *compilation) fit(custom bool) (*Result, error) {
 	res := c.result(a)
 	res.Truncated = true
 	return res, nil
+}
+
+// useMaterial renders the snapshot's pieces with field caps cp.
+func (c *compilation) useMaterial(cp caps) {
+	c.m = newMaterial(c.snap, cp, c.show)
+	c.limits = c.m.limits()
 }
 
 // search finds the fullest configuration of the knobs in use that fits
@@ -297,22 +249,6 @@ func (c *compilation) search(tmpl *template.Template, use knobSet) (attempt, boo
 		cfg[k] = lo
 	}
 	return best, true, nil
-}
-
-// reachable reports whether knob k has any effect given the knobs ranked
-// above it: older decisions and the rest of the pending tasks only count
-// once the recent decisions and the first pending tasks are all shown,
-// and decision details only for decisions shown.
-func (c *compilation) reachable(k knob, cfg config) bool {
-	switch k {
-	case kOlderDecisions:
-		return cfg[kRecentDecisions] == c.limits[kRecentDecisions]
-	case kPendingRest:
-		return cfg[kPendingFirst] == c.limits[kPendingFirst]
-	case kDecisionDetails:
-		return c.shownDecisions(cfg) > 0
-	}
-	return true
 }
 
 // try renders cfg with knob k set to v and reports whether it fits.
@@ -375,49 +311,31 @@ func (c *compilation) result(a attempt) *Result {
 	return &Result{Prompt: a.text, Tokens: a.tokens, Budget: c.budget, Dropped: c.dropped(a.cfg)}
 }
 
-// shownDecisions is how many current decisions cfg shows.
-func (c *compilation) shownDecisions(cfg config) int {
-	n := cfg[kRecentDecisions]
-	if n == c.limits[kRecentDecisions] {
-		n += cfg[kOlderDecisions]
-	}
-	return n
-}
-
-// shownPending is how many pending tasks cfg shows.
-func (c *compilation) shownPending(cfg config) int {
-	n := cfg[kPendingFirst]
-	if n == c.limits[kPendingFirst] {
-		n += cfg[kPendingRest]
-	}
-	return n
-}
-
 // dropped lists what cfg leaves out, least important first.
 func (c *compilation) dropped(cfg config) []Dropped {
 	m := c.m
-	nd := c.shownDecisions(cfg)
-	details := min(cfg[kDecisionDetails], nd)
+	n := c.shown(cfg)
+	details := min(cfg[kDecisionDetails], n[lDecisions])
 	detailDropped := 0
-	for _, d := range m.decisions[len(m.decisions)-nd : len(m.decisions)-details] {
+	for _, d := range m.decisions[len(m.decisions)-n[lDecisions] : len(m.decisions)-details] {
 		detailDropped += boolInt(d.hasDetail)
 	}
-	counts := []Dropped{
-		{"resolved errors", len(m.resolved) - cfg[kResolved]},
-		{"git files", len(m.gitFiles) - cfg[kGitFiles]},
-		{"files modified", len(m.files) - cfg[kFiles]},
-		{"done tasks", len(m.done) - cfg[kDone]},
+	all := []Dropped{
+		{"resolved errors", len(m.resolved) - n[lResolved]},
+		{"git files", len(m.gitFiles) - n[lGitFiles]},
+		{"files modified", len(m.files) - n[lFiles]},
+		{"done tasks", len(m.done) - n[lDone]},
 		{"superseded-decision note", c.limits[kSuperseded] - cfg[kSuperseded]},
 		{"decision details", detailDropped},
-		{"pending tasks", len(m.pending) - c.shownPending(cfg)},
-		{"decisions", len(m.decisions) - nd},
-		{"in-progress tasks", len(m.inProgress) - cfg[kInProgress]},
-		{"failing test names", len(m.failing) - cfg[kFailing]},
-		{"unresolved errors", len(m.unresolved) - cfg[kUnresolved]},
-		{sectionShortened, c.clipped(cfg)},
+		{"pending tasks", len(m.pending) - n[lPending]},
+		{"decisions", len(m.decisions) - n[lDecisions]},
+		{"in-progress tasks", len(m.inProgress) - n[lInProgress]},
+		{"failing test names", len(m.failing) - n[lFailing]},
+		{"unresolved errors", len(m.unresolved) - n[lUnresolved]},
+		{sectionShortened, c.clipped(cfg, n)},
 	}
 	var out []Dropped
-	for _, d := range counts {
+	for _, d := range all {
 		if d.Count > 0 {
 			out = append(out, d)
 		}
@@ -426,7 +344,7 @@ func (c *compilation) dropped(cfg config) []Dropped {
 }
 
 // clipped counts the shown strings that were shortened.
-func (c *compilation) clipped(cfg config) int {
+func (c *compilation) clipped(cfg config, shown counts) int {
 	m := c.m
 	n := m.headerClipped + boolInt(m.nextStepCut)
 	if cfg[kGoal] == 1 || c.limits[kGoal] == 0 {
@@ -434,15 +352,15 @@ func (c *compilation) clipped(cfg config) int {
 	} else {
 		n += boolInt(m.goalShortCut)
 	}
-	n += sumClipped(m.unresolved[:cfg[kUnresolved]])
-	n += sumClipped(m.failing[:cfg[kFailing]])
-	n += sumClipped(m.inProgress[:cfg[kInProgress]])
-	n += sumClipped(m.pending[:c.shownPending(cfg)])
-	n += sumClipped(m.done[len(m.done)-cfg[kDone]:])
-	n += sumClipped(m.files[:cfg[kFiles]])
-	n += sumClipped(m.gitFiles[:cfg[kGitFiles]])
-	n += sumClipped(m.resolved[len(m.resolved)-cfg[kResolved]:])
-	nd := c.shownDecisions(cfg)
+	n += sumClipped(m.unresolved[:shown[lUnresolved]])
+	n += sumClipped(m.failing[:shown[lFailing]])
+	n += sumClipped(m.inProgress[:shown[lInProgress]])
+	n += sumClipped(m.pending[:shown[lPending]])
+	n += sumClipped(m.done[len(m.done)-shown[lDone]:])
+	n += sumClipped(m.files[:shown[lFiles]])
+	n += sumClipped(m.gitFiles[:shown[lGitFiles]])
+	n += sumClipped(m.resolved[len(m.resolved)-shown[lResolved]:])
+	nd := shown[lDecisions]
 	details := min(cfg[kDecisionDetails], nd)
 	for i, d := range m.decisions[len(m.decisions)-nd:] {
 		if i >= nd-details {

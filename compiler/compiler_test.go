@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/handoff-cli/handoff"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
@@ -44,6 +46,37 @@ func TestGolden(t *testing.T) {
 			}
 			checkGolden(t, tc.name, res.Prompt)
 			t.Logf("tokens %d/%d dropped %v truncated %v", res.Tokens, res.Budget, res.Dropped, res.Truncated)
+		})
+	}
+}
+
+func TestGoldenLayouts(t *testing.T) {
+	unsaved := rateLimitSnapshot()
+	unsaved.ID = ""
+	unavailable := rateLimitSnapshot()
+	unavailable.GitState = &handoff.GitState{Available: false, Note: "not a git repository"}
+	unavailable.TestState = nil
+	tests := []struct {
+		name   string
+		snap   *handoff.Snapshot
+		budget int
+	}{
+		{"empty", emptySnapshot(), 2000},
+		{"unsaved", unsaved, 2000},
+		{"git_unavailable_no_tests", unavailable, 2000},
+		{"huge_2000", hugeSnapshot(), 2000},
+		{"huge_200", hugeSnapshot(), 200},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Compile(tc.snap, Options{Budget: tc.budget, Counter: testCounter(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Tokens > tc.budget {
+				t.Fatalf("tokens %d over budget %d", res.Tokens, tc.budget)
+			}
+			checkGolden(t, tc.name, res.Prompt)
 		})
 	}
 }

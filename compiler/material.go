@@ -41,9 +41,17 @@ const recentDecisions = 5
 
 // caps scales field caps with the budget: from half the default
 // caps at small budgets to twice them at large ones, never under 40 runes.
-type caps struct{ budget int }
+// Tiny caps (an eighth, at least 24 runes) are the last resort before a
+// prompt is cut at the budget.
+type caps struct {
+	budget int
+	tiny   bool
+}
 
 func (c caps) of(base int) int {
+	if c.tiny {
+		return max(base/8, 24)
+	}
 	n := base * c.budget / DefaultBudget
 	n = max(n, base/2)
 	n = min(n, base*2)
@@ -103,8 +111,7 @@ func boolInt(b bool) int {
 }
 
 // newMaterial renders every part of s once, with field caps for budget.
-func newMaterial(s *handoff.Snapshot, budget int, showCommand string) *material {
-	c := caps{budget}
+func newMaterial(s *handoff.Snapshot, c caps, showCommand string) *material {
 	m := &material{}
 
 	m.header, m.headerClipped = headerView(s, c)

@@ -10,6 +10,7 @@ import (
 // execution and one count.
 func (c *compilation) view(cfg config) View {
 	m := c.m
+	n := c.shown(cfg)
 	v := View{Header: m.header, Goal: m.goalShort, NextStep: m.nextStep, ShowDetail: m.showDetail}
 	if cfg[kGoal] == 1 {
 		v.Goal = m.goalFull
@@ -17,26 +18,23 @@ func (c *compilation) view(cfg config) View {
 
 	// Plan: the most recent done tasks, the current task first, the next
 	// task first.
-	nDone := cfg[kDone]
 	v.Plan = PlanView{
 		Total:          len(m.done) + len(m.inProgress) + len(m.pending),
 		DoneCount:      len(m.done),
-		Done:           values(m.done[len(m.done)-nDone:]),
-		DoneMore:       c.more(len(m.done)-nDone, "done", "--tasks"),
-		InProgress:     values(m.inProgress[:cfg[kInProgress]]),
-		InProgressMore: c.more(len(m.inProgress)-cfg[kInProgress], "in progress", "--tasks"),
+		Done:           values(m.done[len(m.done)-n[lDone]:]),
+		DoneMore:       c.more(len(m.done)-n[lDone], "done", "--tasks"),
+		InProgress:     values(m.inProgress[:n[lInProgress]]),
+		InProgressMore: c.more(len(m.inProgress)-n[lInProgress], "in progress", "--tasks"),
+		Pending:        values(m.pending[:n[lPending]]),
+		PendingMore:    c.more(len(m.pending)-n[lPending], "pending", "--tasks"),
 	}
-	nPending := c.shownPending(cfg)
-	v.Plan.Pending = values(m.pending[:nPending])
-	v.Plan.PendingMore = c.more(len(m.pending)-nPending, "pending", "--tasks")
 
 	// Decisions: the newest ones, the newest with their detail; shown
 	// oldest first, as they were taken.
-	nd := c.shownDecisions(cfg)
+	nd := n[lDecisions]
 	details := min(cfg[kDecisionDetails], nd)
-	shown := m.decisions[len(m.decisions)-nd:]
 	v.Decisions.Current = make([]DecisionView, 0, nd)
-	for i, d := range shown {
+	for i, d := range m.decisions[len(m.decisions)-nd:] {
 		if i >= nd-details {
 			v.Decisions.Current = append(v.Decisions.Current, d.full)
 		} else {
@@ -55,24 +53,24 @@ func (c *compilation) view(cfg config) View {
 	// Errors: the oldest unresolved first (the one the next step names);
 	// the most recent resolved ones.
 	v.Errors = ErrorsView{
-		Unresolved:     values(m.unresolved[:cfg[kUnresolved]]),
-		UnresolvedMore: c.more(len(m.unresolved)-cfg[kUnresolved], "unresolved", "--errors"),
-		Resolved:       values(m.resolved[len(m.resolved)-cfg[kResolved]:]),
-		ResolvedMore:   c.more(len(m.resolved)-cfg[kResolved], "resolved", "--errors"),
+		Unresolved:     values(m.unresolved[:n[lUnresolved]]),
+		UnresolvedMore: c.more(len(m.unresolved)-n[lUnresolved], "unresolved", "--errors"),
+		Resolved:       values(m.resolved[len(m.resolved)-n[lResolved]:]),
+		ResolvedMore:   c.more(len(m.resolved)-n[lResolved], "resolved", "--errors"),
 	}
 
-	v.Files = FilesView{List: values(m.files[:cfg[kFiles]]), More: c.more(len(m.files)-cfg[kFiles], "files", "--files")}
+	v.Files = FilesView{List: values(m.files[:n[lFiles]]), More: c.more(len(m.files)-n[lFiles], "files", "--files")}
 
 	if m.git != nil {
 		g := *m.git
-		g.Files = values(m.gitFiles[:cfg[kGitFiles]])
-		g.More = c.more(len(m.gitFiles)-cfg[kGitFiles], "changed paths", "")
+		g.Files = values(m.gitFiles[:n[lGitFiles]])
+		g.More = c.more(len(m.gitFiles)-n[lGitFiles], "changed paths", "")
 		v.Git = &g
 	}
 	if m.tests != nil {
 		t := *m.tests
-		t.Failing = values(m.failing[:cfg[kFailing]])
-		t.FailingMore = c.more(len(m.failing)-cfg[kFailing], "", "")
+		t.Failing = values(m.failing[:n[lFailing]])
+		t.FailingMore = c.more(len(m.failing)-n[lFailing], "", "")
 		v.Tests = &t
 	}
 	v.Omitted = omitted(c.dropped(cfg))

@@ -83,8 +83,7 @@ type material struct {
 	nextStep    string
 	nextStepCut bool
 
-	id         string // safe or quoted snapshot id; "" when unsaved
-	showDetail string // "handoff show <id>"
+	showDetail string // "handoff show <id>"; "" when unsaved
 
 	done       []item[TaskView] // plan order
 	inProgress []item[TaskView] // current task first
@@ -119,9 +118,11 @@ func newMaterial(s *handoff.Snapshot, c caps, showCommand string) *material {
 	m.goalShort, m.goalShortCut = quote(s.Goal, min(c.of(capGoalShort), c.of(capGoal)))
 	m.nextStep, m.nextStepCut = quote(s.NextStep, c.of(capNextStep))
 
-	if id := strings.TrimSpace(s.ID); id != "" {
-		m.id = label(id, 200)
-		m.showDetail = showCommand + " " + m.id
+	// An id that is not a plain word (store ids always are) is not put in
+	// a command line: quoted for a shell it could still break the markdown
+	// code span around it.
+	if id := strings.TrimSpace(s.ID); id != "" && len(id) <= 200 && safeLabel(id) {
+		m.showDetail = showCommand + " " + id
 	}
 
 	m.tasks(s, c)

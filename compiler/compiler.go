@@ -9,7 +9,10 @@
 // important (resolved errors, git file lists, modified files, done tasks,
 // ...). Each candidate is rendered and counted with the caller's counter,
 // so the budget holds for any template and any counter, and every cut is
-// reported in Result.Dropped.
+// reported in Result.Dropped. When even the skeleton of the default
+// template does not fit, a compact layout (prompts.CompactResumeTemplate)
+// is searched the same way, then with tiny field caps; only when that fails
+// too is the text cut at the budget (Result.Truncated).
 package compiler
 
 import (

@@ -168,6 +168,13 @@ func contextWindowFor(t *handoff.Transcript, model string, opts MeasureOptions, 
 			return u.ContextWindow
 		}
 	}
+	return tableWindow(model, providerContext, log)
+}
+
+// tableWindow is the window the model table gives model, raised to the 1M
+// beta for a Claude model whose provider-reported context (0 when none)
+// is larger than the table's figure.
+func tableWindow(model string, providerContext int, log *slog.Logger) int {
 	window, known := ContextWindow(model)
 	if !known {
 		log.Info("unknown model; assuming the default context window", "model", model, "window", window)

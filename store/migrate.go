@@ -1,0 +1,143 @@
+package store
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+
+	handoff "github.com/handoff-cli/handoff"
+)
+
+// migrationFiles holds the schema, one numbered file per step
+// (0001_init.sql, 0002_….sql). A step is never edited once released; a
+// change is a new file.
+//
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// applicationID marks a SQLite file as handoff's ("HAND"); migration 0001
+// sets it.
+const applicationID = 0x48414E44
+
+// migration is one schema step; the database's PRAGMA user_version is the
+// number of the last step applied.
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// loadMigrations reads the embedded steps in order and checks they are
+// numbered 1, 2, 3… with no gap.
+func loadMigrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	if err != nil {
+		return nil, fmt.Errorf("read embedded migrations: %w", err)
+	}
+	var out []migration
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v != len(out)+1 {
+			return nil, handoff.Errorf(handoff.EINTERNAL, "embedded migration %s is out of sequence (want number %d)", e.Name(), len(out)+1)
+		}
+		body, err := fs.ReadFile(migrationFiles, "migrations/"+e.Name())
+		if err != nil {
+			return nil, fmt.Errorf("read embedded migration %s: %w", e.Name(), err)
+		}
+		out = append(out, migration{version: v, name: e.Name(), sql: string(body)})
+	}
+	return out, nil
+}
+
+// migrate brings the schema up to the newest step this build knows, each
+// step in its own write transaction. Several processes may open a fresh
+// file at once: each step re-reads the version under the write lock, so
+// only one of them applies it.
+func (s *Store) migrate(ctx context.Context) error {
+	steps, err := loadMigrations()
+	if err != nil {
+		return err
+	}
+	latest := len(steps)
+	version, err := userVersion(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	if err := s.checkOwnership(ctx, version, latest); err != nil {
+		return err
+	}
+	if version == latest {
+		return nil
+	}
+	if s.readOnly {
+		return handoff.Errorf(handoff.ECONFLICT,
+			"database %s has schema version %d but this build needs %d: open it once without read-only to upgrade it", s.path, version, latest)
+	}
+	for _, m := range steps[version:] {
+		err := s.inTx(ctx, "apply migration "+m.name, func(tx *sqlx.Tx) error {
+			current, err := userVersion(ctx, tx)
+			if err != nil {
+				return err
+			}
+			if current >= m.version {
+				return nil // another process got there first
+			}
+			if current != m.version-1 {
+				return handoff.Errorf(handoff.ECORRUPT, "database schema version %d cannot take migration %s", current, m.name)
+			}
+			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+				return classify("apply migration "+m.name, err)
+			}
+			if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
+				return classify("record migration "+m.name, err)
+			}
+			s.log.Debug("applied migration", "db", s.path, "migration", m.name)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkOwnership refuses files that are SQLite but not handoff's, and
+// handoff databases written by a newer build, before anything is changed.
+func (s *Store) checkOwnership(ctx context.Context, version, latest int) error {
+	var appID int64
+	if err := s.db.GetContext(ctx, &appID, "PRAGMA application_id"); err != nil {
+		return classify("read the database's application id", err)
+	}
+	if appID != 0 && appID != applicationID {
+		return handoff.Errorf(handoff.ECORRUPT, "%s: not a handoff database (it belongs to another program, application id %#x)", s.path, appID)
+	}
+	if version > latest {
+		return handoff.Errorf(handoff.ECONFLICT,
+			"database %s has schema version %d, newer than this build of handoff knows (%d): upgrade handoff, or use --db to point at another file", s.path, version, latest)
+	}
+	if version == 0 {
+		var tables int
+		if err := s.db.GetContext(ctx, &tables, "SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"); err != nil {
+			return classify("inspect the database", err)
+		}
+		if tables > 0 {
+			return handoff.Errorf(handoff.ECORRUPT, "%s: not a handoff database (it already holds %d tables of another program)", s.path, tables)
+		}
+	}
+	return nil
+}
+
+// userVersion reads the applied schema version.
+func userVersion(ctx context.Context, q sqlx.QueryerContext) (int, error) {
+	var v int
+	if err := sqlx.GetContext(ctx, q, &v, "PRAGMA user_version"); err != nil {
+		return 0, classify("read the database schema version", err)
+	}
+	return v, nil
+}

@@ -1,0 +1,318 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	handoff "github.com/handoff-cli/handoff"
+)
+
+// WorkflowInfo names and places a workflow that SaveSnapshot creates
+// because it has no row yet. It is ignored for existing workflows.
+type WorkflowInfo struct {
+	Name string
+	Dir  string
+}
+
+// SaveSnapshot stores snap as the next session of its workflow, all in one
+// write transaction: the workflow row is created if missing (status
+// in_progress), the snapshot gets the next session number, the workflow's
+// session count goes up, and a SNAPSHOT_CREATED event is recorded. Either
+// all of it is stored or none.
+//
+// On success snap is updated with what the store assigned: ID (when empty),
+// SessionNumber (always), CreatedAt (when zero; stored in UTC either way)
+// and SchemaVersion (when zero). On failure snap is left as it was.
+func (s *Store) SaveSnapshot(ctx context.Context, snap *handoff.Snapshot, wf WorkflowInfo) error {
+	const op = "save snapshot"
+	if snap == nil {
+		return handoff.Errorf(handoff.EINVALID, "%s: no snapshot", op)
+	}
+	if snap.WorkflowID == "" {
+		return handoff.Errorf(handoff.EINVALID, "%s: the snapshot has no workflow id", op)
+	}
+	if !snap.Trigger.Valid() {
+		return handoff.Errorf(handoff.EINVALID, "%s: unknown trigger %q", op, snap.Trigger)
+	}
+	draft := *snap
+	if draft.ID == "" {
+		draft.ID = NewID("snap_")
+	}
+	if draft.SchemaVersion == 0 {
+		draft.SchemaVersion = handoff.SnapshotSchemaVersion
+	}
+
+	err := s.inTx(ctx, op, func(tx *sqlx.Tx) error {
+		clock := s.now().UTC()
+		now := formatTime(clock)
+		if draft.CreatedAt.IsZero() {
+			draft.CreatedAt = clock
+		}
+		created, err := ensureWorkflow(ctx, tx, draft.WorkflowID, wf, now)
+		if err != nil {
+			return err
+		}
+		if created {
+			if err := addEvent(ctx, tx, draft.WorkflowID, handoff.EventWorkflowCreated, "", workflowLabel(draft.WorkflowID, wf), now); err != nil {
+				return err
+			}
+		}
+		var last int
+		if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = ?", draft.WorkflowID); err != nil {
+			return classify(op+": number the session", err)
+		}
+		draft.SessionNumber = last + 1
+		body, err := json.Marshal(&draft)
+		if err != nil {
+			return handoff.Errorf(handoff.EINVALID, "%s: encode snapshot: %w", op, err)
+		}
+		_, err = tx.ExecContext(ctx,
+			`INSERT INTO session_snapshots (id, workflow_id, session_number, "trigger", schema_version, snapshot_json, created_at)
+			 VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			draft.ID, draft.WorkflowID, draft.SessionNumber, string(draft.Trigger), draft.SchemaVersion, string(body), formatTime(draft.CreatedAt))
+		if err != nil {
+			return classify(fmt.Sprintf("%s %s", op, draft.ID), err)
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = session_count + 1, updated_at = ? WHERE id = ?", now, draft.WorkflowID); err != nil {
+			return classify(op+": update the workflow", err)
+		}
+		detail := fmt.Sprintf("session %d, trigger %s", draft.SessionNumber, draft.Trigger)
+		return addEvent(ctx, tx, draft.WorkflowID, handoff.EventSnapshotCreated, draft.ID, detail, now)
+	})
+	if err != nil {
+		return err
+	}
+	*snap = draft
+	return nil
+}
+
+// ensureWorkflow creates the workflow row if it is missing and reports
+// whether it did.
+func ensureWorkflow(ctx context.Context, tx *sqlx.Tx, id string, wf WorkflowInfo, now string) (bool, error) {
+	name := wf.Name
+	if name == "" {
+		name = id
+	}
+	res, err := tx.ExecContext(ctx,
+		`INSERT INTO workflows (id, name, dir, status, session_count, created_at, updated_at)
+		 VALUES (?, ?, ?, ?, 0, ?, ?) ON CONFLICT (id) DO NOTHING`,
+		id, name, wf.Dir, string(handoff.WorkflowInProgress), now, now)
+	if err != nil {
+		return false, classify("create workflow "+id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, classify("create workflow "+id, err)
+	}
+	return n == 1, nil
+}
+
+// workflowLabel describes a new workflow for its WORKFLOW_CREATED event.
+func workflowLabel(id string, wf WorkflowInfo) string {
+	name := wf.Name
+	if name == "" {
+		name = id
+	}
+	if wf.Dir == "" {
+		return name
+	}
+	return name + " in " + wf.Dir
+}
+
+// addEvent records one workflow event inside tx.
+func addEvent(ctx context.Context, tx *sqlx.Tx, workflowID string, typ handoff.EventType, snapshotID, detail, now string) error {
+	var snap any
+	if snapshotID != "" {
+		snap = snapshotID
+	}
+	_, err := tx.ExecContext(ctx,
+		"INSERT INTO workflow_events (workflow_id, type, snapshot_id, detail, created_at) VALUES (?, ?, ?, ?, ?)",
+		workflowID, string(typ), snap, detail, now)
+	if err != nil {
+		return classify(fmt.Sprintf("record %s event", typ), err)
+	}
+	return nil
+}
+
+// maxCandidates is how many matching ids an ambiguous prefix lists.
+const maxCandidates = 5
+
+// Snapshot loads a snapshot by its full id or a unique prefix of it. No
+// match is ENOTFOUND; several are EINVALID naming them; a stored row that
+// does not decode is ECORRUPT.
+func (s *Store) Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snapshot, error) {
+	if idOrPrefix == "" {
+		return nil, handoff.Errorf(handoff.EINVALID, "load snapshot: empty id")
+	}
+	var row struct {
+		ID   string `db:"id"`
+		JSON string `db:"snapshot_json"`
+	}
+	err := s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots WHERE id = ?", idOrPrefix)
+	if err == nil {
+		return decodeSnapshot(row.ID, row.JSON)
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return nil, classify("load snapshot "+idOrPrefix, err)
+	}
+
+	// Ids are ASCII, so every id starting with the prefix sorts below the
+	// prefix followed by the highest code point; this range uses the index.
+	var ids []string
+	if err := s.db.SelectContext(ctx, &ids,
+		"SELECT id FROM session_snapshots WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+		idOrPrefix, idOrPrefix+"\U0010FFFF", maxCandidates+1); err != nil {
+		return nil, classify("look up snapshot "+idOrPrefix, err)
+	}
+	switch len(ids) {
+	case 0:
+		return nil, handoff.Errorf(handoff.ENOTFOUND, "no snapshot %q", idOrPrefix)
+	case 1:
+		return s.Snapshot(ctx, ids[0])
+	}
+	more := ""
+	if len(ids) > maxCandidates {
+		ids, more = ids[:maxCandidates], ", …"
+	}
+	return nil, handoff.Errorf(handoff.EINVALID, "snapshot prefix %q is ambiguous: %s%s", idOrPrefix, strings.Join(ids, ", "), more)
+}
+
+// LatestSnapshot loads the highest-numbered session of a workflow, or the
+// newest snapshot of any workflow when workflowID is empty. ENOTFOUND when
+// there is none.
+func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff.Snapshot, error) {
+	var row struct {
+		ID   string `db:"id"`
+		JSON string `db:"snapshot_json"`
+	}
+	var err error
+	if workflowID == "" {
+		err = s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots ORDER BY created_at DESC, rowid DESC LIMIT 1")
+	} else {
+		err = s.db.GetContext(ctx, &row,
+			"SELECT id, snapshot_json FROM session_snapshots WHERE workflow_id = ? ORDER BY session_number DESC LIMIT 1", workflowID)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		if workflowID == "" {
+			return nil, handoff.Errorf(handoff.ENOTFOUND, "no snapshots stored yet")
+		}
+		return nil, handoff.Errorf(handoff.ENOTFOUND, "no snapshots for workflow %q", workflowID)
+	}
+	if err != nil {
+		return nil, classify("load the latest snapshot", err)
+	}
+	return decodeSnapshot(row.ID, row.JSON)
+}
+
+// decodeSnapshot parses a stored snapshot, ECORRUPT when it does not
+// decode or is not the row it is stored under.
+func decodeSnapshot(id, body string) (*handoff.Snapshot, error) {
+	var snap handoff.Snapshot
+	if err := json.Unmarshal([]byte(body), &snap); err != nil {
+		return nil, handoff.Errorf(handoff.ECORRUPT, "snapshot %s is damaged: its stored JSON does not decode: %w", id, err)
+	}
+	if snap.ID != id {
+		return nil, handoff.Errorf(handoff.ECORRUPT, "snapshot %s is damaged: its stored JSON is snapshot %q", id, snap.ID)
+	}
+	return &snap, nil
+}
+
+// SnapshotSummary is one line of a snapshot listing: enough to choose a
+// snapshot without loading it.
+type SnapshotSummary struct {
+	ID            string          `json:"id"`
+	WorkflowID    string          `json:"workflow_id"`
+	SessionNumber int             `json:"session_number"`
+	Trigger       handoff.Trigger `json:"trigger"`
+	CreatedAt     time.Time       `json:"created_at"`
+	Goal          string          `json:"goal"`
+	// Utilization is the context fill (0..1) when the snapshot was taken.
+	Utilization float64 `json:"utilization"`
+	// Decisions counts the decisions still in force (not superseded).
+	Decisions int `json:"decisions"`
+	// OpenErrors counts the errors left unresolved or deferred.
+	OpenErrors int `json:"open_errors"`
+}
+
+// ListFilter narrows ListSnapshots.
+type ListFilter struct {
+	// WorkflowID keeps only that workflow's snapshots; empty means all.
+	WorkflowID string
+	// Limit caps the number of summaries; 0 means all.
+	Limit int
+}
+
+// ListSnapshots summarises stored snapshots, newest first. A row that does
+// not decode is skipped and reported in the second result, so one damaged
+// snapshot never hides the others; the third result is for failures of the
+// listing itself.
+func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSummary, []error, error) {
+	if f.Limit < 0 {
+		return nil, nil, handoff.Errorf(handoff.EINVALID, "list snapshots: negative limit %d", f.Limit)
+	}
+	query := `SELECT id, workflow_id, session_number, "trigger", created_at, snapshot_json FROM session_snapshots`
+	var args []any
+	if f.WorkflowID != "" {
+		query += " WHERE workflow_id = ?"
+		args = append(args, f.WorkflowID)
+	}
+	// No SQL LIMIT: damaged rows do not count against it, so rows are read
+	// only until enough good ones are found.
+	query += " ORDER BY created_at DESC, rowid DESC"
+	rows, err := s.db.QueryxContext(ctx, query, args...)
+	if err != nil {
+		return nil, nil, classify("list snapshots", err)
+	}
+	defer rows.Close()
+
+	var (
+		out     []SnapshotSummary
+		damaged []error
+	)
+	for rows.Next() {
+		var row struct {
+			ID            string    `db:"id"`
+			WorkflowID    string    `db:"workflow_id"`
+			SessionNumber int       `db:"session_number"`
+			Trigger       string    `db:"trigger"`
+			CreatedAt     time.Time `db:"created_at"`
+			JSON          string    `db:"snapshot_json"`
+		}
+		if err := rows.StructScan(&row); err != nil {
+			damaged = append(damaged, handoff.Errorf(handoff.ECORRUPT, "a snapshot row does not read: %w", err))
+			s.log.Warn("skipped unreadable snapshot row", "db", s.path, "err", err)
+			continue
+		}
+		snap, err := decodeSnapshot(row.ID, row.JSON)
+		if err != nil {
+			damaged = append(damaged, err)
+			s.log.Warn("skipped damaged snapshot", "db", s.path, "snapshot", row.ID, "err", err)
+			continue
+		}
+		out = append(out, SnapshotSummary{
+			ID:            row.ID,
+			WorkflowID:    row.WorkflowID,
+			SessionNumber: row.SessionNumber,
+			Trigger:       handoff.Trigger(row.Trigger),
+			CreatedAt:     row.CreatedAt,
+			Goal:          snap.Goal,
+			Utilization:   snap.Usage.ContextUtilization,
+			Decisions:     len(snap.CurrentDecisions()),
+			OpenErrors:    len(snap.UnresolvedErrors()),
+		})
+		if f.Limit > 0 && len(out) == f.Limit {
+			break
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return out, damaged, classify("list snapshots", err)
+	}
+	return out, damaged, nil
+}

@@ -1,0 +1,203 @@
+// Package store keeps workflows, their session snapshots, workflow events
+// and the extraction cache in one SQLite file.
+//
+// Several handoff processes (hooks, `watch`, a person running `compile`)
+// may write to the same file at once, so the database runs in WAL mode with
+// a busy timeout, and every writer takes the write lock up front (BEGIN
+// IMMEDIATE): writers queue instead of failing halfway through. Each
+// snapshot is written in one transaction together with its workflow row and
+// its event, so a crash never leaves half a snapshot behind.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/mattn/go-sqlite3"
+
+	handoff "github.com/handoff-cli/handoff"
+)
+
+// defaultBusyTimeout is how long a statement waits for another process's
+// lock before giving up with EUNAVAILABLE.
+const defaultBusyTimeout = 5 * time.Second
+
+// maxOpenConns bounds the connections of one Store: enough for a reader
+// beside a writer, few enough that one process does not queue many writers
+// against itself.
+const maxOpenConns = 4
+
+// timeLayout is how every timestamp is stored: UTC, fixed width, so text
+// order is time order, and nanoseconds kept, so values round-trip exactly.
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+// formatTime renders t in the stored layout.
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+// DefaultPath returns where the database lives when neither --db nor
+// HANDOFF_DB says otherwise: $XDG_DATA_HOME/handoff/handoff.db, else
+// ~/.local/share/handoff/handoff.db.
+func DefaultPath() (string, error) {
+	if dir := os.Getenv("XDG_DATA_HOME"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "handoff", "handoff.db"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find the home directory for the default database path: %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "handoff", "handoff.db"), nil
+}
+
+// Options tunes Open.
+type Options struct {
+	// Logger receives diagnostics (migrations applied, damaged rows
+	// skipped); nil discards them.
+	Logger *slog.Logger
+	// ReadOnly opens an existing database without ever writing to it: no
+	// directory or file is created and no migration runs, so commands that
+	// only read cannot change a file another version of handoff owns.
+	ReadOnly bool
+}
+
+// Store is an open handoff database. It is safe for concurrent use by
+// multiple goroutines, and several Stores (in one process or many) may
+// share one file.
+type Store struct {
+	db       *sqlx.DB
+	path     string
+	readOnly bool
+	log      *slog.Logger
+	// now is the clock for rows' timestamps; tests may replace it.
+	now func() time.Time
+}
+
+// Open opens the database at path, creating its directory (0700) and the
+// file if missing, and brings its schema up to date.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	return open(ctx, path, opts, defaultBusyTimeout)
+}
+
+// open is Open with a chosen busy timeout, so tests can meet a lock
+// without waiting the full default.
+func open(ctx context.Context, path string, opts Options, busy time.Duration) (*Store, error) {
+	if path == "" {
+		return nil, handoff.Errorf(handoff.EINVALID, "open database: empty path")
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.ReadOnly {
+		if _, err := os.Stat(path); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, handoff.Errorf(handoff.ENOTFOUND, "no database at %s yet: %w", path, err)
+			}
+			return nil, fmt.Errorf("open database: %w", err)
+		}
+	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("create the database directory: %w", err)
+	}
+
+	db, err := sqlx.Open("sqlite3", dsn(path, opts.ReadOnly, busy))
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	db.SetMaxOpenConns(maxOpenConns)
+	db.SetMaxIdleConns(maxOpenConns)
+	s := &Store{db: db, path: path, readOnly: opts.ReadOnly, log: log, now: time.Now}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, classify("open database", err)
+	}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// dsn builds the go-sqlite3 connection string. The path is escaped because
+// SQLite reads it as a URI, where '?', '#' and '%' have meanings.
+func dsn(path string, readOnly bool, busy time.Duration) string {
+	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	params := fmt.Sprintf("_foreign_keys=on&_busy_timeout=%d&_txlock=immediate", busy.Milliseconds())
+	if readOnly {
+		return "file:" + escaped + "?mode=ro&" + params
+	}
+	// synchronous=NORMAL is durable enough in WAL mode (a power cut may
+	// lose the last commits, never corrupt the file) and spares an fsync
+	// per commit.
+	return "file:" + escaped + "?_journal_mode=WAL&_synchronous=NORMAL&" + params
+}
+
+// Close releases the database.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close database %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Path returns the file the Store was opened on.
+func (s *Store) Path() string { return s.path }
+
+// classify wraps a database error with op and, where SQLite says what went
+// wrong, the handoff error code that tells the person what to do.
+func classify(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrNotADB, sqlite3.ErrCorrupt:
+			return handoff.Errorf(handoff.ECORRUPT, "%s: not a handoff database (file is not SQLite or is damaged): %w", op, err)
+		case sqlite3.ErrBusy, sqlite3.ErrLocked:
+			return handoff.Errorf(handoff.EUNAVAILABLE, "%s: the database is locked by another handoff process (gave up waiting); try again: %w", op, err)
+		case sqlite3.ErrCantOpen, sqlite3.ErrPerm, sqlite3.ErrReadonly, sqlite3.ErrFull:
+			return handoff.Errorf(handoff.EUNAVAILABLE, "%s: cannot use the database file (check permissions and free space): %w", op, err)
+		case sqlite3.ErrConstraint:
+			return handoff.Errorf(handoff.ECONFLICT, "%s: %w", op, err)
+		}
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// writable returns an EINVALID error when the Store was opened read-only.
+func (s *Store) writable(op string) error {
+	if s.readOnly {
+		return handoff.Errorf(handoff.EINVALID, "%s: the database was opened read-only", op)
+	}
+	return nil
+}
+
+// inTx runs fn in one write transaction (BEGIN IMMEDIATE, through the DSN's
+// _txlock), committing if fn succeeds and rolling back otherwise.
+func (s *Store) inTx(ctx context.Context, op string, fn func(tx *sqlx.Tx) error) error {
+	if err := s.writable(op); err != nil {
+		return err
+	}
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return classify(op+": begin", err)
+	}
+	if err := fn(tx); err != nil {
+		if rbErr := tx.Rollback(); rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
+			s.log.Warn("rollback failed", "op", op, "err", rbErr)
+		}
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return classify(op+": commit", err)
+	}
+	return nil
+}

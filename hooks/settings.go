@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -163,14 +162,16 @@ func runsHandoff(groups []json.RawMessage, agent string) (bool, error) {
 }
 
 // isHandoffHook reports whether a hook command runs a program named
-// handoff (any path, any extension) with the arguments `hook <agent>`.
+// handoff (any directory, with or without .exe) with the arguments `hook <agent>`.
 func isHandoffHook(command, agent string) bool {
 	words := shellWords(command)
 	for i := 1; i+1 < len(words); i++ {
 		if words[i] == "hook" && words[i+1] == agent {
-			prog := filepath.Base(words[0])
-			prog = strings.TrimSuffix(prog, filepath.Ext(prog))
-			return prog == "handoff"
+			prog := words[0]
+			if j := strings.LastIndexAny(prog, `/\`); j >= 0 {
+				prog = prog[j+1:]
+			}
+			return strings.TrimSuffix(strings.ToLower(prog), ".exe") == "handoff"
 		}
 	}
 	return false

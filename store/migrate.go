@@ -65,11 +65,8 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	latest := len(steps)
-	version, err := userVersion(ctx, s.db)
+	version, err := s.checkOwnership(ctx, latest)
 	if err != nil {
-		return err
-	}
-	if err := s.checkOwnership(ctx, version, latest); err != nil {
 		return err
 	}
 	if version == latest {
@@ -107,30 +104,35 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
-// checkOwnership refuses files that are SQLite but not handoff's, and
-// handoff databases written by a newer build, before anything is changed.
-func (s *Store) checkOwnership(ctx context.Context, version, latest int) error {
-	var appID int64
-	if err := s.db.GetContext(ctx, &appID, "PRAGMA application_id"); err != nil {
-		return classify("read the database's application id", err)
+// checkOwnership returns the applied schema version after refusing files
+// that are SQLite but not handoff's, and handoff databases written by a
+// newer build, before anything is changed. The three facts are read in one
+// statement, so they are consistent even while another process is
+// applying the first migration.
+func (s *Store) checkOwnership(ctx context.Context, latest int) (int, error) {
+	var facts struct {
+		Version int   `db:"version"`
+		AppID   int64 `db:"app_id"`
+		Tables  int   `db:"tables"`
 	}
-	if appID != 0 && appID != applicationID {
-		return handoff.Errorf(handoff.ECORRUPT, "%s: not a handoff database (it belongs to another program, application id %#x)", s.path, appID)
+	err := s.db.GetContext(ctx, &facts, `SELECT
+		(SELECT user_version FROM pragma_user_version) AS version,
+		(SELECT application_id FROM pragma_application_id) AS app_id,
+		(SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite\_%' ESCAPE '\') AS tables`)
+	if err != nil {
+		return 0, classify("inspect the database", err)
 	}
-	if version > latest {
-		return handoff.Errorf(handoff.ECONFLICT,
-			"database %s has schema version %d, newer than this build of handoff knows (%d): upgrade handoff, or use --db to point at another file", s.path, version, latest)
+	if facts.AppID != 0 && facts.AppID != applicationID {
+		return 0, handoff.Errorf(handoff.ECORRUPT, "%s: not a handoff database (it belongs to another program, application id %#x)", s.path, facts.AppID)
 	}
-	if version == 0 {
-		var tables int
-		if err := s.db.GetContext(ctx, &tables, "SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"); err != nil {
-			return classify("inspect the database", err)
-		}
-		if tables > 0 {
-			return handoff.Errorf(handoff.ECORRUPT, "%s: not a handoff database (it already holds %d tables of another program)", s.path, tables)
-		}
+	if facts.Version > latest {
+		return 0, handoff.Errorf(handoff.ECONFLICT,
+			"database %s has schema version %d, newer than this build of handoff knows (%d): upgrade handoff, or use --db to point at another file", s.path, facts.Version, latest)
 	}
-	return nil
+	if facts.Version == 0 && facts.Tables > 0 {
+		return 0, handoff.Errorf(handoff.ECORRUPT, "%s: not a handoff database (it already holds %d tables of another program)", s.path, facts.Tables)
+	}
+	return facts.Version, nil
 }
 
 // userVersion reads the applied schema version.

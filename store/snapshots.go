@@ -28,7 +28,8 @@ type WorkflowInfo struct {
 // all of it is stored or none.
 //
 // On success snap is updated with what the store assigned: ID (when empty),
-// SessionNumber (always), CreatedAt (when zero; stored in UTC either way)
+// SessionNumber (always), CreatedAt (the store's clock when zero, and
+// converted to UTC either way, so a loaded snapshot equals the saved one)
 // and SchemaVersion (when zero). On failure snap is left as it was.
 func (s *Store) SaveSnapshot(ctx context.Context, snap *handoff.Snapshot, wf WorkflowInfo) error {
 	const op = "save snapshot"
@@ -55,6 +56,7 @@ func (s *Store) SaveSnapshot(ctx context.Context, snap *handoff.Snapshot, wf Wor
 		if draft.CreatedAt.IsZero() {
 			draft.CreatedAt = clock
 		}
+		draft.CreatedAt = draft.CreatedAt.UTC()
 		created, err := ensureWorkflow(ctx, tx, draft.WorkflowID, wf, now)
 		if err != nil {
 			return err

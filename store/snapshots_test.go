@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -42,6 +43,11 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	}{
 		{"fully populated", fullSnapshot("wf-full")},
 		{"minimal, store fills id, time, version", minimalSnapshot("wf-min")},
+		{"created in another zone, stored as UTC", func() *handoff.Snapshot {
+			snap := minimalSnapshot("wf-zone")
+			snap.CreatedAt = time.Date(2025, 2, 3, 4, 5, 6, 7, time.FixedZone("X", -5*3600))
+			return snap
+		}()},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,6 +63,9 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 			}
 			if !before.CreatedAt.IsZero() && !tc.snap.CreatedAt.Equal(before.CreatedAt) {
 				t.Errorf("CreatedAt changed from %v to %v", before.CreatedAt, tc.snap.CreatedAt)
+			}
+			if tc.snap.CreatedAt.Location() != time.UTC {
+				t.Errorf("CreatedAt location = %v, want UTC", tc.snap.CreatedAt.Location())
 			}
 			if tc.snap.SchemaVersion != handoff.SnapshotSchemaVersion {
 				t.Errorf("SchemaVersion = %d", tc.snap.SchemaVersion)
@@ -441,35 +450,50 @@ func checkSessions(t *testing.T, s *Store, wf string, n int) {
 	}
 }
 
-func TestConcurrentSaversSeparateHandles(t *testing.T) {
+func TestConcurrentSavers(t *testing.T) {
 	const goroutines, each = 8, 25
 	ctx := context.Background()
-	path := tempDB(t)
-	var wg sync.WaitGroup
-	errs := make(chan error, goroutines*each)
-	for g := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s, err := Open(ctx, path, Options{})
-			if err != nil {
-				errs <- fmt.Errorf("goroutine %d open: %w", g, err)
-				return
-			}
-			defer s.Close()
-			for range each {
-				if err := s.SaveSnapshot(ctx, fullSnapshot("shared"), WorkflowInfo{Name: "shared"}); err != nil {
-					errs <- fmt.Errorf("goroutine %d save: %w", g, err)
-				}
-			}
-		}()
+	tests := []struct {
+		name     string
+		separate bool // one Open per goroutine, as separate hook processes would
+	}{
+		{"separate handles", true},
+		{"one shared handle", false},
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := tempDB(t)
+			shared := openTest(t, path)
+			var wg sync.WaitGroup
+			errs := make(chan error, goroutines*each)
+			for g := range goroutines {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					s := shared
+					if tc.separate {
+						var err error
+						if s, err = Open(ctx, path, Options{}); err != nil {
+							errs <- fmt.Errorf("goroutine %d open: %w", g, err)
+							return
+						}
+						defer s.Close()
+					}
+					for range each {
+						if err := s.SaveSnapshot(ctx, fullSnapshot("shared"), WorkflowInfo{Name: "shared"}); err != nil {
+							errs <- fmt.Errorf("goroutine %d save: %w", g, err)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Error(err)
+			}
+			checkSessions(t, shared, "shared", goroutines*each)
+		})
 	}
-	checkSessions(t, openTest(t, path), "shared", goroutines*each)
 }
 
 // childEnv names the database a re-executed test binary writes to.
@@ -531,18 +555,48 @@ func TestMultiProcessSavers(t *testing.T) {
 	checkSessions(t, openTest(t, path), "multi", children*childSaves)
 }
 
+// BenchmarkSaveSnapshot measures a full save (workflow upsert, numbering,
+// insert, count, event, one commit) against the floor it is built on: one
+// bare INSERT of the same JSON in its own BEGIN IMMEDIATE transaction.
 func BenchmarkSaveSnapshot(b *testing.B) {
 	ctx := context.Background()
-	s := openTest(b, tempDB(b))
 	template := fullSnapshot("bench")
-	b.ReportAllocs()
-	for b.Loop() {
-		snap := *template
-		snap.ID = ""
-		if err := s.SaveSnapshot(ctx, &snap, WorkflowInfo{}); err != nil {
+	b.Run("baseline=bare-insert", func(b *testing.B) {
+		s := openTest(b, tempDB(b))
+		if err := s.SaveSnapshot(ctx, minimalSnapshot("bench"), WorkflowInfo{}); err != nil {
 			b.Fatal(err)
 		}
-	}
+		body, err := json.Marshal(template)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		n := 1
+		for b.Loop() {
+			n++
+			tx, err := s.db.BeginTxx(ctx, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO session_snapshots (id, workflow_id, session_number, "trigger", schema_version, snapshot_json, created_at)
+				VALUES (?, 'bench', ?, 'pause', 1, ?, ?)`, NewID("snap_"), n, string(body), formatTime(time.Now())); err != nil {
+				b.Fatal(err)
+			}
+			if err := tx.Commit(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("SaveSnapshot", func(b *testing.B) {
+		s := openTest(b, tempDB(b))
+		b.ReportAllocs()
+		for b.Loop() {
+			snap := *template
+			if err := s.SaveSnapshot(ctx, &snap, WorkflowInfo{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 func BenchmarkListSnapshots(b *testing.B) {

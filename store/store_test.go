@@ -162,9 +162,11 @@ func TestOpenRejects(t *testing.T) {
 			code: handoff.ECORRUPT, text: "not a handoff database (file is not SQLite or is damaged)",
 		},
 		{
-			name:    "text file",
-			prepare: func(t *testing.T, path string) { writeFile(t, path, []byte(strings.Repeat("hello, not a database\n", 100))) },
-			code:    handoff.ECORRUPT, text: "not a handoff database",
+			name: "text file",
+			prepare: func(t *testing.T, path string) {
+				writeFile(t, path, []byte(strings.Repeat("hello, not a database\n", 100)))
+			},
+			code: handoff.ECORRUPT, text: "not a handoff database",
 		},
 		{
 			name: "another program's SQLite file",
@@ -392,4 +394,3 @@ func TestCache(t *testing.T) {
 		}
 	}
 }
-

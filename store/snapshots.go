@@ -289,13 +289,13 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 		}
 		if err := rows.StructScan(&row); err != nil {
 			damaged = append(damaged, handoff.Errorf(handoff.ECORRUPT, "a snapshot row does not read: %w", err))
-			s.log.Warn("skipped unreadable snapshot row", "db", s.path, "err", err)
+			s.log.Debug("skipped unreadable snapshot row", "db", s.path, "err", err)
 			continue
 		}
 		snap, err := decodeSnapshot(row.ID, row.JSON)
 		if err != nil {
 			damaged = append(damaged, err)
-			s.log.Warn("skipped damaged snapshot", "db", s.path, "snapshot", row.ID, "err", err)
+			s.log.Debug("skipped damaged snapshot", "db", s.path, "snapshot", row.ID, "err", err)
 			continue
 		}
 		out = append(out, SnapshotSummary{

@@ -116,7 +116,7 @@ func open(ctx context.Context, path string, opts Options, busy time.Duration) (*
 	s := &Store{db: db, path: path, readOnly: opts.ReadOnly, log: log, now: time.Now}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		return nil, classify("open database", err)
+		return nil, classify("connect", err)
 	}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/handoff-cli/handoff/store"
+)
+
+// listOptions are the flags of `handoff list`.
+type listOptions struct {
+	app      *app
+	workflow string
+	limit    int
+	json     bool
+}
+
+func (a *app) newListCmd() *cobra.Command {
+	o := &listOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List stored snapshots, newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return o.run(cmd.Context())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.workflow, "workflow", "", "only snapshots of this workflow `id`")
+	f.IntVarP(&o.limit, "limit", "n", 20, "at most `N` snapshots (0 for all)")
+	f.BoolVar(&o.json, "json", false, "print JSON")
+	return cmd
+}
+
+func (o *listOptions) run(ctx context.Context) error {
+	a := o.app
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	list, bad, err := s.ListSnapshots(ctx, store.ListFilter{WorkflowID: o.workflow, Limit: o.limit})
+	if err != nil {
+		return fmt.Errorf("list snapshots: %w", err)
+	}
+	for _, e := range bad {
+		a.status("skipped a damaged snapshot: %v", e)
+	}
+	if o.json {
+		return writeJSON(a.stdout, list)
+	}
+	if len(list) == 0 {
+		a.status("no snapshots stored yet")
+		return nil
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SNAPSHOT\tWORKFLOW\tSESSION\tTRIGGER\tCREATED\tCONTEXT\tDECISIONS\tOPEN ERRORS\tGOAL")
+	for _, sn := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%.0f%%\t%d\t%d\t%s\n", sn.ID, shorten(sn.WorkflowID, 20), sn.SessionNumber, sn.Trigger,
+			sn.CreatedAt.Local().Format(time.DateTime), 100*sn.Utilization, sn.Decisions, sn.OpenErrors, shorten(sn.Goal, 60))
+	}
+	return tw.Flush()
+}
+
+// shorten cuts s to at most n runes on one line, marking the cut.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	for i, c := range r {
+		if c == '\n' || c == '\r' || c == '\t' {
+			r[i] = ' '
+		}
+	}
+	if len(r) <= n {
+		return string(r)
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/store"
+)
+
+// Exit codes. Scripts and agent hooks branch on these, so they are part of
+// the interface and listed in the README.
+const (
+	exitOK          = 0
+	exitInternal    = 1 // a bug or an unclassified failure
+	exitInvalid     = 2 // bad flags or unreadable input: fix the input
+	exitNotFound    = 3 // no such snapshot, workflow or file
+	exitUnavailable = 4 // database locked, endpoint down: try again later
+	exitCorrupt     = 5 // stored data is damaged
+	exitConflict    = 6 // not allowed in the current state
+)
+
+// exitCode maps an error's class to the process exit code.
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	switch handoff.ErrorCode(err) {
+	case handoff.EINVALID:
+		return exitInvalid
+	case handoff.ENOTFOUND:
+		return exitNotFound
+	case handoff.EUNAVAILABLE:
+		return exitUnavailable
+	case handoff.ECORRUPT:
+		return exitCorrupt
+	case handoff.ECONFLICT:
+		return exitConflict
+	}
+	return exitInternal
+}
+
+// app is what every command shares: the process's streams and environment,
+// so tests can run commands in-process without touching the real ones.
+type app struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+
+	// Global flags.
+	dbPath  string
+	verbose bool
+	quiet   bool
+
+	logger *slog.Logger
+}
+
+// run executes the handoff CLI with the given arguments and streams and
+// returns the error that decides the exit code. It prints the error itself.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	return a.execute(ctx, args)
+}
+
+func (a *app) execute(ctx context.Context, args []string) error {
+	root := a.newRootCmd()
+	root.SetArgs(args)
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		a.printError(err)
+	}
+	return err
+}
+
+func (a *app) newRootCmd() *cobra.Command {
+	compileOpts := &compileOptions{app: a}
+	root := &cobra.Command{
+		Use:   "handoff [FILE]",
+		Short: "Turn an agent transcript into a bounded resume prompt",
+		Long: `handoff reads an LLM agent's transcript (Claude Code JSONL, OpenAI chat
+messages, plain text), extracts the goal, plan, decisions, errors and test
+state, stores the snapshot in SQLite, and prints a resume prompt that fits
+a token budget. With no subcommand it runs "handoff compile".`,
+		Example: `  cat ~/.claude/projects/<project>/<session>.jsonl | handoff
+  handoff compile session.jsonl --budget 4000
+  handoff show --decisions`,
+		Args:          cobra.MaximumNArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			a.setupLogger()
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return compileOpts.run(cmd.Context(), args)
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.dbPath, "db", "", "SQLite database `path` (default $HANDOFF_DB, else $XDG_DATA_HOME/handoff/handoff.db)")
+	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log diagnostics to stderr")
+	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print only the result, no status line on stderr")
+	compileOpts.addFlags(root)
+
+	root.AddCommand(
+		a.newCompileCmd(),
+		a.newShowCmd(),
+		a.newListCmd(),
+		a.newFormatsCmd(),
+	)
+	return root
+}
+
+func (a *app) setupLogger() {
+	level := slog.LevelWarn
+	if a.verbose {
+		level = slog.LevelDebug
+	}
+	a.logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// log returns the logger, usable before flags are parsed.
+func (a *app) log() *slog.Logger {
+	if a.logger == nil {
+		a.setupLogger()
+	}
+	return a.logger
+}
+
+// openStore opens the database named by --db, $HANDOFF_DB or the default.
+func (a *app) openStore(ctx context.Context) (*store.Store, error) {
+	path := a.dbPath
+	if path == "" {
+		path = a.getenv("HANDOFF_DB")
+	}
+	if path == "" {
+		p, err := store.DefaultPath()
+		if err != nil {
+			return nil, fmt.Errorf("locate the database: %w", err)
+		}
+		path = p
+	}
+	s, err := store.Open(ctx, path, store.Options{Logger: a.log()})
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// status prints a status line on stderr unless --quiet.
+func (a *app) status(format string, args ...any) {
+	if a.quiet {
+		return
+	}
+	fmt.Fprintf(a.stderr, "handoff: "+format+"\n", args...)
+}
+
+// printError prints one headline a person can act on, then the detail.
+func (a *app) printError(err error) {
+	hint := ""
+	switch handoff.ErrorCode(err) {
+	case handoff.EINVALID:
+		hint = "fix the input or flags and run again (handoff --help)"
+	case handoff.EUNAVAILABLE:
+		hint = "try again in a moment"
+	case handoff.ECORRUPT:
+		hint = "the database may be damaged; use --db to point at another file, or --no-store"
+	}
+	fmt.Fprintf(a.stderr, "handoff: error: %s\n", err)
+	if hint != "" {
+		fmt.Fprintf(a.stderr, "handoff: %s\n", hint)
+	}
+}

@@ -10,7 +10,8 @@ const SnapshotSchemaVersion = 1
 // Trigger says why a snapshot was taken.
 type Trigger string
 
-// The snapshot triggers of the session-continuity model, plus TriggerManual.
+// The snapshot triggers of the session-continuity model, plus TriggerManual
+// and TriggerExtract.
 const (
 	TriggerPause        Trigger = "pause"
 	TriggerTaskComplete Trigger = "task_complete"
@@ -22,12 +23,16 @@ const (
 	// recording an on-demand compile as a pause would mark workflows paused
 	// that are still running.
 	TriggerManual Trigger = "manual"
+	// TriggerExtract is a snapshot recorded by batch extraction over a
+	// past session (`handoff extract`): history, not a live checkpoint, so
+	// it neither pauses nor resumes anything.
+	TriggerExtract Trigger = "extract"
 )
 
 // Valid reports whether t is one of the known triggers.
 func (t Trigger) Valid() bool {
 	switch t {
-	case TriggerPause, TriggerTaskComplete, TriggerExhaustion, TriggerTimeout, TriggerCrash, TriggerManual:
+	case TriggerPause, TriggerTaskComplete, TriggerExhaustion, TriggerTimeout, TriggerCrash, TriggerManual, TriggerExtract:
 		return true
 	}
 	return false

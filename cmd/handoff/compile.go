@@ -158,7 +158,7 @@ func (a *app) reportCompile(snap *handoff.Snapshot, res *compiler.Result, t *han
 		a.status("budget too small: the prompt was hard-truncated")
 	}
 	if n := len(t.Warnings); n > 0 {
-		a.status("skipped %d malformed record(s); first at line %d: %s", n, t.Warnings[0].Line, t.Warnings[0].Reason)
+		a.status("skipped or repaired %d record(s); first at line %d: %s", n, t.Warnings[0].Line, t.Warnings[0].Reason)
 	}
 }
 

@@ -49,7 +49,8 @@ func TestCompileSample(t *testing.T) {
 	}
 	prompt := r.stdout
 	for _, want := range []string{
-		"TestRateLimitBurst",                 // the failing test is named
+		"TestRateLimitBurst", // the failing test is named
+		"next step: \"Fix the failing test TestRateLimitBurst", // and fixing it is the next step
 		"rate limiting",                      // the goal
 		"Redis",                              // the current decision
 		"Run go test ./... and fix failures", // the in-progress task

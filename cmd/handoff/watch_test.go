@@ -292,4 +292,3 @@ func TestWatchStopsOnCancel(t *testing.T) {
 		t.Errorf("watch below the thresholds opened the database: %v", err)
 	}
 }
-

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -34,9 +33,6 @@ type hookOptions struct {
 	warn          float64
 	checkpoint    float64
 	noGit         bool
-
-	// now, when set, stamps snapshots (tests).
-	now func() time.Time
 }
 
 func (a *app) newHookCmd() *cobra.Command {
@@ -135,6 +131,20 @@ func (h *hookRun) store(ctx context.Context) (*store.Store, error) {
 	return h.st, nil
 }
 
+// tokens builds the Counter once, when first needed: loading a vocabulary
+// costs a few hundred milliseconds, which a hook with nothing to count
+// (SessionStart startup, an unknown event) should not pay.
+func (h *hookRun) tokens() (*capacity.Counter, error) {
+	if h.counter == nil {
+		c, err := capacity.NewCounter(capacity.Encoding(h.o.encoding))
+		if err != nil {
+			return nil, err
+		}
+		h.counter = c
+	}
+	return h.counter, nil
+}
+
 func (h *hookRun) handle(ctx context.Context) error {
 	o, a := h.o, h.o.app
 	th := capacity.Thresholds{Warn: fraction(o.warn), Checkpoint: fraction(o.checkpoint)}
@@ -144,12 +154,6 @@ func (h *hookRun) handle(ctx context.Context) error {
 	if o.budget <= 0 {
 		return handoff.Errorf(handoff.EINVALID, "--budget must be a positive number of tokens, got %d", o.budget)
 	}
-	counter, err := capacity.NewCounter(capacity.Encoding(o.encoding))
-	if err != nil {
-		return err
-	}
-	h.counter = counter
-
 	in, err := hooks.ParseClaudeInput(a.stdin)
 	if err != nil {
 		return err
@@ -215,7 +219,11 @@ func monitorKey(sessionID string) string { return "monitor:" + sessionID }
 // monitor, resumed from and saved back to the store.
 func (h *hookRun) observe(ctx context.Context, sessionID string, t *handoff.Transcript, th capacity.Thresholds) (capacity.Status, error) {
 	o := h.o
-	usage := capacity.Measure(t, h.counter, capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow, Logger: o.app.log()})
+	counter, err := h.tokens()
+	if err != nil {
+		return capacity.Status{}, err
+	}
+	usage := capacity.Measure(t, counter, capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow, Logger: o.app.log()})
 	s, err := h.store(ctx)
 	if err != nil {
 		return capacity.Status{}, err
@@ -254,15 +262,19 @@ func (h *hookRun) observe(ctx context.Context, sessionID string, t *handoff.Tran
 // resumed session keeps.
 func (h *hookRun) snapshot(ctx context.Context, in *hooks.ClaudeInput, plan hooks.Plan, t *handoff.Transcript) error {
 	o := h.o
+	counter, err := h.tokens()
+	if err != nil {
+		return err
+	}
 	snap, err := buildSnapshot(ctx, t, snapshotInputs{
-		counter:     h.counter,
+		counter:     counter,
 		extractor:   extractor.NewHeuristic(o.app.log()),
 		measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
 		trigger:     plan.Trigger,
 		pauseReason: plan.PauseReason,
 		readGit:     !o.noGit,
 		workflow:    in.SessionID,
-		now:         o.now,
+		now:         o.app.now,
 	})
 	if err != nil {
 		return err
@@ -329,7 +341,11 @@ func (h *hookRun) resumePrompt(ctx context.Context, in *hooks.ClaudeInput) (stri
 	if err != nil {
 		return "", err
 	}
-	res, err := compiler.Compile(snap, compiler.Options{Budget: h.o.budget, Counter: h.counter})
+	counter, err := h.tokens()
+	if err != nil {
+		return "", err
+	}
+	res, err := compiler.Compile(snap, compiler.Options{Budget: h.o.budget, Counter: counter})
 	if err != nil {
 		return "", fmt.Errorf("compile resume prompt: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -86,6 +87,8 @@ type app struct {
 	quiet   bool
 
 	logger *slog.Logger
+	// now, when set, stamps the snapshots watch and hook take (tests).
+	now func() time.Time
 }
 
 // run executes the handoff CLI with the given arguments and streams and

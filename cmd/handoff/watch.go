@@ -33,9 +33,6 @@ type watchOptions struct {
 	keepGoing     bool
 	noGit         bool
 	workflow      string
-
-	// now, when set, stamps snapshots (tests).
-	now func() time.Time
 }
 
 func (a *app) newWatchCmd() *cobra.Command {

@@ -31,7 +31,7 @@ func (w *watchRun) checkpoint(ctx context.Context, st capacity.Status) (string, 
 		pauseReason: reason,
 		readGit:     !o.noGit,
 		workflow:    o.workflow,
-		now:         o.now,
+		now:         a.now,
 	})
 	if err != nil {
 		return "", fmt.Errorf("checkpoint: %w", err)

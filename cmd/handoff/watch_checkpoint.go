@@ -105,8 +105,13 @@ func (w *watchRun) runOnPause(ctx context.Context, snap *handoff.Snapshot, promp
 
 // writeFileAtomic replaces path with data so a reader sees the old file or
 // the new one, never half of it: a temp file in the same directory, synced,
-// then renamed over path.
+// then renamed over path. An existing file keeps its permissions; a new
+// one gets 0644.
 func writeFileAtomic(path string, data []byte) error {
+	perm := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		perm = fi.Mode().Perm()
+	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -122,7 +127,7 @@ func writeFileAtomic(path string, data []byte) error {
 	if _, err := tmp.Write(data); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := tmp.Chmod(0o644); err != nil {
+	if err := tmp.Chmod(perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := tmp.Sync(); err != nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -290,5 +291,112 @@ func TestWatchStopsOnCancel(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "h.db")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("watch below the thresholds opened the database: %v", err)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to read while watch writes to it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// ccAssistant is a Claude Code assistant line reporting used tokens.
+func ccAssistant(id string, used int, text string) string {
+	return fmt.Sprintf(`{"type":"assistant","sessionId":"sess-reset","uuid":"u-%s","message":{"id":"msg_%s","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":%q}],"usage":{"input_tokens":%d,"output_tokens":0}}}`+"\n", id, id, text, used)
+}
+
+func ccUser(id, text string) string {
+	return fmt.Sprintf(`{"type":"user","sessionId":"sess-reset","uuid":"u-%s","message":{"role":"user","content":%q}}`+"\n", id, text)
+}
+
+// TestWatchStartsOverOnTruncationAndRotation: a file truncated or replaced
+// under watch is read again from its start with a fresh transcript and
+// monitor, so the checkpoint counts only the new file's lines.
+func TestWatchStartsOverOnTruncationAndRotation(t *testing.T) {
+	for _, how := range []string{"truncated", "rotated"} {
+		t.Run(how, func(t *testing.T) {
+			dir := t.TempDir()
+			live := filepath.Join(dir, "session.jsonl")
+			// 750 of 1,000 tokens: past the warning, which tells the test
+			// that watch has read it. The long text makes the old file
+			// longer than the new one, as truncation detection needs.
+			old := ccAssistant("old", 750, strings.Repeat("earlier work ", 200))
+			if err := os.WriteFile(live, []byte(old), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			db := filepath.Join(dir, "h.db")
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			var stdout bytes.Buffer
+			stderr := &syncBuffer{}
+			a := &app{stdin: strings.NewReader(""), stdout: &stdout, stderr: stderr, getenv: func(string) string { return "" }}
+			done := make(chan error, 1)
+			go func() {
+				done <- a.execute(ctx, []string{"--db", db, "watch", live, "--no-git", "--poll", "5ms", "--context-window", "1000"})
+			}()
+			for !strings.Contains(stderr.String(), "at line 1 of") {
+				select {
+				case err := <-done:
+					t.Fatalf("watch ended early: %v\n%s", err, stderr.String())
+				case <-ctx.Done():
+					t.Fatalf("watch did not warn:\n%s", stderr.String())
+				case <-time.After(5 * time.Millisecond):
+				}
+			}
+
+			fresh := ccUser("new1", "start again") + ccAssistant("new2", 900, "done")
+			switch how {
+			case "truncated":
+				if err := os.WriteFile(live, []byte(fresh), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			case "rotated":
+				tmp := filepath.Join(dir, "next.jsonl")
+				if err := os.WriteFile(tmp, []byte(fresh), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(tmp, live); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var err error
+			select {
+			case err = <-done:
+			case <-ctx.Done():
+				t.Fatalf("no checkpoint after the file was %s:\n%s", how, stderr.String())
+			}
+			if exitCode(err) != exitCheckpoint {
+				t.Fatalf("exit %d (%v):\n%s", exitCode(err), err, stderr.String())
+			}
+			for _, want := range []string{"was " + how, "checkpoint at line 2 of"} {
+				if !strings.Contains(stderr.String(), want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+				}
+			}
+			s, err := store.Open(context.Background(), db, store.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			snap, err := s.LatestSnapshot(context.Background(), "sess-reset")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if snap.Source.Messages != 2 || snap.Usage.TokensUsed != 900 {
+				t.Errorf("snapshot has %d messages and %d tokens, want the new file's 2 and 900", snap.Source.Messages, snap.Usage.TokensUsed)
+			}
+		})
 	}
 }

@@ -94,13 +94,24 @@ func (a *app) newHookAgentCmd(agent, settings string) *cobra.Command {
 // run handles one hook event. Whatever goes wrong, the agent must not be
 // steered by it: the error goes to stderr and the exit code is
 // hooks.ExitCode's (1, never the blocking 2).
-func (o *hookOptions) run(ctx context.Context) error {
+func (o *hookOptions) run(ctx context.Context) (err error) {
 	h := &hookRun{o: o}
 	defer h.close()
-	err := h.handle(ctx)
-	if err == nil {
-		return nil
+	defer func() {
+		// A Go panic exits 2, which Claude Code reads as "block": turn
+		// it into an ordinary failure like any other.
+		if p := recover(); p != nil {
+			err = o.fail(handoff.Errorf(handoff.EINTERNAL, "internal error: %v", p))
+		}
+	}()
+	if err := h.handle(ctx); err != nil {
+		return o.fail(err)
 	}
+	return nil
+}
+
+// fail reports a hook failure on stderr and returns the non-blocking exit.
+func (o *hookOptions) fail(err error) error {
 	fmt.Fprintf(o.app.stderr, "handoff hook %s: %v\n", o.agent, err)
 	return &exitError{code: hooks.ExitCode(err), err: err, quiet: true}
 }

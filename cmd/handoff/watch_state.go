@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
@@ -69,6 +70,15 @@ func (s *liveSession) line(data []byte) (capacity.Status, error) {
 		return capacity.Status{}, err
 	}
 	msgs, boundary := s.lineMessages(data)
+	if s.monOpts.Model != "" {
+		// --model overrides the transcript's model for the window lookup,
+		// as it does for Measure; the monitor prefers a message's own.
+		for i := range msgs {
+			if msgs[i].Model != "" && !strings.HasPrefix(msgs[i].Model, "<") {
+				msgs[i].Model = s.monOpts.Model
+			}
+		}
+	}
 	st := s.mon.Status()
 	fired := false
 	for _, m := range msgs {

@@ -45,12 +45,15 @@
 // SessionStart with source startup|resume|clear|compact, PreCompact with
 // trigger manual|auto, Stop with stop_hook_active, PostToolUse, and the
 // same hookSpecificOutput.additionalContext and decision/reason outputs);
+// hooks run only with `[features] codex_hooks = true` in config.toml;
 // see https://developers.openai.com/codex/hooks and the JSON schemas in
 // openai/codex codex-rs/hooks/schema/generated. Its payloads add model
 // and turn_id, and its transcript_path may be null. The same
 // ParseClaudeInput, PlanClaude and ClaudeOutput serve it; CodexHooks and
 // MergeCodexHooks install `handoff hook codex`. Older Codex releases have
 // only `notify` (a program run with an agent-turn-complete JSON argument
-// that carries no usage); for those `handoff watch` on the rollout file is
-// the way to checkpoint.
+// that carries no usage), which handoff does not use. The transcript
+// package does not read Codex rollout files yet, so with Codex the hooks
+// that need the transcript (PreCompact, Stop) fail without blocking, and
+// SessionStart injects a snapshot taken some other way.
 package hooks

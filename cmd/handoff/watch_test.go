@@ -400,3 +400,58 @@ func TestWatchStartsOverOnTruncationAndRotation(t *testing.T) {
 		})
 	}
 }
+
+// TestWatchKeepGoing: with --keep-going a checkpoint does not end the
+// watch, and the next one waits until utilization has dropped below the
+// re-arm margin (a compaction) and crossed again.
+func TestWatchKeepGoing(t *testing.T) {
+	dir := t.TempDir()
+	live := filepath.Join(dir, "session.jsonl")
+	lines := []string{
+		ccAssistant("a1", 900, "one"),   // line 1: 90% — checkpoint
+		ccAssistant("a2", 950, "two"),   // line 2: still above: quiet
+		ccAssistant("a3", 100, "three"), // line 3: compacted: re-arms
+		ccAssistant("a4", 880, "four"),  // line 4: checkpoint again
+	}
+	if err := os.WriteFile(live, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "h.db")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var stdout bytes.Buffer
+	stderr := &syncBuffer{}
+	a := &app{stdin: strings.NewReader(""), stdout: &stdout, stderr: stderr, getenv: func(string) string { return "" }}
+	done := make(chan error, 1)
+	go func() {
+		done <- a.execute(ctx, []string{"--db", db, "watch", live, "--no-git", "--poll", "5ms", "--context-window", "1000", "--keep-going", "--budget", "500"})
+	}()
+	for !strings.Contains(stderr.String(), "checkpoint at line 4 of") {
+		select {
+		case err := <-done:
+			t.Fatalf("watch ended: %v\n%s", err, stderr.String())
+		case <-ctx.Done():
+			t.Fatalf("no second checkpoint:\n%s", stderr.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("interrupted --keep-going watch: %v", err)
+	}
+	if n := strings.Count(stderr.String(), "checkpoint at line"); n != 2 {
+		t.Errorf("%d checkpoints, want 2 (lines 1 and 4):\n%s", n, stderr.String())
+	}
+	if n := strings.Count(stdout.String(), "# Resumed session"); n != 2 {
+		t.Errorf("%d resume prompts on stdout, want 2", n)
+	}
+	s, err := store.Open(context.Background(), db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sums, _, err := s.ListSnapshots(context.Background(), store.ListFilter{WorkflowID: "sess-reset"})
+	if err != nil || len(sums) != 2 {
+		t.Fatalf("%d snapshots (%v), want 2", len(sums), err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/compiler"
 	"github.com/handoff-cli/handoff/extractor"
+	"github.com/handoff-cli/handoff/transcript"
 )
 
 // checkpoint does what the checkpoint threshold asks: snapshot the whole
@@ -23,6 +24,16 @@ func (w *watchRun) checkpoint(ctx context.Context, st capacity.Status) (string, 
 	reason := fmt.Sprintf("context window %.0f%% full (%d of %d tokens) at line %d of %s",
 		100*st.Utilization, st.TokensUsed, st.ContextWindow, w.lines, w.path)
 	t := w.sess.transcript()
+	if len(t.Messages) == 0 {
+		// A format whose records span lines (a pretty-printed OpenAI
+		// document) yields its messages only at the end of input: read
+		// the file whole, once.
+		whole, err := transcript.ParseFile(ctx, w.path, transcript.Options{Format: w.sess.format, Source: w.path, Logger: a.log()})
+		if err != nil {
+			return "", fmt.Errorf("checkpoint: read %s: %w", w.path, err)
+		}
+		t = whole
+	}
 	snap, err := buildSnapshot(ctx, t, snapshotInputs{
 		counter:     w.counter,
 		extractor:   extractor.NewHeuristic(a.log()),

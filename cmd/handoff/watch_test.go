@@ -455,3 +455,27 @@ func TestWatchKeepGoing(t *testing.T) {
 		t.Fatalf("%d snapshots (%v), want 2", len(sums), err)
 	}
 }
+
+// TestWatchOpenAIDocument: a pretty-printed OpenAI messages document has
+// no record per line; watch estimates from each line's text and, at the
+// checkpoint, reads the document whole.
+func TestWatchOpenAIDocument(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "chat.json")
+	content := `[
+  {"role": "system", "content": "You are a coding agent."},
+  {"role": "user", "content": "Fix the flaky retry test in client_test.go and keep the public API unchanged"},
+  {"role": "assistant", "content": "I will look at the retry loop first, then the timeout handling in the client."}
+]
+`
+	if err := os.WriteFile(doc, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, filepath.Join(dir, "h.db"), "", "watch", doc, "--no-git", "--context-window", "60", "--budget", "300")
+	if exitCode(r.err) != exitCheckpoint {
+		t.Fatalf("exit %d (%v): %s", exitCode(r.err), r.err, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "Fix the flaky retry test") || !strings.Contains(r.stderr, "estimated") {
+		t.Errorf("prompt lacks the goal or the status is not an estimate:\n%s\n%s", r.stdout, r.stderr)
+	}
+}

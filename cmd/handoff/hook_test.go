@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -187,7 +186,7 @@ func TestHookGolden(t *testing.T) {
 func TestHookConcurrentProcesses(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Skip("no go tool on PATH to build the binary with")
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "handoff")

@@ -15,7 +15,8 @@
 //     permission_mode and hook_event_name, plus per event: PreCompact
 //     {trigger: "manual"|"auto", custom_instructions}; SessionStart
 //     {source: "startup"|"resume"|"clear"|"compact"}; Stop and SubagentStop
-//     {stop_hook_active}; PostToolUse {tool_name, tool_input, tool_response}.
+//     {stop_hook_active}; PostToolUse {tool_name, tool_input, tool_response};
+//     UserPromptSubmit {prompt}.
 //   - Exit code 0 is success, and JSON on stdout is read as the hook's
 //     output. Exit code 2 is a blocking error whose stderr is fed to Claude
 //     (for Stop it keeps Claude going); any other code is a non-blocking
@@ -30,7 +31,9 @@
 //     must check it so it does not keep Claude running forever.
 //   - PostToolUse: {"decision": "block", "reason": ...} prompts Claude with
 //     reason; hookSpecificOutput.additionalContext adds context for Claude
-//     to consider.
+//     to consider. UserPromptSubmit takes the same additionalContext (added
+//     next to the person's prompt); its "block" would erase the prompt, so
+//     handoff never uses it there.
 //   - Every event: "systemMessage" is a message shown to the user.
 //   - PreCompact has no output that reaches the model; its matchers are
 //     "manual" and "auto".
@@ -42,12 +45,15 @@
 // SessionStart with source startup|resume|clear|compact, PreCompact with
 // trigger manual|auto, Stop with stop_hook_active, PostToolUse, and the
 // same hookSpecificOutput.additionalContext and decision/reason outputs);
+// hooks run only with `[features] codex_hooks = true` in config.toml;
 // see https://developers.openai.com/codex/hooks and the JSON schemas in
 // openai/codex codex-rs/hooks/schema/generated. Its payloads add model
 // and turn_id, and its transcript_path may be null. The same
 // ParseClaudeInput, PlanClaude and ClaudeOutput serve it; CodexHooks and
 // MergeCodexHooks install `handoff hook codex`. Older Codex releases have
 // only `notify` (a program run with an agent-turn-complete JSON argument
-// that carries no usage); for those `handoff watch` on the rollout file is
-// the way to checkpoint.
+// that carries no usage), which handoff does not use. The transcript
+// package does not read Codex rollout files yet, so with Codex the hooks
+// that need the transcript (PreCompact, Stop) fail without blocking, and
+// SessionStart injects a snapshot taken some other way.
 package hooks

@@ -92,6 +92,8 @@ func TestClaudeHookGolden(t *testing.T) {
 		{"posttooluse_checkpoint_fired", "posttooluse_bash.json", cpFired, true},
 		{"posttooluse_warn_fired", "posttooluse_bash.json", warnFired, true},
 		{"posttooluse_quiet", "posttooluse_bash.json", cpQuiet, false},
+		{"userpromptsubmit_checkpoint_fired", "userpromptsubmit.json", cpFired, true},
+		{"userpromptsubmit_quiet", "userpromptsubmit.json", cpQuiet, false},
 		{"subagentstop", "subagentstop.json", cpFired, false},
 		{"unknown_event", "unknown_event.json", cpFired, false},
 		{"codex_precompact", "codex_precompact.json", none, false},
@@ -179,6 +181,7 @@ func TestParseClaudeInputKnownEvents(t *testing.T) {
 		{"sessionstart_compact.json", EventSessionStart, true},
 		{"stop_active_true.json", EventStop, true},
 		{"posttooluse_bash.json", EventPostToolUse, true},
+		{"userpromptsubmit.json", EventUserPromptSubmit, true},
 		{"subagentstop.json", EventSubagentStop, false},
 		{"unknown_event.json", "PostCompact", false},
 	}

@@ -70,6 +70,9 @@ type ClaudeInput struct {
 	ToolInput    json.RawMessage `json:"tool_input,omitempty"`
 	ToolResponse json.RawMessage `json:"tool_response,omitempty"`
 
+	// UserPromptSubmit: what the person typed.
+	Prompt string `json:"prompt,omitempty"`
+
 	// Codex CLI adds the model and the turn.
 	Model  string `json:"model,omitempty"`
 	TurnID string `json:"turn_id,omitempty"`
@@ -80,7 +83,7 @@ type ClaudeInput struct {
 // ignored it.
 func (in *ClaudeInput) Known() bool {
 	switch in.HookEventName {
-	case EventPreCompact, EventSessionStart, EventStop, EventPostToolUse:
+	case EventPreCompact, EventSessionStart, EventStop, EventPostToolUse, EventUserPromptSubmit:
 		return true
 	}
 	return false

@@ -89,9 +89,10 @@ func (p Plan) Reply(resumePrompt string) Reply {
 //     stop_hook_active while still at the checkpoint level: the agent has
 //     wrapped up, so take the final snapshot. A warning that just fired is
 //     a notice to the person.
-//   - PostToolUse at a checkpoint that just fired: snapshot, pause, and
-//     add the wrap-up message as context (the tool has already run, so it
-//     is advice, not a block). A warning is a notice.
+//   - PostToolUse or UserPromptSubmit at a checkpoint that just fired:
+//     snapshot, pause, and add the wrap-up message as context (the tool
+//     has already run, the person's prompt should still be seen, so it is
+//     advice, not a block). A warning is a notice.
 //   - A snapshot needs a transcript: with none (Codex may send null) the
 //     plan says so and takes none.
 //   - Every other event: nothing.
@@ -123,12 +124,15 @@ func PlanClaude(in *ClaudeInput, st capacity.Status) Plan {
 	case EventStop:
 		planStop(&p, in, st)
 
-	case EventPostToolUse:
+	case EventPostToolUse, EventUserPromptSubmit:
 		switch {
 		case st.Level == capacity.Checkpoint && st.Fired:
 			checkpoint(&p, st)
 			p.WrapUp = wrapUpMessage(st)
 			p.Why = "context crossed the checkpoint threshold after a tool call"
+			if in.HookEventName == EventUserPromptSubmit {
+				p.Why = "context crossed the checkpoint threshold as a prompt was submitted"
+			}
 		case st.Level == capacity.Warn && st.Fired:
 			p.Notice = warnNotice(st)
 			p.Why = "context crossed the warning threshold"

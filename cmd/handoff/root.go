@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -23,12 +25,38 @@ const (
 	exitUnavailable = 4 // database locked, endpoint down: try again later
 	exitCorrupt     = 5 // stored data is damaged
 	exitConflict    = 6 // not allowed in the current state
+	// exitCheckpoint: `handoff watch` took a checkpoint (snapshot saved,
+	// workflow paused, resume prompt written) and stopped. Not a failure:
+	// a wrapper script restarts the agent with the prompt.
+	exitCheckpoint = 10
 )
+
+// exitError carries an exit code chosen by the command itself rather than
+// by the error's class: watch's checkpoint, and a hook's failure, which
+// must never be the 2 that Claude Code reads as "block".
+type exitError struct {
+	code int
+	err  error
+	// quiet: the command has already said everything; print no error.
+	quiet bool
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
 
 // exitCode maps an error's class to the process exit code.
 func exitCode(err error) int {
 	if err == nil {
 		return exitOK
+	}
+	if e, ok := errors.AsType[*exitError](err); ok {
+		return e.code
 	}
 	switch handoff.ErrorCode(err) {
 	case handoff.EINVALID:
@@ -59,6 +87,8 @@ type app struct {
 	quiet   bool
 
 	logger *slog.Logger
+	// now, when set, stamps the snapshots watch and hook take (tests).
+	now func() time.Time
 }
 
 // run executes the handoff CLI with the given arguments and streams and
@@ -75,6 +105,9 @@ func (a *app) execute(ctx context.Context, args []string) error {
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	err := root.ExecuteContext(ctx)
+	if e, ok := errors.AsType[*exitError](err); ok && e.quiet {
+		return err
+	}
 	if err != nil {
 		a.printError(err)
 	}
@@ -115,6 +148,8 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newShowCmd(),
 		a.newListCmd(),
 		a.newFormatsCmd(),
+		a.newWatchCmd(),
+		a.newHookCmd(),
 	)
 	return root
 }

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff/hooks"
+)
+
+const handoffBin = "/usr/local/bin/handoff"
+
+func TestHookInstallPrints(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "h.db")
+	for _, agent := range []string{"claude", "codex"} {
+		r := runCLI(t, db, "", "hook", agent, "--install", "--handoff-path", handoffBin)
+		if r.err != nil {
+			t.Fatalf("%s --install: %v (%s)", agent, r.err, r.stderr)
+		}
+		want, err := hooks.MergeClaudeSettings(nil, handoffBin)
+		if agent == "codex" {
+			want, err = hooks.MergeCodexHooks(nil, handoffBin)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.stdout != string(want) || !strings.Contains(r.stdout, `"`+handoffBin+` hook `+agent+`"`) {
+			t.Errorf("%s --install printed:\n%s\nwant:\n%s", agent, r.stdout, want)
+		}
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("--install touched the database: %v", err)
+	}
+}
+
+// TestHookInstallWrite merges into a real settings file with unrelated
+// keys and hooks: they survive, a second run changes nothing.
+func TestHookInstallWrite(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "h.db")
+	settings := filepath.Join(dir, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	original := readFile(t, "../../hooks/testdata/settings/unrelated.json")
+	if err := os.WriteFile(settings, []byte(original), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"hook", "claude", "--install", "--write", "--settings", settings, "--handoff-path", handoffBin}
+	r := runCLI(t, db, "", args...)
+	if r.err != nil || r.stdout != "" || !strings.Contains(r.stderr, "installed") {
+		t.Fatalf("--install --write: %v, stdout %q, stderr %q", r.err, r.stdout, r.stderr)
+	}
+	got := readFile(t, settings)
+	want, err := hooks.MergeClaudeSettings([]byte(original), handoffBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("settings after --write:\n%s\nwant:\n%s", got, want)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(got), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["model"] != "opus" || doc["statusLine"] == nil || doc["permissions"] == nil {
+		t.Errorf("other settings lost: %v", doc)
+	}
+	if !strings.Contains(got, "notify-send 'Claude finished'") || !strings.Contains(got, "gofmt -l .") {
+		t.Errorf("other hooks lost:\n%s", got)
+	}
+	if fi, err := os.Stat(settings); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("settings file mode changed: %v %v", fi.Mode(), err)
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, ".claude", ".settings.json.*"))
+	if len(leftovers) > 0 {
+		t.Errorf("temp files left behind: %v", leftovers)
+	}
+
+	r = runCLI(t, db, "", args...)
+	if r.err != nil || !strings.Contains(r.stderr, "nothing changed") || readFile(t, settings) != got {
+		t.Errorf("second --write: %v, stderr %q", r.err, r.stderr)
+	}
+}
+
+func TestHookInstallWriteCreatesAndRefuses(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "h.db")
+
+	// No file yet: created, with its directory.
+	codex := filepath.Join(dir, "repo", ".codex", "hooks.json")
+	r := runCLI(t, db, "", "hook", "codex", "--install", "--write", "--settings", codex, "--handoff-path", handoffBin)
+	want, err := hooks.CodexHooks(handoffBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.err != nil || readFile(t, codex) != string(want) {
+		t.Errorf("codex --write to a new file: %v (%s)", r.err, r.stderr)
+	}
+
+	// A file that is not JSON is refused and left as it was.
+	bad := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(bad, []byte("{ not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, db, "", "hook", "claude", "--install", "--write", "--settings", bad, "--handoff-path", handoffBin)
+	if exitCode(r.err) != exitInvalid || readFile(t, bad) != "{ not json" || !strings.Contains(r.stderr, "not a JSON object") {
+		t.Errorf("bad settings: exit %d, stderr %q, file %q", exitCode(r.err), r.stderr, readFile(t, bad))
+	}
+
+	r = runCLI(t, db, "", "hook", "claude", "--write")
+	if exitCode(r.err) != exitInvalid || !strings.Contains(r.stderr, "--write only goes with --install") {
+		t.Errorf("--write alone: exit %d, stderr %q", exitCode(r.err), r.stderr)
+	}
+}

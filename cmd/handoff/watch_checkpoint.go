@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/capacity"
+	"github.com/handoff-cli/handoff/compiler"
+	"github.com/handoff-cli/handoff/extractor"
+	"github.com/handoff-cli/handoff/transcript"
+)
+
+// checkpoint does what the checkpoint threshold asks: snapshot the whole
+// transcript (trigger exhaustion), save it, pause the workflow, compile the
+// resume prompt to stdout and --out, and run --on-pause. Extraction runs
+// before the database is opened, so no write transaction waits on it.
+func (w *watchRun) checkpoint(ctx context.Context, st capacity.Status) (string, error) {
+	a, o := w.o.app, w.o
+	reason := fmt.Sprintf("context window %.0f%% full (%d of %d tokens) at line %d of %s",
+		100*st.Utilization, st.TokensUsed, st.ContextWindow, w.lines, w.path)
+	t := w.sess.transcript()
+	if len(t.Messages) == 0 {
+		// A format whose records span lines (a pretty-printed OpenAI
+		// document) yields its messages only at the end of input: read
+		// the file whole, once.
+		whole, err := transcript.ParseFile(ctx, w.path, transcript.Options{Format: w.sess.format, Source: w.path, Logger: a.log()})
+		if err != nil {
+			return "", fmt.Errorf("checkpoint: read %s: %w", w.path, err)
+		}
+		t = whole
+	}
+	snap, err := buildSnapshot(ctx, t, snapshotInputs{
+		counter:     w.counter,
+		extractor:   extractor.NewHeuristic(a.log()),
+		measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
+		trigger:     handoff.TriggerExhaustion,
+		pauseReason: reason,
+		readGit:     !o.noGit,
+		workflow:    o.workflow,
+		now:         a.now,
+	})
+	if err != nil {
+		return "", fmt.Errorf("checkpoint: %w", err)
+	}
+
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer s.Close()
+	if err := s.SaveSnapshot(ctx, snap, workflowInfo(t)); err != nil {
+		return "", fmt.Errorf("checkpoint: save snapshot: %w", err)
+	}
+	if err := s.SetWorkflowStatus(ctx, snap.WorkflowID, handoff.WorkflowPaused, reason); err != nil {
+		// The snapshot is what matters; a workflow someone already marked
+		// completed stays completed.
+		a.log().Warn("could not mark the workflow paused", "workflow", snap.WorkflowID, "err", err)
+	}
+
+	res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Counter: w.counter})
+	if err != nil {
+		return "", fmt.Errorf("checkpoint: compile resume prompt: %w", err)
+	}
+	promptFile := o.out
+	if promptFile == "" && o.onPause != "" {
+		// The command is promised a file; keep one where temp files go.
+		promptFile = filepath.Join(os.TempDir(), "handoff-resume-"+snap.ID+".md")
+	}
+	if promptFile != "" {
+		if err := writeFileAtomic(promptFile, []byte(res.Prompt)); err != nil {
+			return "", fmt.Errorf("checkpoint: %w", err)
+		}
+	}
+	if _, err := io.WriteString(a.stdout, res.Prompt); err != nil {
+		return "", fmt.Errorf("checkpoint: write resume prompt: %w", err)
+	}
+	a.status("checkpoint at line %d of %s: %s · snapshot %s (workflow %s, paused) · prompt %d/%d tokens",
+		w.lines, w.path, fillText(st), snap.ID, snap.WorkflowID, res.Tokens, res.Budget)
+
+	if o.onPause != "" {
+		if err := w.runOnPause(ctx, snap, promptFile); err != nil {
+			if !o.keepGoing {
+				return "", fmt.Errorf("checkpoint saved as snapshot %s, but --on-pause failed: %w", snap.ID, err)
+			}
+			a.status("--on-pause failed: %v", err)
+		}
+	}
+	return snap.ID, nil
+}
+
+func fillText(st capacity.Status) string {
+	return fmt.Sprintf("context %d/%d tokens (%.1f%%, %s)", st.TokensUsed, st.ContextWindow, 100*st.Utilization, usageSourceText(st.Source))
+}
+
+// runOnPause runs the --on-pause command through the shell, its output on
+// stderr (stdout is the prompt's).
+func (w *watchRun) runOnPause(ctx context.Context, snap *handoff.Snapshot, promptFile string) error {
+	a := w.o.app
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", w.o.onPause)
+	cmd.Env = append(os.Environ(),
+		"HANDOFF_SNAPSHOT_ID="+snap.ID,
+		"HANDOFF_PROMPT_FILE="+promptFile,
+		"HANDOFF_WORKFLOW_ID="+snap.WorkflowID,
+	)
+	cmd.Stdout, cmd.Stderr = a.stderr, a.stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: %w", w.o.onPause, err)
+	}
+	return nil
+}
+
+// writeFileAtomic replaces path with data so a reader sees the old file or
+// the new one, never half of it: a temp file in the same directory, synced,
+// then renamed over path. An existing file keeps its permissions; a new
+// one gets 0644.
+func writeFileAtomic(path string, data []byte) error {
+	perm := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		done = true
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	done = true
+	return nil
+}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,12 +181,62 @@ func (s *Store) writable(op string) error {
 	return nil
 }
 
+// Write retries: BEGIN IMMEDIATE already waits up to the busy timeout for
+// the write lock, but SQLite can still answer BUSY without waiting (a
+// reader holding an old WAL snapshot, a checkpoint or recovery in
+// progress). Such a write is retried a few times with jittered, growing
+// backoff so that processes that collided do not collide again in step.
+const (
+	maxWriteAttempts = 6
+	retryBaseDelay   = 10 * time.Millisecond
+	retryMaxDelay    = 500 * time.Millisecond
+)
+
+// isBusy reports whether err is SQLite's "try again" (BUSY or LOCKED).
+func isBusy(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked
+	}
+	return false
+}
+
+// backoff returns the pause before retry attempt n (1-based): exponential
+// from retryBaseDelay, capped, with "full jitter" (uniform in [d/2, d)).
+func backoff(n int) time.Duration {
+	d := retryBaseDelay << min(n-1, 16)
+	if d > retryMaxDelay {
+		d = retryMaxDelay
+	}
+	return d/2 + rand.N(d/2)
+}
+
 // inTx runs fn in one write transaction (BEGIN IMMEDIATE, through the DSN's
-// _txlock), committing if fn succeeds and rolling back otherwise.
+// _txlock), committing if fn succeeds and rolling back otherwise. When
+// SQLite answers BUSY anywhere in it, the whole transaction is rolled back
+// and run again (fn must therefore be repeatable), up to maxWriteAttempts
+// times; the last BUSY is EUNAVAILABLE.
 func (s *Store) inTx(ctx context.Context, op string, fn func(tx *sqlx.Tx) error) error {
 	if err := s.writable(op); err != nil {
 		return err
 	}
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = s.tryTx(ctx, op, fn)
+		if err == nil || !isBusy(err) || attempt == maxWriteAttempts {
+			return err
+		}
+		s.log.Debug("database busy, retrying", "op", op, "attempt", attempt)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s: %w", op, ctx.Err())
+		case <-time.After(backoff(attempt)):
+		}
+	}
+}
+
+// tryTx is one attempt of inTx.
+func (s *Store) tryTx(ctx context.Context, op string, fn func(tx *sqlx.Tx) error) error {
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return classify(op+": begin", err)
@@ -197,6 +248,9 @@ func (s *Store) inTx(ctx context.Context, op string, fn func(tx *sqlx.Tx) error)
 		return err
 	}
 	if err := tx.Commit(); err != nil {
+		if rbErr := tx.Rollback(); rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
+			s.log.Warn("rollback after a failed commit failed", "op", op, "err", rbErr)
+		}
 		return classify(op+": commit", err)
 	}
 	return nil

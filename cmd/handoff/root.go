@@ -115,6 +115,12 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newShowCmd(),
 		a.newListCmd(),
 		a.newFormatsCmd(),
+		a.newPauseCmd(),
+		a.newResumeCmd(),
+		a.newStatusCmd(),
+		a.newDiffCmd(),
+		a.newForkCmd(),
+		a.newGCCmd(),
 	)
 	return root
 }

@@ -7,12 +7,20 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/redact"
+	"github.com/handoff-cli/handoff/store"
 )
 
 // statusOptions are the flags of `handoff status`.
 type statusOptions struct {
-	app  *app
-	json bool
+	app      *app
+	json     bool
+	set      string
+	workflow string
+	reason   string
+	dir      string
 }
 
 func (a *app) newStatusCmd() *cobra.Command {
@@ -20,12 +28,27 @@ func (a *app) newStatusCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "List workflows: status, sessions, last snapshot, context use at the last checkpoint",
-		Args:  cobra.NoArgs,
+		Long: `status lists every workflow, most recently active first, with its status,
+session count, latest snapshot and the context use at that checkpoint.
+
+With --set it moves one workflow (--workflow, else the current directory's)
+to a new status instead: pending, in_progress, paused, blocked, completed,
+failed or cancelled. Completed and cancelled are final; a move the
+lifecycle does not allow is refused (exit 6).`,
+		Example: `  handoff status
+  handoff status --set completed --reason "merged"
+  handoff status --workflow wf_1a2b --set blocked --reason "waiting on review"`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return o.run(cmd.Context())
 		},
 	}
-	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	f := cmd.Flags()
+	f.BoolVar(&o.json, "json", false, "print JSON")
+	f.StringVar(&o.set, "set", "", "move the workflow to this `status`")
+	f.StringVar(&o.workflow, "workflow", "", "with --set: the workflow `id` (default: resolved from the directory)")
+	f.StringVar(&o.reason, "reason", "", "with --set: why, recorded in the event")
+	f.StringVarP(&o.dir, "dir", "C", "", "with --set: directory to resolve the workflow from (default: current directory)")
 	return cmd
 }
 
@@ -36,6 +59,12 @@ func (o *statusOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer s.Close()
+	if o.set != "" {
+		return o.setStatus(ctx, s)
+	}
+	if o.workflow != "" || o.reason != "" {
+		return handoff.Errorf(handoff.EINVALID, "--workflow and --reason go with --set")
+	}
 	list, bad, err := s.Overview(ctx)
 	if err != nil {
 		return fmt.Errorf("list workflows: %w", err)
@@ -65,4 +94,37 @@ func (o *statusOptions) run(ctx context.Context) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", shorten(w.ID, 40), status, w.SessionCount, snap, trigger, when, util, shorten(w.Name, 30))
 	}
 	return tw.Flush()
+}
+
+// setStatus is `status --set`: one lifecycle move, checked and recorded by
+// the store in one transaction.
+func (o *statusOptions) setStatus(ctx context.Context, s *store.Store) error {
+	to := handoff.WorkflowStatus(o.set)
+	if !to.Valid() {
+		return handoff.Errorf(handoff.EINVALID, "--set %q: not a status (pending, in_progress, paused, blocked, completed, failed, cancelled)", o.set)
+	}
+	id := o.workflow
+	if id == "" {
+		dir, err := dirOrWD(o.dir)
+		if err != nil {
+			return err
+		}
+		wf, err := s.ResolveWorkflow(ctx, dir)
+		if err != nil {
+			return err
+		}
+		id = wf.ID
+	}
+	if err := s.SetWorkflowStatus(ctx, id, to, redact.String(o.reason)); err != nil {
+		return err
+	}
+	wf, err := s.Workflow(ctx, id)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return writeJSON(o.app.stdout, wf)
+	}
+	fmt.Fprintf(o.app.stdout, "%s\t%s\n", wf.ID, wf.Status)
+	return nil
 }

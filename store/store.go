@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -117,6 +118,11 @@ func open(ctx context.Context, path string, opts Options, busy time.Duration) (*
 	s := &Store{db: db, path: path, readOnly: opts.ReadOnly, log: log, now: time.Now}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
+		if !opts.ReadOnly && !dirWritable(filepath.Dir(path)) {
+			return nil, handoff.Errorf(handoff.EUNAVAILABLE,
+				"the database directory %s is not writable (SQLite keeps its -wal and -shm files beside the database); fix its permissions or use --db elsewhere: %w",
+				filepath.Dir(path), err)
+		}
 		return nil, classify("connect", err)
 	}
 	if err := s.migrate(ctx); err != nil {
@@ -124,6 +130,11 @@ func open(ctx context.Context, path string, opts Options, busy time.Duration) (*
 		return nil, err
 	}
 	return s, nil
+}
+
+// dirWritable reports whether this process may create files in dir.
+func dirWritable(dir string) bool {
+	return syscall.Access(dir, 2 /* W_OK */) == nil
 }
 
 // dsn builds the go-sqlite3 connection string. The path is escaped because
@@ -164,7 +175,9 @@ func classify(op string, err error) error {
 			return handoff.Errorf(handoff.ECORRUPT, "%s: not a handoff database (file is not SQLite or is damaged): %w", op, err)
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
 			return handoff.Errorf(handoff.EUNAVAILABLE, "%s: the database is locked by another handoff process (gave up waiting); try again: %w", op, err)
-		case sqlite3.ErrCantOpen, sqlite3.ErrPerm, sqlite3.ErrReadonly, sqlite3.ErrFull:
+		case sqlite3.ErrFull:
+			return handoff.Errorf(handoff.EUNAVAILABLE, "%s: the disk is full (free space and try again; nothing was stored): %w", op, err)
+		case sqlite3.ErrCantOpen, sqlite3.ErrPerm, sqlite3.ErrReadonly:
 			return handoff.Errorf(handoff.EUNAVAILABLE, "%s: cannot use the database file (check permissions and free space): %w", op, err)
 		case sqlite3.ErrConstraint:
 			return handoff.Errorf(handoff.ECONFLICT, "%s: %w", op, err)

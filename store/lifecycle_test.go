@@ -356,3 +356,47 @@ func TestOverviewAndResolve(t *testing.T) {
 		t.Errorf("pkg overview = %+v, want listed with no latest snapshot", o)
 	}
 }
+
+// TestBusyRetried holds the write lock for longer than the busy timeout
+// but shorter than the retries' backoff: the write must get through on a
+// later attempt instead of failing.
+func TestBusyRetried(t *testing.T) {
+	ctx := context.Background()
+	path := tempDB(t)
+	holder := openTest(t, path)
+	tx, err := holder.db.BeginTxx(ctx, nil) // BEGIN IMMEDIATE: holds the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiter, err := open(ctx, path, Options{}, time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer waiter.Close()
+	released := make(chan struct{})
+	go func() {
+		time.Sleep(60 * time.Millisecond)
+		tx.Rollback()
+		close(released)
+	}()
+	start := time.Now()
+	if err := waiter.SaveSnapshot(ctx, minimalSnapshot("wf"), WorkflowInfo{}); err != nil {
+		t.Fatalf("save while the lock is held briefly: %v", err)
+	}
+	<-released
+	if time.Since(start) < 60*time.Millisecond {
+		t.Error("the save did not wait for the lock")
+	}
+	checkSessions(t, waiter, "wf", 1)
+}
+
+func TestBackoffBounds(t *testing.T) {
+	for n := 1; n <= 20; n++ {
+		want := min(retryBaseDelay<<min(n-1, 16), retryMaxDelay)
+		for range 50 {
+			if d := backoff(n); d < want/2 || d >= want {
+				t.Fatalf("backoff(%d) = %v, want in [%v, %v)", n, d, want/2, want)
+			}
+		}
+	}
+}

@@ -181,3 +181,38 @@ func TestParseAge(t *testing.T) {
 		}
 	}
 }
+
+func TestShowPromptResumeMarkdown(t *testing.T) {
+	db, src := pausedSample(t)
+	out := filepath.Join(t.TempDir(), "_resume.md")
+	r := mustRun(t, db, "", "show", src.ID, "--prompt", "--format", "resume-md", "--out", out)
+	if r.stdout != "" {
+		t.Errorf("stdout with --out: %q", r.stdout)
+	}
+	if doc := readFile(t, out); !strings.HasPrefix(doc, "---\nhandoff_resume: 1\n") || !strings.Contains(doc, `snapshot_id: "`+src.ID+`"`) {
+		t.Errorf("_resume.md:\n%s", doc)
+	}
+	// show never changes the workflow.
+	if wf, _ := workflowState(t, db, src.WorkflowID); wf.Status != handoff.WorkflowPaused {
+		t.Errorf("show changed the workflow: %+v", wf)
+	}
+	wantExit(t, runCLI(t, db, "", "show", src.ID, "--out", out), exitInvalid, "go with --prompt")
+	wantExit(t, runCLI(t, db, "", "show", src.ID, "--prompt", "--format", "html"), exitInvalid, "unknown --format")
+}
+
+func TestStatusEvents(t *testing.T) {
+	db, src := pausedSample(t)
+	mustRun(t, db, "", "resume", "--workflow", src.WorkflowID)
+	r := mustRun(t, db, "", "status", "--events", "--workflow", src.WorkflowID)
+	for _, want := range []string{"WORKFLOW_CREATED", "SNAPSHOT_CREATED", "WORKFLOW_PAUSED", "WORKFLOW_RESUMED", src.ID} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("events lack %q:\n%s", want, r.stdout)
+		}
+	}
+	var events []handoff.Event
+	if err := json.Unmarshal([]byte(mustRun(t, db, "", "status", "--events", "--json").stdout), &events); err != nil || len(events) != 4 {
+		t.Errorf("status --events --json: %d events, %v", len(events), err)
+	}
+	wantExit(t, runCLI(t, db, "", "status", "--events", "--workflow", "nope"), exitNotFound, "no workflow")
+	wantExit(t, runCLI(t, db, "", "status", "--workflow", "x"), exitInvalid, "goes with --set or --events")
+}

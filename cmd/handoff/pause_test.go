@@ -283,7 +283,7 @@ func TestLifecycleRefusals(t *testing.T) {
 	wantExit(t, runCLI(t, empty, "", "resume", "--dir", repo), exitNotFound, "no workflow for")
 	wantExit(t, runCLI(t, empty, "", "resume", "--format", "pdf"), exitInvalid, "unknown --format")
 	wantExit(t, runCLI(t, empty, "", "status", "--set", "sleeping", "--workflow", "x"), exitInvalid, "not a status")
-	wantExit(t, runCLI(t, empty, "", "status", "--reason", "why"), exitInvalid, "go with --set")
+	wantExit(t, runCLI(t, empty, "", "status", "--reason", "why"), exitInvalid, "goes with --set")
 
 	mustRun(t, db, session, "pause")
 	mustRun(t, db, "", "status", "--dir", repo, "--set", "cancelled", "--reason", "dropped")

@@ -28,6 +28,8 @@ type showOptions struct {
 	prompt    bool
 	budget    int
 	all       bool
+	format    string
+	out       string
 }
 
 func (a *app) newShowCmd() *cobra.Command {
@@ -53,11 +55,19 @@ prompt points here for what its budget left out.`,
 	f.BoolVar(&o.json, "json", false, "print the snapshot (or the chosen part) as JSON")
 	f.BoolVar(&o.prompt, "prompt", false, "print the resume prompt compiled from the snapshot")
 	f.IntVar(&o.budget, "budget", 2000, "with --prompt: budget in `tokens`")
+	f.StringVar(&o.format, "format", resumePrompt, "with --prompt: prompt, or resume-md (YAML front matter + prompt)")
+	f.StringVarP(&o.out, "out", "o", "", "with --prompt: write to `file` (atomically) instead of stdout")
 	return cmd
 }
 
 func (o *showOptions) run(ctx context.Context, args []string) error {
 	a := o.app
+	if (o.format != resumePrompt || o.out != "") && !o.prompt {
+		return handoff.Errorf(handoff.EINVALID, "--format and --out go with --prompt")
+	}
+	if o.format != resumePrompt && o.format != resumeMarkdown {
+		return handoff.Errorf(handoff.EINVALID, "unknown --format %q: use prompt or resume-md", o.format)
+	}
 	s, err := a.openStore(ctx)
 	if err != nil {
 		return err
@@ -77,8 +87,19 @@ func (o *showOptions) run(ctx context.Context, args []string) error {
 		if err != nil {
 			return fmt.Errorf("compile resume prompt: %w", err)
 		}
-		_, err = io.WriteString(a.stdout, res.Prompt)
-		return err
+		body := []byte(res.Prompt)
+		if o.format == resumeMarkdown {
+			body = compiler.ResumeMarkdown(snap, res)
+		}
+		if o.out == "" {
+			_, err = a.stdout.Write(body)
+			return err
+		}
+		publish, _, err := stageFile(o.out, body)
+		if err != nil {
+			return err
+		}
+		return publish()
 	case o.decisions:
 		if o.json {
 			return writeJSON(a.stdout, snap.Decisions)

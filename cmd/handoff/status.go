@@ -21,6 +21,7 @@ type statusOptions struct {
 	workflow string
 	reason   string
 	dir      string
+	events   bool
 }
 
 func (a *app) newStatusCmd() *cobra.Command {
@@ -49,6 +50,7 @@ lifecycle does not allow is refused (exit 6).`,
 	f.StringVar(&o.workflow, "workflow", "", "with --set: the workflow `id` (default: resolved from the directory)")
 	f.StringVar(&o.reason, "reason", "", "with --set: why, recorded in the event")
 	f.StringVarP(&o.dir, "dir", "C", "", "with --set: directory to resolve the workflow from (default: current directory)")
+	f.BoolVar(&o.events, "events", false, "list the event log (of --workflow, else of every workflow), oldest first")
 	return cmd
 }
 
@@ -60,10 +62,19 @@ func (o *statusOptions) run(ctx context.Context) error {
 	}
 	defer s.Close()
 	if o.set != "" {
+		if o.events {
+			return handoff.Errorf(handoff.EINVALID, "--set and --events do not go together")
+		}
 		return o.setStatus(ctx, s)
 	}
-	if o.workflow != "" || o.reason != "" {
-		return handoff.Errorf(handoff.EINVALID, "--workflow and --reason go with --set")
+	if o.reason != "" {
+		return handoff.Errorf(handoff.EINVALID, "--reason goes with --set")
+	}
+	if o.events {
+		return o.listEvents(ctx, s)
+	}
+	if o.workflow != "" {
+		return handoff.Errorf(handoff.EINVALID, "--workflow goes with --set or --events")
 	}
 	list, bad, err := s.Overview(ctx)
 	if err != nil {
@@ -127,4 +138,28 @@ func (o *statusOptions) setStatus(ctx context.Context, s *store.Store) error {
 	}
 	fmt.Fprintf(o.app.stdout, "%s\t%s\n", wf.ID, wf.Status)
 	return nil
+}
+
+// listEvents is `status --events`.
+func (o *statusOptions) listEvents(ctx context.Context, s *store.Store) error {
+	events, err := s.Events(ctx, o.workflow)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		if events == nil {
+			events = []handoff.Event{}
+		}
+		return writeJSON(o.app.stdout, events)
+	}
+	tw := tabwriter.NewWriter(o.app.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "WHEN\tWORKFLOW\tEVENT\tSNAPSHOT\tDETAIL")
+	for _, e := range events {
+		snap := e.SnapshotID
+		if snap == "" {
+			snap = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.CreatedAt.Local().Format(time.DateTime), shorten(e.WorkflowID, 40), e.Type, snap, shorten(e.Detail, 80))
+	}
+	return tw.Flush()
 }

@@ -139,21 +139,45 @@ func transitionTx(ctx context.Context, tx *sqlx.Tx, id string, to handoff.Workfl
 }
 
 // Events lists a workflow's events, oldest first, or every workflow's when
-// workflowID is empty. ENOTFOUND when the workflow does not exist.
+// workflowID is empty, skipping rows that do not read (ListEvents reports
+// them). ENOTFOUND when the workflow does not exist.
 func (s *Store) Events(ctx context.Context, workflowID string) ([]handoff.Event, error) {
-	const columns = "SELECT id, workflow_id, type, COALESCE(snapshot_id, '') AS snapshot_id, detail, created_at FROM workflow_events"
-	var out []handoff.Event
-	if workflowID == "" {
-		if err := s.db.SelectContext(ctx, &out, columns+" ORDER BY id"); err != nil {
-			return nil, classify("list events", err)
+	out, _, err := s.ListEvents(ctx, workflowID)
+	return out, err
+}
+
+// ListEvents is Events with the unreadable rows reported in the second
+// result instead of failing the listing.
+func (s *Store) ListEvents(ctx context.Context, workflowID string) ([]handoff.Event, []error, error) {
+	query := "SELECT id, workflow_id, type, COALESCE(snapshot_id, '') AS snapshot_id, detail, created_at FROM workflow_events"
+	var args []any
+	if workflowID != "" {
+		if _, err := s.Workflow(ctx, workflowID); err != nil {
+			return nil, nil, err
 		}
-		return out, nil
+		query += " WHERE workflow_id = ?"
+		args = append(args, workflowID)
 	}
-	if _, err := s.Workflow(ctx, workflowID); err != nil {
-		return nil, err
+	rows, err := s.db.QueryxContext(ctx, query+" ORDER BY id", args...)
+	if err != nil {
+		return nil, nil, classify("list events", err)
 	}
-	if err := s.db.SelectContext(ctx, &out, columns+" WHERE workflow_id = ? ORDER BY id", workflowID); err != nil {
-		return nil, classify("list events of workflow "+workflowID, err)
+	defer rows.Close()
+	var (
+		out     []handoff.Event
+		damaged []error
+	)
+	for rows.Next() {
+		var e handoff.Event
+		if err := rows.StructScan(&e); err != nil {
+			damaged = append(damaged, handoff.Errorf(handoff.ECORRUPT, "an event row does not read: %w", err))
+			s.log.Debug("skipped unreadable event row", "db", s.path, "err", err)
+			continue
+		}
+		out = append(out, e)
 	}
-	return out, nil
+	if err := rows.Err(); err != nil {
+		return out, damaged, classify("list events", err)
+	}
+	return out, damaged, nil
 }

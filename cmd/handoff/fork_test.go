@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"database/sql"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -215,4 +217,49 @@ func TestStatusEvents(t *testing.T) {
 	}
 	wantExit(t, runCLI(t, db, "", "status", "--events", "--workflow", "nope"), exitNotFound, "no workflow")
 	wantExit(t, runCLI(t, db, "", "status", "--workflow", "x"), exitInvalid, "goes with --set or --events")
+}
+
+// TestDamagedRowsSkipped damages one row of each table behind handoff's
+// back: every listing still prints the rest and names what it skipped.
+func TestDamagedRowsSkipped(t *testing.T) {
+	db, src := pausedSample(t)
+	mustRun(t, db, "", "fork", src.ID, "--workflow", "wf_good")
+	s, err := store.Open(context.Background(), db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite3", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"DROP TRIGGER session_snapshots_immutable",
+		"UPDATE session_snapshots SET snapshot_json = '{broken' WHERE id = '" + src.ID + "'",
+		"UPDATE workflow_events SET created_at = 1.5 WHERE workflow_id = 'wf_good' AND type = 'WORKFLOW_FORKED'",
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	raw.Close()
+	s.Close()
+
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"status"}, "wf_good"},
+		{[]string{"status", "--events", "--workflow", "wf_good"}, "SNAPSHOT_CREATED"},
+		{[]string{"list"}, "wf_good"},
+	}
+	for _, tt := range tests {
+		r := mustRun(t, db, "", tt.args...)
+		if !strings.Contains(r.stdout, tt.want) {
+			t.Errorf("%v lost the good rows:\n%s", tt.args, r.stdout)
+		}
+		if !strings.Contains(r.stderr, "skipped a damaged") {
+			t.Errorf("%v did not report the damaged row:\n%s", tt.args, r.stderr)
+		}
+	}
+	wantExit(t, runCLI(t, db, "", "show", src.ID), exitCorrupt, "damaged")
 }

@@ -142,9 +142,12 @@ func (o *statusOptions) setStatus(ctx context.Context, s *store.Store) error {
 
 // listEvents is `status --events`.
 func (o *statusOptions) listEvents(ctx context.Context, s *store.Store) error {
-	events, err := s.Events(ctx, o.workflow)
+	events, bad, err := s.ListEvents(ctx, o.workflow)
 	if err != nil {
 		return err
+	}
+	for _, e := range bad {
+		o.app.status("skipped a damaged row: %v", e)
 	}
 	if o.json {
 		if events == nil {

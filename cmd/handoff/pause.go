@@ -127,13 +127,10 @@ func (o *pauseOptions) resolve(ctx context.Context, s *store.Store, t *handoff.T
 			return t.Session.ID, nil
 		}
 	}
-	dir := o.dir
-	if dir == "" {
-		dir = t.Session.CWD
-	}
-	if dir == "" {
+	dir := t.Session.CWD
+	if o.dir != "" || dir == "" {
 		var err error
-		if dir, err = workingDir(); err != nil {
+		if dir, err = dirOrWD(o.dir); err != nil {
 			return "", err
 		}
 	}

@@ -123,7 +123,7 @@ func (o *resumeOptions) run(ctx context.Context) error {
 		a.status("warning: workflow %s is already in progress (another session may be working on it)", wf.ID)
 	}
 
-	div := gitstate.Compare(ctx, dir, snap.GitState)
+	div := gitstate.Compare(ctx, compareDir(o.dir, dir, wf.Dir), snap.GitState)
 	for _, w := range div.Warnings() {
 		a.status("warning: %s", w)
 	}
@@ -203,6 +203,26 @@ func pickSnapshot(ctx context.Context, s *store.Store, workflow, snapshot, dir s
 		workflow = wf.ID
 	}
 	return s.LatestSnapshot(ctx, workflow)
+}
+
+// compareDir picks the working tree a resume checks the snapshot against:
+// --dir when given; else the current directory when it lies inside the
+// workflow's directory (or the workflow has none, or it is gone here); else
+// the workflow's directory, since that is where its work lives.
+func compareDir(flag, wd, wfDir string) string {
+	if flag != "" || wfDir == "" || within(wd, wfDir) {
+		return wd
+	}
+	if fi, err := os.Stat(wfDir); err != nil || !fi.IsDir() {
+		return wd
+	}
+	return wfDir
+}
+
+// within reports whether path is dir or below it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // workingDir is the process's current directory, the starting point of

@@ -24,13 +24,17 @@ type WorkflowInfo struct {
 // SaveSnapshot stores snap as the next session of its workflow, all in one
 // write transaction: the workflow row is created if missing (status
 // in_progress), the snapshot gets the next session number, the workflow's
-// session count goes up, and a SNAPSHOT_CREATED event is recorded. Either
-// all of it is stored or none.
+// session count covers it (a session a resume started is not counted
+// twice), and a SNAPSHOT_CREATED event is recorded. Either all of it is
+// stored or none. The workflow's status is not changed: PauseSnapshot is
+// the save that also pauses.
 //
 // On success snap is updated with what the store assigned: ID (when empty),
 // SessionNumber (always), CreatedAt (the store's clock when zero, and
-// converted to UTC either way, so a loaded snapshot equals the saved one)
-// and SchemaVersion (when zero). On failure snap is left as it was.
+// converted to UTC either way, so a loaded snapshot equals the saved one),
+// SchemaVersion (when zero) and GitState.StartCommit (from the workflow's
+// first commit, when git state is available and it is empty). On failure
+// snap is left as it was.
 func (s *Store) SaveSnapshot(ctx context.Context, snap *handoff.Snapshot, wf WorkflowInfo) error {
 	return s.saveWith(ctx, "save snapshot", snap, wf, nil)
 }

@@ -6,7 +6,14 @@
 // a busy timeout, and every writer takes the write lock up front (BEGIN
 // IMMEDIATE): writers queue instead of failing halfway through. Each
 // snapshot is written in one transaction together with its workflow row and
-// its event, so a crash never leaves half a snapshot behind.
+// its event, so a crash never leaves half a snapshot behind; a write that
+// still meets SQLITE_BUSY is retried whole with jittered backoff. Pausing,
+// resuming and forking change the workflow's status in that same
+// transaction, through the one lifecycle check
+// (handoff.WorkflowStatus.Transition). Stored snapshots are immutable (a
+// trigger refuses updates); older snapshot layouts are upgraded in memory
+// when read (handoff.DecodeSnapshot), and rows that do not read are
+// reported and skipped by every listing.
 package store
 
 import (

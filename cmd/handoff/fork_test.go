@@ -154,8 +154,9 @@ func TestGCCommand(t *testing.T) {
 		t.Errorf("gc removed %+v", removed)
 	}
 	wantExit(t, runCLI(t, db, "", "show", src.ID), exitNotFound, "no snapshot")
-	if r := mustRun(t, db, "", "resume", "--workflow", "wf_open"); r.stdout == "" {
-		t.Error("the open workflow lost its snapshot")
+	var kept handoff.Snapshot
+	if err := json.Unmarshal([]byte(mustRun(t, db, "", "resume", "--workflow", "wf_open", "--format", "json").stdout), &kept); err != nil || kept.WorkflowID != "wf_open" {
+		t.Errorf("the open workflow lost its snapshot: %+v, %v", kept, err)
 	}
 	wantExit(t, runCLI(t, db, "", "gc", "--older-than", "soon"), exitInvalid, "--older-than")
 	wantExit(t, runCLI(t, db, "", "gc", "--older-than", "-3d"), exitInvalid, "--older-than")

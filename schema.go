@@ -41,6 +41,9 @@ func DecodeSnapshot(body []byte) (*Snapshot, error) {
 		if err := json.Unmarshal(body, &m); err != nil {
 			return nil, Errorf(ECORRUPT, "stored JSON does not decode: %w", err)
 		}
+		if m == nil { // JSON null
+			return nil, Errorf(ECORRUPT, "stored JSON is null, not a snapshot")
+		}
 		for ; v < SnapshotSchemaVersion; v++ {
 			upgradeSnapshot(v, m)
 		}

@@ -79,3 +79,27 @@ func TestTransitionMatrix(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeSnapshot: any stored bytes either decode to a snapshot of the
+// current schema version or fail with ECORRUPT or ECONFLICT — never a
+// panic, never another code.
+func FuzzDecodeSnapshot(f *testing.F) {
+	for _, seed := range []string{
+		`{"schema_version":1,"id":"s","trigger":"pause","goal":"g","tasks":[{"id":"1","content":"c","status":"pending"}]}`,
+		`{"id":"s"}`, `{"schema_version":2}`, `{"schema_version":-3}`, `null`, `[]`, `{"schema_version":"1"}`, ``,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		snap, err := DecodeSnapshot(body)
+		if err != nil {
+			if c := ErrorCode(err); c != ECORRUPT && c != ECONFLICT {
+				t.Fatalf("code %q for %q: %v", c, body, err)
+			}
+			return
+		}
+		if snap.SchemaVersion != SnapshotSchemaVersion {
+			t.Fatalf("decoded version %d from %q", snap.SchemaVersion, body)
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // frontMatter parses ResumeMarkdown's front matter the way a YAML reader
@@ -62,4 +63,29 @@ func TestResumeMarkdown(t *testing.T) {
 	if fm["goal"] != evil.Goal || fm["snapshot_id"] != evil.ID || fm["next_step"] != evil.NextStep {
 		t.Errorf("injected front matter = %v", fm)
 	}
+}
+
+// FuzzResumeMarkdownFrontMatter: whatever text the transcript puts in the
+// goal, the next step or a task, the front matter keeps its shape and
+// reads back the same values.
+func FuzzResumeMarkdownFrontMatter(f *testing.F) {
+	f.Add("ship it", "next", "task")
+	f.Add("a\n---\nsnapshot_id: forged", "\"quoted\"\\", "\u2028line sep")
+	f.Add("", "", "")
+	f.Fuzz(func(t *testing.T, goal, next, task string) {
+		if !utf8.ValidString(goal) || !utf8.ValidString(next) || !utf8.ValidString(task) {
+			t.Skip("snapshots hold valid UTF-8 (the parser repairs it)")
+		}
+		s := rateLimitSnapshot()
+		s.Goal, s.NextStep = goal, next
+		s.Tasks[0].Content = task
+		s.CurrentTaskID = s.Tasks[0].ID
+		fm, body := frontMatter(t, string(ResumeMarkdown(s, &Result{Prompt: "the prompt\n", Tokens: 2, Budget: 10})))
+		if fm["goal"] != goal || fm["next_step"] != next || fm["current_task"] != task || fm["snapshot_id"] != s.ID {
+			t.Fatalf("front matter %v does not read back goal %q next %q task %q", fm, goal, next, task)
+		}
+		if body != "\nthe prompt\n" {
+			t.Fatalf("body = %q", body)
+		}
+	})
 }

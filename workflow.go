@@ -81,8 +81,11 @@ type Workflow struct {
 	SessionCount int        `json:"session_count" db:"session_count"`
 	PausedAt     *time.Time `json:"paused_at,omitempty" db:"paused_at"`
 	PauseReason  string     `json:"pause_reason,omitempty" db:"pause_reason"`
-	CreatedAt    time.Time  `json:"created_at" db:"created_at"`
-	UpdatedAt    time.Time  `json:"updated_at" db:"updated_at"`
+	// StartCommit is the git commit the workflow's first snapshot was
+	// taken at, so later ones can say how far the work has moved.
+	StartCommit string    `json:"start_commit,omitempty" db:"start_commit"`
+	CreatedAt   time.Time `json:"created_at" db:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at" db:"updated_at"`
 }
 
 // EventType names a workflow event.

@@ -24,15 +24,26 @@ type WorkflowInfo struct {
 // SaveSnapshot stores snap as the next session of its workflow, all in one
 // write transaction: the workflow row is created if missing (status
 // in_progress), the snapshot gets the next session number, the workflow's
-// session count goes up, and a SNAPSHOT_CREATED event is recorded. Either
-// all of it is stored or none.
+// session count covers it (a session a resume started is not counted
+// twice), and a SNAPSHOT_CREATED event is recorded. Either all of it is
+// stored or none. The workflow's status is not changed: PauseSnapshot is
+// the save that also pauses.
 //
 // On success snap is updated with what the store assigned: ID (when empty),
 // SessionNumber (always), CreatedAt (the store's clock when zero, and
-// converted to UTC either way, so a loaded snapshot equals the saved one)
-// and SchemaVersion (when zero). On failure snap is left as it was.
+// converted to UTC either way, so a loaded snapshot equals the saved one),
+// SchemaVersion (when zero) and GitState.StartCommit (from the workflow's
+// first commit, when git state is available and it is empty). On failure
+// snap is left as it was.
 func (s *Store) SaveSnapshot(ctx context.Context, snap *handoff.Snapshot, wf WorkflowInfo) error {
-	const op = "save snapshot"
+	return s.saveWith(ctx, "save snapshot", snap, wf, nil)
+}
+
+// saveWith validates snap, then in one write transaction stores it (saveTx)
+// and runs then, if any, with the stored draft; snap is updated only when
+// all of it committed.
+func (s *Store) saveWith(ctx context.Context, op string, snap *handoff.Snapshot, wf WorkflowInfo,
+	then func(tx *sqlx.Tx, draft *handoff.Snapshot, now string) error) error {
 	if snap == nil {
 		return handoff.Errorf(handoff.EINVALID, "%s: no snapshot", op)
 	}
@@ -42,62 +53,128 @@ func (s *Store) SaveSnapshot(ctx context.Context, snap *handoff.Snapshot, wf Wor
 	if !snap.Trigger.Valid() {
 		return handoff.Errorf(handoff.EINVALID, "%s: unknown trigger %q", op, snap.Trigger)
 	}
-	draft := *snap
-	if draft.ID == "" {
-		draft.ID = NewID("snap_")
-	}
-	if draft.SchemaVersion == 0 {
-		draft.SchemaVersion = handoff.SnapshotSchemaVersion
-	}
-
+	var stored handoff.Snapshot
 	err := s.inTx(ctx, op, func(tx *sqlx.Tx) error {
+		draft := *snap // fresh on every attempt: a retried transaction starts over
+		if draft.GitState != nil {
+			g := *draft.GitState
+			draft.GitState = &g
+		}
+		if draft.ID == "" {
+			draft.ID = NewID("snap_")
+		}
+		if draft.SchemaVersion == 0 {
+			draft.SchemaVersion = handoff.SnapshotSchemaVersion
+		}
 		clock := s.now().UTC()
 		now := formatTime(clock)
-		if draft.CreatedAt.IsZero() {
-			draft.CreatedAt = clock
-		}
-		draft.CreatedAt = draft.CreatedAt.UTC()
-		created, err := ensureWorkflow(ctx, tx, draft.WorkflowID, wf, now)
-		if err != nil {
+		if err := s.saveTx(ctx, tx, &draft, wf, clock); err != nil {
 			return err
 		}
-		if created {
-			if err := addEvent(ctx, tx, draft.WorkflowID, handoff.EventWorkflowCreated, "", workflowLabel(draft.WorkflowID, wf), now); err != nil {
+		if then != nil {
+			if err := then(tx, &draft, now); err != nil {
 				return err
 			}
 		}
-		var last int
-		if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = ?", draft.WorkflowID); err != nil {
-			return classify(op+": number the session", err)
-		}
-		draft.SessionNumber = last + 1
-		body, err := json.Marshal(&draft)
-		if err != nil {
-			return handoff.Errorf(handoff.EINVALID, "%s: encode snapshot: %w", op, err)
-		}
-		_, err = tx.ExecContext(ctx,
-			`INSERT INTO session_snapshots (id, workflow_id, session_number, "trigger", schema_version, snapshot_json, created_at)
-			 VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			draft.ID, draft.WorkflowID, draft.SessionNumber, string(draft.Trigger), draft.SchemaVersion, string(body), formatTime(draft.CreatedAt))
-		if err != nil {
-			return classify(fmt.Sprintf("%s %s", op, draft.ID), err)
-		}
-		if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = session_count + 1, updated_at = ? WHERE id = ?", now, draft.WorkflowID); err != nil {
-			return classify(op+": update the workflow", err)
-		}
-		detail := fmt.Sprintf("session %d, trigger %s", draft.SessionNumber, draft.Trigger)
-		return addEvent(ctx, tx, draft.WorkflowID, handoff.EventSnapshotCreated, draft.ID, detail, now)
+		stored = draft
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	*snap = draft
+	*snap = stored
+	return nil
+}
+
+// saveTx stores draft inside tx as the next session of its workflow,
+// creating the workflow (in_progress) when missing, filling the git start
+// commit from the workflow, and recording SNAPSHOT_CREATED.
+func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot, wf WorkflowInfo, clock time.Time) error {
+	const op = "save snapshot"
+	now := formatTime(clock)
+	if draft.CreatedAt.IsZero() {
+		draft.CreatedAt = clock
+	}
+	draft.CreatedAt = draft.CreatedAt.UTC()
+	created, err := ensureWorkflow(ctx, tx, draft.WorkflowID, wf, handoff.WorkflowInProgress, now)
+	if err != nil {
+		return err
+	}
+	if created {
+		if err := addEvent(ctx, tx, draft.WorkflowID, handoff.EventWorkflowCreated, "", workflowLabel(draft.WorkflowID, wf), now); err != nil {
+			return err
+		}
+	}
+	if err := fillStartCommit(ctx, tx, draft); err != nil {
+		return err
+	}
+	var last int
+	if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = ?", draft.WorkflowID); err != nil {
+		return classify(op+": number the session", err)
+	}
+	draft.SessionNumber = last + 1
+	if err := insertSnapshot(ctx, tx, draft); err != nil {
+		return err
+	}
+	// session_count counts sessions, including one a resume has started and
+	// that has not been snapshotted yet: it never goes down.
+	if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = MAX(session_count, ?), updated_at = ? WHERE id = ?",
+		draft.SessionNumber, now, draft.WorkflowID); err != nil {
+		return classify(op+": update the workflow", err)
+	}
+	detail := fmt.Sprintf("session %d, trigger %s", draft.SessionNumber, draft.Trigger)
+	return addEvent(ctx, tx, draft.WorkflowID, handoff.EventSnapshotCreated, draft.ID, detail, now)
+}
+
+// insertSnapshot writes the immutable snapshot row.
+func insertSnapshot(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot) error {
+	body, err := json.Marshal(draft)
+	if err != nil {
+		return handoff.Errorf(handoff.EINVALID, "save snapshot: encode snapshot: %w", err)
+	}
+	_, err = tx.ExecContext(ctx,
+		`INSERT INTO session_snapshots (id, workflow_id, session_number, "trigger", schema_version, snapshot_json, created_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		draft.ID, draft.WorkflowID, draft.SessionNumber, string(draft.Trigger), draft.SchemaVersion, string(body), formatTime(draft.CreatedAt))
+	if err != nil {
+		return classify("save snapshot "+draft.ID, err)
+	}
+	return nil
+}
+
+// fillStartCommit records the commit a workflow started from: the first
+// snapshot with a commit sets it, and every snapshot after that carries it
+// as GitState.StartCommit unless it already has one.
+func fillStartCommit(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot) error {
+	g := draft.GitState
+	if g == nil || !g.Available {
+		return nil
+	}
+	var start string
+	if err := tx.GetContext(ctx, &start, "SELECT start_commit FROM workflows WHERE id = ?", draft.WorkflowID); err != nil {
+		return classify("read the workflow's start commit", err)
+	}
+	if start == "" {
+		start = g.StartCommit
+		if start == "" {
+			start = g.Commit
+		}
+		if start == "" {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE workflows SET start_commit = ? WHERE id = ?", start, draft.WorkflowID); err != nil {
+			return classify("record the workflow's start commit", err)
+		}
+	}
+	if g.StartCommit == "" {
+		g.StartCommit = start
+	}
 	return nil
 }
 
 // ensureWorkflow creates the workflow row if it is missing and reports
 // whether it did.
-func ensureWorkflow(ctx context.Context, tx *sqlx.Tx, id string, wf WorkflowInfo, now string) (bool, error) {
+func ensureWorkflow(ctx context.Context, tx *sqlx.Tx, id string, wf WorkflowInfo, status handoff.WorkflowStatus, now string) (bool, error) {
 	name := wf.Name
 	if name == "" {
 		name = id
@@ -105,7 +182,7 @@ func ensureWorkflow(ctx context.Context, tx *sqlx.Tx, id string, wf WorkflowInfo
 	res, err := tx.ExecContext(ctx,
 		`INSERT INTO workflows (id, name, dir, status, session_count, created_at, updated_at)
 		 VALUES (?, ?, ?, ?, 0, ?, ?) ON CONFLICT (id) DO NOTHING`,
-		id, name, wf.Dir, string(handoff.WorkflowInProgress), now, now)
+		id, name, wf.Dir, string(status), now, now)
 	if err != nil {
 		return false, classify("create workflow "+id, err)
 	}
@@ -213,17 +290,19 @@ func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff
 	return decodeSnapshot(row.ID, row.JSON)
 }
 
-// decodeSnapshot parses a stored snapshot, ECORRUPT when it does not
-// decode or is not the row it is stored under.
+// decodeSnapshot parses a stored snapshot, upgrading an older schema
+// version in memory (handoff.DecodeSnapshot): ECORRUPT when it does not
+// decode or is not the row it is stored under, ECONFLICT when a newer build
+// wrote it.
 func decodeSnapshot(id, body string) (*handoff.Snapshot, error) {
-	var snap handoff.Snapshot
-	if err := json.Unmarshal([]byte(body), &snap); err != nil {
-		return nil, handoff.Errorf(handoff.ECORRUPT, "snapshot %s is damaged: its stored JSON does not decode: %w", id, err)
+	snap, err := handoff.DecodeSnapshot([]byte(body))
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %s is damaged or unreadable: %w", id, err)
 	}
 	if snap.ID != id {
 		return nil, handoff.Errorf(handoff.ECORRUPT, "snapshot %s is damaged: its stored JSON is snapshot %q", id, snap.ID)
 	}
-	return &snap, nil
+	return snap, nil
 }
 
 // SnapshotSummary is one line of a snapshot listing: enough to choose a

@@ -94,6 +94,9 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 			}
 			want := handoff.Workflow{ID: tc.snap.WorkflowID, Name: "name " + tc.snap.WorkflowID, Status: handoff.WorkflowInProgress,
 				Dir: "/src/x", SessionCount: 1, CreatedAt: clock.UTC(), UpdatedAt: clock.UTC()}
+			if g := tc.snap.GitState; g != nil && g.Available {
+				want.StartCommit = g.StartCommit // the first snapshot's start commit starts the workflow
+			}
 			if !reflect.DeepEqual(*wf, want) {
 				t.Errorf("workflow row:\n got %+v\nwant %+v", *wf, want)
 			}
@@ -283,6 +286,9 @@ func TestDamagedSnapshotRow(t *testing.T) {
 		}
 		ids = append(ids, snap.ID)
 	}
+	// Damage comes from outside handoff: drop the immutability trigger the
+	// way another program writing to the file could.
+	mustExec(t, s, "DROP TRIGGER session_snapshots_immutable")
 	mustExec(t, s, "UPDATE session_snapshots SET snapshot_json = ? WHERE id = ?", `{"id": "`+ids[2]+`", "goal": tru`, ids[2])
 	mustExec(t, s, "UPDATE session_snapshots SET snapshot_json = ? WHERE id = ?", `{"id": "snap_other"}`, ids[0])
 

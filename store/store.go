@@ -6,7 +6,14 @@
 // a busy timeout, and every writer takes the write lock up front (BEGIN
 // IMMEDIATE): writers queue instead of failing halfway through. Each
 // snapshot is written in one transaction together with its workflow row and
-// its event, so a crash never leaves half a snapshot behind.
+// its event, so a crash never leaves half a snapshot behind; a write that
+// still meets SQLITE_BUSY is retried whole with jittered backoff. Pausing,
+// resuming and forking change the workflow's status in that same
+// transaction, through the one lifecycle check
+// (handoff.WorkflowStatus.Transition). Stored snapshots are immutable (a
+// trigger refuses updates); older snapshot layouts are upgraded in memory
+// when read (handoff.DecodeSnapshot), and rows that do not read are
+// reported and skipped by every listing.
 package store
 
 import (
@@ -16,9 +23,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -116,6 +125,11 @@ func open(ctx context.Context, path string, opts Options, busy time.Duration) (*
 	s := &Store{db: db, path: path, readOnly: opts.ReadOnly, log: log, now: time.Now}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
+		if !opts.ReadOnly && !dirWritable(filepath.Dir(path)) {
+			return nil, handoff.Errorf(handoff.EUNAVAILABLE,
+				"the database directory %s is not writable (SQLite keeps its -wal and -shm files beside the database); fix its permissions or use --db elsewhere: %w",
+				filepath.Dir(path), err)
+		}
 		return nil, classify("connect", err)
 	}
 	if err := s.migrate(ctx); err != nil {
@@ -123,6 +137,11 @@ func open(ctx context.Context, path string, opts Options, busy time.Duration) (*
 		return nil, err
 	}
 	return s, nil
+}
+
+// dirWritable reports whether this process may create files in dir.
+func dirWritable(dir string) bool {
+	return syscall.Access(dir, 2 /* W_OK */) == nil
 }
 
 // dsn builds the go-sqlite3 connection string. The path is escaped because
@@ -163,7 +182,9 @@ func classify(op string, err error) error {
 			return handoff.Errorf(handoff.ECORRUPT, "%s: not a handoff database (file is not SQLite or is damaged): %w", op, err)
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
 			return handoff.Errorf(handoff.EUNAVAILABLE, "%s: the database is locked by another handoff process (gave up waiting); try again: %w", op, err)
-		case sqlite3.ErrCantOpen, sqlite3.ErrPerm, sqlite3.ErrReadonly, sqlite3.ErrFull:
+		case sqlite3.ErrFull:
+			return handoff.Errorf(handoff.EUNAVAILABLE, "%s: the disk is full (free space and try again; nothing was stored): %w", op, err)
+		case sqlite3.ErrCantOpen, sqlite3.ErrPerm, sqlite3.ErrReadonly:
 			return handoff.Errorf(handoff.EUNAVAILABLE, "%s: cannot use the database file (check permissions and free space): %w", op, err)
 		case sqlite3.ErrConstraint:
 			return handoff.Errorf(handoff.ECONFLICT, "%s: %w", op, err)
@@ -180,12 +201,62 @@ func (s *Store) writable(op string) error {
 	return nil
 }
 
+// Write retries: BEGIN IMMEDIATE already waits up to the busy timeout for
+// the write lock, but SQLite can still answer BUSY without waiting (a
+// reader holding an old WAL snapshot, a checkpoint or recovery in
+// progress). Such a write is retried a few times with jittered, growing
+// backoff so that processes that collided do not collide again in step.
+const (
+	maxWriteAttempts = 6
+	retryBaseDelay   = 10 * time.Millisecond
+	retryMaxDelay    = 500 * time.Millisecond
+)
+
+// isBusy reports whether err is SQLite's "try again" (BUSY or LOCKED).
+func isBusy(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked
+	}
+	return false
+}
+
+// backoff returns the pause before retry attempt n (1-based): exponential
+// from retryBaseDelay, capped, with "full jitter" (uniform in [d/2, d)).
+func backoff(n int) time.Duration {
+	d := retryBaseDelay << min(n-1, 16)
+	if d > retryMaxDelay {
+		d = retryMaxDelay
+	}
+	return d/2 + rand.N(d/2)
+}
+
 // inTx runs fn in one write transaction (BEGIN IMMEDIATE, through the DSN's
-// _txlock), committing if fn succeeds and rolling back otherwise.
+// _txlock), committing if fn succeeds and rolling back otherwise. When
+// SQLite answers BUSY anywhere in it, the whole transaction is rolled back
+// and run again (fn must therefore be repeatable), up to maxWriteAttempts
+// times; the last BUSY is EUNAVAILABLE.
 func (s *Store) inTx(ctx context.Context, op string, fn func(tx *sqlx.Tx) error) error {
 	if err := s.writable(op); err != nil {
 		return err
 	}
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = s.tryTx(ctx, op, fn)
+		if err == nil || !isBusy(err) || attempt == maxWriteAttempts {
+			return err
+		}
+		s.log.Debug("database busy, retrying", "op", op, "attempt", attempt)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s: %w", op, ctx.Err())
+		case <-time.After(backoff(attempt)):
+		}
+	}
+}
+
+// tryTx is one attempt of inTx.
+func (s *Store) tryTx(ctx context.Context, op string, fn func(tx *sqlx.Tx) error) error {
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return classify(op+": begin", err)
@@ -197,6 +268,9 @@ func (s *Store) inTx(ctx context.Context, op string, fn func(tx *sqlx.Tx) error)
 		return err
 	}
 	if err := tx.Commit(); err != nil {
+		if rbErr := tx.Rollback(); rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
+			s.log.Warn("rollback after a failed commit failed", "op", op, "err", rbErr)
+		}
 		return classify(op+": commit", err)
 	}
 	return nil

@@ -150,6 +150,12 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newFormatsCmd(),
 		a.newWatchCmd(),
 		a.newHookCmd(),
+		a.newPauseCmd(),
+		a.newResumeCmd(),
+		a.newStatusCmd(),
+		a.newDiffCmd(),
+		a.newForkCmd(),
+		a.newGCCmd(),
 	)
 	return root
 }

@@ -22,10 +22,14 @@ type showOptions struct {
 	errors    bool
 	tasks     bool
 	files     bool
+	git       bool
+	tests     bool
 	json      bool
 	prompt    bool
 	budget    int
 	all       bool
+	format    string
+	out       string
 }
 
 func (a *app) newShowCmd() *cobra.Command {
@@ -46,14 +50,24 @@ prompt points here for what its budget left out.`,
 	f.BoolVar(&o.errors, "errors", false, "list every error with its resolution")
 	f.BoolVar(&o.tasks, "tasks", false, "list the plan")
 	f.BoolVar(&o.files, "files", false, "list the files modified")
+	f.BoolVar(&o.git, "git", false, "show the git state recorded at the snapshot")
+	f.BoolVar(&o.tests, "tests", false, "show the last test run: command, status, failing tests")
 	f.BoolVar(&o.json, "json", false, "print the snapshot (or the chosen part) as JSON")
 	f.BoolVar(&o.prompt, "prompt", false, "print the resume prompt compiled from the snapshot")
 	f.IntVar(&o.budget, "budget", 2000, "with --prompt: budget in `tokens`")
+	f.StringVar(&o.format, "format", resumePrompt, "with --prompt: prompt, or resume-md (YAML front matter + prompt)")
+	f.StringVarP(&o.out, "out", "o", "", "with --prompt: write to `file` (atomically) instead of stdout")
 	return cmd
 }
 
 func (o *showOptions) run(ctx context.Context, args []string) error {
 	a := o.app
+	if (o.format != resumePrompt || o.out != "") && !o.prompt {
+		return handoff.Errorf(handoff.EINVALID, "--format and --out go with --prompt")
+	}
+	if o.format != resumePrompt && o.format != resumeMarkdown {
+		return handoff.Errorf(handoff.EINVALID, "unknown --format %q: use prompt or resume-md", o.format)
+	}
 	s, err := a.openStore(ctx)
 	if err != nil {
 		return err
@@ -73,8 +87,19 @@ func (o *showOptions) run(ctx context.Context, args []string) error {
 		if err != nil {
 			return fmt.Errorf("compile resume prompt: %w", err)
 		}
-		_, err = io.WriteString(a.stdout, res.Prompt)
-		return err
+		body := []byte(res.Prompt)
+		if o.format == resumeMarkdown {
+			body = compiler.ResumeMarkdown(snap, res)
+		}
+		if o.out == "" {
+			_, err = a.stdout.Write(body)
+			return err
+		}
+		publish, _, err := stageFile(o.out, body)
+		if err != nil {
+			return err
+		}
+		return publish()
 	case o.decisions:
 		if o.json {
 			return writeJSON(a.stdout, snap.Decisions)
@@ -90,6 +115,16 @@ func (o *showOptions) run(ctx context.Context, args []string) error {
 			return writeJSON(a.stdout, snap.Tasks)
 		}
 		return printTasks(a.stdout, snap)
+	case o.git:
+		if o.json {
+			return writeJSON(a.stdout, snap.GitState)
+		}
+		return printGit(a.stdout, snap.GitState)
+	case o.tests:
+		if o.json {
+			return writeJSON(a.stdout, snap.TestState)
+		}
+		return printTests(a.stdout, snap.TestState)
 	case o.files:
 		if o.json {
 			return writeJSON(a.stdout, snap.FilesModified)
@@ -178,4 +213,55 @@ func printTasks(w io.Writer, snap *handoff.Snapshot) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.ID, t.Status, t.Content, mark)
 	}
 	return tw.Flush()
+}
+
+func printGit(w io.Writer, g *handoff.GitState) error {
+	switch {
+	case g == nil:
+		_, err := fmt.Fprintln(w, "no git state recorded (--no-git)")
+		return err
+	case !g.Available:
+		_, err := fmt.Fprintf(w, "git state unavailable: %s\n", g.Note)
+		return err
+	}
+	fmt.Fprintf(w, "branch: %s\ncommit: %s\n", g.Branch, g.Commit)
+	if g.StartCommit != "" && g.StartCommit != g.Commit {
+		fmt.Fprintf(w, "workflow started at: %s\n", g.StartCommit)
+	}
+	state := "clean"
+	if g.Dirty {
+		state = "dirty"
+	}
+	fmt.Fprintf(w, "tree: %s\n", state)
+	if g.Diffstat != "" {
+		fmt.Fprintf(w, "diffstat: %s\n", g.Diffstat)
+	}
+	for _, l := range []struct {
+		name  string
+		files []string
+	}{{"staged", g.Staged}, {"modified", g.Modified}, {"untracked", g.Untracked}} {
+		for _, f := range l.files {
+			fmt.Fprintf(w, "%s\t%s\n", l.name, f)
+		}
+	}
+	if g.Note != "" {
+		fmt.Fprintf(w, "note: %s\n", g.Note)
+	}
+	return nil
+}
+
+func printTests(w io.Writer, t *handoff.TestState) error {
+	if t == nil {
+		_, err := fmt.Fprintln(w, "no test run recorded")
+		return err
+	}
+	fmt.Fprintf(w, "command: %s\nstatus: %s\n", t.Command, t.Status)
+	if t.Summary != "" {
+		fmt.Fprintf(w, "summary: %s\n", t.Summary)
+	}
+	for _, f := range t.FailingTests {
+		fmt.Fprintf(w, "failing\t%s\n", f)
+	}
+	fmt.Fprintf(w, "source: message %d\n", t.Source.Index)
+	return nil
 }

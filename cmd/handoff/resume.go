@@ -1,0 +1,289 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/capacity"
+	"github.com/handoff-cli/handoff/compiler"
+	"github.com/handoff-cli/handoff/gitstate"
+	"github.com/handoff-cli/handoff/prompts"
+	"github.com/handoff-cli/handoff/store"
+)
+
+// resumeOptions are the flags of `handoff resume`.
+type resumeOptions struct {
+	app *app
+
+	workflow     string
+	snapshot     string
+	dir          string
+	force        bool
+	budget       int
+	encoding     string
+	templatePath string
+	format       string
+	out          string
+}
+
+// Output formats of `handoff resume`.
+const (
+	resumePrompt   = "prompt"
+	resumeMarkdown = "resume-md"
+	resumeJSON     = "json"
+)
+
+func (a *app) newResumeCmd() *cobra.Command {
+	o := &resumeOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "resume",
+		Short: "Print the resume prompt of a workflow's latest snapshot and mark it in progress",
+		Long: `resume compiles the resume prompt of the workflow's latest snapshot (or of
+--snapshot), prints it, moves the workflow to in_progress, counts the new
+session, and records WORKFLOW_RESUMED.
+
+The workflow is --workflow, the workflow of --snapshot, else the one whose
+directory is the current directory (or --dir) or the nearest one above it.
+
+Before printing, the snapshot's git state is compared with the working
+tree; differences are reported on stderr. resume refuses (exit 6) when the
+tree is on another branch, when HEAD does not descend from the snapshot's
+commit, or when the repository lacks that commit; --force resumes anyway.
+Completed and cancelled workflows cannot be resumed (exit 6).`,
+		Example: `  handoff resume
+  handoff resume --workflow wf_1a2b3c --budget 4000
+  handoff resume --snapshot snap_7k2m --format resume-md --out _resume.md`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return o.run(cmd.Context())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.workflow, "workflow", "", "workflow `id` to resume (default: resolved from the directory)")
+	f.StringVar(&o.snapshot, "snapshot", "", "resume from this snapshot `id` (or unique prefix) instead of the latest")
+	f.StringVarP(&o.dir, "dir", "C", "", "working tree to resolve the workflow from and compare git state with (default: current directory)")
+	f.BoolVar(&o.force, "force", false, "resume even when the working tree has diverged from the snapshot")
+	f.IntVar(&o.budget, "budget", 2000, "resume prompt budget in `tokens`")
+	f.StringVar(&o.encoding, "encoding", string(capacity.O200kBase), "tokenizer: o200k_base or cl100k_base")
+	f.StringVar(&o.templatePath, "template", "", "resume prompt text/template `file` overriding the built-in one")
+	f.StringVar(&o.format, "format", resumePrompt, "output: prompt, resume-md (YAML front matter + prompt) or json (the snapshot)")
+	f.StringVarP(&o.out, "out", "o", "", "write the output to `file` (atomically) instead of stdout")
+	return cmd
+}
+
+func (o *resumeOptions) run(ctx context.Context) error {
+	a := o.app
+	if o.budget <= 0 {
+		return handoff.Errorf(handoff.EINVALID, "--budget must be a positive number of tokens, got %d", o.budget)
+	}
+	switch o.format {
+	case resumePrompt, resumeMarkdown, resumeJSON:
+	default:
+		return handoff.Errorf(handoff.EINVALID, "unknown --format %q: use prompt, resume-md or json", o.format)
+	}
+	var tmpl string
+	if o.templatePath != "" {
+		var err error
+		if tmpl, err = prompts.LoadTemplate(o.templatePath); err != nil {
+			return err
+		}
+	}
+	counter, err := capacity.NewCounter(capacity.Encoding(o.encoding))
+	if err != nil {
+		return err
+	}
+	dir, err := dirOrWD(o.dir)
+	if err != nil {
+		return err
+	}
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+
+	snap, err := pickSnapshot(ctx, s, o.workflow, o.snapshot, dir)
+	if err != nil {
+		return err
+	}
+	wf, err := s.Workflow(ctx, snap.WorkflowID)
+	if err != nil {
+		return err
+	}
+	if err := wf.Status.Transition(handoff.WorkflowInProgress); err != nil {
+		return fmt.Errorf("resume workflow %s: %w", wf.ID, err)
+	}
+	if wf.Status == handoff.WorkflowInProgress {
+		a.status("warning: workflow %s is already in progress (another session may be working on it)", wf.ID)
+	}
+
+	div := gitstate.Compare(ctx, compareDir(o.dir, dir, wf.Dir), snap.GitState)
+	for _, w := range div.Warnings() {
+		a.status("warning: %s", w)
+	}
+	if err := div.Conflict(); err != nil {
+		if !o.force {
+			return err
+		}
+		a.status("warning: resuming anyway (--force): %s", err)
+	}
+
+	res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
+	if err != nil {
+		return fmt.Errorf("compile resume prompt: %w", err)
+	}
+	var body []byte
+	switch o.format {
+	case resumeMarkdown:
+		body = compiler.ResumeMarkdown(snap, res)
+	case resumeJSON:
+		var b strings.Builder
+		if err := writeJSON(&b, snap); err != nil {
+			return err
+		}
+		body = []byte(b.String())
+	default:
+		body = []byte(res.Prompt)
+	}
+
+	// The output file is staged before the workflow changes and published
+	// after, so a failure on either side leaves no half-done resume.
+	var publish func() error
+	discard := func() {}
+	if o.out != "" {
+		if publish, discard, err = stageFile(o.out, body); err != nil {
+			return err
+		}
+	}
+	r, err := s.Resume(ctx, snap.WorkflowID, snap.ID)
+	if err != nil {
+		discard()
+		return fmt.Errorf("resume workflow %s: %w", snap.WorkflowID, err)
+	}
+	if publish != nil {
+		if err := publish(); err != nil {
+			return err
+		}
+	} else if _, err := a.stdout.Write(body); err != nil {
+		return fmt.Errorf("write resume prompt: %w", err)
+	}
+	where := ""
+	if o.out != "" {
+		where = " · written to " + o.out
+	}
+	a.status("resumed workflow %s as session %d from snapshot %s (session %d) · prompt %d/%d tokens%s",
+		r.Workflow.ID, r.Session, snap.ID, snap.SessionNumber, res.Tokens, res.Budget, where)
+	return nil
+}
+
+// pickSnapshot resolves what to resume: --snapshot, else the latest of
+// --workflow, else the latest of the directory's workflow.
+func pickSnapshot(ctx context.Context, s *store.Store, workflow, snapshot, dir string) (*handoff.Snapshot, error) {
+	if snapshot != "" {
+		snap, err := s.Snapshot(ctx, snapshot)
+		if err != nil {
+			return nil, err
+		}
+		if workflow != "" && snap.WorkflowID != workflow {
+			return nil, handoff.Errorf(handoff.EINVALID, "snapshot %s belongs to workflow %s, not %s", snap.ID, snap.WorkflowID, workflow)
+		}
+		return snap, nil
+	}
+	if workflow == "" {
+		wf, err := s.ResolveWorkflow(ctx, dir)
+		if err != nil {
+			return nil, err
+		}
+		workflow = wf.ID
+	}
+	return s.LatestSnapshot(ctx, workflow)
+}
+
+// compareDir picks the working tree a resume checks the snapshot against:
+// --dir when given; else the current directory when it lies inside the
+// workflow's directory (or the workflow has none, or it is gone here); else
+// the workflow's directory, since that is where its work lives.
+func compareDir(flag, wd, wfDir string) string {
+	if flag != "" || wfDir == "" || within(wd, wfDir) {
+		return wd
+	}
+	if fi, err := os.Stat(wfDir); err != nil || !fi.IsDir() {
+		return wd
+	}
+	return wfDir
+}
+
+// within reports whether path is dir or below it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// workingDir is the process's current directory, the starting point of
+// workflow resolution.
+func workingDir() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("find the current directory: %w", err)
+	}
+	return wd, nil
+}
+
+// dirOrWD returns dir made absolute, or the current directory.
+func dirOrWD(dir string) (string, error) {
+	if dir == "" {
+		return workingDir()
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", handoff.Errorf(handoff.EINVALID, "--dir %s: %w", dir, err)
+	}
+	return abs, nil
+}
+
+// stageFile writes data to a new temporary file beside path and syncs
+// it. publish renames it over path, so readers see the old file or the
+// whole new one, never a part; discard removes it instead.
+func stageFile(path string, data []byte) (publish func() error, discard func(), err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, nil, handoff.Errorf(handoff.EINVALID, "write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	discard = func() { os.Remove(tmp) }
+	_, werr := f.Write(data)
+	cherr := f.Chmod(0o644)
+	serr := f.Sync()
+	cerr := f.Close()
+	if err := firstErr(werr, cherr, serr, cerr); err != nil {
+		discard()
+		return nil, nil, handoff.Errorf(handoff.EUNAVAILABLE, "write %s: %w", path, err)
+	}
+	publish = func() error {
+		if err := os.Rename(tmp, path); err != nil {
+			discard()
+			return handoff.Errorf(handoff.EUNAVAILABLE, "write %s: %w", path, err)
+		}
+		if d, err := os.Open(filepath.Dir(path)); err == nil {
+			d.Sync() // best effort: make the rename itself durable
+			d.Close()
+		}
+		return nil
+	}
+	return publish, discard, nil
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

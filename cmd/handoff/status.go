@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/redact"
+	"github.com/handoff-cli/handoff/store"
+)
+
+// statusOptions are the flags of `handoff status`.
+type statusOptions struct {
+	app      *app
+	json     bool
+	set      string
+	workflow string
+	reason   string
+	dir      string
+	events   bool
+}
+
+func (a *app) newStatusCmd() *cobra.Command {
+	o := &statusOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "List workflows: status, sessions, last snapshot, context use at the last checkpoint",
+		Long: `status lists every workflow, most recently active first, with its status,
+session count, latest snapshot and the context use at that checkpoint.
+
+With --set it moves one workflow (--workflow, else the current directory's)
+to a new status instead: pending, in_progress, paused, blocked, completed,
+failed or cancelled. Completed and cancelled are final; a move the
+lifecycle does not allow is refused (exit 6).`,
+		Example: `  handoff status
+  handoff status --set completed --reason "merged"
+  handoff status --workflow wf_1a2b --set blocked --reason "waiting on review"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return o.run(cmd.Context())
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.json, "json", false, "print JSON")
+	f.StringVar(&o.set, "set", "", "move the workflow to this `status`")
+	f.StringVar(&o.workflow, "workflow", "", "with --set: the workflow `id` (default: resolved from the directory)")
+	f.StringVar(&o.reason, "reason", "", "with --set: why, recorded in the event")
+	f.StringVarP(&o.dir, "dir", "C", "", "with --set: directory to resolve the workflow from (default: current directory)")
+	f.BoolVar(&o.events, "events", false, "list the event log (of --workflow, else of every workflow), oldest first")
+	return cmd
+}
+
+func (o *statusOptions) run(ctx context.Context) error {
+	a := o.app
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if o.set != "" {
+		if o.events {
+			return handoff.Errorf(handoff.EINVALID, "--set and --events do not go together")
+		}
+		return o.setStatus(ctx, s)
+	}
+	if o.reason != "" {
+		return handoff.Errorf(handoff.EINVALID, "--reason goes with --set")
+	}
+	if o.events {
+		return o.listEvents(ctx, s)
+	}
+	if o.workflow != "" {
+		return handoff.Errorf(handoff.EINVALID, "--workflow goes with --set or --events")
+	}
+	list, bad, err := s.Overview(ctx)
+	if err != nil {
+		return fmt.Errorf("list workflows: %w", err)
+	}
+	for _, e := range bad {
+		a.status("skipped a damaged row: %v", e)
+	}
+	if o.json {
+		return writeJSON(a.stdout, list)
+	}
+	if len(list) == 0 {
+		a.status("no workflows yet: run 'handoff compile' or 'handoff pause' on a session")
+		return nil
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "WORKFLOW\tSTATUS\tSESSIONS\tLAST SNAPSHOT\tTRIGGER\tWHEN\tCONTEXT\tNAME")
+	for _, w := range list {
+		snap, trigger, when, util := "-", "-", w.UpdatedAt.Local().Format(time.DateTime), "-"
+		if l := w.Latest; l != nil {
+			snap, trigger, when = l.ID, string(l.Trigger), l.CreatedAt.Local().Format(time.DateTime)
+			util = fmt.Sprintf("%.0f%%", 100*l.Utilization)
+		}
+		status := string(w.Status)
+		if w.PauseReason != "" {
+			status += " (" + shorten(w.PauseReason, 30) + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", shorten(w.ID, 40), status, w.SessionCount, snap, trigger, when, util, shorten(w.Name, 30))
+	}
+	return tw.Flush()
+}
+
+// setStatus is `status --set`: one lifecycle move, checked and recorded by
+// the store in one transaction.
+func (o *statusOptions) setStatus(ctx context.Context, s *store.Store) error {
+	to := handoff.WorkflowStatus(o.set)
+	if !to.Valid() {
+		return handoff.Errorf(handoff.EINVALID, "--set %q: not a status (pending, in_progress, paused, blocked, completed, failed, cancelled)", o.set)
+	}
+	id := o.workflow
+	if id == "" {
+		dir, err := dirOrWD(o.dir)
+		if err != nil {
+			return err
+		}
+		wf, err := s.ResolveWorkflow(ctx, dir)
+		if err != nil {
+			return err
+		}
+		id = wf.ID
+	}
+	if err := s.SetWorkflowStatus(ctx, id, to, redact.String(o.reason)); err != nil {
+		return err
+	}
+	wf, err := s.Workflow(ctx, id)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return writeJSON(o.app.stdout, wf)
+	}
+	fmt.Fprintf(o.app.stdout, "%s\t%s\n", wf.ID, wf.Status)
+	return nil
+}
+
+// listEvents is `status --events`.
+func (o *statusOptions) listEvents(ctx context.Context, s *store.Store) error {
+	events, bad, err := s.ListEvents(ctx, o.workflow)
+	if err != nil {
+		return err
+	}
+	for _, e := range bad {
+		o.app.status("skipped a damaged row: %v", e)
+	}
+	if o.json {
+		if events == nil {
+			events = []handoff.Event{}
+		}
+		return writeJSON(o.app.stdout, events)
+	}
+	tw := tabwriter.NewWriter(o.app.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "WHEN\tWORKFLOW\tEVENT\tSNAPSHOT\tDETAIL")
+	for _, e := range events {
+		snap := e.SnapshotID
+		if snap == "" {
+			snap = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.CreatedAt.Local().Format(time.DateTime), shorten(e.WorkflowID, 40), e.Type, snap, shorten(e.Detail, 80))
+	}
+	return tw.Flush()
+}

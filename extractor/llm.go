@@ -17,6 +17,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/prompts"
 )
 
 // Defaults of LLMConfig's zero fields.
@@ -250,11 +251,13 @@ type callStats struct {
 	warnings                     []string
 }
 
-// cacheKey identifies a window's answer: the model, the prompt version and
-// the redacted window content.
+// cacheKey identifies a window's answer: the model, the prompt version
+// (prompts.ExtractionPromptVersion), the output schema (so a schema edit
+// made without bumping the version still misses) and the redacted window
+// content.
 func (l *LLM) cacheKey(rendered string) string {
 	h := sha256.New()
-	for _, part := range []string{l.cfg.Model, extractionPromptVersion, rendered} {
+	for _, part := range []string{l.cfg.Model, prompts.ExtractionPromptVersion, extractionSchema, rendered} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}

@@ -224,7 +224,9 @@ func TestErrorsQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(damaged, func(e error) bool { return strings.Contains(e.Error(), bad["wf-d"]+` is damaged: its "errors" is not a list`) }) {
+	if !slices.ContainsFunc(damaged, func(e error) bool {
+		return strings.Contains(e.Error(), bad["wf-d"]+` is damaged: its "errors" is not a list`)
+	}) {
 		t.Errorf("the object errors list is not reported: %v", damaged)
 	}
 }

@@ -115,6 +115,9 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newShowCmd(),
 		a.newListCmd(),
 		a.newFormatsCmd(),
+		a.newExtractCmd(),
+		a.newDecisionsCmd(),
+		a.newErrorsCmd(),
 	)
 	return root
 }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// progress reports a batch on stderr: one line rewritten in place when
+// stderr is a terminal, an occasional plain line when it is not (a log
+// file, CI), nothing with --quiet.
+type progress struct {
+	a     *app
+	tty   bool
+	total int
+	// every is how many sessions pass between plain lines.
+	every int
+
+	mu                          sync.Mutex
+	n, calls, tokens, cacheHits int
+	lastLen                     int
+}
+
+func (a *app) newProgress(total int) *progress {
+	p := &progress{a: a, total: total, every: max(total/10, 1)}
+	if f, ok := a.stderr.(*os.File); ok && isTerminal(f) {
+		p.tty = true
+	}
+	if total < 10 {
+		p.every = 0 // a short batch needs only the closing summary
+	}
+	return p
+}
+
+// done counts one finished session and what its extraction cost.
+func (p *progress) done(out sessionOutcome) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n++
+	if out.snap != nil && !out.resumed {
+		p.add(out.snap.Usage.Extraction)
+	}
+	if p.a.quiet {
+		return
+	}
+	switch {
+	case p.tty:
+		line := fmt.Sprintf("handoff: extract %d/%d sessions · %s", p.n, p.total, p.totalsLocked())
+		fmt.Fprintf(p.a.stderr, "\r%-*s", p.lastLen, line)
+		p.lastLen = len(line)
+	case p.every > 0 && (p.n%p.every == 0 || p.n == p.total):
+		fmt.Fprintf(p.a.stderr, "handoff: extract %d/%d sessions · %s\n", p.n, p.total, p.totalsLocked())
+	}
+}
+
+func (p *progress) add(u *handoff.ExtractionUsage) {
+	if u == nil {
+		return
+	}
+	p.calls += u.Calls
+	p.tokens += u.PromptTokens + u.CompletionTokens
+	p.cacheHits += u.CacheHits
+}
+
+// finish ends the in-place line so the summary starts on its own.
+func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty && p.lastLen > 0 && !p.a.quiet {
+		fmt.Fprintln(p.a.stderr)
+	}
+}
+
+// totals is the model usage so far: calls, tokens, cache hits.
+func (p *progress) totals() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.totalsLocked()
+}
+
+func (p *progress) totalsLocked() string {
+	return fmt.Sprintf("%d call(s) · %d tokens · %d cache hit(s)", p.calls, p.tokens, p.cacheHits)
+}

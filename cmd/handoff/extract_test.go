@@ -535,3 +535,36 @@ func TestExtractJSONL(t *testing.T) {
 		t.Errorf("table:\n%s", table.stdout)
 	}
 }
+
+// TestExtractProgressLines: a batch on a non-terminal stderr gets a plain
+// line every tenth of the way, none with --quiet; sessions run
+// concurrently.
+func TestExtractProgressLines(t *testing.T) {
+	dir := t.TempDir()
+	sample := readFile(t, sampleTranscript)
+	for i := range 20 {
+		content := strings.ReplaceAll(sample, sampleWorkflow, fmt.Sprintf("7f3c2a1e-5b6d-4e8f-9a0b-0000000000%02d", i))
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("s%02d.jsonl", i)), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := filepath.Join(t.TempDir(), "h.db")
+	r := runEnv(context.Background(), t, db, nil, "", "extract", dir, "-j", "4", "--json")
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	if got := strings.Count(r.stderr, "handoff: extract "); got != 10 || !strings.Contains(r.stderr, "extract 20/20 sessions") {
+		t.Errorf("%d progress lines:\n%s", got, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "20 session(s) extracted") {
+		t.Errorf("summary:\n%s", r.stderr)
+	}
+	var recs []extractedRecord
+	if err := json.Unmarshal([]byte(r.stdout), &recs); err != nil || len(recs) == 0 || recs[0].Path != filepath.Join(dir, "s00.jsonl") {
+		t.Errorf("records not in input order: %v", err)
+	}
+	q := runEnv(context.Background(), t, db, nil, "", "extract", dir, "-q")
+	if q.err != nil || q.stderr != "" {
+		t.Errorf("--quiet: %v, stderr %q", q.err, q.stderr)
+	}
+}

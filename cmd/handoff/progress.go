@@ -28,7 +28,7 @@ func (a *app) newProgress(total int) *progress {
 	if f, ok := a.stderr.(*os.File); ok && isTerminal(f) {
 		p.tty = true
 	}
-	if total < 10 {
+	if total < 20 {
 		p.every = 0 // a short batch needs only the closing summary
 	}
 	return p

@@ -98,6 +98,7 @@ type extractMark struct {
 
 func (o *extractOptions) run(ctx context.Context, args []string) error {
 	a := o.app
+	a.syncStderr()
 	if o.concurrency < 1 {
 		return handoff.Errorf(handoff.EINVALID, "--concurrency must be at least 1, got %d", o.concurrency)
 	}

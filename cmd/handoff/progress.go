@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"sync"
 
@@ -25,7 +26,11 @@ type progress struct {
 
 func (a *app) newProgress(total int) *progress {
 	p := &progress{a: a, total: total, every: max(total/10, 1)}
-	if f, ok := a.stderr.(*os.File); ok && isTerminal(f) {
+	errOut := a.stderr
+	if l, ok := errOut.(*lockedWriter); ok {
+		errOut = l.w
+	}
+	if f, ok := errOut.(*os.File); ok && isTerminal(f) {
 		p.tty = true
 	}
 	if total < 20 {
@@ -82,4 +87,27 @@ func (p *progress) totals() string {
 
 func (p *progress) totalsLocked() string {
 	return fmt.Sprintf("%d call(s) · %d tokens · %d cache hit(s)", p.calls, p.tokens, p.cacheHits)
+}
+
+// lockedWriter serialises writes to w: a batch's workers, its progress
+// line and the logger share stderr.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// syncStderr makes the app's stderr (and its logger) safe for concurrent
+// use, for commands that run workers.
+func (a *app) syncStderr() {
+	if _, ok := a.stderr.(*lockedWriter); ok {
+		return
+	}
+	a.stderr = &lockedWriter{w: a.stderr}
+	a.setupLogger()
 }

@@ -163,10 +163,10 @@ func (o *extractOptions) run(ctx context.Context, args []string) error {
 				if out.snap == nil && !out.skipped {
 					continue // interrupted
 				}
-				prog.done(out)
 				if out.skipped {
-					a.status("skipped %s: %v", files[i], out.err)
+					prog.note("skipped %s: %v", files[i], out.err)
 				}
+				prog.done(out)
 				if o.jsonl && out.snap != nil {
 					outMu.Lock()
 					err := writeRecords(a.stdout, records(out))

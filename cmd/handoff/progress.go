@@ -69,6 +69,24 @@ func (p *progress) add(u *handoff.ExtractionUsage) {
 	p.cacheHits += u.CacheHits
 }
 
+// note prints a status line (a skipped file) without mangling the
+// in-place progress line: it takes that line's place, and the next update
+// redraws the progress below it.
+func (p *progress) note(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.a.quiet {
+		return
+	}
+	line := fmt.Sprintf("handoff: "+format, args...)
+	if p.tty {
+		fmt.Fprintf(p.a.stderr, "\r%-*s\n", p.lastLen, line)
+		p.lastLen = 0
+		return
+	}
+	fmt.Fprintln(p.a.stderr, line)
+}
+
 // finish ends the in-place line so the summary starts on its own.
 func (p *progress) finish() {
 	p.mu.Lock()

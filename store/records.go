@@ -146,19 +146,19 @@ type recordQuery struct {
 	timestamp string
 }
 
-// field is the SQL for one key of the current element. It goes through
-// the snapshot and the element's full path rather than the element's
-// value, so an element that is not an object yields NULL instead of
-// failing the whole query.
+// field is the SQL for one key of the current element. The CASE keeps
+// json_extract off an element that is not an object (a bare string is not
+// JSON text, and would fail the whole query): SQLite evaluates CASE
+// lazily, whatever order it evaluates other terms in.
 func field(key string) string {
-	return "json_extract(p.j, r.fullkey || '." + key + "')"
+	return "CASE WHEN r.type = 'object' THEN json_extract(r.value, '$." + key + "') END"
 }
 
 // snapshotsCTE selects the snapshots in scope, with j set to the stored
 // JSON only when it decodes and is the row it is stored under. The CASE
 // keeps json_extract from ever seeing malformed JSON, whatever order
 // SQLite evaluates terms in.
-const snapshotsCTE = `WITH snaps AS MATERIALIZED (
+const snapshotsCTE = `WITH snaps AS (
 	SELECT s.id, s.workflow_id, s.session_number, s.created_at, COALESCE(w.name, '') AS wname,
 		CASE WHEN json_valid(s.snapshot_json) THEN
 			CASE WHEN json_extract(s.snapshot_json, '$.id') IS s.id THEN s.snapshot_json END
@@ -203,9 +203,11 @@ func (s *Store) queryRecords(ctx context.Context, q recordQuery, f RecordFilter,
 		where += " AND " + c
 	}
 	query := snapshotsCTE + `,
+ranked AS (
+	SELECT *, MAX(session_number) FILTER (WHERE j IS NOT NULL) OVER (PARTITION BY workflow_id) AS latest FROM snaps
+),
 picked AS (
-	SELECT * FROM snaps p WHERE p.j IS NOT NULL AND (@all OR p.session_number =
-		(SELECT MAX(q.session_number) FROM snaps q WHERE q.workflow_id = p.workflow_id AND q.j IS NOT NULL))
+	SELECT * FROM ranked WHERE j IS NOT NULL AND (@all OR session_number = latest)
 )
 SELECT p.id, p.workflow_id, p.wname, p.session_number, p.created_at,
 	COALESCE(json_extract(p.j, '$.source.path'), '') AS path,

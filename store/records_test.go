@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -242,4 +244,77 @@ func TestRecordsEmptyStore(t *testing.T) {
 	if err != nil || len(es) != 0 || len(damaged) != 0 {
 		t.Errorf("errors = %v, %v, %v", es, damaged, err)
 	}
+}
+
+// recordsBenchStore stores 300 workflows of 3 sessions, each snapshot with
+// 8 decisions and 4 errors.
+func recordsBenchStore(b *testing.B) *Store {
+	b.Helper()
+	ctx := context.Background()
+	s := openTest(b, filepath.Join(b.TempDir(), "bench.db"))
+	for w := range 300 {
+		for n := range 3 {
+			snap := fullSnapshot(fmt.Sprintf("wf-%03d", w))
+			snap.CreatedAt = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(w*3+n) * time.Minute)
+			for i := range 6 {
+				snap.Decisions = append(snap.Decisions, handoff.Decision{ID: fmt.Sprintf("x%d", i), Type: handoff.DecisionApproach,
+					Description: fmt.Sprintf("decision %d of session %d in workflow %d about caching", i, n, w), Rationale: "because"})
+			}
+			if err := s.SaveSnapshot(ctx, snap, WorkflowInfo{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return s
+}
+
+// BenchmarkDecisionsQuery runs the default decisions query (latest
+// snapshot per workflow, grep) in SQLite against the baseline of decoding
+// every stored snapshot in Go and filtering there.
+func BenchmarkDecisionsQuery(b *testing.B) {
+	s := recordsBenchStore(b)
+	ctx := context.Background()
+	f := DecisionFilter{RecordFilter: RecordFilter{Grep: "session 2"}}
+	b.Run("sqlite-json_each", func(b *testing.B) {
+		for b.Loop() {
+			got, _, err := s.Decisions(ctx, f)
+			if err != nil || len(got) != 300*6 {
+				b.Fatalf("%d, %v", len(got), err)
+			}
+		}
+	})
+	b.Run("baseline-decode-all", func(b *testing.B) {
+		for b.Loop() {
+			var rows []struct {
+				WorkflowID string `db:"workflow_id"`
+				Session    int    `db:"session_number"`
+				JSON       string `db:"snapshot_json"`
+			}
+			if err := s.db.SelectContext(ctx, &rows, "SELECT workflow_id, session_number, snapshot_json FROM session_snapshots"); err != nil {
+				b.Fatal(err)
+			}
+			latest := map[string]*handoff.Snapshot{}
+			for _, r := range rows {
+				var snap handoff.Snapshot
+				if err := json.Unmarshal([]byte(r.JSON), &snap); err != nil {
+					b.Fatal(err)
+				}
+				if cur, ok := latest[r.WorkflowID]; !ok || cur.SessionNumber < r.Session {
+					snap.SessionNumber = r.Session
+					latest[r.WorkflowID] = &snap
+				}
+			}
+			n := 0
+			for _, snap := range latest {
+				for _, d := range snap.CurrentDecisions() {
+					if strings.Contains(strings.ToLower(d.Description+"\n"+d.Rationale+"\n"+strings.Join(d.Alternatives, " ")), "session 2") {
+						n++
+					}
+				}
+			}
+			if n != 300*6 {
+				b.Fatalf("%d", n)
+			}
+		}
+	})
 }

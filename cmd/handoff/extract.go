@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -241,19 +240,21 @@ func fellBack(ex *builtExtractor) (bool, error) {
 // failing, a wrong API key).
 func (o *extractOptions) extractOne(ctx context.Context, s *store.Store, ex *builtExtractor, counter *capacity.Counter, path string) (sessionOutcome, error) {
 	out := sessionOutcome{path: path}
-	content, err := os.ReadFile(path)
+	mark, err := markKey(path, ex.version)
 	if err != nil {
 		out.skipped, out.err = true, err
 		return out, nil
 	}
-	mark := markKey(content, ex.version)
 	if !o.force {
 		if snap, ok := o.resume(ctx, s, mark); ok {
 			out.snap, out.resumed = snap, true
 			return out, nil
 		}
 	}
-	t, err := transcript.Parse(ctx, bytes.NewReader(content), transcript.Options{Source: path, Logger: o.app.log()})
+	// Parsed from the file, streaming: a session that grew since it was
+	// hashed is marked under its older content and extracted again next
+	// time, which errs on the safe side.
+	t, err := transcript.ParseFile(ctx, path, transcript.Options{Source: path, Logger: o.app.log()})
 	if err != nil {
 		if ctx.Err() != nil {
 			return out, nil
@@ -305,17 +306,25 @@ func (o *extractOptions) resume(ctx context.Context, s *store.Store, mark string
 	return snap, true
 }
 
-// markKey keys a session's "extracted" mark by its content and the
+// markKey keys a session's "extracted" mark by the file's content and the
 // extractor's identity (name, model, prompt version), so an edited file, or
-// another extractor or prompt, is extracted again.
-func markKey(content []byte, version string) string {
+// another extractor or prompt, is extracted again. The file is hashed as a
+// stream, never held whole.
+func markKey(path, version string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
 	h := sha256.New()
-	h.Write(content)
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
 	h.Write([]byte{0})
 	h.Write([]byte(version))
 	h.Write([]byte{0})
 	fmt.Fprint(h, handoff.SnapshotSchemaVersion)
-	return "extract-session:" + hex.EncodeToString(h.Sum(nil))
+	return "extract-session:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // records lists a session's decisions and errors as output records.

@@ -569,3 +569,32 @@ func TestExtractProgressLines(t *testing.T) {
 		t.Errorf("--quiet: %v, stderr %q", q.err, q.stderr)
 	}
 }
+
+// TestExtractModelChoice: HANDOFF_MODEL names the extraction model,
+// --extract-model overrides it, and compile's --model (the context-window
+// model) does not touch it.
+func TestExtractModelChoice(t *testing.T) {
+	f := newFakeLLM(t, firstAssistantDecision)
+	env := f.env()
+	env["HANDOFF_MODEL"] = "env-model"
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, "env-model"},
+		{[]string{"--extract-model", "flag-model"}, "flag-model"},
+		{[]string{"--model", "claude-sonnet-4-5"}, "env-model"},
+	}
+	for _, tt := range tests {
+		before := len(f.requests())
+		db := filepath.Join(t.TempDir(), "h.db")
+		r := runEnv(context.Background(), t, db, env, readFile(t, sampleTranscript), append([]string{"--no-git", "--no-store"}, tt.args...)...)
+		if r.err != nil {
+			t.Fatalf("%v: %v\n%s", tt.args, r.err, r.stderr)
+		}
+		reqs := f.requests()[before:]
+		if len(reqs) != 1 || !strings.Contains(reqs[0], `"model":"`+tt.want+`"`) {
+			t.Errorf("%v: %d requests, want one for model %s", tt.args, len(reqs), tt.want)
+		}
+	}
+}

@@ -16,8 +16,8 @@ import (
 )
 
 const (
-	sampleWorkflow = "7f3c2a1e-5b6d-4e8f-9a0b-1c2d3e4f5a6b"
-	otherWorkflow  = "0000aaaa-5b6d-4e8f-9a0b-1c2d3e4f5a6b"
+	recordsWorkflowA = "7f3c2a1e-5b6d-4e8f-9a0b-1c2d3e4f5a6b"
+	recordsWorkflowB  = "0000aaaa-5b6d-4e8f-9a0b-1c2d3e4f5a6b"
 )
 
 // recordsDB stores, with the heuristic: the sample session compiled
@@ -27,7 +27,7 @@ func recordsDB(t *testing.T) string {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "h.db")
 	sample := readFile(t, sampleTranscript)
-	variant := strings.ReplaceAll(strings.ReplaceAll(sample, sampleWorkflow, otherWorkflow), "Redis-backed", "Memcached-backed")
+	variant := strings.ReplaceAll(strings.ReplaceAll(sample, recordsWorkflowA, recordsWorkflowB), "Redis-backed", "Memcached-backed")
 	path := filepath.Join(t.TempDir(), "variant.jsonl")
 	if err := os.WriteFile(path, []byte(variant), 0o644); err != nil {
 		t.Fatal(err)
@@ -64,7 +64,7 @@ func TestDecisionsAndErrorsCommands(t *testing.T) {
 		{"grep across workflows", []string{"decisions", "--grep", "miniredis"}, 1, 1, "miniredis"},
 		{"type", []string{"decisions", "--type", "approach", "--superseded"}, 3, 3, ""},
 		{"type with no match", []string{"decisions", "--type", "library"}, 0, 0, ""},
-		{"workflow", []string{"decisions", "--workflow", otherWorkflow}, 0, 2, ""},
+		{"workflow", []string{"decisions", "--workflow", recordsWorkflowB}, 0, 2, ""},
 		{"since a date before the session", []string{"decisions", "--since", "2026-11-19"}, 2, 2, ""},
 		{"since after it", []string{"decisions", "--since", "2030-01-01"}, 0, 0, ""},
 		{"limit: newest snapshot (B's) first", []string{"decisions", "-n", "3"}, 1, 2, ""},
@@ -86,9 +86,9 @@ func TestDecisionsAndErrorsCommands(t *testing.T) {
 			a, b := 0, 0
 			for _, x := range rows {
 				switch x.Workflow {
-				case sampleWorkflow:
+				case recordsWorkflowA:
 					a++
-				case otherWorkflow:
+				case recordsWorkflowB:
 					b++
 				}
 				if tt.every != "" && !strings.Contains(x.Desc+x.Message, tt.every) {
@@ -115,7 +115,7 @@ func TestDecisionsAndErrorsCommands(t *testing.T) {
 
 	// Latest means the highest session: workflow A's decisions come from
 	// session 2.
-	r := runEnv(context.Background(), t, db, nil, "", "decisions", "--workflow", sampleWorkflow, "--json")
+	r := runEnv(context.Background(), t, db, nil, "", "decisions", "--workflow", recordsWorkflowA, "--json")
 	var list []store.StoredDecision
 	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || len(list) == 0 || list[0].SessionNumber != 2 || list[0].WorkflowName != "ratelimit-api" {
 		t.Errorf("latest of A: %v %+v", err, list)
@@ -130,7 +130,7 @@ func TestRecordsDamagedRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(`UPDATE session_snapshots SET snapshot_json = '{"decisions": [' WHERE workflow_id = ? AND session_number = 2`, sampleWorkflow); err != nil {
+	if _, err := db.Exec(`UPDATE session_snapshots SET snapshot_json = '{"decisions": [' WHERE workflow_id = ? AND session_number = 2`, recordsWorkflowA); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

@@ -544,7 +544,7 @@ func TestExtractProgressLines(t *testing.T) {
 	dir := t.TempDir()
 	sample := readFile(t, sampleTranscript)
 	for i := range 20 {
-		content := strings.ReplaceAll(sample, sampleWorkflow, fmt.Sprintf("7f3c2a1e-5b6d-4e8f-9a0b-0000000000%02d", i))
+		content := strings.ReplaceAll(sample, recordsWorkflowA, fmt.Sprintf("7f3c2a1e-5b6d-4e8f-9a0b-0000000000%02d", i))
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("s%02d.jsonl", i)), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}

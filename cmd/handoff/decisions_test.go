@@ -17,7 +17,7 @@ import (
 
 const (
 	recordsWorkflowA = "7f3c2a1e-5b6d-4e8f-9a0b-1c2d3e4f5a6b"
-	recordsWorkflowB  = "0000aaaa-5b6d-4e8f-9a0b-1c2d3e4f5a6b"
+	recordsWorkflowB = "0000aaaa-5b6d-4e8f-9a0b-1c2d3e4f5a6b"
 )
 
 // recordsDB stores, with the heuristic: the sample session compiled

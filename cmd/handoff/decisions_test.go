@@ -67,7 +67,10 @@ func TestDecisionsAndErrorsCommands(t *testing.T) {
 		{"workflow", []string{"decisions", "--workflow", recordsWorkflowB}, 0, 2, ""},
 		{"since a date before the session", []string{"decisions", "--since", "2026-11-19"}, 2, 2, ""},
 		{"since after it", []string{"decisions", "--since", "2030-01-01"}, 0, 0, ""},
-		{"limit: newest snapshot (B's) first", []string{"decisions", "-n", "3"}, 1, 2, ""},
+		// B was extracted, so its snapshot is dated at the session's end
+		// (2026-11-20): A's compiled snapshots are newer.
+		{"limit: newest snapshot (A's) first", []string{"decisions", "-n", "3"}, 2, 1, ""},
+		{"errors since the extracted session ended", []string{"errors", "--since", "2026-11-21"}, 2, 0, ""},
 		{"errors of the latest snapshots", []string{"errors"}, 2, 2, ""},
 		{"unresolved errors", []string{"errors", "--unresolved"}, 1, 1, "TestRateLimitBurst"},
 		{"unresolved errors, whole history", []string{"errors", "--unresolved", "--all"}, 2, 1, "TestRateLimitBurst"},

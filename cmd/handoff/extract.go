@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -41,8 +42,8 @@ func (a *app) newExtractCmd() *cobra.Command {
 		Long: `extract reads every session transcript under PATH (files, directories,
 globs; ** matches any depth) — by default the Claude Code and Codex session
 folders, ~/.claude/projects/**/*.jsonl and ~/.codex/sessions/**/*.jsonl —
-stores a snapshot of each (trigger "extract") and prints their decisions
-and errors.
+stores a snapshot of each (trigger "extract", dated at the session's last
+message) and prints their decisions and errors.
 
 A session already extracted, unchanged and with the same extractor, model
 and prompt version is not extracted again, and the LLM's answers are
@@ -262,7 +263,13 @@ func (o *extractOptions) extractOne(ctx context.Context, s *store.Store, ex *bui
 		out.skipped, out.err = true, err
 		return out, nil
 	}
-	snap, err := buildSnapshot(ctx, t, snapshotInputs{counter: counter, extractor: ex, trigger: handoff.TriggerExtract})
+	in := snapshotInputs{counter: counter, extractor: ex, trigger: handoff.TriggerExtract}
+	if end := t.Session.EndedAt; !end.IsZero() {
+		// A past session's snapshot is dated at its last message, so
+		// --since and newest-first orders follow the history's own time.
+		in.now = func() time.Time { return end }
+	}
+	snap, err := buildSnapshot(ctx, t, in)
 	if err != nil {
 		if ctx.Err() != nil {
 			return out, nil

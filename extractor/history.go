@@ -18,6 +18,41 @@ import (
 // decisions that a later one reverses marked SupersededBy. Each chunk has
 // its own Timeout. The first failing chunk cancels the rest.
 func (l *LLM) ExtractHistory(ctx context.Context, msgs []handoff.Message) (*Result, error) {
+	return l.extractHistory(ctx, l.Name(), msgs)
+}
+
+// History returns an Extractor that reads the whole history with
+// ExtractHistory, for batch extraction over past sessions, where Extract
+// reads only the checkpoint window.
+func (l *LLM) History() Extractor {
+	return historyExtractor{name: l.Name(), run: func(ctx context.Context, msgs []handoff.Message) (*Result, error) {
+		return l.extractHistory(ctx, l.Name(), msgs)
+	}}
+}
+
+// History returns an Extractor that sends, over the whole history, only
+// the messages Select keeps, chunked and merged like LLM.ExtractHistory.
+func (h *Hybrid) History() Extractor {
+	return historyExtractor{name: h.Name(), run: func(ctx context.Context, msgs []handoff.Message) (*Result, error) {
+		picked := h.Select(msgs)
+		h.logger.Debug("hybrid selection over the history", "messages", len(msgs), "selected", len(picked))
+		return h.llm.extractHistory(ctx, h.Name(), picked)
+	}}
+}
+
+// historyExtractor adapts a whole-history extraction to Extractor.
+type historyExtractor struct {
+	name string
+	run  func(ctx context.Context, msgs []handoff.Message) (*Result, error)
+}
+
+func (x historyExtractor) Name() string { return x.name }
+
+func (x historyExtractor) Extract(ctx context.Context, msgs []handoff.Message) (*Result, error) {
+	return x.run(ctx, msgs)
+}
+
+func (l *LLM) extractHistory(ctx context.Context, name string, msgs []handoff.Message) (*Result, error) {
 	chunks := l.historyChunks(msgs)
 	parts := make([]records, len(chunks))
 	stats := make([]callStats, len(chunks))
@@ -62,7 +97,7 @@ func (l *LLM) ExtractHistory(ctx context.Context, msgs []handoff.Message) (*Resu
 		return nil, fmt.Errorf("extract history: %w", err)
 	}
 	l.logger.Debug("history extracted", "messages", len(msgs), "chunks", len(chunks))
-	return l.result(l.Name(), parts, stats), nil
+	return l.result(name, parts, stats), nil
 }
 
 // historyChunks cuts the sendable messages into chunks that fit

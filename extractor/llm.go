@@ -17,6 +17,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/prompts"
 )
 
 // Defaults of LLMConfig's zero fields.
@@ -125,6 +126,9 @@ type LLM struct {
 	// modes remembers, per base URL and model, the structured-output mode
 	// the endpoint accepted.
 	modes map[string]outputMode
+	// modeLoaded is set once the mode remembered in the Cache by an
+	// earlier run was read.
+	modeLoaded bool
 }
 
 // NewLLM checks cfg, fills its defaults and builds the client.
@@ -250,11 +254,13 @@ type callStats struct {
 	warnings                     []string
 }
 
-// cacheKey identifies a window's answer: the model, the prompt version and
-// the redacted window content.
+// cacheKey identifies a window's answer: the model, the prompt version
+// (prompts.ExtractionPromptVersion), the output schema (so a schema edit
+// made without bumping the version still misses) and the redacted window
+// content.
 func (l *LLM) cacheKey(rendered string) string {
 	h := sha256.New()
-	for _, part := range []string{l.cfg.Model, extractionPromptVersion, rendered} {
+	for _, part := range []string{l.cfg.Model, prompts.ExtractionPromptVersion, extractionSchema, rendered} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
@@ -316,13 +322,13 @@ func (l *LLM) ask(ctx context.Context, window []handoff.Message, st *callStats) 
 	rendered := renderWindow(renderAll(window))
 	askedAgain := false
 	for {
-		mode := l.currentMode()
+		mode := l.modeFor(ctx)
 		req := buildRequest(l.cfg.Model, mode, rendered)
 		resp, err := l.createWithRetry(ctx, req)
 		if err != nil {
 			var ce *callError
 			if errors.As(err, &ce) && ce.formatUnsupported && mode < modeText {
-				next := l.stepDown(mode)
+				next := l.stepDown(ctx, mode)
 				l.logger.Info("endpoint rejected the response format; stepping down", "from", mode.String(), "to", next.String(), "error", ce.Error())
 				continue
 			}
@@ -404,14 +410,62 @@ func (l *LLM) currentMode() outputMode {
 	return l.modes[l.endpointKey()]
 }
 
-// stepDown moves the endpoint's mode below from, unless a concurrent call
-// already moved it further, and returns the mode now in force.
-func (l *LLM) stepDown(from outputMode) outputMode {
+// modeCacheKey is where the Cache remembers the endpoint's mode between
+// runs: a hash, so a base URL carrying credentials is not stored.
+func (l *LLM) modeCacheKey() string {
+	sum := sha256.Sum256([]byte(l.endpointKey()))
+	return "extract-mode:" + hex.EncodeToString(sum[:])
+}
+
+// modeFor returns the mode the next request uses. The first call reads the
+// mode an earlier run remembered in the Cache, so a process that asks an
+// endpoint without json_schema support once does not pay the rejected
+// requests again on every run.
+func (l *LLM) modeFor(ctx context.Context) outputMode {
+	l.mu.Lock()
+	if l.modeLoaded || l.cfg.Cache == nil {
+		defer l.mu.Unlock()
+		return l.modes[l.endpointKey()]
+	}
+	l.mu.Unlock()
+	v, ok, err := l.cfg.Cache.CacheGet(ctx, l.modeCacheKey())
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	key := l.endpointKey()
+	if !l.modeLoaded {
+		l.modeLoaded = true
+		if m, known := parseMode(string(v)); err == nil && ok && known && m > l.modes[key] {
+			l.modes[key] = m
+		}
+	}
+	return l.modes[key]
+}
+
+// parseMode is the inverse of outputMode.String.
+func parseMode(s string) (outputMode, bool) {
+	for m := modeStrictSchema; m <= modeText; m++ {
+		if m.String() == s {
+			return m, true
+		}
+	}
+	return modeStrictSchema, false
+}
+
+// stepDown moves the endpoint's mode below from, unless a concurrent call
+// already moved it further, remembers it in the Cache, and returns the
+// mode now in force.
+func (l *LLM) stepDown(ctx context.Context, from outputMode) outputMode {
+	l.mu.Lock()
 	key := l.endpointKey()
 	if l.modes[key] <= from {
 		l.modes[key] = from + 1
 	}
-	return l.modes[key]
+	mode := l.modes[key]
+	l.mu.Unlock()
+	if l.cfg.Cache != nil {
+		if err := l.cfg.Cache.CachePut(ctx, l.modeCacheKey(), []byte(mode.String())); err != nil {
+			l.logger.Warn("could not remember the endpoint's response format", "error", err)
+		}
+	}
+	return mode
 }

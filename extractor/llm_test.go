@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/prompts"
 )
 
 // fakeSecret is planted in every test transcript; no request body may
@@ -478,7 +479,7 @@ func TestGoodResponseContent(t *testing.T) {
 		t.Errorf("usage = %+v", res.Usage)
 	}
 	req := f.requests()[0]
-	if req.Messages[0].Role != "system" || !strings.Contains(req.Messages[0].Content, "DATA, not instructions") {
+	if req.Messages[0].Role != "system" || !strings.HasPrefix(req.Messages[0].Content, prompts.ExtractionSystemPrompt()) || !strings.Contains(req.Messages[0].Content, "DATA, not instructions") {
 		t.Errorf("system prompt does not say the transcript is data: %q", req.Messages[0].Content)
 	}
 	tr := req.transcript()

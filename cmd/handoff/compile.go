@@ -40,6 +40,7 @@ type compileOptions struct {
 	noStore       bool
 	noGit         bool
 	workflow      string
+	extract       extractorFlags
 }
 
 func (o *compileOptions) addFlags(cmd *cobra.Command) {
@@ -55,6 +56,7 @@ func (o *compileOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.noStore, "no-store", false, "do not save the snapshot in the database")
 	f.BoolVar(&o.noGit, "no-git", false, "do not read git state from the session's working directory")
 	f.StringVar(&o.workflow, "workflow", "", "workflow `id` to file the snapshot under (default: the session id, else the working directory)")
+	o.extract.add(cmd)
 }
 
 func (a *app) newCompileCmd() *cobra.Command {
@@ -99,9 +101,23 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The store is opened before extracting: it is the LLM's cache.
+	var s *store.Store
+	var cache extractor.Cache
+	if !o.noStore {
+		if s, err = a.openStore(ctx); err != nil {
+			return err
+		}
+		defer s.Close()
+		cache = s
+	}
+	ex, err := a.newExtractor(o.extract, extractorSetup{cache: cache, counter: counter})
+	if err != nil {
+		return err
+	}
 	snap, err := buildSnapshot(ctx, t, snapshotInputs{
 		counter:   counter,
-		extractor: extractor.NewHeuristic(a.log()),
+		extractor: ex,
 		measure:   capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
 		trigger:   handoff.TriggerManual,
 		readGit:   !o.noGit,
@@ -111,12 +127,7 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 		return err
 	}
 
-	if !o.noStore {
-		s, err := a.openStore(ctx)
-		if err != nil {
-			return err
-		}
-		defer s.Close()
+	if s != nil {
 		if err := s.SaveSnapshot(ctx, snap, workflowInfo(t)); err != nil {
 			return fmt.Errorf("save snapshot: %w", err)
 		}
@@ -156,6 +167,9 @@ func (a *app) reportCompile(snap *handoff.Snapshot, res *compiler.Result, t *han
 	}
 	if res.Truncated {
 		a.status("budget too small: the prompt was hard-truncated")
+	}
+	if a.verbose {
+		a.status("%s", extractionSummary(u.Extraction))
 	}
 	if n := len(t.Warnings); n > 0 {
 		a.status("skipped or repaired %d record(s); first at line %d: %s", n, t.Warnings[0].Line, t.Warnings[0].Reason)

@@ -156,6 +156,9 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newDiffCmd(),
 		a.newForkCmd(),
 		a.newGCCmd(),
+		a.newExtractCmd(),
+		a.newDecisionsCmd(),
+		a.newErrorsCmd(),
 	)
 	return root
 }

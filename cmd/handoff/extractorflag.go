@@ -1,0 +1,128 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/capacity"
+	"github.com/handoff-cli/handoff/extractor"
+	"github.com/handoff-cli/handoff/prompts"
+)
+
+// The extractors --extractor names.
+const (
+	extractHeuristic = "heuristic"
+	extractLLM       = "llm"
+	extractHybrid    = "hybrid"
+)
+
+// extractorFlags choose who judges decisions and errors: --extractor and
+// --extract-model (compile's --model names the context-window model, a
+// different thing).
+type extractorFlags struct {
+	kind  string
+	model string
+}
+
+func (f *extractorFlags) add(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&f.kind, "extractor", "", "who extracts decisions and errors: heuristic, llm or hybrid (default: llm when OPENAI_API_KEY or OPENAI_BASE_URL is set, else heuristic)")
+	fs.StringVar(&f.model, "extract-model", "", "model the llm and hybrid extractors ask (default $HANDOFF_MODEL, else "+extractor.DefaultModel+")")
+}
+
+// extractorSetup is what building an extractor needs besides the flags.
+type extractorSetup struct {
+	cache   extractor.Cache // nil: no cache (--no-store)
+	counter *capacity.Counter
+	// history reads whole histories (batch extraction) instead of the
+	// checkpoint window.
+	history bool
+	// concurrency bounds the chunks of one history extracted at once.
+	concurrency int
+}
+
+// builtExtractor is the extractor a command runs, and what it needs to
+// know about it afterwards.
+type builtExtractor struct {
+	extractor.Extractor
+	// name is the extractor asked for: heuristic, llm or hybrid.
+	name string
+	// version identifies the extractor's output for resuming a batch:
+	// name, model and prompt version.
+	version string
+	// fallback is set for llm and hybrid: it tells whether the heuristic
+	// had to stand in.
+	fallback *extractor.Fallback
+}
+
+// newExtractor builds the extractor the flags and the environment name.
+// An LLM-backed one falls back to the heuristic, with a warning, when the
+// model is unavailable.
+func (a *app) newExtractor(f extractorFlags, in extractorSetup) (*builtExtractor, error) {
+	cfg := extractor.ConfigFromEnv(a.getenv)
+	kind := strings.ToLower(strings.TrimSpace(f.kind))
+	if kind == "" {
+		kind = extractHeuristic
+		if cfg.APIKey != "" || cfg.BaseURL != "" {
+			kind = extractLLM
+		}
+	}
+	heuristic := extractor.NewHeuristic(a.log())
+	switch kind {
+	case extractHeuristic:
+		return &builtExtractor{Extractor: heuristic, name: kind, version: kind}, nil
+	case extractLLM, extractHybrid:
+	default:
+		return nil, handoff.Errorf(handoff.EINVALID, "unknown --extractor %q: use heuristic, llm or hybrid", f.kind)
+	}
+	if f.model != "" {
+		cfg.Model = f.model
+	}
+	cfg.Cache = in.cache
+	cfg.Logger = a.log()
+	cfg.Concurrency = in.concurrency
+	if in.counter != nil {
+		cfg.CountTokens = in.counter.Count
+	}
+	l, err := extractor.NewLLM(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var primary extractor.Extractor = l
+	switch {
+	case kind == extractHybrid && in.history:
+		primary = extractor.NewHybrid(l, a.log()).History()
+	case kind == extractHybrid:
+		primary = extractor.NewHybrid(l, a.log())
+	case in.history:
+		primary = l.History()
+	}
+	fb := &extractor.Fallback{Primary: primary, Secondary: heuristic, OnFallback: func(err error, down bool) {
+		if !down {
+			a.status("warning: the %s extractor is unavailable, using the offline heuristic instead: %v", kind, err)
+		}
+	}}
+	return &builtExtractor{
+		Extractor: fb,
+		name:      kind,
+		version:   fmt.Sprintf("%s/%s/%s", kind, l.Model(), prompts.ExtractionPromptVersion),
+		fallback:  fb,
+	}, nil
+}
+
+// extractionSummary describes what extraction cost, for --verbose and
+// progress lines.
+func extractionSummary(u *handoff.ExtractionUsage) string {
+	if u == nil {
+		return "extraction: none"
+	}
+	s := "extraction: " + u.Extractor
+	if u.Model != "" {
+		s += " (" + u.Model + ")"
+	}
+	return fmt.Sprintf("%s · %d call(s) · %d tokens sent · %d received · %d cache hit(s)",
+		s, u.Calls, u.PromptTokens, u.CompletionTokens, u.CacheHits)
+}

@@ -49,6 +49,9 @@ func NewDecoder(format Format, opts Options) (*Decoder, error) {
 	case FormatClaudeCode:
 		d.parser = newClaudeParser()
 		d.t.Session.Agent = "claude-code"
+	case FormatCodex:
+		d.parser = newCodexParser()
+		d.t.Session.Agent = "codex"
 	case FormatOpenAIChat:
 		d.parser = &openaiParser{toolNames: map[string]string{}}
 	case FormatPlain:

@@ -22,8 +22,7 @@ var claudeTypes = map[string]bool{
 	"agent-name": true, "pr-link": true,
 }
 
-// codexTypes are Codex CLI rollout entry types, recognised only to say
-// clearly that the format is not supported yet.
+// codexTypes are Codex CLI rollout entry types.
 var codexTypes = map[string]bool{
 	"session_meta": true, "response_item": true, "event_msg": true, "turn_context": true,
 	"compacted": true, "world_state": true,
@@ -70,8 +69,8 @@ func detectJSON(b []byte) (Format, error) {
 			return FormatClaudeCode, nil
 		case FormatOpenAIChat:
 			openai = true
-		case formatCodex:
-			return FormatAuto, codexError()
+		case FormatCodex:
+			return FormatCodex, nil
 		}
 	}
 	if openai {
@@ -83,18 +82,11 @@ func detectJSON(b []byte) (Format, error) {
 	case bytes.Contains(b, []byte(`"sessionId"`)) && (bytes.Contains(b, []byte(`"parentUuid"`)) || bytes.Contains(b, []byte(`"leafUuid"`)) || bytes.Contains(b, []byte(`"uuid"`))):
 		return FormatClaudeCode, nil
 	case bytes.Contains(b, []byte(`"payload"`)) && (bytes.Contains(b, []byte(`"session_meta"`)) || bytes.Contains(b, []byte(`"response_item"`))):
-		return FormatAuto, codexError()
+		return FormatCodex, nil
 	case bytes.Contains(b, []byte(`"role"`)):
 		return FormatOpenAIChat, nil
 	}
 	return FormatAuto, handoff.Errorf(handoff.EINVALID, "unrecognised JSON transcript: no known message layout (supported formats: %s)", supportedList())
-}
-
-// formatCodex is an internal marker for Codex rollout lines.
-const formatCodex Format = "codex"
-
-func codexError() error {
-	return handoff.Errorf(handoff.EINVALID, "Codex CLI rollout JSONL is not supported yet (supported formats: %s)", supportedList())
 }
 
 // classifyJSONLine says which format one complete JSON line belongs to,
@@ -119,7 +111,7 @@ func classifyJSONLine(l []byte) Format {
 	_ = json.Unmarshal(obj["type"], &typ)
 	_, hasPayload := obj["payload"]
 	if hasPayload && codexTypes[typ] {
-		return formatCodex
+		return FormatCodex
 	}
 	_, hasSession := obj["sessionId"]
 	if hasSession && hasAny(obj, "uuid", "parentUuid", "leafUuid", "messageId") {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/handoff-cli/handoff"
@@ -25,10 +26,8 @@ func FuzzDetect(f *testing.F) {
 			}
 			return
 		}
-		switch format {
-		case FormatClaudeCode, FormatOpenAIChat, FormatPlain:
-		default:
-			t.Fatalf("Detect returned %q", format)
+		if !slices.ContainsFunc(Formats(), func(f FormatInfo) bool { return f.Name == format }) {
+			t.Fatalf("Detect returned %q, not a listed format", format)
 		}
 	})
 }

@@ -39,6 +39,9 @@ const (
 	// FormatOpenAIChat is OpenAI Chat Completions messages: a JSON array,
 	// an object with "messages", or JSONL of message objects.
 	FormatOpenAIChat Format = "openai-chat"
+	// FormatCodex is an OpenAI Codex CLI rollout JSONL file
+	// (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl).
+	FormatCodex Format = "codex"
 	// FormatPlain is plain text: the whole input is one user message, or
 	// role-prefixed turns ("User:", "Assistant:") when both roles appear.
 	FormatPlain Format = "plain"
@@ -57,6 +60,7 @@ type FormatInfo struct {
 func Formats() []FormatInfo {
 	return []FormatInfo{
 		{Name: FormatClaudeCode, Description: "Claude Code session JSONL (one JSON event per line)", Example: "~/.claude/projects/<project>/<session-id>.jsonl"},
+		{Name: FormatCodex, Description: "OpenAI Codex CLI rollout JSONL (session_meta, response_item, event_msg, compacted)", Example: "~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl"},
 		{Name: FormatOpenAIChat, Description: "OpenAI Chat Completions messages: JSON array, {\"messages\":[...]}, or JSONL of messages", Example: "./conversation.json"},
 		{Name: FormatPlain, Description: "Plain text: one user message, or \"User:\"/\"Assistant:\" turns", Example: "./notes.txt"},
 	}
@@ -79,6 +83,8 @@ func ParseFormat(name string) (Format, error) {
 		return FormatAuto, nil
 	case "claude-code", "claude", "claudecode", "claude_code", "cc":
 		return FormatClaudeCode, nil
+	case "codex", "codex-cli", "codex_cli", "rollout":
+		return FormatCodex, nil
 	case "openai-chat", "openai", "openai_chat", "chat", "chatgpt":
 		return FormatOpenAIChat, nil
 	case "plain", "text", "txt":

@@ -55,6 +55,8 @@ type ccLine struct {
 	IsMeta           json.RawMessage `json:"isMeta"`
 	IsCompactSummary json.RawMessage `json:"isCompactSummary"`
 	AgentID          string          `json:"agentId"`
+	ParentToolUseID  json.RawMessage `json:"parent_tool_use_id"`
+	Model            string          `json:"model"`
 	Message          *ccMessage      `json:"message"`
 	Content          json.RawMessage `json:"content"`
 	ToolUseResult    ccToolUseResult `json:"toolUseResult"`
@@ -132,7 +134,7 @@ func (p *claudeParser) record(d *Decoder, line []byte, lineNo int) error {
 		return nil // metadata and unknown entry types carry no turns
 	}
 	p.session(d, &l)
-	sidechain := flag(l.IsSidechain) || l.AgentID != ""
+	sidechain := flag(l.IsSidechain) || l.AgentID != "" || stringValue(l.ParentToolUseID) != ""
 	ts := parseTime(stringValue(l.Timestamp))
 	d.seeTime(ts)
 	base := handoff.Message{ID: l.UUID, Timestamp: ts, Sidechain: sidechain, Meta: flag(l.IsMeta), Line: lineNo}
@@ -179,6 +181,9 @@ func (p *claudeParser) session(d *Decoder, l *ccLine) {
 	}
 	if l.Version != "" {
 		s.Version = l.Version
+	}
+	if l.Subtype == "init" && l.Model != "" && p.mainModel == "" {
+		p.mainModel = l.Model // stream-json's init line names the model
 	}
 }
 

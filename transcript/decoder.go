@@ -56,6 +56,28 @@ func NewDecoder(format Format, opts Options) (*Decoder, error) {
 		d.parser = &openaiParser{toolNames: map[string]string{}}
 	case FormatPlain:
 		d.parser = &plainParser{}
+	case FormatClaudeStream:
+		d.parser = newClaudeParser()
+		d.t.Session.Agent = "claude-code"
+	case FormatGemini:
+		d.parser = newGeminiParser()
+		d.t.Session.Agent = "gemini-cli"
+	case FormatClaudeConsole:
+		d.parser = &docParser{name: "Claude Code terminal paste", decode: decodeClaudeConsole}
+	case FormatGeminiConsole:
+		d.parser = &docParser{name: "Gemini CLI terminal paste", decode: decodeGeminiConsole}
+	case FormatAider:
+		d.parser = &docParser{name: "Aider chat history", decode: decodeAider}
+	case FormatSpecStory:
+		d.parser = &docParser{name: "SpecStory markdown", decode: decodeSpecStory}
+	case FormatSWEAgent:
+		d.parser = &docParser{name: "SWE-agent trajectory", decode: decodeSWEAgent}
+	case FormatOpenHands:
+		d.parser = &docParser{name: "OpenHands trajectory", decode: decodeOpenHands}
+	case FormatAnthropic:
+		d.parser = &docParser{name: "Anthropic Messages request", decode: decodeAnthropic}
+	case FormatOpenAIResponses:
+		d.parser = &docParser{name: "OpenAI Responses input", decode: decodeResponses}
 	case FormatAuto:
 		return nil, handoff.Errorf(handoff.EINVALID, "a decoder needs a known format: detect it first (supported formats: %s)", supportedList())
 	default:

@@ -210,6 +210,9 @@ func (p *geminiParser) message(d *Decoder, raw []byte, lineNo int) error {
 			res.Content, res.OriginalBytes = d.clipOutput(out)
 			results = append(results, res)
 		}
+		if strings.TrimSpace(m.Text) == "" && m.Thinking == "" && len(m.ToolCalls) == 0 {
+			return nil // an empty model turn (cancelled request)
+		}
 		d.add(m)
 		if len(results) > 0 {
 			d.add(handoff.Message{Role: handoff.RoleTool, Timestamp: ts, Line: lineNo, ToolResults: results})

@@ -87,8 +87,10 @@ type ccBlock struct {
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
 	ToolUseID string          `json:"tool_use_id"`
-	Content   resultContent   `json:"content"`
-	IsError   json.RawMessage `json:"is_error"`
+	// Content is resolved (and clipped) by Decoder.toolText while the
+	// line is still current.
+	Content rawJSON         `json:"content"`
+	IsError json.RawMessage `json:"is_error"`
 }
 
 // claudeParser holds the state that spans lines.
@@ -160,8 +162,7 @@ func (p *claudeParser) record(d *Decoder, line []byte, lineNo int) error {
 		p.assistant(d, base, l.Message, l.Message.Content)
 		return nil
 	}
-	p.user(d, base, &l, l.Message.Content)
-	return nil
+	return p.user(d, base, &l, l.Message.Content)
 }
 
 // session records the session metadata a line carries.
@@ -247,7 +248,7 @@ func (p *claudeParser) assistant(d *Decoder, base handoff.Message, msg *ccMessag
 	p.afterBoundary = false
 }
 
-func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks ccContent) {
+func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks ccContent) error {
 	var text string
 	var results []handoff.ToolResult
 	for _, b := range blocks {
@@ -260,7 +261,10 @@ func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks 
 			text = joinText(text, "[document]")
 		case "tool_result":
 			r := handoff.ToolResult{CallID: b.ToolUseID, Name: p.toolNames[b.ToolUseID], IsError: flag(b.IsError)}
-			r.Content, r.OriginalBytes = d.clipOutput(string(b.Content))
+			var err error
+			if r.Content, r.OriginalBytes, err = d.toolText(b.Content); err != nil {
+				return fmt.Errorf("tool_result %s: %w", b.ToolUseID, err)
+			}
 			results = append(results, r)
 		}
 	}
@@ -280,7 +284,7 @@ func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks 
 		d.add(m)
 	}
 	if strings.TrimSpace(text) == "" {
-		return
+		return nil
 	}
 	m := base
 	m.Role = handoff.RoleUser
@@ -292,6 +296,7 @@ func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks 
 		m.Meta = true
 	}
 	d.add(m)
+	return nil
 }
 
 // compactPrefix starts the summary Claude Code writes when it compacts.

@@ -362,7 +362,10 @@ func (lr *lineReader) finish(l line) line {
 		return l
 	}
 	if len(lr.segs) > 0 {
-		joined := make([]byte, 0, l.size)
+		// Headroom, so the next line of about the same length (the
+		// usual case: tool results of similar size) fits without
+		// another round of segments.
+		joined := make([]byte, 0, min(l.size+l.size/8, max(l.size, shrinkAbove)))
 		for i, s := range lr.segs {
 			joined = append(joined, s...)
 			lr.segs[i] = nil // collectable as soon as it is copied

@@ -115,6 +115,7 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newShowCmd(),
 		a.newListCmd(),
 		a.newFormatsCmd(),
+		a.newParseCmd(),
 	)
 	return root
 }

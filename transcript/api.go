@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -20,30 +21,33 @@ import (
 // prompt becomes a system Message (Meta).
 func decodeAnthropic(d *Decoder, doc []byte) error {
 	p := &openaiParser{toolNames: map[string]string{}}
+	msg := func(n int, raw json.RawMessage) error {
+		p.records = n - 1
+		if err := p.message(d, raw, 0); err != nil {
+			return d.recordError(n, err)
+		}
+		return nil
+	}
 	doc = bytes.TrimSpace(doc)
 	if len(doc) > 0 && doc[0] == '[' {
-		var arr []json.RawMessage
-		if err := decodeJSONDoc(doc, &arr); err != nil {
-			return err
+		return walkJSON(d, doc, "", nil, msg)
+	}
+	member := func(k string, raw json.RawMessage) {
+		switch k {
+		case "model":
+			d.t.Session.Model = stringValue(raw)
+		case "system":
+			// The system prompt comes first in the transcript, whatever
+			// its place in the object.
+			if sys, err := flatContent(raw); err == nil && strings.TrimSpace(sys) != "" {
+				d.t.Messages = slices.Insert(d.t.Messages, 0, handoff.Message{Role: handoff.RoleSystem, Text: sys, Meta: true})
+				for i := range d.t.Messages {
+					d.t.Messages[i].Index = i
+				}
+			}
 		}
-		return p.messages(d, arr, 0)
 	}
-	var req struct {
-		Model    string            `json:"model"`
-		System   json.RawMessage   `json:"system"`
-		Messages []json.RawMessage `json:"messages"`
-	}
-	if err := decodeJSONDoc(doc, &req); err != nil {
-		return err
-	}
-	if req.Messages == nil {
-		return errors.New(`no "messages" array`)
-	}
-	d.t.Session.Model = req.Model
-	if sys, err := flatContent(req.System); err == nil && strings.TrimSpace(sys) != "" {
-		d.add(handoff.Message{Role: handoff.RoleSystem, Text: sys, Meta: true})
-	}
-	return p.messages(d, req.Messages, 0)
+	return walkJSON(d, doc, "messages", member, msg)
 }
 
 // OpenAI Responses API input: {model, instructions, input[]} or a bare
@@ -52,56 +56,48 @@ func decodeAnthropic(d *Decoder, doc []byte) error {
 // are read by the Codex parser; an item without "type" but with "role"
 // is a message (EasyInputMessage). A string input is one user message.
 func decodeResponses(d *Decoder, doc []byte) error {
-	doc = bytes.TrimSpace(doc)
-	var items []json.RawMessage
-	if len(doc) > 0 && doc[0] == '[' {
-		if err := decodeJSONDoc(doc, &items); err != nil {
-			return err
-		}
-	} else {
-		var req struct {
-			Model        string          `json:"model"`
-			Instructions string          `json:"instructions"`
-			Input        json.RawMessage `json:"input"`
-		}
-		if err := decodeJSONDoc(doc, &req); err != nil {
-			return err
-		}
-		d.t.Session.Model = req.Model
-		if strings.TrimSpace(req.Instructions) != "" {
-			d.add(handoff.Message{Role: handoff.RoleSystem, Text: req.Instructions, Meta: true})
-		}
-		in := trimJSON(req.Input)
-		switch {
-		case len(in) == 0:
-			return errors.New(`no "input"`)
-		case in[0] == '"':
-			d.add(handoff.Message{Role: handoff.RoleUser, Text: stringValue(in), Line: 1})
-			return nil
-		default:
-			if err := json.Unmarshal(in, &items); err != nil {
-				return fmt.Errorf(`"input" is not an array: %w`, jsonReason(err))
-			}
-		}
-	}
 	p := newCodexParser()
-	p.model = d.t.Session.Model
-	for i, raw := range items {
+	item := func(n int, raw json.RawMessage) error {
 		var pl codexPayload
-		err := json.Unmarshal(raw, &pl)
-		if err == nil && pl.Type == "" && pl.Role != "" {
+		if err := json.Unmarshal(raw, &pl); err != nil {
+			return d.recordError(n, fmt.Errorf("malformed item: %w", jsonReason(err)))
+		}
+		if pl.Type == "" && pl.Role != "" {
 			pl.Type = "message"
 		}
-		if err == nil && pl.Type == "" {
-			err = errors.New("item has no type")
+		if pl.Type == "" {
+			return d.recordError(n, errors.New("item has no type"))
 		}
-		if err != nil {
-			if err := d.recordError(i+1, err); err != nil {
-				return err
-			}
-			continue
-		}
-		p.item(d, handoff.Message{Line: i + 1}, &pl)
+		p.model = d.t.Session.Model
+		p.item(d, handoff.Message{Line: n}, &pl)
+		return nil
 	}
-	return nil
+	doc = bytes.TrimSpace(doc)
+	if len(doc) > 0 && doc[0] == '[' {
+		return walkJSON(d, doc, "", nil, item)
+	}
+	// A string input is one user message; walkJSON wants an array, so
+	// that case is read from the members.
+	var text string
+	member := func(k string, raw json.RawMessage) {
+		switch k {
+		case "model":
+			d.t.Session.Model = stringValue(raw)
+		case "instructions":
+			if s := stringValue(raw); strings.TrimSpace(s) != "" {
+				d.t.Messages = slices.Insert(d.t.Messages, 0, handoff.Message{Role: handoff.RoleSystem, Text: s, Meta: true})
+				for i := range d.t.Messages {
+					d.t.Messages[i].Index = i
+				}
+			}
+		case "input":
+			text = stringValue(raw)
+		}
+	}
+	err := walkJSON(d, doc, "input", member, item)
+	if err != nil && text != "" {
+		d.add(handoff.Message{Role: handoff.RoleUser, Text: text, Line: 1})
+		return nil
+	}
+	return err
 }

@@ -3,7 +3,9 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/handoff-cli/handoff"
 )
@@ -71,4 +73,97 @@ func decodeJSONDoc(doc []byte, v any) error {
 		return fmt.Errorf("malformed JSON: %w", jsonReason(err))
 	}
 	return nil
+}
+
+// walkJSON reads a JSON document record by record: the elements of the
+// top-level array (key "") or of the array under key in the top-level
+// object, each handed to record with its 1-based number. The object's
+// other members go to member (which may be nil) as they come. A document
+// that ends early (a file cut short or still being written) keeps the
+// records before the cut, with a warning even in strict mode; a syntax
+// error inside it is a malformed record like any other and ends the
+// walk, since JSON cannot be resynchronised.
+func walkJSON(d *Decoder, doc []byte, key string, member func(k string, raw json.RawMessage), record func(n int, raw json.RawMessage) error) error {
+	// Without trailing white space a document cut inside a string ends in
+	// io.ErrUnexpectedEOF, not in a newline the buffering added.
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimRight(doc, " \t\r\n")))
+	stopped := false
+	stop := func(n int, err error) error {
+		stopped = true
+		return walkStop(d, n, err)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("malformed JSON: %w", jsonReason(err))
+	}
+	n := 0
+	elements := func() error {
+		for dec.More() {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return stop(n, err)
+			}
+			n++
+			if err := record(n, raw); err != nil {
+				return err
+			}
+		}
+		if _, err := dec.Token(); err != nil { // the closing ]
+			return stop(n, err)
+		}
+		return nil
+	}
+	switch {
+	case tok == json.Delim('[') && key == "":
+		return elements()
+	case tok == json.Delim('{') && key != "":
+	default:
+		if key == "" {
+			return fmt.Errorf("not a JSON array")
+		}
+		return fmt.Errorf("not a JSON object")
+	}
+	found := false
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return stop(n, err)
+		}
+		k, _ := kt.(string)
+		if k == key {
+			t, err := dec.Token()
+			if err != nil {
+				return stop(n, err)
+			}
+			if t != json.Delim('[') {
+				return fmt.Errorf("%q is not an array", key)
+			}
+			found = true
+			if err := elements(); err != nil || stopped {
+				return err
+			}
+			continue
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return stop(n, err)
+		}
+		if member != nil {
+			member(k, raw)
+		}
+	}
+	if !found {
+		return fmt.Errorf("no %q array", key)
+	}
+	return nil
+}
+
+// walkStop handles a JSON document that stopped decoding after n
+// records: cut short, or malformed.
+func walkStop(d *Decoder, n int, err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		d.warn(n, fmt.Sprintf("document ends early after record %d (cut short or still being written): the rest is missing", n))
+		return nil
+	}
+	return d.recordError(n+1, fmt.Errorf("malformed JSON, rest of the document skipped: %w", jsonReason(err)))
 }

@@ -66,10 +66,9 @@ type gemPart struct {
 }
 
 type gemSessionMeta struct {
-	SessionID   string          `json:"sessionId"`
-	StartTime   string          `json:"startTime"`
-	LastUpdated string          `json:"lastUpdated"`
-	Messages    json.RawMessage `json:"messages"`
+	SessionID   string `json:"sessionId"`
+	StartTime   string `json:"startTime"`
+	LastUpdated string `json:"lastUpdated"`
 }
 
 type geminiParser struct {
@@ -142,22 +141,24 @@ func (p *geminiParser) document(d *Decoder, doc []byte) error {
 		return p.checkpoint(d, doc)
 	}
 	var meta gemSessionMeta
-	if err := decodeJSONDoc(doc, &meta); err != nil {
-		return err
-	}
-	var msgs []json.RawMessage
-	if err := json.Unmarshal(meta.Messages, &msgs); err != nil {
-		return errors.New(`no "messages" array`)
-	}
-	p.session(d, meta)
-	for i, raw := range msgs {
-		if err := p.message(d, raw, i+1); err != nil {
-			if err := d.recordError(i+1, err); err != nil {
-				return err
-			}
+	member := func(k string, raw json.RawMessage) {
+		switch k {
+		case "sessionId":
+			meta.SessionID = stringValue(raw)
+		case "startTime":
+			meta.StartTime = stringValue(raw)
+		case "lastUpdated":
+			meta.LastUpdated = stringValue(raw)
 		}
 	}
-	return nil
+	err := walkJSON(d, doc, "messages", member, func(n int, raw json.RawMessage) error {
+		if err := p.message(d, raw, n); err != nil {
+			return d.recordError(n, err)
+		}
+		return nil
+	})
+	p.session(d, meta)
+	return err
 }
 
 // message reads one chat record.
@@ -232,27 +233,19 @@ func (p *geminiParser) message(d *Decoder, raw []byte, lineNo int) error {
 
 // checkpoint reads a `/chat save` array of Gemini API contents.
 func (p *geminiParser) checkpoint(d *Decoder, doc []byte) error {
-	var items []json.RawMessage
-	if err := decodeJSONDoc(doc, &items); err != nil {
-		return err
-	}
 	d.t.Session.Agent = "gemini-cli"
-	names := map[string]string{}
-	for i, raw := range items {
+	return walkJSON(d, doc, "", nil, func(n int, raw json.RawMessage) error {
 		var c struct {
 			Role  string    `json:"role"`
 			Parts []gemPart `json:"parts"`
 		}
-		if err := json.Unmarshal(raw, &c); err != nil || (c.Role != "user" && c.Role != "model") {
-			if err == nil {
-				err = fmt.Errorf("unknown role %q", c.Role)
-			}
-			if err := d.recordError(i+1, err); err != nil {
-				return err
-			}
-			continue
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return d.recordError(n, fmt.Errorf("malformed content: %w", jsonReason(err)))
 		}
-		m := handoff.Message{Line: i + 1, Role: handoff.RoleUser}
+		if c.Role != "user" && c.Role != "model" {
+			return d.recordError(n, fmt.Errorf("unknown role %q", c.Role))
+		}
+		m := handoff.Message{Line: n, Role: handoff.RoleUser}
 		if c.Role == "model" {
 			m.Role = handoff.RoleAssistant
 		}
@@ -261,7 +254,6 @@ func (p *geminiParser) checkpoint(d *Decoder, doc []byte) error {
 			switch {
 			case part.FunctionCall != nil:
 				fc := part.FunctionCall
-				names[fc.ID] = fc.Name
 				m.ToolCalls = append(m.ToolCalls, handoff.ToolCall{ID: fc.ID, Name: fc.Name, Input: trimJSON(fc.Args)})
 			case part.FunctionResponse != nil:
 				fr := part.FunctionResponse
@@ -276,13 +268,13 @@ func (p *geminiParser) checkpoint(d *Decoder, doc []byte) error {
 			}
 		}
 		if len(results) > 0 {
-			d.add(handoff.Message{Role: handoff.RoleTool, Line: i + 1, ToolResults: results})
+			d.add(handoff.Message{Role: handoff.RoleTool, Line: n, ToolResults: results})
 		}
 		if strings.TrimSpace(m.Text) != "" || m.Thinking != "" || len(m.ToolCalls) > 0 {
 			d.add(m)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // gemContent reads content: a string or an array of {text} parts.

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -243,6 +244,18 @@ func decodeSpecStory(d *Decoder, doc []byte) error {
 			// preamble, and the rule that closes a user turn
 		default:
 			text = append(text, l)
+		}
+	}
+	if mode != "" {
+		// Cut short inside a block (a file still being written): keep
+		// what there is and say so.
+		d.warn(len(docLines(doc)), fmt.Sprintf("%s block not closed at the end of the document (cut short?)", map[string]string{"think": "<think>", "tool": "<tool-use>"}[mode]))
+		if mode == "tool" && cur != nil {
+			body := strings.TrimSpace(strings.Join(tool, "\n"))
+			cur.ToolCalls = append(cur.ToolCalls, handoff.ToolCall{Name: callName, Input: specInput(callName, callSummary, tool)})
+			r := handoff.ToolResult{Name: callName, ExitCode: specExitCode(body)}
+			r.Content, r.OriginalBytes = d.clipOutput(body)
+			results = append(results, r)
 		}
 	}
 	flush()

@@ -89,26 +89,15 @@ func (u *oaUsage) providerUsage() *handoff.ProviderUsage {
 }
 
 func decodeOpenHands(d *Decoder, doc []byte) error {
-	var events []json.RawMessage
-	if err := decodeJSONDoc(doc, &events); err != nil {
-		return err
-	}
 	d.t.Session.Agent = "openhands"
 	names := map[string]string{}
-	for i, raw := range events {
-		rec := i + 1
+	return walkJSON(d, doc, "", nil, func(rec int, raw json.RawMessage) error {
 		var e ohEvent
 		if err := json.Unmarshal(raw, &e); err != nil {
-			if err := d.recordError(rec, fmt.Errorf("malformed event: %w", jsonReason(err))); err != nil {
-				return err
-			}
-			continue
+			return d.recordError(rec, fmt.Errorf("malformed event: %w", jsonReason(err)))
 		}
 		if e.Action == "" && e.Observation == "" {
-			if err := d.recordError(rec, fmt.Errorf("event has neither action nor observation")); err != nil {
-				return err
-			}
-			continue
+			return d.recordError(rec, fmt.Errorf("event has neither action nor observation"))
 		}
 		ts := parseTime(e.Timestamp)
 		if ts.IsZero() {
@@ -176,11 +165,11 @@ func decodeOpenHands(d *Decoder, doc []byte) error {
 		case e.Observation == "error":
 			m.Role, m.Text, m.Meta = handoff.RoleSystem, "error: "+joinText(e.Message, stringValue(e.Content)), true
 		default:
-			continue // environment and agent-state traffic
+			return nil // environment and agent-state traffic
 		}
 		d.add(m)
-	}
-	return nil
+		return nil
+	})
 }
 
 // parseLocalTime reads the zone-less ISO timestamps Python writes

@@ -25,15 +25,6 @@ import (
 // syntax error(s)") is flagged IsError; SWE-agent records no exit codes.
 // Session.Model is the replay config's model name.
 
-type sweTraj struct {
-	History json.RawMessage `json:"history"`
-	Info    struct {
-		ExitStatus string `json:"exit_status"`
-	} `json:"info"`
-	ReplayConfig json.RawMessage `json:"replay_config"`
-	Environment  json.RawMessage `json:"environment"`
-}
-
 type sweMessage struct {
 	Role        string          `json:"role"`
 	Content     json.RawMessage `json:"content"`
@@ -48,47 +39,34 @@ type sweMessage struct {
 var sweRejectedRe = regexp.MustCompile(`\A\s*Your proposed edit has introduced new syntax error`)
 
 func decodeSWEAgent(d *Decoder, doc []byte) error {
-	var t sweTraj
-	if err := decodeJSONDoc(doc, &t); err != nil {
-		return err
-	}
-	if len(t.History) == 0 {
-		return fmt.Errorf("no \"history\" array")
-	}
-	var hist []json.RawMessage
-	if err := json.Unmarshal(t.History, &hist); err != nil {
-		return fmt.Errorf("\"history\" is not an array: %w", jsonReason(err))
-	}
-	var rc struct {
-		Agent struct {
-			Model struct {
-				Name string `json:"name"`
-			} `json:"model"`
-		} `json:"agent"`
-	}
-	if len(t.ReplayConfig) > 0 && t.ReplayConfig[0] == '"' {
-		_ = json.Unmarshal([]byte(stringValue(t.ReplayConfig)), &rc)
-	} else {
-		_ = json.Unmarshal(t.ReplayConfig, &rc)
-	}
-	d.t.Session.Model = rc.Agent.Model.Name
 	d.t.Session.Agent = "swe-agent"
 	sawTask, lastCall, lastName := false, "", ""
-	for i, raw := range hist {
-		rec := i + 1
+	member := func(k string, raw json.RawMessage) {
+		if k != "replay_config" {
+			return
+		}
+		var rc struct {
+			Agent struct {
+				Model struct {
+					Name string `json:"name"`
+				} `json:"model"`
+			} `json:"agent"`
+		}
+		if len(raw) > 0 && raw[0] == '"' {
+			raw = json.RawMessage(stringValue(raw))
+		}
+		if json.Unmarshal(raw, &rc) == nil && rc.Agent.Model.Name != "" {
+			d.t.Session.Model = rc.Agent.Model.Name
+		}
+	}
+	return walkJSON(d, doc, "history", member, func(rec int, raw json.RawMessage) error {
 		var h sweMessage
 		if err := json.Unmarshal(raw, &h); err != nil {
-			if err := d.recordError(rec, fmt.Errorf("malformed message: %w", jsonReason(err))); err != nil {
-				return err
-			}
-			continue
+			return d.recordError(rec, fmt.Errorf("malformed message: %w", jsonReason(err)))
 		}
 		text, err := flatContent(h.Content)
 		if err != nil {
-			if err := d.recordError(rec, err); err != nil {
-				return err
-			}
-			continue
+			return d.recordError(rec, err)
 		}
 		m := handoff.Message{Line: rec}
 		switch {
@@ -119,14 +97,11 @@ func decodeSWEAgent(d *Decoder, doc []byte) error {
 			r.Content, r.OriginalBytes = d.clipOutput(text)
 			m.Role, m.ToolResults = handoff.RoleTool, []handoff.ToolResult{r}
 		default:
-			if err := d.recordError(rec, fmt.Errorf("unknown role %q", h.Role)); err != nil {
-				return err
-			}
-			continue
+			return d.recordError(rec, fmt.Errorf("unknown role %q", h.Role))
 		}
 		d.add(m)
-	}
-	return nil
+		return nil
+	})
 }
 
 // flatContent reads content that is a string or an array of text parts.

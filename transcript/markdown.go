@@ -66,8 +66,10 @@ func decodeAider(d *Decoder, doc []byte) error {
 		switch {
 		case aiderStartRe.MatchString(l):
 			flush()
-			if t, err := time.ParseInLocation("2006-01-02 15:04:05", aiderStartRe.FindStringSubmatch(l)[1], time.Local); err == nil {
-				d.seeTime(t.UTC())
+			// Aider writes local time without a zone; it is read as UTC
+			// so the result does not depend on where it is parsed.
+			if t, err := time.Parse("2006-01-02 15:04:05", aiderStartRe.FindStringSubmatch(l)[1]); err == nil {
+				d.seeTime(t)
 			}
 			lastAssistant = -1
 		case strings.HasPrefix(l, "####"):

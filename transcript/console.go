@@ -37,7 +37,7 @@ func decodeClaudeConsole(d *Decoder, doc []byte) error {
 		case strings.HasPrefix(l, "> "):
 			c.flush()
 			c.open(handoff.RoleUser, lineNo, strings.TrimPrefix(l, "> "))
-			if compacted || strings.HasPrefix(c.cur.Text, compactPrefix) {
+			if compacted || strings.HasPrefix(strings.TrimPrefix(l, "> "), compactPrefix) {
 				c.cur.CompactSummary = true
 				compacted = false
 			}
@@ -130,7 +130,9 @@ func decodeGeminiConsole(d *Decoder, doc []byte) error {
 type consoleBuilder struct {
 	dec      *Decoder
 	cur      *handoff.Message // open user/assistant turn
+	curText  []string         // its lines, joined when it is committed
 	res      *handoff.ToolResult
+	resText  []string
 	results  []handoff.ToolResult
 	resLine  int
 	blanks   int
@@ -140,7 +142,8 @@ type consoleBuilder struct {
 
 // open starts a turn.
 func (c *consoleBuilder) open(role handoff.Role, line int, text string) {
-	c.cur = &handoff.Message{Role: role, Line: line, Text: text}
+	c.cur = &handoff.Message{Role: role, Line: line}
+	c.curText = []string{text}
 	if role == handoff.RoleAssistant && len(c.think) > 0 {
 		c.cur.Thinking = strings.TrimSpace(strings.Join(c.think, "\n"))
 	}
@@ -151,9 +154,9 @@ func (c *consoleBuilder) open(role handoff.Role, line int, text string) {
 func (c *consoleBuilder) more(text string) {
 	switch {
 	case c.res != nil:
-		c.res.Content = joinLine(c.res.Content, text, c.blanks)
+		c.resText = appendLine(c.resText, text, c.blanks)
 	case c.cur != nil:
-		c.cur.Text = joinLine(c.cur.Text, text, c.blanks)
+		c.curText = appendLine(c.curText, text, c.blanks)
 	case c.thinking:
 		c.think = append(c.think, text)
 	}
@@ -176,7 +179,8 @@ func (c *consoleBuilder) call(line int, name, summary string) {
 // result starts a tool result for the latest call.
 func (c *consoleBuilder) result(line int, text string, isErr bool) {
 	c.endResult()
-	r := handoff.ToolResult{Content: text, IsError: isErr}
+	r := handoff.ToolResult{IsError: isErr}
+	c.resText = []string{text}
 	if c.cur != nil && len(c.cur.ToolCalls) > 0 {
 		r.Name = c.cur.ToolCalls[len(c.cur.ToolCalls)-1].Name
 	}
@@ -192,7 +196,8 @@ func (c *consoleBuilder) endResult() {
 		return
 	}
 	r := *c.res
-	r.Content = strings.TrimSpace(r.Content)
+	r.Content = strings.TrimSpace(strings.Join(c.resText, "\n"))
+	c.resText = nil
 	r.ExitCode = exitCodeFromText(r.Content)
 	r.Content, r.OriginalBytes = c.dec.clipOutput(r.Content)
 	c.results = append(c.results, r)
@@ -203,7 +208,8 @@ func (c *consoleBuilder) endResult() {
 func (c *consoleBuilder) flushTurn() {
 	c.endResult()
 	if c.cur != nil {
-		c.cur.Text = strings.TrimSpace(c.cur.Text)
+		c.cur.Text = strings.TrimSpace(strings.Join(c.curText, "\n"))
+		c.curText = nil
 		if c.cur.Text != "" || len(c.cur.ToolCalls) > 0 {
 			c.dec.add(*c.cur)
 		}
@@ -220,13 +226,11 @@ func (c *consoleBuilder) flush() {
 	c.blanks = 0
 }
 
-// joinLine appends a continuation line, keeping paragraph breaks.
-func joinLine(a, b string, blanks int) string {
-	if a == "" {
-		return b
+// appendLine adds a continuation line, keeping one paragraph break for
+// the blank lines before it.
+func appendLine(lines []string, l string, blanks int) []string {
+	if blanks > 0 && len(lines) > 0 && lines[len(lines)-1] != "" {
+		lines = append(lines, "")
 	}
-	if blanks > 0 {
-		return a + "\n\n" + b
-	}
-	return a + "\n" + b
+	return append(lines, l)
 }

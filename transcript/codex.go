@@ -124,6 +124,12 @@ func (p *codexParser) record(d *Decoder, line []byte, lineNo int) error {
 	if err := json.Unmarshal(line, &l); err != nil {
 		return fmt.Errorf("malformed JSON: %w", jsonReason(err))
 	}
+	if len(l.Payload) == 0 {
+		// Rollouts before the {timestamp,type,payload} envelope (Codex
+		// CLI ≤ 0.2x): a first line {id, timestamp, instructions}, then
+		// bare response items and {"record_type":"state"} lines.
+		return p.legacy(d, line, lineNo, l.Type)
+	}
 	if l.Type == "" {
 		return errors.New("line has no type")
 	}
@@ -183,6 +189,28 @@ func (p *codexParser) record(d *Decoder, line []byte, lineNo int) error {
 		d.add(base)
 		p.thinking = ""
 	}
+	return nil
+}
+
+// legacy reads a line of the envelope-less rollout format.
+func (p *codexParser) legacy(d *Decoder, line []byte, lineNo int, typ string) error {
+	var pl codexPayload
+	if err := json.Unmarshal(line, &pl); err != nil {
+		return fmt.Errorf("malformed line: %w", jsonReason(err))
+	}
+	if typ == "" {
+		var meta struct {
+			ID        string `json:"id"`
+			Timestamp string `json:"timestamp"`
+		}
+		_ = json.Unmarshal(line, &meta)
+		if d.t.Session.ID == "" && meta.ID != "" {
+			d.t.Session.ID = meta.ID
+		}
+		d.seeTime(parseTime(meta.Timestamp))
+		return nil // session header or {"record_type":"state"}
+	}
+	p.item(d, handoff.Message{Line: lineNo}, &pl)
 	return nil
 }
 

@@ -117,3 +117,31 @@ func TestCodexMalformedLine(t *testing.T) {
 		t.Errorf("strict: %v", err)
 	}
 }
+
+// TestCodexLegacyRollout reads the envelope-less rollouts early Codex CLI
+// versions wrote: a header line, then bare response items.
+func TestCodexLegacyRollout(t *testing.T) {
+	in := `{"id":"old-1","timestamp":"2025-04-20T10:00:00.000Z","instructions":""}
+{"record_type":"state"}
+{"type":"message","role":"user","content":[{"type":"input_text","text":"run the tests"}]}
+{"type":"reasoning","id":"r1","summary":[{"type":"summary_text","text":"tests first"}]}
+{"type":"function_call","name":"shell","arguments":"{\"command\":[\"pytest\"]}","call_id":"c1"}
+{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"1 failed\",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.5}}"}
+{"type":"message","role":"assistant","content":[{"type":"output_text","text":"One test fails."}]}
+`
+	if f, err := Detect([]byte(in)); err != nil || f != FormatCodex {
+		t.Fatalf("Detect = %q, %v", f, err)
+	}
+	tr, err := Parse(context.Background(), strings.NewReader(in), Options{Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range tr.Messages {
+		got = append(got, describe(m))
+	}
+	want := []string{`L3 user text="run the tests"`, `L5 assistant thinking="tests first" call(c1 shell)`, `L6 tool result(c1 shell exit=1)`, `L7 assistant text="One test fails."`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || tr.Session.ID != "old-1" {
+		t.Errorf("session %q, got:\n%s\nwant:\n%s", tr.Session.ID, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

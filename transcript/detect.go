@@ -29,6 +29,12 @@ var codexTypes = map[string]bool{
 	"compacted": true, "world_state": true,
 }
 
+// codexItemTypes are the Responses API item types a rollout records.
+var codexItemTypes = map[string]bool{
+	"message": true, "function_call": true, "function_call_output": true, "reasoning": true,
+	"local_shell_call": true, "custom_tool_call": true, "custom_tool_call_output": true,
+}
+
 // Markers of the text formats and of whole JSON documents whose first
 // lines alone do not tell (pretty-printed, or a first line longer than the
 // head).
@@ -191,6 +197,8 @@ func classifyJSONLine(l []byte) Format {
 	switch {
 	case hasPayload && codexTypes[typ]:
 		return FormatCodex
+	case !hasPayload && codexItemTypes[typ] && hasAny(obj, "role", "call_id", "summary"):
+		return FormatCodex // an envelope-less (≤ 0.2x) rollout: bare response items
 	case hasAny(obj, "session_id") && !hasSession && (typ == "system" && subtype == "init" || typ == "result" || (claudeTypes[typ] && hasAny(obj, "parent_tool_use_id"))):
 		return FormatClaudeStream
 	case hasSession && hasAny(obj, "projectHash"):

@@ -142,7 +142,9 @@ type consoleBuilder struct {
 
 // open starts a turn.
 func (c *consoleBuilder) open(role handoff.Role, line int, text string) {
-	c.cur = &handoff.Message{Role: role, Line: line}
+	// A prompt that is a slash command ("/compact", "/about") drives the
+	// harness; it is not a request.
+	c.cur = &handoff.Message{Role: role, Line: line, Meta: role == handoff.RoleUser && strings.HasPrefix(text, "/")}
 	c.curText = []string{text}
 	if role == handoff.RoleAssistant && len(c.think) > 0 {
 		c.cur.Thinking = strings.TrimSpace(strings.Join(c.think, "\n"))

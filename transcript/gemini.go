@@ -180,6 +180,7 @@ func (p *geminiParser) message(d *Decoder, raw []byte, lineNo int) error {
 		if strings.TrimSpace(text) == "" {
 			return nil
 		}
+		gemUserFlags(&m)
 	case "gemini", "model", "assistant":
 		m.Role, m.Model = handoff.RoleAssistant, r.Model
 		if r.Model != "" {
@@ -270,11 +271,27 @@ func (p *geminiParser) checkpoint(d *Decoder, doc []byte) error {
 		if len(results) > 0 {
 			d.add(handoff.Message{Role: handoff.RoleTool, Line: n, ToolResults: results})
 		}
+		if m.Role == handoff.RoleUser {
+			gemUserFlags(&m)
+		}
 		if strings.TrimSpace(m.Text) != "" || m.Thinking != "" || len(m.ToolCalls) > 0 {
 			d.add(m)
 		}
 		return nil
 	})
+}
+
+// gemUserFlags marks what Gemini CLI puts in the user's place: the
+// <state_snapshot> its chat compression writes (the summary that carries
+// the history forward) and slash commands.
+func gemUserFlags(m *handoff.Message) {
+	t := strings.TrimSpace(m.Text)
+	switch {
+	case strings.HasPrefix(t, "<state_snapshot>"):
+		m.CompactSummary = true
+	case strings.HasPrefix(t, "/"):
+		m.Meta = true
+	}
 }
 
 // gemContent reads content: a string or an array of {text} parts.

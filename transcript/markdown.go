@@ -48,6 +48,9 @@ func decodeAider(d *Decoder, doc []byte) error {
 			return
 		}
 		cur.Text = strings.TrimSpace(strings.Join(body, "\n"))
+		if cur.Role == handoff.RoleUser && strings.HasPrefix(cur.Text, "/") {
+			cur.Meta = true // an Aider command (/add, /run, …), not a request
+		}
 		if cur.Text != "" {
 			i := d.add(*cur)
 			if cur.Role == handoff.RoleAssistant {
@@ -102,7 +105,10 @@ func decodeAider(d *Decoder, doc []byte) error {
 		default:
 			if cur == nil || cur.Role != handoff.RoleAssistant {
 				if strings.TrimSpace(l) == "" {
-					if cur != nil {
+					switch {
+					case cur != nil && cur.Role == handoff.RoleUser:
+						flush() // a blank line ends a prompt
+					case cur != nil:
 						body = append(body, "")
 					}
 					continue
@@ -166,6 +172,10 @@ func decodeSpecStory(d *Decoder, doc []byte) error {
 		}
 		cur.Text = strings.TrimSpace(strings.Join(text, "\n"))
 		cur.Thinking = strings.TrimSpace(strings.Join(thinking, "\n"))
+		if cur.Role == handoff.RoleUser {
+			cur.CompactSummary = strings.HasPrefix(cur.Text, compactPrefix)
+			cur.Meta = !cur.CompactSummary && injectedOnly(cur.Text)
+		}
 		if cur.Text != "" || cur.Thinking != "" || len(cur.ToolCalls) > 0 {
 			d.add(*cur)
 		}

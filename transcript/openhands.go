@@ -118,6 +118,17 @@ func decodeOpenHands(d *Decoder, doc []byte) error {
 			if m.Text == "" {
 				m.Text = e.Message
 			}
+		case e.Action == "condensation" || e.Observation == "condense" || e.Observation == "agent_condensation":
+			// The condenser's summary of the events it dropped carries
+			// the history forward.
+			summary := stringValue(args["summary"])
+			if summary == "" {
+				summary = stringValue(e.Content)
+			}
+			if strings.TrimSpace(summary) == "" {
+				return nil
+			}
+			m.Role, m.Text, m.CompactSummary = handoff.RoleUser, summary, true
 		case e.Action != "" && e.Source == "agent":
 			m.Role = handoff.RoleAssistant
 			m.Text = stringValue(args["thought"])

@@ -139,3 +139,33 @@ func TestParseSharedCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestCodexPlanReachesSnapshot checks end to end that a Codex update_plan
+// call becomes the snapshot's task list and that the context usage comes
+// from last_token_usage against model_context_window.
+func TestCodexPlanReachesSnapshot(t *testing.T) {
+	rollout := `{"timestamp":"2025-09-01T10:00:00Z","type":"session_meta","payload":{"id":"sess-2","cwd":"/repo"}}
+{"timestamp":"2025-09-01T10:00:01Z","type":"turn_context","payload":{"model":"gpt-5-codex"}}
+{"timestamp":"2025-09-01T10:00:02Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Add retries to the HTTP client"}]}}
+{"timestamp":"2025-09-01T10:00:03Z","type":"response_item","payload":{"type":"function_call","name":"update_plan","arguments":"{\"plan\":[{\"step\":\"Write retry wrapper\",\"status\":\"completed\"},{\"step\":\"Add backoff tests\",\"status\":\"in_progress\"}]}","call_id":"p1"}}
+{"timestamp":"2025-09-01T10:00:03Z","type":"response_item","payload":{"type":"function_call_output","call_id":"p1","output":"Plan updated"}}
+{"timestamp":"2025-09-01T10:00:04Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":50000000,"output_tokens":10},"last_token_usage":{"input_tokens":136000,"cached_input_tokens":100000,"output_tokens":10},"model_context_window":272000}}}
+{"timestamp":"2025-09-01T10:00:05Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Wrapper done; writing backoff tests next."}]}}
+`
+	r := runCLI(t, filepath.Join(t.TempDir(), "h.db"), rollout, "compile", "--no-store", "--no-git", "--json")
+	if r.err != nil {
+		t.Fatalf("compile: %v\n%s", r.err, r.stderr)
+	}
+	var snap handoff.Snapshot
+	if err := json.Unmarshal([]byte(r.stdout), &snap); err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Tasks) != 2 || snap.Tasks[1].Content != "Add backoff tests" || snap.Tasks[1].Status != handoff.TaskInProgress {
+		t.Errorf("tasks = %+v", snap.Tasks)
+	}
+	// 136000 prompt tokens of the last request, plus the reply after it;
+	// never the 50M cumulative total.
+	if u := snap.Usage; u.ContextWindow != 272000 || u.TokensUsed < 136000 || u.TokensUsed > 137000 || u.Source != "provider" {
+		t.Errorf("usage = %+v, want about 136000 of 272000 from the provider", u)
+	}
+}

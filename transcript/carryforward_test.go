@@ -49,3 +49,69 @@ func TestCarriedForwardAndCommands(t *testing.T) {
 		})
 	}
 }
+
+// TestDocumentFormatsFollowed checks that a caller feeding a growing
+// document line by line (handoff following an Aider history or a
+// terminal log) sees the turns so far before Finish.
+func TestDocumentFormatsFollowed(t *testing.T) {
+	lines := []string{"# aider chat started at 2025-07-15 11:38:37", "", "#### fix the bug", "", "Looking at main.go.", ""}
+	d, err := NewDecoder(FormatAider, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines[:4] {
+		if err := d.Feed([]byte(l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tr := d.Transcript(); len(tr.Messages) != 1 || tr.Messages[0].Text != "fix the bug" {
+		t.Fatalf("after the prompt: %+v", tr.Messages)
+	}
+	for _, l := range lines[4:] {
+		if err := d.Feed([]byte(l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tr := d.Transcript(); len(tr.Messages) != 2 || tr.Messages[1].Role != "assistant" {
+		t.Fatalf("after the reply: %+v", tr.Messages)
+	}
+	tr, err := d.Finish(nil)
+	if err != nil || len(tr.Messages) != 2 {
+		t.Fatalf("Finish: %v, %+v", err, tr)
+	}
+}
+
+// TestConsoleVariants reads the ● bullet some terminals show instead of
+// ⏺, and Gemini's ✓/✗ tool marks.
+func TestConsoleVariants(t *testing.T) {
+	cc := "> list files\n\n● Bash(ls)\n  ⎿  a b\n\n● Two files.\n"
+	if f, err := Detect([]byte(cc)); err != nil || f != FormatClaudeConsole {
+		t.Fatalf("Detect = %q, %v", f, err)
+	}
+	tr, err := Parse(context.Background(), strings.NewReader(cc), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range tr.Messages {
+		got = append(got, describe(m))
+	}
+	if want := []string{`L1 user text="list files"`, `L3 assistant call( Bash)`, `L4 tool result( Bash)`, `L6 assistant text="Two files."`}; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("claude console:\n%s", strings.Join(got, "\n"))
+	}
+	gem := "> run it\n ╭──╮\n │ ✓  Shell make │\n │ ✗  Shell make test │\n │    FAIL │\n ╰──╯\n✦ Tests fail.\n"
+	if f, err := Detect([]byte(gem)); err != nil || f != FormatGeminiConsole {
+		t.Fatalf("Detect = %q, %v", f, err)
+	}
+	tr, err = Parse(context.Background(), strings.NewReader(gem), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	for _, m := range tr.Messages {
+		got = append(got, describe(m))
+	}
+	if want := []string{`L1 user text="run it"`, `L3 assistant call( Shell) call( Shell)`, `L3 tool result( Shell) result( Shell error)`, `L7 assistant text="Tests fail."`}; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("gemini console:\n%s", strings.Join(got, "\n"))
+	}
+}

@@ -15,7 +15,7 @@ import (
 // Claude Code paste.
 //
 // "> text" opens a user turn (continued by lines indented two spaces);
-// "⏺ text" an assistant turn; "⏺ Name(args)" is a ToolCall (Input
+// "⏺ text" (or "● text") an assistant turn; "⏺ Name(args)" is a ToolCall (Input
 // {"summary": args}) on the current assistant turn; "  ⎿  text" is a
 // ToolResult (continued by indented lines), IsError when it starts with
 // "Error" or is the "No (tell Claude what to do differently)" rejection;
@@ -24,7 +24,7 @@ import (
 // "This session is being continued", is the CompactSummary. Anything
 // else (banners, tips, cost reports, shell lines) is not part of a turn.
 
-var ccToolLineRe = regexp.MustCompile(`^⏺ ([A-Za-z][\w.:-]*)\((.*?)\)…?\s*$`)
+var ccToolLineRe = regexp.MustCompile(`^[⏺●] ([A-Za-z][\w.:-]*)\((.*?)\)…?\s*$`)
 
 func decodeClaudeConsole(d *Decoder, doc []byte) error {
 	d.t.Session.Agent = "claude-code"
@@ -41,13 +41,13 @@ func decodeClaudeConsole(d *Decoder, doc []byte) error {
 				c.cur.CompactSummary = true
 				compacted = false
 			}
-		case strings.HasPrefix(l, "⏺ "):
+		case strings.HasPrefix(l, "⏺ ") || strings.HasPrefix(l, "● "): // ● where the terminal lacks ⏺
 			if m := ccToolLineRe.FindStringSubmatch(l); m != nil {
 				c.call(lineNo, m[1], m[2])
 				continue
 			}
 			c.flush()
-			c.open(handoff.RoleAssistant, lineNo, strings.TrimPrefix(l, "⏺ "))
+			c.open(handoff.RoleAssistant, lineNo, strings.TrimPrefix(strings.TrimPrefix(l, "⏺ "), "● "))
 		case strings.HasPrefix(strings.TrimLeft(l, " "), "⎿"):
 			text := strings.TrimSpace(strings.TrimPrefix(strings.TrimLeft(l, " "), "⎿"))
 			c.result(lineNo, text, strings.HasPrefix(text, "Error") || strings.HasPrefix(text, "No (tell Claude what to do differently)"))
@@ -78,7 +78,7 @@ func decodeClaudeConsole(d *Decoder, doc []byte) error {
 // run (IsError), "-" a cancelled one. Boxes without tool lines (/about,
 // the exit stats) are skipped.
 
-var gemToolLineRe = regexp.MustCompile(`^\s*│ (✔|✖|x|-|⊷|o|\?)\s+([A-Za-z][\w.]*)\s*(.*?)\s*│?$`)
+var gemToolLineRe = regexp.MustCompile(`^\s*│ (✔|✓|✖|✗|x|-|⊷|o|\?)\s+([A-Za-z][\w.]*)\s*(.*?)\s*│?$`)
 
 func decodeGeminiConsole(d *Decoder, doc []byte) error {
 	d.t.Session.Agent = "gemini-cli"
@@ -100,7 +100,7 @@ func decodeGeminiConsole(d *Decoder, doc []byte) error {
 		case inBox:
 			if m := gemToolLineRe.FindStringSubmatch(l); m != nil {
 				c.call(lineNo, m[2], m[3])
-				c.result(lineNo, "", m[1] == "✖" || m[1] == "x")
+				c.result(lineNo, "", m[1] == "✖" || m[1] == "✗" || m[1] == "x")
 				continue
 			}
 			if c.res != nil {

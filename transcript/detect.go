@@ -92,13 +92,13 @@ func detectText(b []byte) Format {
 			rest = nil
 		}
 		switch {
-		case bytes.HasPrefix(l, []byte("⏺ ")), bytes.HasPrefix(l, []byte("  ⎿ ")), bytes.HasPrefix(l, []byte("✻ Thinking")),
+		case bytes.HasPrefix(l, []byte("⏺ ")), bytes.HasPrefix(l, []byte("● ")), bytes.HasPrefix(l, []byte("  ⎿ ")), bytes.HasPrefix(l, []byte("✻ Thinking")),
 			bytes.Contains(l, []byte("✻ Welcome to Claude Code")):
 			cc++
 		case bytes.HasPrefix(l, []byte("✦ ")):
 			gem++
 		default:
-			if t := bytes.TrimLeft(l, " "); bytes.HasPrefix(t, []byte("│ ✔  ")) || bytes.HasPrefix(t, []byte("│ ✖  ")) {
+			if t := bytes.TrimLeft(l, " "); bytes.HasPrefix(t, []byte("│ ✔  ")) || bytes.HasPrefix(t, []byte("│ ✓  ")) || bytes.HasPrefix(t, []byte("│ ✖  ")) {
 				gem++
 			}
 		}

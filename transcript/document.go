@@ -21,9 +21,13 @@ type docParser struct {
 	buf    []byte
 	tooBig bool
 	decode func(d *Decoder, doc []byte) error
+	// opts and format are the decoder's, for pending.
+	opts   Options
+	format Format
 }
 
 func (p *docParser) record(d *Decoder, line []byte, _ int) error {
+	p.opts, p.format = d.opts, d.format
 	if p.tooBig {
 		return nil
 	}
@@ -36,7 +40,22 @@ func (p *docParser) record(d *Decoder, line []byte, _ int) error {
 	return nil
 }
 
-func (p *docParser) pending() []handoff.Message { return nil }
+// pending decodes the document so far into a scratch decoder, so a
+// caller following a growing file (an Aider history, a SpecStory export,
+// a terminal log) sees the turns before the end. A JSON document cut
+// short keeps its complete records the same way.
+func (p *docParser) pending() []handoff.Message {
+	if p.tooBig || len(bytes.TrimSpace(p.buf)) == 0 {
+		return nil
+	}
+	opts := p.opts
+	opts.Strict = false
+	scratch := &Decoder{opts: opts, format: p.format}
+	if p.decode(scratch, p.buf) != nil {
+		return nil
+	}
+	return scratch.t.Messages
+}
 
 func (p *docParser) finish(d *Decoder) error {
 	if p.tooBig {

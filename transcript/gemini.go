@@ -82,7 +82,12 @@ func newGeminiParser() *geminiParser {
 	return p
 }
 
-func (p *geminiParser) pending() []handoff.Message { return nil }
+func (p *geminiParser) pending() []handoff.Message {
+	if p.mode == modeDocument {
+		return p.doc.pending()
+	}
+	return nil
+}
 
 func (p *geminiParser) record(d *Decoder, line []byte, lineNo int) error {
 	if p.mode == modeDocument {

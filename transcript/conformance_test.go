@@ -13,10 +13,29 @@ import (
 const sharedDir = "../../shared/transcripts"
 
 // conformance is what each shared transcript holds, counted independently
-// of this package (by a python script over the raw files, following each
-// format's rules as the parsers' doc comments state them), and checked by
-// hand where the two first disagreed. The Claude Code error and compaction
-// counts agree with SOURCES.md.
+// of this package by a python script over the raw files (json module for
+// the JSON formats, line rules for the text ones, following each format's
+// rules as the parsers' doc comments state them), then cross-checked
+// against SOURCES.md and grep:
+//
+//   - Claude Code: is_error and compaction counts equal SOURCES.md.
+//   - SWE-agent: system+user+assistant+tool = SOURCES' history sizes
+//     (28, 26); pydicom's 3 failures are the three rejected edits.
+//   - OpenHands basic.json: its 4 events are 1 user, 2 agent actions, 1
+//     observation; -1 (still running) counts as a failed exit.
+//   - SpecStory: 36/11/4 user headings as in SOURCES; 332 tool blocks
+//     where SOURCES says 336, which counted four <tool-use-id> lines.
+//     Agent headings with nothing under them are not messages (771 → 498).
+//   - Claude Code paste: 47/68 prompts as in SOURCES; ⏺ bullets = text
+//     turns + tool calls (day-005: 131 + 102 = 233); failures are the
+//     "⎿ Error…" and rejected-call results (the space after ⎿ is U+00A0,
+//     which is why a plain grep finds none).
+//   - Gemini paste: 40 prompts, 66 ✦ turns plus 8 turns that are only tool
+//     runs; a grep finds 87 "│ ✔" lines, 15 of them inside a tool's output
+//     (a pasted earlier session), which the parser rightly keeps as output.
+//   - Gemini fixture: the parser first counted two empty "model" records
+//     (a cancelled request) as assistant turns; the count was right and
+//     the parser now skips them.
 //
 // Columns: detected format; messages by role (user, assistant, system,
 // tool); tool calls; tool results that failed (is_error or a non-zero

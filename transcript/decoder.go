@@ -59,6 +59,9 @@ func NewDecoder(format Format, opts Options) (*Decoder, error) {
 	case FormatClaudeStream:
 		d.parser = newClaudeParser()
 		d.t.Session.Agent = "claude-code"
+	case FormatCodexExec:
+		d.parser = &codexExecParser{}
+		d.t.Session.Agent = "codex"
 	case FormatGemini:
 		d.parser = newGeminiParser()
 		d.t.Session.Agent = "gemini-cli"

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
@@ -197,6 +198,8 @@ func classifyJSONLine(l []byte) Format {
 	switch {
 	case hasPayload && codexTypes[typ]:
 		return FormatCodex
+	case !hasPayload && (typ == "thread.started" || typ == "turn.started" || strings.HasPrefix(typ, "item.") && hasAny(obj, "item")):
+		return FormatCodexExec
 	case !hasPayload && codexItemTypes[typ] && hasAny(obj, "role", "call_id", "summary"):
 		return FormatCodex // an envelope-less (≤ 0.2x) rollout: bare response items
 	case hasAny(obj, "session_id") && !hasSession && (typ == "system" && subtype == "init" || typ == "result" || (claudeTypes[typ] && hasAny(obj, "parent_tool_use_id"))):

@@ -37,6 +37,8 @@ const (
 	// FormatClaudeCode is a Claude Code session JSONL file
 	// (~/.claude/projects/*/*.jsonl).
 	FormatClaudeCode Format = "claude-code"
+	// FormatCodexExec is `codex exec --json` output.
+	FormatCodexExec Format = "codex-exec-json"
 	// FormatOpenAIChat is OpenAI Chat Completions messages: a JSON array,
 	// an object with "messages", or JSONL of message objects.
 	FormatOpenAIChat Format = "openai-chat"
@@ -88,6 +90,7 @@ func Formats() []FormatInfo {
 		{Name: FormatClaudeStream, Description: "Claude Code print-mode stream (claude -p --output-format stream-json)", Example: "./claude-stream.jsonl", Aliases: []string{"stream-json", "claude-stream", "claude-stream-json"}},
 		{Name: FormatClaudeConsole, Description: "Claude Code terminal paste (\"> \" prompts, ⏺ replies, ⎿ tool results)", Example: "./claude-session.txt", Aliases: []string{"claude-paste", "claude-terminal"}},
 		{Name: FormatCodex, Description: "OpenAI Codex CLI rollout JSONL (session_meta, response_item, event_msg, compacted)", Example: "~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl", Aliases: []string{"codex-cli", "codex_cli", "rollout"}},
+		{Name: FormatCodexExec, Description: "OpenAI Codex CLI non-interactive events (codex exec --json)", Example: "./codex-exec.jsonl", Aliases: []string{"codex-exec", "codex-json"}},
 		{Name: FormatGemini, Description: "Gemini CLI chat JSON / JSONL, or a /chat save checkpoint", Example: "~/.gemini/tmp/<project-hash>/chats/session-<time>.json", Aliases: []string{"gemini", "gemini_cli", "geminicli"}},
 		{Name: FormatGeminiConsole, Description: "Gemini CLI terminal paste (\"> \" prompts, ✦ replies, boxed tool runs)", Example: "./gemini-session.txt", Aliases: []string{"gemini-paste", "gemini-terminal"}},
 		{Name: FormatAider, Description: "Aider chat history markdown", Example: "./.aider.chat.history.md", Aliases: []string{"aider-md", "aider-chat"}},

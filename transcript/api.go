@@ -89,6 +89,13 @@ func decodeResponses(d *Decoder, doc []byte) error {
 				for i := range d.t.Messages {
 					d.t.Messages[i].Index = i
 				}
+				// Items read before it moved up one.
+				if p.lastAssist >= 0 {
+					p.lastAssist++
+				}
+				for id, ref := range p.results {
+					p.results[id] = resultRef{msg: ref.msg + 1, res: ref.res}
+				}
 			}
 		case "input":
 			text = stringValue(raw)

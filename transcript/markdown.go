@@ -141,6 +141,7 @@ func aiderNumber(n, unit string) int {
 // SpecStory.
 //
 // "_**User (time)**_" and "_**Agent (model time)**_" headings open turns
+// (older exports: "_**User**_" and "_**Assistant**_")
 // ("Agent - sidechain" marks Sidechain); "<think><details>…</details></think>"
 // is Thinking; each "<tool-use data-tool-name=…><details>…</details></tool-use>"
 // is a ToolCall on the agent turn (Input {"summary": the summary's
@@ -151,7 +152,7 @@ func aiderNumber(n, unit string) int {
 // "<!-- X Session <id> -->" comment gives the session id and agent.
 
 var (
-	specHeadingRe = regexp.MustCompile(`^_\*\*(User|Agent)( - sidechain)? \(([^)]*)\)\*\*_\s*$`)
+	specHeadingRe = regexp.MustCompile(`^_\*\*(User|Agent|Assistant)( - sidechain)?(?: \(([^)]*)\))?\*\*_\s*$`)
 	specSessionRe = regexp.MustCompile(`^<!-- (.+?) Session (\S+) \(`)
 	specToolRe    = regexp.MustCompile(`^<tool-use\b[^>]*data-tool-name="([^"]*)"`)
 	specSummaryRe = regexp.MustCompile("^<summary>Tool use: \\*\\*[^*]*\\*\\*(?: `(.*)`)?</summary>")
@@ -229,7 +230,7 @@ func decodeSpecStory(d *Decoder, doc []byte) error {
 			m := specHeadingRe.FindStringSubmatch(l)
 			flush()
 			cur = &handoff.Message{Role: handoff.RoleUser, Line: lineNo, Sidechain: m[2] != ""}
-			if m[1] == "Agent" {
+			if m[1] != "User" { // "Agent"; "Assistant" in older (Cursor) exports
 				cur.Role = handoff.RoleAssistant
 				if f := strings.Fields(m[3]); len(f) == 3 {
 					cur.Model = f[0]

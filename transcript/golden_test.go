@@ -91,7 +91,7 @@ func describeTranscript(tr *handoff.Transcript) string {
 			fmt.Fprintf(&b, "  thinking %q\n", m.Thinking)
 		}
 		for _, c := range m.ToolCalls {
-			fmt.Fprintf(&b, "  call id=%q name=%q input=%s\n", c.ID, c.Name, c.Input)
+			fmt.Fprintf(&b, "  call id=%q name=%q input=%s\n", c.ID, c.Name, string(c.Input))
 		}
 		for _, r := range m.ToolResults {
 			fmt.Fprintf(&b, "  result call=%q name=%q error=%v", r.CallID, r.Name, r.IsError)

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -67,4 +68,27 @@ func TestClipJSONString(t *testing.T) {
 func hex(r rune) string {
 	const digits = "0123456789abcdef"
 	return string([]byte{digits[r>>12&15], digits[r>>8&15], digits[r>>4&15], digits[r&15]})
+}
+
+// TestToolResultsResolvedPerBlock checks that tool results decoded as
+// slices of the line (rawJSON) each keep their own content when one line
+// holds several, short and long, escaped and not.
+func TestToolResultsResolvedPerBlock(t *testing.T) {
+	big := strings.Repeat("a\\n", 40000)
+	line := `{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":[` +
+		`{"type":"tool_result","tool_use_id":"t1","content":"first"},` +
+		`{"type":"tool_result","tool_use_id":"t2","content":"` + big + `"},` +
+		`{"type":"tool_result","tool_use_id":"t3","content":[{"type":"text","text":"third"}]},` +
+		`{"type":"tool_result","tool_use_id":"t4","content":"fourth \u00e9"}]}}`
+	tr, err := Parse(context.Background(), strings.NewReader(line+"\n"), Options{Strict: true, MaxToolOutputBytes: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := tr.Messages[0].ToolResults
+	if len(res) != 4 || res[0].Content != "first" || res[2].Content != "third" || res[3].Content != "fourth é" {
+		t.Fatalf("results = %+v", res)
+	}
+	if res[1].OriginalBytes != 80000 || !strings.HasPrefix(res[1].Content, "a\na\n") || !strings.HasSuffix(res[1].Content, "a\na\n") {
+		t.Errorf("long result: %d original, %q", res[1].OriginalBytes, res[1].Content)
+	}
 }

@@ -218,7 +218,11 @@ func decodeSpecStory(d *Decoder, doc []byte) error {
 				tool = nil
 				continue
 			}
-			if m := specSummaryRe.FindStringSubmatch(l); m != nil && callSummary == "" {
+			if !strings.HasPrefix(l, "<summary>") || callSummary != "" {
+				tool = append(tool, l)
+				continue
+			}
+			if m := specSummaryRe.FindStringSubmatch(l); m != nil {
 				callSummary = m[1]
 				continue
 			}
@@ -226,7 +230,7 @@ func decodeSpecStory(d *Decoder, doc []byte) error {
 			continue
 		}
 		switch {
-		case specHeadingRe.MatchString(l):
+		case strings.HasPrefix(l, "_**") && specHeadingRe.MatchString(l):
 			m := specHeadingRe.FindStringSubmatch(l)
 			flush()
 			cur = &handoff.Message{Role: handoff.RoleUser, Line: lineNo, Sidechain: m[2] != ""}
@@ -243,14 +247,14 @@ func decodeSpecStory(d *Decoder, doc []byte) error {
 					d.seeTime(t)
 				}
 			}
-		case specSessionRe.MatchString(l):
+		case strings.HasPrefix(l, "<!--") && specSessionRe.MatchString(l):
 			m := specSessionRe.FindStringSubmatch(l)
 			if d.t.Session.ID == "" {
 				d.t.Session.ID = m[2]
 			}
 		case strings.HasPrefix(l, "<think><details>"):
 			mode = "think"
-		case specToolRe.MatchString(l):
+		case strings.HasPrefix(l, "<tool-use") && specToolRe.MatchString(l):
 			mode = "tool"
 			callName, callSummary = specToolRe.FindStringSubmatch(l)[1], ""
 		case cur == nil || l == "---" && cur.Role == handoff.RoleUser:

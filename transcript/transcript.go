@@ -338,6 +338,11 @@ func (lr *lineReader) next() (line, error) {
 			l.terminated = true
 			return lr.finish(l), nil
 		case errors.Is(err, bufio.ErrBufferFull):
+			// A long line: go straight to a full segment rather than
+			// through a chain of doubling copies.
+			if !l.tooLong && cap(lr.buf) < segmentBytes && len(lr.segs) == 0 {
+				lr.buf = append(make([]byte, 0, segmentBytes), lr.buf...)
+			}
 			continue
 		case errors.Is(err, io.EOF):
 			if l.size == 0 {

@@ -144,8 +144,12 @@ func TestSeedsPerFormat(t *testing.T) {
 				}
 				return
 			}
-			if got, err := Detect([]byte(v[1])); err != nil || got != format {
-				t.Errorf("Detect = %q, %v; want %q", got, err, format)
+			// Detected as itself, also behind a byte-order mark and blank
+			// lines.
+			for _, prefix := range []string{"", "\uFEFF", "\n\n", "\uFEFF\r\n \n"} {
+				if got, err := Detect([]byte(prefix + v[1])); err != nil || got != format {
+					t.Errorf("Detect(%q + seed) = %q, %v; want %q", prefix, got, err, format)
+				}
 			}
 		})
 	}

@@ -77,6 +77,8 @@ func NewDecoder(format Format, opts Options) (*Decoder, error) {
 		d.parser = &docParser{name: "SWE-agent trajectory", decode: decodeSWEAgent}
 	case FormatOpenHands:
 		d.parser = &docParser{name: "OpenHands trajectory", decode: decodeOpenHands}
+	case FormatCline:
+		d.parser = &docParser{name: "Cline task messages", decode: decodeCline}
 	case FormatAnthropic:
 		d.parser = &docParser{name: "Anthropic Messages request", decode: decodeAnthropic}
 	case FormatOpenAIResponses:

@@ -51,6 +51,8 @@ var (
 	responsesKeyRe  = regexp.MustCompile(`"input"\s*:\s*[\["]`)
 	responsesItemRe = regexp.MustCompile(`"type"\s*:\s*"(?:function_call|function_call_output|input_text|output_text|reasoning)"`)
 	messagesKeyRe   = regexp.MustCompile(`"messages"\s*:\s*\[`)
+	clineTypeRe     = regexp.MustCompile(`"type"\s*:\s*"(?:say|ask)"`)
+	clineTSRe       = regexp.MustCompile(`"ts"\s*:\s*\d`)
 )
 
 // Detect decides the format of a transcript from its first bytes (Parse
@@ -157,6 +159,8 @@ func classifyDocument(b []byte) Format {
 		return FormatSWEAgent
 	case b[0] == '[' && openHandsRe.Match(b) && ohEventRe.Match(b):
 		return FormatOpenHands
+	case b[0] == '[' && clineTypeRe.Match(b) && clineTSRe.Match(b):
+		return FormatCline
 	case geminiChatRe.Match(b) && has(`"sessionId"`):
 		return FormatGemini
 	case has(`"sessionId"`) && (has(`"parentUuid"`) || has(`"leafUuid"`) || has(`"uuid"`)):

@@ -59,6 +59,8 @@ const (
 	FormatSWEAgent Format = "swe-agent"
 	// FormatOpenHands is an OpenHands event trajectory.
 	FormatOpenHands Format = "openhands"
+	// FormatCline is a Cline / Roo Code ui_messages.json.
+	FormatCline Format = "cline"
 	// FormatAnthropic is an Anthropic Messages API request body.
 	FormatAnthropic Format = "anthropic-messages"
 	// FormatOpenAIResponses is OpenAI Responses API input items.
@@ -97,6 +99,7 @@ func Formats() []FormatInfo {
 		{Name: FormatSpecStory, Description: "SpecStory markdown export (Claude Code, Codex, Cursor, … sessions)", Example: "./.specstory/history/<date>-<title>.md", Aliases: []string{"spec-story", "specstory-md"}},
 		{Name: FormatSWEAgent, Description: "SWE-agent trajectory (.traj JSON, v0 and v1)", Example: "./trajectories/<user>/<run>/<instance>/<instance>.traj", Aliases: []string{"sweagent", "swe_agent", "traj"}},
 		{Name: FormatOpenHands, Description: "OpenHands trajectory: JSON array of action/observation events", Example: "./trajectory.json", Aliases: []string{"open-hands", "openhands-traj"}},
+		{Name: FormatCline, Description: "Cline / Roo Code task messages (ui_messages.json: say/ask events)", Example: "<vscode globalStorage>/saoudrizwan.claude-dev/tasks/<id>/ui_messages.json", Aliases: []string{"roo", "roo-code", "cline-ui"}},
 		{Name: FormatAnthropic, Description: "Anthropic Messages API request ({system, messages} with content blocks)", Example: "./request.json", Aliases: []string{"anthropic", "anthropic-request", "messages-api"}},
 		{Name: FormatOpenAIResponses, Description: "OpenAI Responses API input items ({input: [...]} or an array of items)", Example: "./responses-input.json", Aliases: []string{"responses", "openai-responses-input"}},
 		{Name: FormatOpenAIChat, Description: "OpenAI Chat Completions messages: JSON array, {\"messages\":[...]}, or JSONL of messages", Example: "./conversation.json", Aliases: []string{"openai", "openai_chat", "chat", "chatgpt"}},

@@ -55,6 +55,8 @@ type ccLine struct {
 	IsMeta           json.RawMessage `json:"isMeta"`
 	IsCompactSummary json.RawMessage `json:"isCompactSummary"`
 	AgentID          string          `json:"agentId"`
+	ParentToolUseID  json.RawMessage `json:"parent_tool_use_id"`
+	Model            string          `json:"model"`
 	Message          *ccMessage      `json:"message"`
 	Content          json.RawMessage `json:"content"`
 	ToolUseResult    ccToolUseResult `json:"toolUseResult"`
@@ -85,8 +87,10 @@ type ccBlock struct {
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
 	ToolUseID string          `json:"tool_use_id"`
-	Content   resultContent   `json:"content"`
-	IsError   json.RawMessage `json:"is_error"`
+	// Content is resolved (and clipped) by Decoder.toolText while the
+	// line is still current.
+	Content rawJSON         `json:"content"`
+	IsError json.RawMessage `json:"is_error"`
 }
 
 // claudeParser holds the state that spans lines.
@@ -132,7 +136,7 @@ func (p *claudeParser) record(d *Decoder, line []byte, lineNo int) error {
 		return nil // metadata and unknown entry types carry no turns
 	}
 	p.session(d, &l)
-	sidechain := flag(l.IsSidechain) || l.AgentID != ""
+	sidechain := flag(l.IsSidechain) || l.AgentID != "" || stringValue(l.ParentToolUseID) != ""
 	ts := parseTime(stringValue(l.Timestamp))
 	d.seeTime(ts)
 	base := handoff.Message{ID: l.UUID, Timestamp: ts, Sidechain: sidechain, Meta: flag(l.IsMeta), Line: lineNo}
@@ -158,8 +162,7 @@ func (p *claudeParser) record(d *Decoder, line []byte, lineNo int) error {
 		p.assistant(d, base, l.Message, l.Message.Content)
 		return nil
 	}
-	p.user(d, base, &l, l.Message.Content)
-	return nil
+	return p.user(d, base, &l, l.Message.Content)
 }
 
 // session records the session metadata a line carries.
@@ -179,6 +182,9 @@ func (p *claudeParser) session(d *Decoder, l *ccLine) {
 	}
 	if l.Version != "" {
 		s.Version = l.Version
+	}
+	if l.Subtype == "init" && l.Model != "" && p.mainModel == "" {
+		p.mainModel = l.Model // stream-json's init line names the model
 	}
 }
 
@@ -242,7 +248,7 @@ func (p *claudeParser) assistant(d *Decoder, base handoff.Message, msg *ccMessag
 	p.afterBoundary = false
 }
 
-func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks ccContent) {
+func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks ccContent) error {
 	var text string
 	var results []handoff.ToolResult
 	for _, b := range blocks {
@@ -255,7 +261,10 @@ func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks 
 			text = joinText(text, "[document]")
 		case "tool_result":
 			r := handoff.ToolResult{CallID: b.ToolUseID, Name: p.toolNames[b.ToolUseID], IsError: flag(b.IsError)}
-			r.Content, r.OriginalBytes = d.clipOutput(string(b.Content))
+			var err error
+			if r.Content, r.OriginalBytes, err = d.toolText(b.Content); err != nil {
+				return fmt.Errorf("tool_result %s: %w", b.ToolUseID, err)
+			}
 			results = append(results, r)
 		}
 	}
@@ -275,7 +284,7 @@ func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks 
 		d.add(m)
 	}
 	if strings.TrimSpace(text) == "" {
-		return
+		return nil
 	}
 	m := base
 	m.Role = handoff.RoleUser
@@ -287,6 +296,7 @@ func (p *claudeParser) user(d *Decoder, base handoff.Message, l *ccLine, blocks 
 		m.Meta = true
 	}
 	d.add(m)
+	return nil
 }
 
 // compactPrefix starts the summary Claude Code writes when it compacts.

@@ -49,10 +49,40 @@ func NewDecoder(format Format, opts Options) (*Decoder, error) {
 	case FormatClaudeCode:
 		d.parser = newClaudeParser()
 		d.t.Session.Agent = "claude-code"
+	case FormatCodex:
+		d.parser = newCodexParser()
+		d.t.Session.Agent = "codex"
 	case FormatOpenAIChat:
 		d.parser = &openaiParser{toolNames: map[string]string{}}
 	case FormatPlain:
 		d.parser = &plainParser{}
+	case FormatClaudeStream:
+		d.parser = newClaudeParser()
+		d.t.Session.Agent = "claude-code"
+	case FormatCodexExec:
+		d.parser = &codexExecParser{}
+		d.t.Session.Agent = "codex"
+	case FormatGemini:
+		d.parser = newGeminiParser()
+		d.t.Session.Agent = "gemini-cli"
+	case FormatClaudeConsole:
+		d.parser = &docParser{name: "Claude Code terminal paste", decode: decodeClaudeConsole}
+	case FormatGeminiConsole:
+		d.parser = &docParser{name: "Gemini CLI terminal paste", decode: decodeGeminiConsole}
+	case FormatAider:
+		d.parser = &docParser{name: "Aider chat history", decode: decodeAider}
+	case FormatSpecStory:
+		d.parser = &docParser{name: "SpecStory markdown", decode: decodeSpecStory}
+	case FormatSWEAgent:
+		d.parser = &docParser{name: "SWE-agent trajectory", decode: decodeSWEAgent}
+	case FormatOpenHands:
+		d.parser = &docParser{name: "OpenHands trajectory", decode: decodeOpenHands}
+	case FormatCline:
+		d.parser = &docParser{name: "Cline task messages", decode: decodeCline}
+	case FormatAnthropic:
+		d.parser = &docParser{name: "Anthropic Messages request", decode: decodeAnthropic}
+	case FormatOpenAIResponses:
+		d.parser = &docParser{name: "OpenAI Responses input", decode: decodeResponses}
 	case FormatAuto:
 		return nil, handoff.Errorf(handoff.EINVALID, "a decoder needs a known format: detect it first (supported formats: %s)", supportedList())
 	default:

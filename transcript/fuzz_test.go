@@ -1,22 +1,24 @@
 package transcript
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/handoff-cli/handoff"
 )
 
-// Seed corpora live in testdata/fuzz/<FuzzName>/; f.Add adds the fixture
-// files on top.
+// Seed corpora live in testdata/fuzz/<FuzzName>/: FuzzParse has a seed
+// (a valid sample and often a damaged one) for every format, named
+// <format>[-variant], so one target covers every parser.
 
 func FuzzDetect(f *testing.F) {
-	if b, err := os.ReadFile("testdata/claude-basic.jsonl"); err == nil {
-		f.Add(b)
-	}
 	f.Fuzz(func(t *testing.T, head []byte) {
 		format, err := Detect(head)
 		if err != nil {
@@ -25,16 +27,36 @@ func FuzzDetect(f *testing.F) {
 			}
 			return
 		}
-		switch format {
-		case FormatClaudeCode, FormatOpenAIChat, FormatPlain:
-		default:
-			t.Fatalf("Detect returned %q", format)
+		if !slices.ContainsFunc(Formats(), func(f FormatInfo) bool { return f.Name == format }) {
+			t.Fatalf("Detect returned %q, not a listed format", format)
 		}
 	})
 }
 
-// fuzzParse parses input in a format (forced, then detected) and checks
-// the invariants every successful parse must hold.
+// FuzzParse parses input as the named format (an unknown name picks one
+// by its length), then with detection, checking the invariants every
+// successful parse must hold.
+func FuzzParse(f *testing.F) {
+	f.Fuzz(func(t *testing.T, name string, input []byte) {
+		format, err := ParseFormat(name)
+		if err != nil || format == FormatAuto {
+			all := Formats()
+			format = all[len(name)%len(all)].Name
+		}
+		fuzzParse(t, format, input)
+		tr, err := Parse(context.Background(), bytes.NewReader(input), Options{MaxLineBytes: 4096})
+		if err != nil {
+			if code := handoff.ErrorCode(err); code != handoff.EINVALID {
+				t.Fatalf("auto: error with code %s: %v", code, err)
+			}
+			return
+		}
+		checkInvariants(t, tr)
+	})
+}
+
+// fuzzParse parses input in a format (lenient with small limits, then
+// strict) and checks the invariants every successful parse must hold.
 func fuzzParse(t *testing.T, format Format, input []byte) {
 	for _, opts := range []Options{
 		{Format: format, MaxLineBytes: 4096, MaxToolOutputBytes: 64},
@@ -53,15 +75,10 @@ func fuzzParse(t *testing.T, format Format, input []byte) {
 		if tr.Session.Format != string(format) {
 			t.Fatalf("session format %q, want %q", tr.Session.Format, format)
 		}
+		checkInvariants(t, tr)
 		for i, m := range tr.Messages {
-			if m.Index != i {
-				t.Fatalf("message %d has Index %d", i, m.Index)
-			}
 			if m.Line < 0 {
 				t.Fatalf("message %d has Line %d", i, m.Line)
-			}
-			if m.Role == handoff.RoleTool && len(m.ToolResults) == 0 {
-				t.Fatalf("tool message %d without results", i)
 			}
 			for _, r := range m.ToolResults {
 				if opts.MaxToolOutputBytes > 0 && len(r.Content) > opts.MaxToolOutputBytes+64 {
@@ -77,41 +94,68 @@ func fuzzParse(t *testing.T, format Format, input []byte) {
 	}
 }
 
-func FuzzParseClaudeCode(f *testing.F) {
-	if b, err := os.ReadFile("testdata/claude-basic.jsonl"); err == nil {
-		f.Add(b)
+// readSeed reads a `go test fuzz v1` file's values.
+func readSeed(tb testing.TB, path string) []string {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	f.Fuzz(func(t *testing.T, input []byte) { fuzzParse(t, FormatClaudeCode, input) })
-}
-
-func FuzzParseOpenAIChat(f *testing.F) {
-	f.Fuzz(func(t *testing.T, input []byte) { fuzzParse(t, FormatOpenAIChat, input) })
-}
-
-func FuzzParsePlain(f *testing.F) {
-	f.Fuzz(func(t *testing.T, input []byte) { fuzzParse(t, FormatPlain, input) })
-}
-
-// BenchmarkParseClaudeCode parses the largest shared Claude Code
-// transcript; b.SetBytes makes `go test -bench` report MB/s.
-func BenchmarkParseClaudeCode(b *testing.B) {
-	var largest string
-	var size int64
-	for _, p := range claudeFiles(b) {
-		if fi, err := os.Stat(p); err == nil && fi.Size() > size {
-			largest, size = p, fi.Size()
+	var vals []string
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		for _, p := range []string{"string(", "[]byte("} {
+			if strings.HasPrefix(l, p) {
+				s, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(l, p), ")"))
+				if err != nil {
+					tb.Fatalf("%s: %v", path, err)
+				}
+				vals = append(vals, s)
+			}
 		}
 	}
-	data, err := os.ReadFile(largest)
-	if err != nil {
-		b.Fatal(err)
+	return vals
+}
+
+// TestSeedsPerFormat checks the FuzzParse seeds: every format has one,
+// each valid seed is detected as its format, parses with the format's
+// own parser, and damaged records become warnings, not failures.
+func TestSeedsPerFormat(t *testing.T) {
+	seeds, _ := filepath.Glob("testdata/fuzz/FuzzParse/*")
+	covered := map[Format]bool{}
+	for _, p := range seeds {
+		v := readSeed(t, p)
+		if len(v) != 2 {
+			t.Fatalf("%s: %d values", p, len(v))
+		}
+		format := Format(v[0])
+		covered[format] = true
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			tr, err := Parse(context.Background(), strings.NewReader(v[1]), Options{Format: format})
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			checkInvariants(t, tr)
+			if strings.Contains(p, "malformed") {
+				if len(tr.Warnings) == 0 {
+					t.Error("damaged seed parsed without a warning")
+				}
+				return
+			}
+			// Detected as itself, also behind a byte-order mark and blank
+			// lines.
+			for _, prefix := range []string{"", "\uFEFF", "\n\n", "\uFEFF\r\n \n"} {
+				if got, err := Detect([]byte(prefix + v[1])); err != nil || got != format {
+					t.Errorf("Detect(%q + seed) = %q, %v; want %q", prefix, got, err, format)
+				}
+			}
+		})
 	}
-	b.Logf("%s: %d bytes", filepath.Base(largest), len(data))
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Parse(context.Background(), bytes.NewReader(data), Options{}); err != nil {
-			b.Fatal(err)
+	for _, f := range Formats() {
+		if !covered[f.Name] {
+			t.Errorf("format %s has no FuzzParse seed", f.Name)
 		}
 	}
 }

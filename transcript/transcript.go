@@ -21,6 +21,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -36,9 +37,37 @@ const (
 	// FormatClaudeCode is a Claude Code session JSONL file
 	// (~/.claude/projects/*/*.jsonl).
 	FormatClaudeCode Format = "claude-code"
+	// FormatCodexExec is `codex exec --json` output.
+	FormatCodexExec Format = "codex-exec-json"
 	// FormatOpenAIChat is OpenAI Chat Completions messages: a JSON array,
 	// an object with "messages", or JSONL of message objects.
 	FormatOpenAIChat Format = "openai-chat"
+	// FormatClaudeStream is `claude -p --output-format stream-json`.
+	FormatClaudeStream Format = "claude-stream-json"
+	// FormatClaudeConsole is text copied from the Claude Code terminal.
+	FormatClaudeConsole Format = "claude-console"
+	// FormatGemini is a Gemini CLI chat JSON or JSONL file, or a
+	// /chat save checkpoint.
+	FormatGemini Format = "gemini-cli"
+	// FormatGeminiConsole is text copied from the Gemini CLI terminal.
+	FormatGeminiConsole Format = "gemini-console"
+	// FormatAider is Aider's .aider.chat.history.md.
+	FormatAider Format = "aider"
+	// FormatSpecStory is a SpecStory markdown export.
+	FormatSpecStory Format = "specstory"
+	// FormatSWEAgent is a SWE-agent .traj trajectory.
+	FormatSWEAgent Format = "swe-agent"
+	// FormatOpenHands is an OpenHands event trajectory.
+	FormatOpenHands Format = "openhands"
+	// FormatCline is a Cline / Roo Code ui_messages.json.
+	FormatCline Format = "cline"
+	// FormatAnthropic is an Anthropic Messages API request body.
+	FormatAnthropic Format = "anthropic-messages"
+	// FormatOpenAIResponses is OpenAI Responses API input items.
+	FormatOpenAIResponses Format = "openai-responses"
+	// FormatCodex is an OpenAI Codex CLI rollout JSONL file
+	// (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl).
+	FormatCodex Format = "codex"
 	// FormatPlain is plain text: the whole input is one user message, or
 	// role-prefixed turns ("User:", "Assistant:") when both roles appear.
 	FormatPlain Format = "plain"
@@ -50,21 +79,37 @@ type FormatInfo struct {
 	Description string `json:"description"`
 	// Example is a typical path where such a file is found.
 	Example string `json:"example"`
+	// Aliases are other names --format accepts for it.
+	Aliases []string `json:"aliases,omitempty"`
 }
 
-// Formats lists the supported formats, in detection order, so the CLI can
-// show what it reads without hard-coding it.
+// Formats lists the supported formats, so the CLI can show what it reads
+// without hard-coding it. It is the single list: ParseFormat, NewDecoder
+// and error messages all follow it.
 func Formats() []FormatInfo {
 	return []FormatInfo{
-		{Name: FormatClaudeCode, Description: "Claude Code session JSONL (one JSON event per line)", Example: "~/.claude/projects/<project>/<session-id>.jsonl"},
-		{Name: FormatOpenAIChat, Description: "OpenAI Chat Completions messages: JSON array, {\"messages\":[...]}, or JSONL of messages", Example: "./conversation.json"},
-		{Name: FormatPlain, Description: "Plain text: one user message, or \"User:\"/\"Assistant:\" turns", Example: "./notes.txt"},
+		{Name: FormatClaudeCode, Description: "Claude Code session JSONL (one JSON event per line)", Example: "~/.claude/projects/<project>/<session-id>.jsonl", Aliases: []string{"claude", "claudecode", "claude_code", "cc"}},
+		{Name: FormatClaudeStream, Description: "Claude Code print-mode stream (claude -p --output-format stream-json)", Example: "./claude-stream.jsonl", Aliases: []string{"stream-json", "claude-stream", "claude-stream-json"}},
+		{Name: FormatClaudeConsole, Description: "Claude Code terminal paste (\"> \" prompts, ⏺ replies, ⎿ tool results)", Example: "./claude-session.txt", Aliases: []string{"claude-paste", "claude-terminal"}},
+		{Name: FormatCodex, Description: "OpenAI Codex CLI rollout JSONL (session_meta, response_item, event_msg, compacted)", Example: "~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl", Aliases: []string{"codex-cli", "codex_cli", "rollout"}},
+		{Name: FormatCodexExec, Description: "OpenAI Codex CLI non-interactive events (codex exec --json)", Example: "./codex-exec.jsonl", Aliases: []string{"codex-exec", "codex-json"}},
+		{Name: FormatGemini, Description: "Gemini CLI chat JSON / JSONL, or a /chat save checkpoint", Example: "~/.gemini/tmp/<project-hash>/chats/session-<time>.json", Aliases: []string{"gemini", "gemini_cli", "geminicli"}},
+		{Name: FormatGeminiConsole, Description: "Gemini CLI terminal paste (\"> \" prompts, ✦ replies, boxed tool runs)", Example: "./gemini-session.txt", Aliases: []string{"gemini-paste", "gemini-terminal"}},
+		{Name: FormatAider, Description: "Aider chat history markdown", Example: "./.aider.chat.history.md", Aliases: []string{"aider-md", "aider-chat"}},
+		{Name: FormatSpecStory, Description: "SpecStory markdown export (Claude Code, Codex, Cursor, … sessions)", Example: "./.specstory/history/<date>-<title>.md", Aliases: []string{"spec-story", "specstory-md"}},
+		{Name: FormatSWEAgent, Description: "SWE-agent trajectory (.traj JSON, v0 and v1)", Example: "./trajectories/<user>/<run>/<instance>/<instance>.traj", Aliases: []string{"sweagent", "swe_agent", "traj"}},
+		{Name: FormatOpenHands, Description: "OpenHands trajectory: JSON array of action/observation events", Example: "./trajectory.json", Aliases: []string{"open-hands", "openhands-traj"}},
+		{Name: FormatCline, Description: "Cline / Roo Code task messages (ui_messages.json: say/ask events)", Example: "<vscode globalStorage>/saoudrizwan.claude-dev/tasks/<id>/ui_messages.json", Aliases: []string{"roo", "roo-code", "cline-ui"}},
+		{Name: FormatAnthropic, Description: "Anthropic Messages API request ({system, messages} with content blocks)", Example: "./request.json", Aliases: []string{"anthropic", "anthropic-request", "messages-api"}},
+		{Name: FormatOpenAIResponses, Description: "OpenAI Responses API input items ({input: [...]} or an array of items)", Example: "./responses-input.json", Aliases: []string{"responses", "openai-responses-input"}},
+		{Name: FormatOpenAIChat, Description: "OpenAI Chat Completions messages: JSON array, {\"messages\":[...]}, or JSONL of messages", Example: "./conversation.json", Aliases: []string{"openai", "openai_chat", "chat", "chatgpt"}},
+		{Name: FormatPlain, Description: "Plain text: one user message, or \"User:\"/\"Assistant:\" turns", Example: "./notes.txt", Aliases: []string{"text", "txt"}},
 	}
 }
 
 // supportedList is the comma-separated format names for error messages.
 func supportedList() string {
-	names := make([]string, 0, 3)
+	var names []string
 	for _, f := range Formats() {
 		names = append(names, string(f.Name))
 	}
@@ -72,17 +117,16 @@ func supportedList() string {
 }
 
 // ParseFormat turns a --format flag value into a Format. "" and "auto" mean
-// detect; a few common spellings are accepted as aliases.
+// detect; each format's aliases are accepted too.
 func ParseFormat(name string) (Format, error) {
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "", "auto":
+	n := strings.ToLower(strings.TrimSpace(name))
+	if n == "" || n == "auto" {
 		return FormatAuto, nil
-	case "claude-code", "claude", "claudecode", "claude_code", "cc":
-		return FormatClaudeCode, nil
-	case "openai-chat", "openai", "openai_chat", "chat", "chatgpt":
-		return FormatOpenAIChat, nil
-	case "plain", "text", "txt":
-		return FormatPlain, nil
+	}
+	for _, f := range Formats() {
+		if n == string(f.Name) || slices.Contains(f.Aliases, n) {
+			return f.Name, nil
+		}
 	}
 	return FormatAuto, handoff.Errorf(handoff.EINVALID, "unknown format %q (supported: auto, %s)", name, supportedList())
 }
@@ -297,6 +341,11 @@ func (lr *lineReader) next() (line, error) {
 			l.terminated = true
 			return lr.finish(l), nil
 		case errors.Is(err, bufio.ErrBufferFull):
+			// A long line: go straight to a full segment rather than
+			// through a chain of doubling copies.
+			if !l.tooLong && cap(lr.buf) < segmentBytes && len(lr.segs) == 0 {
+				lr.buf = append(make([]byte, 0, segmentBytes), lr.buf...)
+			}
 			continue
 		case errors.Is(err, io.EOF):
 			if l.size == 0 {
@@ -324,7 +373,10 @@ func (lr *lineReader) finish(l line) line {
 		return l
 	}
 	if len(lr.segs) > 0 {
-		joined := make([]byte, 0, l.size)
+		// Headroom, so the next line of about the same length (the
+		// usual case: tool results of similar size) fits without
+		// another round of segments.
+		joined := make([]byte, 0, min(l.size+l.size/8, max(l.size, shrinkAbove)))
 		for i, s := range lr.segs {
 			joined = append(joined, s...)
 			lr.segs[i] = nil // collectable as soon as it is copied

@@ -30,7 +30,7 @@ func TestParseFormat(t *testing.T) {
 		{"openai", FormatOpenAIChat, false},
 		{"plain", FormatPlain, false},
 		{" text ", FormatPlain, false},
-		{"codex", FormatAuto, true},
+		{"codex", FormatCodex, false},
 		{"jsonl", FormatAuto, true},
 	}
 	for _, tt := range tests {
@@ -39,7 +39,7 @@ func TestParseFormat(t *testing.T) {
 			t.Errorf("ParseFormat(%q) = %q, %v; want %q, error %v", tt.in, got, err, tt.want, tt.wantErr)
 		}
 		if err != nil {
-			if handoff.ErrorCode(err) != handoff.EINVALID || !strings.Contains(err.Error(), "claude-code, openai-chat, plain") {
+			if handoff.ErrorCode(err) != handoff.EINVALID || !strings.Contains(err.Error(), supportedList()) {
 				t.Errorf("ParseFormat(%q) error = %v (%s), want EINVALID listing the formats", tt.in, err, handoff.ErrorCode(err))
 			}
 		}
@@ -83,9 +83,9 @@ func TestDetect(t *testing.T) {
 		{"markdown", "# Notes\n\n- item", FormatPlain, ""},
 		{"empty", "", FormatAuto, "empty transcript"},
 		{"whitespace", " \n\t\r\n ", FormatAuto, "empty transcript"},
-		{"garbage bytes", "\x00\x01\x02\xff\xfe binary \x00", FormatAuto, "supported formats: claude-code, openai-chat, plain"},
+		{"garbage bytes", "\x00\x01\x02\xff\xfe binary \x00", FormatAuto, "supported formats: " + supportedList()},
 		{"invalid utf-8 noise", strings.Repeat("\xff\xfe\xfd", 100), FormatAuto, "binary data"},
-		{"codex rollout", `{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}`, FormatAuto, "Codex"},
+		{"codex rollout", `{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}`, FormatCodex, ""},
 		{"unknown json", `{"hello":"world"}`, FormatAuto, "unrecognised JSON"},
 		{"json scalar", `[1,2,3]`, FormatAuto, "unrecognised JSON"},
 	}

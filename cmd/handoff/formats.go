@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -13,7 +14,7 @@ func (a *app) newFormatsCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "formats",
-		Short: "List the transcript formats handoff reads, with an example path each",
+		Short: "List the transcript formats handoff reads, with an example path and the --format aliases",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			formats := transcript.Formats()
@@ -21,9 +22,9 @@ func (a *app) newFormatsCmd() *cobra.Command {
 				return writeJSON(a.stdout, formats)
 			}
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "FORMAT\tDESCRIPTION\tEXAMPLE")
+			fmt.Fprintln(tw, "FORMAT\tDESCRIPTION\tEXAMPLE\tALIASES")
 			for _, f := range formats {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, f.Description, f.Example)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Name, f.Description, f.Example, strings.Join(f.Aliases, ","))
 			}
 			return tw.Flush()
 		},

@@ -119,9 +119,9 @@ func (a *app) newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "handoff [FILE]",
 		Short: "Turn an agent transcript into a bounded resume prompt",
-		Long: `handoff reads an LLM agent's transcript (Claude Code JSONL, OpenAI chat
-messages, plain text), extracts the goal, plan, decisions, errors and test
-state, stores the snapshot in SQLite, and prints a resume prompt that fits
+		Long: `handoff reads an LLM agent's transcript (Claude Code, Codex CLI, Gemini
+CLI, Aider, SpecStory, SWE-agent, OpenHands and more: see "handoff formats"),
+extracts the goal, plan, decisions, errors and test state, stores the snapshot in SQLite, and prints a resume prompt that fits
 a token budget. With no subcommand it runs "handoff compile".`,
 		Example: `  cat ~/.claude/projects/<project>/<session>.jsonl | handoff
   handoff compile session.jsonl --budget 4000
@@ -159,6 +159,7 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newExtractCmd(),
 		a.newDecisionsCmd(),
 		a.newErrorsCmd(),
+		a.newParseCmd(),
 	)
 	return root
 }

@@ -1,0 +1,475 @@
+package transcript
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// OpenAI Codex CLI rollout JSONL (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl).
+//
+// Every line is {"timestamp","type","payload"}. Representation choices:
+//
+//   - response_item is the record of what the model saw and said (OpenAI
+//     Responses API items). message items become user/assistant/system
+//     Messages (developer → system, Meta); user text that is only harness
+//     injection (<environment_context>, <user_instructions>, AGENTS.md)
+//     is Meta. function_call, custom_tool_call (apply_patch), local_shell_call,
+//     web_search_call and tool_search_call are ToolCalls; a call directly
+//     after an assistant message joins it, otherwise it starts a new
+//     assistant Message. reasoning summaries become the Thinking of the
+//     next assistant Message. Each *_output item is one RoleTool Message.
+//   - event_msg user_message / agent_message / agent_reasoning repeat
+//     response items and are NOT turned into messages. token_count sets
+//     Usage on the latest assistant Message from last_token_usage (the
+//     request's own prompt) and model_context_window — never from
+//     total_token_usage, which is cumulative billing. exec_command_end and
+//     patch_apply_end supply exit codes and failure flags by call_id.
+//     error events become system Messages (Meta).
+//   - compacted carries the history forward: its message, or when empty
+//     the text of its replacement_history, becomes a user Message with
+//     CompactSummary set.
+//   - update_plan calls keep their arguments object ({"plan":[…]}) as
+//     Input, which is what the extractor reads as the task list.
+
+type codexLine struct {
+	Timestamp json.RawMessage `json:"timestamp"`
+	Type      string          `json:"type"`
+	Payload   json.RawMessage `json:"payload"`
+}
+
+type codexPayload struct {
+	Type string `json:"type"`
+
+	// session_meta
+	ID         string `json:"id"`
+	CWD        string `json:"cwd"`
+	CLIVersion string `json:"cli_version"`
+	Originator string `json:"originator"`
+	Git        *struct {
+		Branch string `json:"branch"`
+	} `json:"git"`
+
+	// turn_context
+	Model string `json:"model"`
+
+	// response_item
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	Summary   json.RawMessage `json:"summary"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Input     json.RawMessage `json:"input"`
+	Action    json.RawMessage `json:"action"`
+	CallID    string          `json:"call_id"`
+	Output    json.RawMessage `json:"output"`
+
+	// event_msg
+	Info               *codexTokenInfo `json:"info"`
+	ModelContextWindow json.RawMessage `json:"model_context_window"`
+	ExitCode           json.RawMessage `json:"exit_code"`
+	Success            json.RawMessage `json:"success"`
+	Message            json.RawMessage `json:"message"`
+
+	// compacted
+	ReplacementHistory []json.RawMessage `json:"replacement_history"`
+}
+
+type codexTokenInfo struct {
+	LastTokenUsage *struct {
+		InputTokens       int `json:"input_tokens"`
+		CachedInputTokens int `json:"cached_input_tokens"`
+		OutputTokens      int `json:"output_tokens"`
+	} `json:"last_token_usage"`
+	ModelContextWindow json.RawMessage `json:"model_context_window"`
+}
+
+// resultRef locates a ToolResult already emitted.
+type resultRef struct{ msg, res int }
+
+type codexParser struct {
+	model      string
+	thinking   string            // reasoning waiting for its assistant message
+	toolNames  map[string]string // call_id → tool name
+	results    map[string]resultRef
+	exitCodes  map[string]int  // exit codes reported before their output
+	failed     map[string]bool // failures reported before their output
+	lastAssist int             // index of the latest assistant Message, -1 if none
+}
+
+func newCodexParser() *codexParser {
+	return &codexParser{toolNames: map[string]string{}, results: map[string]resultRef{},
+		exitCodes: map[string]int{}, failed: map[string]bool{}, lastAssist: -1}
+}
+
+func (p *codexParser) pending() []handoff.Message { return nil }
+
+func (p *codexParser) finish(d *Decoder) error {
+	if d.t.Session.Model == "" {
+		d.t.Session.Model = p.model
+	}
+	return nil
+}
+
+func (p *codexParser) record(d *Decoder, line []byte, lineNo int) error {
+	if isBlank(line) {
+		return nil
+	}
+	var l codexLine
+	if err := json.Unmarshal(line, &l); err != nil {
+		return fmt.Errorf("malformed JSON: %w", jsonReason(err))
+	}
+	if len(l.Payload) == 0 {
+		// Rollouts before the {timestamp,type,payload} envelope (Codex
+		// CLI ≤ 0.2x): a first line {id, timestamp, instructions}, then
+		// bare response items and {"record_type":"state"} lines.
+		return p.legacy(d, line, lineNo, l.Type)
+	}
+	if l.Type == "" {
+		return errors.New("line has no type")
+	}
+	var pl codexPayload
+	if len(l.Payload) > 0 && l.Payload[0] == '{' {
+		if err := json.Unmarshal(l.Payload, &pl); err != nil {
+			return fmt.Errorf("malformed %s payload: %w", l.Type, jsonReason(err))
+		}
+	}
+	ts := parseTime(stringValue(l.Timestamp))
+	d.seeTime(ts)
+	base := handoff.Message{Timestamp: ts, Line: lineNo}
+	switch l.Type {
+	case "session_meta":
+		s := &d.t.Session
+		if s.ID == "" {
+			s.ID = pl.ID
+		}
+		if s.CWD == "" {
+			s.CWD = pl.CWD
+		}
+		if pl.CLIVersion != "" {
+			s.Version = pl.CLIVersion
+		}
+		if pl.Git != nil && pl.Git.Branch != "" {
+			s.GitBranch = pl.Git.Branch
+		}
+	case "turn_context":
+		if pl.Model != "" {
+			p.model = pl.Model
+			d.t.Session.Model = pl.Model
+		}
+		if pl.CWD != "" && d.t.Session.CWD == "" {
+			d.t.Session.CWD = pl.CWD
+		}
+	case "response_item":
+		p.item(d, base, &pl)
+	case "event_msg":
+		p.event(d, base, &pl)
+	case "compacted":
+		text := stringValue(pl.Message)
+		if strings.TrimSpace(text) == "" {
+			for _, raw := range pl.ReplacementHistory {
+				var it codexPayload
+				if json.Unmarshal(raw, &it) == nil && it.Type == "message" {
+					t, _ := codexContent(it.Content)
+					text = joinText(text, t)
+				}
+			}
+		}
+		base.Role = handoff.RoleUser
+		base.Text = text
+		base.CompactSummary = true
+		if strings.TrimSpace(text) == "" {
+			base.Text = "[conversation compacted]"
+		}
+		d.add(base)
+		p.thinking = ""
+	}
+	return nil
+}
+
+// legacy reads a line of the envelope-less rollout format.
+func (p *codexParser) legacy(d *Decoder, line []byte, lineNo int, typ string) error {
+	var pl codexPayload
+	if err := json.Unmarshal(line, &pl); err != nil {
+		return fmt.Errorf("malformed line: %w", jsonReason(err))
+	}
+	if typ == "" {
+		var meta struct {
+			ID        string `json:"id"`
+			Timestamp string `json:"timestamp"`
+		}
+		_ = json.Unmarshal(line, &meta)
+		if d.t.Session.ID == "" && meta.ID != "" {
+			d.t.Session.ID = meta.ID
+		}
+		d.seeTime(parseTime(meta.Timestamp))
+		return nil // session header or {"record_type":"state"}
+	}
+	p.item(d, handoff.Message{Line: lineNo}, &pl)
+	return nil
+}
+
+// item handles one response_item.
+func (p *codexParser) item(d *Decoder, base handoff.Message, pl *codexPayload) {
+	switch pl.Type {
+	case "message":
+		text, _ := codexContent(pl.Content)
+		switch pl.Role {
+		case "assistant":
+			base.Role = handoff.RoleAssistant
+			base.Text = text
+			p.addAssistant(d, base)
+		case "user":
+			if strings.TrimSpace(text) == "" {
+				return
+			}
+			base.Role = handoff.RoleUser
+			base.Text = text
+			base.Meta = codexInjected(text)
+			d.add(base)
+		case "developer", "system":
+			if strings.TrimSpace(text) == "" {
+				return
+			}
+			base.Role = handoff.RoleSystem
+			base.Text = text
+			base.Meta = true
+			d.add(base)
+		}
+	case "reasoning":
+		p.thinking = joinText(p.thinking, codexSummary(pl.Summary))
+		if t, _ := codexContent(pl.Content); t != "" {
+			p.thinking = joinText(p.thinking, t)
+		}
+	case "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "tool_search_call":
+		name := pl.Name
+		input := arguments(pl.Arguments)
+		switch pl.Type {
+		case "custom_tool_call":
+			input = arguments(pl.Input)
+		case "local_shell_call":
+			name, input = "local_shell", arguments(pl.Action)
+		case "web_search_call":
+			name, input = "web_search", arguments(pl.Action)
+		case "tool_search_call":
+			name = "tool_search"
+		}
+		c := handoff.ToolCall{ID: pl.CallID, Name: name, Input: input}
+		if pl.CallID != "" {
+			p.toolNames[pl.CallID] = name
+		}
+		n := len(d.t.Messages)
+		if p.lastAssist >= 0 && p.lastAssist == n-1 && p.thinking == "" {
+			m := &d.t.Messages[n-1]
+			m.ToolCalls = append(m.ToolCalls, c)
+			return
+		}
+		base.Role = handoff.RoleAssistant
+		base.ToolCalls = []handoff.ToolCall{c}
+		p.addAssistant(d, base)
+	case "function_call_output", "custom_tool_call_output", "local_shell_call_output", "tool_search_output":
+		content := codexOutput(pl.Output)
+		r := handoff.ToolResult{CallID: pl.CallID, Name: p.toolNames[pl.CallID]}
+		r.ExitCode = codexExitCode(content)
+		if n, ok := p.exitCodes[pl.CallID]; ok && r.ExitCode == nil {
+			r.ExitCode = &n
+		}
+		r.IsError = p.failed[pl.CallID]
+		delete(p.exitCodes, pl.CallID)
+		delete(p.failed, pl.CallID)
+		r.Content, r.OriginalBytes = d.clipOutput(content)
+		base.Role = handoff.RoleTool
+		base.ToolResults = []handoff.ToolResult{r}
+		i := d.add(base)
+		if pl.CallID != "" {
+			p.results[pl.CallID] = resultRef{msg: i}
+		}
+	}
+}
+
+// addAssistant adds an assistant message carrying the pending reasoning.
+func (p *codexParser) addAssistant(d *Decoder, m handoff.Message) {
+	m.Thinking = p.thinking
+	p.thinking = ""
+	m.Model = p.model
+	p.lastAssist = d.add(m)
+}
+
+// event handles one event_msg.
+func (p *codexParser) event(d *Decoder, base handoff.Message, pl *codexPayload) {
+	switch pl.Type {
+	case "token_count":
+		if pl.Info == nil || pl.Info.LastTokenUsage == nil {
+			return
+		}
+		u := pl.Info.LastTokenUsage
+		window := intValue(pl.Info.ModelContextWindow)
+		if window > 0 {
+			d.t.Session.ContextWindow = window
+		}
+		if p.lastAssist < 0 || u.InputTokens == 0 {
+			return
+		}
+		cached := min(u.CachedInputTokens, u.InputTokens)
+		d.t.Messages[p.lastAssist].Usage = &handoff.ProviderUsage{
+			InputTokens:          u.InputTokens - cached,
+			CacheReadInputTokens: cached,
+			OutputTokens:         u.OutputTokens,
+			ContextWindow:        window,
+		}
+	case "task_started":
+		if w := intValue(pl.ModelContextWindow); w > 0 {
+			d.t.Session.ContextWindow = w
+		}
+	case "exec_command_end":
+		if raw := trimJSON(pl.ExitCode); len(raw) > 0 {
+			n := intValue(raw)
+			if ref, ok := p.results[pl.CallID]; ok {
+				r := &d.t.Messages[ref.msg].ToolResults[ref.res]
+				if r.ExitCode == nil {
+					r.ExitCode = &n
+				}
+			} else if pl.CallID != "" {
+				p.exitCodes[pl.CallID] = n
+			}
+		}
+	case "patch_apply_end":
+		if raw := trimJSON(pl.Success); len(raw) > 0 && string(raw) == "false" {
+			if ref, ok := p.results[pl.CallID]; ok {
+				d.t.Messages[ref.msg].ToolResults[ref.res].IsError = true
+			} else if pl.CallID != "" {
+				p.failed[pl.CallID] = true
+			}
+		}
+	case "error":
+		if text := stringValue(pl.Message); text != "" {
+			base.Role = handoff.RoleSystem
+			base.Text = "error: " + text
+			base.Meta = true
+			d.add(base)
+		}
+	}
+}
+
+// codexContent flattens a content array ({type:input_text|output_text|…}).
+func codexContent(raw json.RawMessage) (string, error) {
+	raw = trimJSON(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	if raw[0] == '"' {
+		return stringValue(raw), nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", err
+	}
+	var text string
+	for _, p := range parts {
+		switch p.Type {
+		case "input_image", "image":
+			text = joinText(text, "[image]")
+		default:
+			text = joinText(text, p.Text)
+		}
+	}
+	return text, nil
+}
+
+// codexSummary joins a reasoning item's summary texts.
+func codexSummary(raw json.RawMessage) string {
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return ""
+	}
+	var s string
+	for _, p := range parts {
+		s = joinText(s, p.Text)
+	}
+	return s
+}
+
+// codexOutput reads a tool output: a string (possibly the JSON text
+// {"output":…,"metadata":{"exit_code":…}} older versions wrote), a content
+// item, or an array of content items.
+func codexOutput(raw json.RawMessage) string {
+	raw = trimJSON(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		s := stringValue(raw)
+		if strings.HasPrefix(s, `{"output"`) {
+			var old struct {
+				Output   string `json:"output"`
+				Metadata struct {
+					ExitCode *int `json:"exit_code"`
+				} `json:"metadata"`
+			}
+			if json.Unmarshal([]byte(s), &old) == nil && old.Metadata.ExitCode != nil {
+				return fmt.Sprintf("Exit code: %d\n%s", *old.Metadata.ExitCode, old.Output)
+			}
+		}
+		return s
+	case '[':
+		t, _ := codexContent(raw)
+		return t
+	case '{':
+		var one struct {
+			Text    string          `json:"text"`
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(raw, &one) == nil {
+			if one.Text != "" {
+				return one.Text
+			}
+			if t, _ := codexContent(one.Content); t != "" {
+				return t
+			}
+		}
+	}
+	return string(raw)
+}
+
+// codexExitRe finds the exit status Codex writes in a shell output
+// ("Exit code: 1" first, or "Process exited with code 1" on its own line).
+var codexExitRe = regexp.MustCompile(`(?m)^(?:Exit code:? |Process exited with code )(-?\d+)\s*$`)
+
+func codexExitCode(s string) *int {
+	m := codexExitRe.FindStringSubmatch(s[:min(len(s), 512)])
+	if m == nil {
+		return nil
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return nil
+	}
+	return &n
+}
+
+// codexInjected reports user text that Codex itself injects.
+func codexInjected(text string) bool {
+	t := strings.TrimSpace(text)
+	return strings.HasPrefix(t, "# AGENTS.md instructions") || strings.HasPrefix(t, "<user_instructions>") ||
+		strings.HasPrefix(t, "<environment_context>") || injectedOnly(t)
+}
+
+// intValue reads a JSON number leniently; anything else is 0.
+func intValue(raw json.RawMessage) int {
+	var f float64
+	if json.Unmarshal(raw, &f) != nil {
+		return 0
+	}
+	return int(f)
+}

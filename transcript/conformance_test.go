@@ -1,0 +1,130 @@
+package transcript
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// sharedDir holds the public transcripts the conformance test reads.
+const sharedDir = "../../shared/transcripts"
+
+// conformance is what each shared transcript holds, counted independently
+// of this package by a python script over the raw files (json module for
+// the JSON formats, line rules for the text ones, following each format's
+// rules as the parsers' doc comments state them), then cross-checked
+// against SOURCES.md and grep:
+//
+//   - Claude Code: is_error and compaction counts equal SOURCES.md.
+//   - SWE-agent: system+user+assistant+tool = SOURCES' history sizes
+//     (28, 26); pydicom's 3 failures are the three rejected edits.
+//   - OpenHands basic.json: its 4 events are 1 user, 2 agent actions, 1
+//     observation; -1 (still running) counts as a failed exit.
+//   - SpecStory: 36/11/4 user headings as in SOURCES; 332 tool blocks
+//     where SOURCES says 336, which counted four <tool-use-id> lines.
+//     Agent headings with nothing under them are not messages (771 → 498).
+//   - Claude Code paste: 47/68 prompts as in SOURCES; ⏺ bullets = text
+//     turns + tool calls (day-005: 131 + 102 = 233); failures are the
+//     "⎿ Error…" and rejected-call results (the space after ⎿ is U+00A0,
+//     which is why a plain grep finds none).
+//   - Gemini paste: 40 prompts, 66 ✦ turns plus 8 turns that are only tool
+//     runs; a grep finds 87 "│ ✔" lines, 15 of them inside a tool's output
+//     (a pasted earlier session), which the parser rightly keeps as output.
+//   - Gemini fixture: the parser first counted two empty "model" records
+//     (a cancelled request) as assistant turns; the count was right and
+//     the parser now skips them.
+//
+// Columns: detected format; messages by role (user, assistant, system,
+// tool); tool calls; tool results that failed (is_error or a non-zero
+// exit code); compaction summaries.
+var conformance = []struct {
+	path                         string
+	format                       Format
+	user, assistant, system      int
+	tool, calls, failed, compact int
+}{
+	{"aider-md/afi-core.aider.chat.history.md", FormatAider, 49, 42, 67, 0, 0, 0, 0},
+	{"aider-md/mozgoslav.aider.chat.history.md", FormatAider, 21, 16, 26, 0, 0, 0, 0},
+	{"claude-code-console/bookminder-day-005.txt", FormatClaudeConsole, 47, 141, 0, 108, 102, 24, 1},
+	{"claude-code-console/bookminder-day-010.txt", FormatClaudeConsole, 68, 285, 0, 251, 291, 49, 0},
+	{"claude-code-console/bookminder-day-013-gemini-cli.txt", FormatGeminiConsole, 40, 74, 0, 58, 72, 0, 0},
+	{"claude-code/ccviewer-mock-orchestrator-todo-app-438lines.jsonl", FormatClaudeCode, 8, 170, 0, 167, 167, 23, 0},
+	{"claude-code/vsla-069508a5-summaries-64lines.jsonl", FormatClaudeCode, 6, 19, 0, 22, 22, 4, 0},
+	{"claude-code/vsla-2cba43de-thinking-28lines.jsonl", FormatClaudeCode, 7, 11, 0, 7, 7, 0, 0},
+	{"claude-code/vsla-5f8cbb78-sidechain-532lines.jsonl", FormatClaudeCode, 8, 207, 0, 208, 208, 39, 0},
+	{"claude-code/vsla-9034225e-613lines.jsonl", FormatClaudeCode, 15, 229, 2, 219, 219, 18, 1},
+	{"claude-code/vsla-d7d349f9-241lines.jsonl", FormatClaudeCode, 8, 90, 1, 85, 85, 8, 0},
+	{"claude-code/vsla-gpu-cuda-727lines.jsonl", FormatClaudeCode, 26, 271, 1, 260, 260, 48, 2},
+	{"claude-code/vsla-paper-0a725fb5-609lines.jsonl", FormatClaudeCode, 12, 212, 1, 209, 209, 17, 1},
+	{"openhands-traj/basic.json", FormatOpenHands, 1, 2, 0, 1, 2, 0, 0},
+	{"openhands-traj/basic_gui_mode.json", FormatOpenHands, 1, 5, 0, 4, 4, 1, 0},
+	{"openhands-traj/wrong_initial_state.json", FormatOpenHands, 1, 4, 0, 3, 4, 0, 0},
+	{"schema-fixtures/agent-sessions-claude-small-trimmed.jsonl", FormatClaudeCode, 7, 5, 2, 3, 3, 1, 2},
+	{"schema-fixtures/agent-sessions-codex-small-trimmed.jsonl", FormatCodex, 7, 7, 2, 6, 7, 0, 6},
+	{"schema-fixtures/agent-sessions-gemini-large.json", FormatGemini, 2, 2, 1, 2, 2, 1, 0},
+	{"schema-fixtures/agent-sessions-gemini-v040.jsonl", FormatGemini, 1, 2, 0, 1, 1, 0, 0},
+	{"specstory-md/specstory-claude-code-ok-lets-start-1.2MB.md", FormatSpecStory, 36, 498, 0, 332, 332, 3, 0},
+	{"specstory-md/specstory-claude-code-release-audit.md", FormatSpecStory, 11, 98, 0, 37, 37, 3, 0},
+	{"specstory-md/specstory-codex-cli-git-provenance.md", FormatSpecStory, 4, 86, 0, 55, 55, 0, 0},
+	{"swe-agent-traj/marshmallow-1867-function-calling.traj", FormatSWEAgent, 1, 13, 1, 13, 13, 0, 0},
+	{"swe-agent-traj/pydicom-1458-gpt4.traj", FormatSWEAgent, 1, 12, 2, 11, 12, 3, 0},
+}
+
+func TestConformance(t *testing.T) {
+	if _, err := os.Stat(sharedDir); err != nil {
+		t.Skipf("shared transcripts absent: %v", err)
+	}
+	listed := map[string]bool{}
+	for _, c := range conformance {
+		listed[c.path] = true
+	}
+	// Every file in the corpus must be in the table.
+	files, _ := filepath.Glob(filepath.Join(sharedDir, "*", "*"))
+	for _, f := range files {
+		rel, _ := filepath.Rel(sharedDir, f)
+		if !listed[filepath.ToSlash(rel)] {
+			t.Errorf("%s is in the corpus but not in the conformance table", rel)
+		}
+	}
+	for _, c := range conformance {
+		t.Run(c.path, func(t *testing.T) {
+			path := filepath.Join(sharedDir, c.path)
+			if _, err := os.Stat(path); err != nil {
+				t.Skipf("absent: %v", err)
+			}
+			if f, err := Detect(readHead(t, path)); err != nil || f != c.format {
+				t.Fatalf("Detect = %q, %v; want %q", f, err, c.format)
+			}
+			tr, err := ParseFile(context.Background(), path, Options{Strict: true})
+			if err != nil {
+				t.Fatalf("ParseFile: %v", err)
+			}
+			checkInvariants(t, tr)
+			if len(tr.Warnings) > 0 {
+				t.Errorf("%d warnings, first %+v", len(tr.Warnings), tr.Warnings[0])
+			}
+			roles := map[handoff.Role]int{}
+			var calls, failed, compact int
+			for _, m := range tr.Messages {
+				roles[m.Role]++
+				calls += len(m.ToolCalls)
+				for _, r := range m.ToolResults {
+					if r.Failed() {
+						failed++
+					}
+				}
+				if m.CompactSummary {
+					compact++
+				}
+			}
+			got := [7]int{roles[handoff.RoleUser], roles[handoff.RoleAssistant], roles[handoff.RoleSystem], roles[handoff.RoleTool], calls, failed, compact}
+			want := [7]int{c.user, c.assistant, c.system, c.tool, c.calls, c.failed, c.compact}
+			if got != want {
+				t.Errorf("user/assistant/system/tool/calls/failed/compactions = %v, want %v", got, want)
+			}
+		})
+	}
+}

@@ -1,0 +1,238 @@
+package transcript
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// Terminal pastes: what a person copied out of the Claude Code or Gemini
+// CLI terminal. They hold less than the session files (no ids, no usage,
+// tool input only as its one-line rendering) but are often all there is.
+
+// Claude Code paste.
+//
+// "> text" opens a user turn (continued by lines indented two spaces);
+// "⏺ text" (or "● text") an assistant turn; "⏺ Name(args)" is a ToolCall (Input
+// {"summary": args}) on the current assistant turn; "  ⎿  text" is a
+// ToolResult (continued by indented lines), IsError when it starts with
+// "Error" or is the "No (tell Claude what to do differently)" rejection;
+// "✻ Thinking…" and its indented lines are the next turn's Thinking. The
+// user turn after a "Previous Conversation Compacted" rule, or starting
+// "This session is being continued", is the CompactSummary. Anything
+// else (banners, tips, cost reports, shell lines) is not part of a turn.
+
+var ccToolLineRe = regexp.MustCompile(`^[⏺●] ([A-Za-z][\w.:-]*)\((.*?)\)…?\s*$`)
+
+func decodeClaudeConsole(d *Decoder, doc []byte) error {
+	d.t.Session.Agent = "claude-code"
+	c := consoleBuilder{dec: d}
+	compacted := false
+	for i, raw := range docLines(doc) {
+		lineNo := i + 1
+		l := strings.TrimRight(raw, " \t\r")
+		switch {
+		case strings.HasPrefix(l, "> "):
+			c.flush()
+			c.open(handoff.RoleUser, lineNo, strings.TrimPrefix(l, "> "))
+			if compacted || strings.HasPrefix(strings.TrimPrefix(l, "> "), compactPrefix) {
+				c.cur.CompactSummary = true
+				compacted = false
+			}
+		case strings.HasPrefix(l, "⏺ ") || strings.HasPrefix(l, "● "): // ● where the terminal lacks ⏺
+			if m := ccToolLineRe.FindStringSubmatch(l); m != nil {
+				c.call(lineNo, m[1], m[2])
+				continue
+			}
+			c.flush()
+			c.open(handoff.RoleAssistant, lineNo, strings.TrimPrefix(strings.TrimPrefix(l, "⏺ "), "● "))
+		case strings.HasPrefix(strings.TrimLeft(l, " "), "⎿"):
+			text := strings.TrimSpace(strings.TrimPrefix(strings.TrimLeft(l, " "), "⎿"))
+			c.result(lineNo, text, strings.HasPrefix(text, "Error") || strings.HasPrefix(text, "No (tell Claude what to do differently)"))
+		case strings.HasPrefix(l, "✻ Thinking"):
+			c.flush()
+			c.thinking = true
+		case strings.Contains(l, "Previous Conversation Compacted"):
+			c.flush()
+			compacted = true
+		case l == "":
+			c.blank()
+		case strings.HasPrefix(l, "  "):
+			c.more(strings.TrimPrefix(l, "  "))
+		default:
+			c.flush()
+		}
+	}
+	c.flush()
+	return nil
+}
+
+// Gemini CLI paste.
+//
+// "> text" opens a user turn, "✦ text" an assistant turn (both continued
+// by lines indented two spaces). A box (" ╭─" … " ╰─") holds tool runs:
+// each " │ ✔  Name rest" line is a ToolCall (Input {"summary": rest}) with
+// its ToolResult made of the box lines under it; "✖"/"x" marks a failed
+// run (IsError), "-" a cancelled one. Boxes without tool lines (/about,
+// the exit stats) are skipped.
+
+var gemToolLineRe = regexp.MustCompile(`^\s*│ (✔|✓|✖|✗|x|-|⊷|o|\?)\s+([A-Za-z][\w.]*)\s*(.*?)\s*│?$`)
+
+func decodeGeminiConsole(d *Decoder, doc []byte) error {
+	d.t.Session.Agent = "gemini-cli"
+	c := consoleBuilder{dec: d}
+	inBox := false
+	for i, raw := range docLines(doc) {
+		lineNo := i + 1
+		l := strings.TrimRight(raw, " \t\r")
+		trimmed := strings.TrimLeft(l, " ")
+		switch {
+		case strings.HasPrefix(trimmed, "╭"):
+			if c.cur != nil && c.cur.Role == handoff.RoleUser {
+				c.flush()
+			}
+			inBox = true
+		case strings.HasPrefix(trimmed, "╰"):
+			c.endResult()
+			inBox = false
+		case inBox:
+			if m := gemToolLineRe.FindStringSubmatch(l); m != nil {
+				c.call(lineNo, m[2], m[3])
+				c.result(lineNo, "", m[1] == "✖" || m[1] == "✗" || m[1] == "x")
+				continue
+			}
+			if c.res != nil {
+				body := strings.TrimPrefix(trimmed, "│")
+				body = strings.TrimRight(strings.TrimSuffix(strings.TrimRight(body, " "), "│"), " ")
+				c.more(strings.TrimPrefix(body, "    "))
+			}
+		case strings.HasPrefix(l, "> "):
+			c.flush()
+			c.open(handoff.RoleUser, lineNo, strings.TrimPrefix(l, "> "))
+		case strings.HasPrefix(l, "✦ "):
+			c.flush()
+			c.open(handoff.RoleAssistant, lineNo, strings.TrimPrefix(l, "✦ "))
+		case l == "":
+			c.blank()
+		case strings.HasPrefix(l, "  "):
+			c.more(strings.TrimPrefix(l, "  "))
+		default:
+			c.flush()
+		}
+	}
+	c.flush()
+	return nil
+}
+
+// consoleBuilder assembles turns from a terminal paste.
+type consoleBuilder struct {
+	dec      *Decoder
+	cur      *handoff.Message // open user/assistant turn
+	curText  []string         // its lines, joined when it is committed
+	res      *handoff.ToolResult
+	resText  []string
+	results  []handoff.ToolResult
+	resLine  int
+	blanks   int
+	thinking bool
+	think    []string
+}
+
+// open starts a turn.
+func (c *consoleBuilder) open(role handoff.Role, line int, text string) {
+	// A prompt that is a slash command ("/compact", "/about") drives the
+	// harness; it is not a request.
+	c.cur = &handoff.Message{Role: role, Line: line, Meta: role == handoff.RoleUser && strings.HasPrefix(text, "/")}
+	c.curText = []string{text}
+	if role == handoff.RoleAssistant && len(c.think) > 0 {
+		c.cur.Thinking = strings.TrimSpace(strings.Join(c.think, "\n"))
+	}
+	c.think, c.thinking, c.blanks = nil, false, 0
+}
+
+// more continues whatever is open: a result, a turn, or thinking.
+func (c *consoleBuilder) more(text string) {
+	switch {
+	case c.res != nil:
+		c.resText = appendLine(c.resText, text, c.blanks)
+	case c.cur != nil:
+		c.curText = appendLine(c.curText, text, c.blanks)
+	case c.thinking:
+		c.think = append(c.think, text)
+	}
+	c.blanks = 0
+}
+
+func (c *consoleBuilder) blank() { c.blanks++ }
+
+// call adds a tool call to the open assistant turn, opening one if needed.
+func (c *consoleBuilder) call(line int, name, summary string) {
+	c.endResult()
+	if c.cur == nil || c.cur.Role != handoff.RoleAssistant {
+		c.flushTurn()
+		c.open(handoff.RoleAssistant, line, "")
+	}
+	in, _ := json.Marshal(map[string]string{"summary": summary})
+	c.cur.ToolCalls = append(c.cur.ToolCalls, handoff.ToolCall{Name: name, Input: in})
+}
+
+// result starts a tool result for the latest call.
+func (c *consoleBuilder) result(line int, text string, isErr bool) {
+	c.endResult()
+	r := handoff.ToolResult{IsError: isErr}
+	c.resText = []string{text}
+	if c.cur != nil && len(c.cur.ToolCalls) > 0 {
+		r.Name = c.cur.ToolCalls[len(c.cur.ToolCalls)-1].Name
+	}
+	if len(c.results) == 0 {
+		c.resLine = line
+	}
+	c.res = &r
+	c.blanks = 0
+}
+
+func (c *consoleBuilder) endResult() {
+	if c.res == nil {
+		return
+	}
+	r := *c.res
+	r.Content = strings.TrimSpace(strings.Join(c.resText, "\n"))
+	c.resText = nil
+	r.ExitCode = exitCodeFromText(r.Content)
+	r.Content, r.OriginalBytes = c.dec.clipOutput(r.Content)
+	c.results = append(c.results, r)
+	c.res = nil
+}
+
+// flushTurn commits the open turn, then any results that followed it.
+func (c *consoleBuilder) flushTurn() {
+	c.endResult()
+	if c.cur != nil {
+		c.cur.Text = strings.TrimSpace(strings.Join(c.curText, "\n"))
+		c.curText = nil
+		if c.cur.Text != "" || len(c.cur.ToolCalls) > 0 {
+			c.dec.add(*c.cur)
+		}
+		c.cur = nil
+	}
+	if len(c.results) > 0 {
+		c.dec.add(handoff.Message{Role: handoff.RoleTool, Line: c.resLine, ToolResults: c.results})
+		c.results = nil
+	}
+}
+
+func (c *consoleBuilder) flush() {
+	c.flushTurn()
+	c.blanks = 0
+}
+
+// appendLine adds a continuation line, keeping one paragraph break for
+// the blank lines before it.
+func appendLine(lines []string, l string, blanks int) []string {
+	if blanks > 0 && len(lines) > 0 && lines[len(lines)-1] != "" {
+		lines = append(lines, "")
+	}
+	return append(lines, l)
+}

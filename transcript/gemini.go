@@ -1,0 +1,359 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// Gemini CLI sessions: the chat JSON (~/.gemini/tmp/<hash>/chats/
+// session-*.json: {sessionId, projectHash, startTime, messages[]}), the
+// JSONL variant (a metadata line, then one record per line, with
+// {"$set":…} updates between), and `/chat save` checkpoints (an array of
+// Gemini API contents {role: user|model, parts[]}).
+//
+// A record of type "user" is a user Message, "gemini" an assistant Message
+// (thoughts → Thinking, tokens → Usage with the cached part split out,
+// toolCalls → ToolCalls), followed by one RoleTool Message with the calls'
+// results (status "error" → IsError; "Exit Code: N" in the output → the
+// exit code). "info", "warning" and "error" records are system Messages
+// (Meta). A pretty-printed document is buffered, bounded by MaxLineBytes.
+
+type gemRecord struct {
+	ID        string          `json:"id"`
+	Timestamp string          `json:"timestamp"`
+	Type      string          `json:"type"`
+	Content   json.RawMessage `json:"content"`
+	Thoughts  []struct {
+		Subject     string `json:"subject"`
+		Description string `json:"description"`
+	} `json:"thoughts"`
+	Tokens *struct {
+		Input  int `json:"input"`
+		Output int `json:"output"`
+		Cached int `json:"cached"`
+	} `json:"tokens"`
+	Model     string `json:"model"`
+	ToolCalls []struct {
+		ID            string          `json:"id"`
+		Name          string          `json:"name"`
+		Args          json.RawMessage `json:"args"`
+		Status        string          `json:"status"`
+		Result        []gemPart       `json:"result"`
+		ResultDisplay json.RawMessage `json:"resultDisplay"`
+	} `json:"toolCalls"`
+}
+
+type gemPart struct {
+	Text         string `json:"text"`
+	Thought      bool   `json:"thought"`
+	FunctionCall *struct {
+		ID   string          `json:"id"`
+		Name string          `json:"name"`
+		Args json.RawMessage `json:"args"`
+	} `json:"functionCall"`
+	FunctionResponse *struct {
+		ID       string          `json:"id"`
+		Name     string          `json:"name"`
+		Response json.RawMessage `json:"response"`
+	} `json:"functionResponse"`
+}
+
+type gemSessionMeta struct {
+	SessionID   string `json:"sessionId"`
+	StartTime   string `json:"startTime"`
+	LastUpdated string `json:"lastUpdated"`
+}
+
+type geminiParser struct {
+	mode openaiMode
+	doc  docParser
+}
+
+func newGeminiParser() *geminiParser {
+	p := &geminiParser{}
+	p.doc = docParser{name: "Gemini CLI", decode: p.document}
+	return p
+}
+
+func (p *geminiParser) pending() []handoff.Message {
+	if p.mode == modeDocument {
+		return p.doc.pending()
+	}
+	return nil
+}
+
+func (p *geminiParser) record(d *Decoder, line []byte, lineNo int) error {
+	if p.mode == modeDocument {
+		return p.doc.record(d, line, lineNo)
+	}
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 {
+		return nil
+	}
+	if p.mode == modeUnknown && (!json.Valid(trimmed) || trimmed[0] == '[') {
+		p.mode = modeDocument
+		return p.doc.record(d, line, lineNo)
+	}
+	p.mode = modeLines
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &obj); err != nil {
+		return fmt.Errorf("malformed JSON: %w", jsonReason(err))
+	}
+	if _, ok := obj["type"]; !ok {
+		if _, ok := obj["sessionId"]; ok {
+			var meta gemSessionMeta
+			_ = json.Unmarshal(trimmed, &meta)
+			p.session(d, meta)
+			return nil
+		}
+		for k := range obj {
+			if strings.HasPrefix(k, "$") {
+				return nil // $set / $rewindTo bookkeeping
+			}
+		}
+		return errors.New("record has no type")
+	}
+	return p.message(d, trimmed, lineNo)
+}
+
+func (p *geminiParser) finish(d *Decoder) error {
+	if p.mode != modeDocument {
+		return nil
+	}
+	return p.doc.finish(d)
+}
+
+func (p *geminiParser) session(d *Decoder, meta gemSessionMeta) {
+	d.t.Session.Agent = "gemini-cli"
+	if d.t.Session.ID == "" {
+		d.t.Session.ID = meta.SessionID
+	}
+	d.seeTime(parseTime(meta.StartTime))
+	d.seeTime(parseTime(meta.LastUpdated))
+}
+
+// document reads a chat JSON object or a checkpoint array.
+func (p *geminiParser) document(d *Decoder, doc []byte) error {
+	doc = bytes.TrimSpace(doc)
+	if len(doc) > 0 && doc[0] == '[' {
+		return p.checkpoint(d, doc)
+	}
+	var meta gemSessionMeta
+	member := func(k string, raw json.RawMessage) {
+		switch k {
+		case "sessionId":
+			meta.SessionID = stringValue(raw)
+		case "startTime":
+			meta.StartTime = stringValue(raw)
+		case "lastUpdated":
+			meta.LastUpdated = stringValue(raw)
+		}
+	}
+	err := walkJSON(d, doc, "messages", member, func(n int, raw json.RawMessage) error {
+		if err := p.message(d, raw, n); err != nil {
+			return d.recordError(n, err)
+		}
+		return nil
+	})
+	p.session(d, meta)
+	return err
+}
+
+// message reads one chat record.
+func (p *geminiParser) message(d *Decoder, raw []byte, lineNo int) error {
+	var r gemRecord
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return fmt.Errorf("malformed record: %w", jsonReason(err))
+	}
+	text, err := gemContent(r.Content)
+	if err != nil {
+		return err
+	}
+	ts := parseTime(r.Timestamp)
+	d.seeTime(ts)
+	m := handoff.Message{ID: r.ID, Timestamp: ts, Line: lineNo, Text: text}
+	switch r.Type {
+	case "user":
+		m.Role = handoff.RoleUser
+		if strings.TrimSpace(text) == "" {
+			return nil
+		}
+		gemUserFlags(&m)
+	case "gemini", "model", "assistant":
+		m.Role, m.Model = handoff.RoleAssistant, r.Model
+		if r.Model != "" {
+			d.t.Session.Model = r.Model
+		}
+		for _, t := range r.Thoughts {
+			m.Thinking = joinText(m.Thinking, strings.TrimSpace(joinText(t.Subject, t.Description)))
+		}
+		if r.Tokens != nil && r.Tokens.Input > 0 {
+			cached := min(r.Tokens.Cached, r.Tokens.Input)
+			m.Usage = &handoff.ProviderUsage{InputTokens: r.Tokens.Input - cached, CacheReadInputTokens: cached, OutputTokens: r.Tokens.Output}
+		}
+		var results []handoff.ToolResult
+		for _, c := range r.ToolCalls {
+			m.ToolCalls = append(m.ToolCalls, handoff.ToolCall{ID: c.ID, Name: c.Name, Input: trimJSON(c.Args)})
+			res := handoff.ToolResult{CallID: c.ID, Name: c.Name, IsError: c.Status == "error"}
+			var out string
+			for _, part := range c.Result {
+				if part.FunctionResponse != nil {
+					out = joinText(out, gemResponse(part.FunctionResponse.Response))
+				} else if part.Text != "" {
+					out = joinText(out, part.Text)
+				}
+			}
+			if out == "" {
+				out = stringValue(c.ResultDisplay)
+			}
+			res.ExitCode = gemExitCode(out)
+			res.Content, res.OriginalBytes = d.clipOutput(out)
+			results = append(results, res)
+		}
+		if strings.TrimSpace(m.Text) == "" && m.Thinking == "" && len(m.ToolCalls) == 0 {
+			return nil // an empty model turn (cancelled request)
+		}
+		d.add(m)
+		if len(results) > 0 {
+			d.add(handoff.Message{Role: handoff.RoleTool, Timestamp: ts, Line: lineNo, ToolResults: results})
+		}
+		return nil
+	case "info", "warning", "error":
+		m.Role, m.Meta = handoff.RoleSystem, true
+		if r.Type != "info" {
+			m.Text = r.Type + ": " + text
+		}
+	default:
+		return fmt.Errorf("unknown record type %q", r.Type)
+	}
+	d.add(m)
+	return nil
+}
+
+// checkpoint reads a `/chat save` array of Gemini API contents.
+func (p *geminiParser) checkpoint(d *Decoder, doc []byte) error {
+	d.t.Session.Agent = "gemini-cli"
+	return walkJSON(d, doc, "", nil, func(n int, raw json.RawMessage) error {
+		var c struct {
+			Role  string    `json:"role"`
+			Parts []gemPart `json:"parts"`
+		}
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return d.recordError(n, fmt.Errorf("malformed content: %w", jsonReason(err)))
+		}
+		if c.Role != "user" && c.Role != "model" {
+			return d.recordError(n, fmt.Errorf("unknown role %q", c.Role))
+		}
+		m := handoff.Message{Line: n, Role: handoff.RoleUser}
+		if c.Role == "model" {
+			m.Role = handoff.RoleAssistant
+		}
+		var results []handoff.ToolResult
+		for _, part := range c.Parts {
+			switch {
+			case part.FunctionCall != nil:
+				fc := part.FunctionCall
+				m.ToolCalls = append(m.ToolCalls, handoff.ToolCall{ID: fc.ID, Name: fc.Name, Input: trimJSON(fc.Args)})
+			case part.FunctionResponse != nil:
+				fr := part.FunctionResponse
+				out := gemResponse(fr.Response)
+				r := handoff.ToolResult{CallID: fr.ID, Name: fr.Name, ExitCode: gemExitCode(out), IsError: gemIsError(fr.Response)}
+				r.Content, r.OriginalBytes = d.clipOutput(out)
+				results = append(results, r)
+			case part.Thought:
+				m.Thinking = joinText(m.Thinking, part.Text)
+			default:
+				m.Text = joinText(m.Text, part.Text)
+			}
+		}
+		if len(results) > 0 {
+			d.add(handoff.Message{Role: handoff.RoleTool, Line: n, ToolResults: results})
+		}
+		if m.Role == handoff.RoleUser {
+			gemUserFlags(&m)
+		}
+		if strings.TrimSpace(m.Text) != "" || m.Thinking != "" || len(m.ToolCalls) > 0 {
+			d.add(m)
+		}
+		return nil
+	})
+}
+
+// gemUserFlags marks what Gemini CLI puts in the user's place: the
+// <state_snapshot> its chat compression writes (the summary that carries
+// the history forward) and slash commands.
+func gemUserFlags(m *handoff.Message) {
+	t := strings.TrimSpace(m.Text)
+	switch {
+	case strings.HasPrefix(t, "<state_snapshot>"):
+		m.CompactSummary = true
+	case strings.HasPrefix(t, "/"):
+		m.Meta = true
+	}
+}
+
+// gemContent reads content: a string or an array of {text} parts.
+func gemContent(raw json.RawMessage) (string, error) {
+	raw = trimJSON(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	if raw[0] == '"' {
+		return stringValue(raw), nil
+	}
+	var parts []gemPart
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", fmt.Errorf("malformed content: %w", jsonReason(err))
+	}
+	var s string
+	for _, p := range parts {
+		s = joinText(s, p.Text)
+	}
+	return s, nil
+}
+
+// gemResponse flattens a functionResponse.response ({output} or {error}).
+func gemResponse(raw json.RawMessage) string {
+	var r struct {
+		Output json.RawMessage `json:"output"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(raw, &r) == nil {
+		if s := stringValue(r.Output); s != "" {
+			return s
+		}
+		if s := stringValue(r.Error); s != "" {
+			return "Error: " + s
+		}
+	}
+	return string(trimJSON(raw))
+}
+
+func gemIsError(raw json.RawMessage) bool {
+	var r struct {
+		Error json.RawMessage `json:"error"`
+	}
+	return json.Unmarshal(raw, &r) == nil && len(r.Error) > 0 && string(r.Error) != "null"
+}
+
+// gemExitRe finds the exit code Gemini CLI's shell tool reports.
+var gemExitRe = regexp.MustCompile(`Exit Code: (-?\d+)`)
+
+func gemExitCode(s string) *int {
+	m := gemExitRe.FindStringSubmatch(s)
+	if m == nil {
+		return nil
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return nil
+	}
+	return &n
+}

@@ -1,0 +1,94 @@
+package transcript
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestClipJSONString checks the streaming clipper against the plain way
+// (unmarshal, then clipOutput) on strings with escapes, multi-byte runes
+// and surrogate pairs at every cut position.
+func TestClipJSONString(t *testing.T) {
+	texts := []string{
+		"",
+		"short",
+		strings.Repeat("abc", 50),
+		strings.Repeat("é€😀x", 40),
+		"line1\nline2\t\"quoted\" \\ back\u0001slash " + strings.Repeat("ü", 30),
+		strings.Repeat("\u2028\u00e9", 33),
+	}
+	raws := []string{`"\ud83d\ude00\ud83d"`, `"\ud800x\udc00 lone surrogates ` + strings.Repeat("z", 40) + `"`, `"\/slash\b\f\r"`}
+	for _, s := range texts {
+		b, _ := json.Marshal(s)
+		raws = append(raws, string(b))
+		// the same with every non-ASCII rune escaped
+		var esc strings.Builder
+		esc.WriteByte('"')
+		for _, r := range s {
+			if r < 0x80 && r >= 0x20 && r != '"' && r != '\\' {
+				esc.WriteRune(r)
+				continue
+			}
+			r1, r2 := r, rune(0)
+			if r > 0xFFFF {
+				r -= 0x10000
+				r1, r2 = 0xD800+(r>>10), 0xDC00+(r&0x3FF)
+			}
+			esc.WriteString(`\u` + hex(r1))
+			if r2 != 0 {
+				esc.WriteString(`\u` + hex(r2))
+			}
+		}
+		esc.WriteByte('"')
+		raws = append(raws, esc.String())
+	}
+	for _, raw := range raws {
+		var want string
+		if err := json.Unmarshal([]byte(raw), &want); err != nil {
+			t.Fatalf("bad test literal %s: %v", raw, err)
+		}
+		for limit := 1; limit <= len(want)+2; limit++ {
+			d := &Decoder{opts: Options{MaxToolOutputBytes: limit}}
+			wantS, wantN := d.clipOutput(want)
+			got, n, err := clipJSONString([]byte(raw), limit)
+			if err != nil || got != wantS || n != wantN {
+				t.Fatalf("limit %d, %s:\ngot  %q, %d, %v\nwant %q, %d", limit, raw, got, n, err, wantS, wantN)
+			}
+		}
+	}
+	for _, bad := range []string{`"abc`, `"a\x"`, `"a\u12"`, "\"a\x01\"", `"a"b"`} {
+		if _, _, err := clipJSONString([]byte(bad), 4); err == nil {
+			t.Errorf("clipJSONString(%q) accepted", bad)
+		}
+	}
+}
+
+func hex(r rune) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[r>>12&15], digits[r>>8&15], digits[r>>4&15], digits[r&15]})
+}
+
+// TestToolResultsResolvedPerBlock checks that tool results decoded as
+// slices of the line (rawJSON) each keep their own content when one line
+// holds several, short and long, escaped and not.
+func TestToolResultsResolvedPerBlock(t *testing.T) {
+	big := strings.Repeat("a\\n", 40000)
+	line := `{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":[` +
+		`{"type":"tool_result","tool_use_id":"t1","content":"first"},` +
+		`{"type":"tool_result","tool_use_id":"t2","content":"` + big + `"},` +
+		`{"type":"tool_result","tool_use_id":"t3","content":[{"type":"text","text":"third"}]},` +
+		`{"type":"tool_result","tool_use_id":"t4","content":"fourth \u00e9"}]}}`
+	tr, err := Parse(context.Background(), strings.NewReader(line+"\n"), Options{Strict: true, MaxToolOutputBytes: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := tr.Messages[0].ToolResults
+	if len(res) != 4 || res[0].Content != "first" || res[2].Content != "third" || res[3].Content != "fourth é" {
+		t.Fatalf("results = %+v", res)
+	}
+	if res[1].OriginalBytes != 80000 || !strings.HasPrefix(res[1].Content, "a\na\n") || !strings.HasSuffix(res[1].Content, "a\na\n") {
+		t.Errorf("long result: %d original, %q", res[1].OriginalBytes, res[1].Content)
+	}
+}

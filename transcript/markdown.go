@@ -1,0 +1,332 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// Markdown chat logs: Aider's .aider.chat.history.md and SpecStory's
+// .specstory/history/*.md. Both are read as a whole document (bounded by
+// MaxLineBytes) and split into turns at their headings.
+
+// docLines splits a buffered document into lines without newlines.
+func docLines(doc []byte) []string {
+	s := string(bytes.TrimSuffix(doc, []byte("\n")))
+	return strings.Split(s, "\n")
+}
+
+// Aider.
+//
+// "# aider chat started at <time>" opens a session run; "#### text" lines
+// are the user's prompt (consecutive ones joined); lines quoted with "> "
+// are Aider's own output (commands run, edits applied, warnings) and
+// become one system Message (Meta) per block, except "> Tokens: 3.2k sent,
+// 21 received." which becomes the Usage of the assistant reply before it;
+// every other line is the assistant's reply. Aider edits through
+// SEARCH/REPLACE blocks in its reply, not tool calls, so there are none.
+
+var (
+	aiderStartRe  = regexp.MustCompile(`^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)`)
+	aiderTokensRe = regexp.MustCompile(`^> Tokens: ([\d.]+)(k|m)? sent(?:, ([\d.]+)(k|m)? cache write)?(?:, ([\d.]+)(k|m)? cache hit)?, ([\d.]+)(k|m)? received`)
+	aiderModelRe  = regexp.MustCompile(`^> (?:Main model|Model): (\S+)`)
+)
+
+func decodeAider(d *Decoder, doc []byte) error {
+	d.t.Session.Agent = "aider"
+	var cur *handoff.Message
+	var body []string
+	lastAssistant := -1
+	flush := func() {
+		if cur == nil {
+			return
+		}
+		cur.Text = strings.TrimSpace(strings.Join(body, "\n"))
+		if cur.Role == handoff.RoleUser && strings.HasPrefix(cur.Text, "/") {
+			cur.Meta = true // an Aider command (/add, /run, …), not a request
+		}
+		if cur.Text != "" {
+			i := d.add(*cur)
+			if cur.Role == handoff.RoleAssistant {
+				lastAssistant = i
+			}
+		}
+		cur, body = nil, nil
+	}
+	start := func(role handoff.Role, line int) {
+		flush()
+		cur = &handoff.Message{Role: role, Line: line, Meta: role == handoff.RoleSystem}
+	}
+	for i, raw := range docLines(doc) {
+		lineNo := i + 1
+		l := strings.TrimRight(raw, " \t\r")
+		switch {
+		case aiderStartRe.MatchString(l):
+			flush()
+			// Aider writes local time without a zone; it is read as UTC
+			// so the result does not depend on where it is parsed.
+			if t, err := time.Parse("2006-01-02 15:04:05", aiderStartRe.FindStringSubmatch(l)[1]); err == nil {
+				d.seeTime(t)
+			}
+			lastAssistant = -1
+		case strings.HasPrefix(l, "####"):
+			text := strings.TrimSpace(strings.TrimPrefix(l, "####"))
+			if cur == nil || cur.Role != handoff.RoleUser {
+				start(handoff.RoleUser, lineNo)
+			}
+			body = append(body, text)
+		case l == ">" || strings.HasPrefix(l, "> "):
+			if m := aiderTokensRe.FindStringSubmatch(l); m != nil {
+				flush()
+				if lastAssistant >= 0 {
+					sent := aiderNumber(m[1], m[2])
+					hit := aiderNumber(m[5], m[6])
+					write := aiderNumber(m[3], m[4])
+					d.t.Messages[lastAssistant].Usage = &handoff.ProviderUsage{
+						InputTokens: max(sent-hit-write, 0), CacheReadInputTokens: hit, CacheCreationInputTokens: write,
+						OutputTokens: aiderNumber(m[7], m[8]),
+					}
+				}
+				continue
+			}
+			if m := aiderModelRe.FindStringSubmatch(l); m != nil {
+				d.t.Session.Model = m[1]
+			}
+			if cur == nil || cur.Role != handoff.RoleSystem {
+				start(handoff.RoleSystem, lineNo)
+			}
+			body = append(body, strings.TrimPrefix(strings.TrimPrefix(l, ">"), " "))
+		default:
+			if cur == nil || cur.Role != handoff.RoleAssistant {
+				if strings.TrimSpace(l) == "" {
+					switch {
+					case cur != nil && cur.Role == handoff.RoleUser:
+						flush() // a blank line ends a prompt
+					case cur != nil:
+						body = append(body, "")
+					}
+					continue
+				}
+				start(handoff.RoleAssistant, lineNo)
+				cur.Model = d.t.Session.Model
+			}
+			body = append(body, raw)
+		}
+	}
+	flush()
+	return nil
+}
+
+// aiderNumber reads Aider's rounded counts ("3.2k", "1.1m", "21").
+func aiderNumber(n, unit string) int {
+	f, err := strconv.ParseFloat(n, 64)
+	if err != nil {
+		return 0
+	}
+	switch unit {
+	case "k":
+		f *= 1e3
+	case "m":
+		f *= 1e6
+	}
+	return int(f)
+}
+
+// SpecStory.
+//
+// "_**User (time)**_" and "_**Agent (model time)**_" headings open turns
+// (older exports: "_**User**_" and "_**Assistant**_")
+// ("Agent - sidechain" marks Sidechain); "<think><details>…</details></think>"
+// is Thinking; each "<tool-use data-tool-name=…><details>…</details></tool-use>"
+// is a ToolCall on the agent turn (Input {"summary": the summary's
+// backquoted argument}, or for update_plan / TodoWrite the checklist as
+// {"plan"|"todos": [{step|content, status}]}) and a ToolResult with the
+// body, whose exit code is read from "Process exited with code N" /
+// "Exit code N". Results follow their turn as one RoleTool Message. The
+// "<!-- X Session <id> -->" comment gives the session id and agent.
+
+var (
+	specHeadingRe = regexp.MustCompile(`^_\*\*(User|Agent|Assistant)( - sidechain)?(?: \(([^)]*)\))?\*\*_\s*$`)
+	specSessionRe = regexp.MustCompile(`^<!-- (.+?) Session (\S+) \(`)
+	specToolRe    = regexp.MustCompile(`^<tool-use\b[^>]*data-tool-name="([^"]*)"`)
+	specSummaryRe = regexp.MustCompile("^<summary>Tool use: \\*\\*[^*]*\\*\\*(?: `(.*)`)?</summary>")
+	specCheckRe   = regexp.MustCompile(`^\s*- \[(.)\] (.+)$`)
+	specTimeRe    = regexp.MustCompile(`(\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ)`)
+)
+
+func decodeSpecStory(d *Decoder, doc []byte) error {
+	d.t.Session.Agent = "specstory"
+	var cur *handoff.Message
+	var text, thinking, tool []string
+	var results []handoff.ToolResult
+	mode := "" // "", "think", "tool"
+	var callName, callSummary string
+	flush := func() {
+		if cur == nil {
+			return
+		}
+		cur.Text = strings.TrimSpace(strings.Join(text, "\n"))
+		cur.Thinking = strings.TrimSpace(strings.Join(thinking, "\n"))
+		if cur.Role == handoff.RoleUser {
+			cur.CompactSummary = strings.HasPrefix(cur.Text, compactPrefix)
+			cur.Meta = !cur.CompactSummary && injectedOnly(cur.Text)
+		}
+		if cur.Text != "" || cur.Thinking != "" || len(cur.ToolCalls) > 0 {
+			d.add(*cur)
+		}
+		if len(results) > 0 {
+			d.add(handoff.Message{Role: handoff.RoleTool, Line: cur.Line, Timestamp: cur.Timestamp, Sidechain: cur.Sidechain, ToolResults: results})
+		}
+		cur, text, thinking, results = nil, nil, nil, nil
+	}
+	for i, l := range docLines(doc) {
+		lineNo := i + 1
+		switch mode {
+		case "think":
+			if strings.HasPrefix(l, "</details></think>") {
+				mode = ""
+				continue
+			}
+			if !strings.HasPrefix(l, "<think><details><summary>") {
+				thinking = append(thinking, l)
+			}
+			continue
+		case "tool":
+			if strings.HasPrefix(l, "</details></tool-use>") {
+				mode = ""
+				body := strings.TrimSpace(strings.Join(tool, "\n"))
+				id := ""
+				if j := strings.Index(body, "<tool-use-id>"); j >= 0 {
+					if k := strings.Index(body[j:], "</tool-use-id>"); k > 0 {
+						id = body[j+len("<tool-use-id>") : j+k]
+					}
+				}
+				call := handoff.ToolCall{ID: id, Name: callName, Input: specInput(callName, callSummary, tool)}
+				if cur == nil {
+					cur = &handoff.Message{Role: handoff.RoleAssistant, Line: lineNo}
+				}
+				cur.ToolCalls = append(cur.ToolCalls, call)
+				r := handoff.ToolResult{CallID: id, Name: callName, ExitCode: specExitCode(body)}
+				r.Content, r.OriginalBytes = d.clipOutput(body)
+				results = append(results, r)
+				tool = nil
+				continue
+			}
+			if !strings.HasPrefix(l, "<summary>") || callSummary != "" {
+				tool = append(tool, l)
+				continue
+			}
+			if m := specSummaryRe.FindStringSubmatch(l); m != nil {
+				callSummary = m[1]
+				continue
+			}
+			tool = append(tool, l)
+			continue
+		}
+		switch {
+		case strings.HasPrefix(l, "_**") && specHeadingRe.MatchString(l):
+			m := specHeadingRe.FindStringSubmatch(l)
+			flush()
+			cur = &handoff.Message{Role: handoff.RoleUser, Line: lineNo, Sidechain: m[2] != ""}
+			if m[1] != "User" { // "Agent"; "Assistant" in older (Cursor) exports
+				cur.Role = handoff.RoleAssistant
+				if f := strings.Fields(m[3]); len(f) == 3 {
+					cur.Model = f[0]
+					d.t.Session.Model = f[0]
+				}
+			}
+			if tm := specTimeRe.FindString(m[3]); tm != "" {
+				if t, err := time.Parse("2006-01-02 15:04:05Z", tm); err == nil {
+					cur.Timestamp = t
+					d.seeTime(t)
+				}
+			}
+		case strings.HasPrefix(l, "<!--") && specSessionRe.MatchString(l):
+			m := specSessionRe.FindStringSubmatch(l)
+			if d.t.Session.ID == "" {
+				d.t.Session.ID = m[2]
+			}
+		case strings.HasPrefix(l, "<think><details>"):
+			mode = "think"
+		case strings.HasPrefix(l, "<tool-use") && specToolRe.MatchString(l):
+			mode = "tool"
+			callName, callSummary = specToolRe.FindStringSubmatch(l)[1], ""
+		case cur == nil || l == "---" && cur.Role == handoff.RoleUser:
+			// preamble, and the rule that closes a user turn
+		default:
+			text = append(text, l)
+		}
+	}
+	if mode != "" {
+		// Cut short inside a block (a file still being written): keep
+		// what there is and say so.
+		d.warn(len(docLines(doc)), fmt.Sprintf("%s block not closed at the end of the document (cut short?)", map[string]string{"think": "<think>", "tool": "<tool-use>"}[mode]))
+		if mode == "tool" && cur != nil {
+			body := strings.TrimSpace(strings.Join(tool, "\n"))
+			cur.ToolCalls = append(cur.ToolCalls, handoff.ToolCall{Name: callName, Input: specInput(callName, callSummary, tool)})
+			r := handoff.ToolResult{Name: callName, ExitCode: specExitCode(body)}
+			r.Content, r.OriginalBytes = d.clipOutput(body)
+			results = append(results, r)
+		}
+	}
+	flush()
+	return nil
+}
+
+// specInput builds a call's Input from what SpecStory rendered.
+func specInput(name, summary string, body []string) json.RawMessage {
+	field, key := "", ""
+	switch strings.ToLower(name) {
+	case "update_plan":
+		field, key = "plan", "step"
+	case "todowrite", "write_todos":
+		field, key = "todos", "content"
+	}
+	if field != "" {
+		var items []map[string]string
+		for _, l := range body {
+			m := specCheckRe.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			status := "pending"
+			switch m[1] {
+			case "x", "X", "✓", "✔":
+				status = "completed"
+			case "⚡", "~", ">":
+				status = "in_progress"
+			}
+			items = append(items, map[string]string{key: strings.TrimSpace(m[2]), "status": status})
+		}
+		if len(items) > 0 {
+			b, _ := json.Marshal(map[string]any{field: items})
+			return b
+		}
+	}
+	if summary == "" {
+		return nil
+	}
+	b, _ := json.Marshal(map[string]string{"summary": summary})
+	return b
+}
+
+// specExitRe finds an exit status in rendered tool output.
+var specExitRe = regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:?) (-?\d+)\s*$`)
+
+func specExitCode(s string) *int {
+	m := specExitRe.FindStringSubmatch(s)
+	if m == nil {
+		return nil
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return nil
+	}
+	return &n
+}

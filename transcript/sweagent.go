@@ -1,0 +1,135 @@
+package transcript
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// SWE-agent trajectories (*.traj): one JSON object with "trajectory",
+// "history" and "info".
+//
+// The history is the conversation the model saw and is what is read.
+// v1 (function calling) has roles system/user/assistant/tool with
+// tool_calls and tool_call_ids, like OpenAI chat; v0 has only
+// system/user/assistant, where the user messages after the issue are the
+// observations of the previous action. So: system → system (Meta);
+// is_demo user messages (demonstrations) → system (Meta); the first real
+// user message → user; assistant → assistant whose ToolCall is the
+// tool_calls (v1) or a "bash" call of its action (v0); tool messages (v1)
+// and later user messages (v0) → RoleTool results. An observation that
+// reports the edit was rejected ("Your proposed edit has introduced new
+// syntax error(s)") is flagged IsError; SWE-agent records no exit codes.
+// Session.Model is the replay config's model name.
+
+type sweMessage struct {
+	Role        string          `json:"role"`
+	Content     json.RawMessage `json:"content"`
+	Thought     string          `json:"thought"`
+	Action      string          `json:"action"`
+	IsDemo      bool            `json:"is_demo"`
+	ToolCalls   []oaToolCall    `json:"tool_calls"`
+	ToolCallIDs []string        `json:"tool_call_ids"`
+}
+
+// sweRejectedRe marks observations where SWE-agent refused the action.
+var sweRejectedRe = regexp.MustCompile(`\A\s*Your proposed edit has introduced new syntax error`)
+
+func decodeSWEAgent(d *Decoder, doc []byte) error {
+	d.t.Session.Agent = "swe-agent"
+	sawTask, lastCall, lastName := false, "", ""
+	member := func(k string, raw json.RawMessage) {
+		if k != "replay_config" {
+			return
+		}
+		var rc struct {
+			Agent struct {
+				Model struct {
+					Name string `json:"name"`
+				} `json:"model"`
+			} `json:"agent"`
+		}
+		if len(raw) > 0 && raw[0] == '"' {
+			raw = json.RawMessage(stringValue(raw))
+		}
+		if json.Unmarshal(raw, &rc) == nil && rc.Agent.Model.Name != "" {
+			d.t.Session.Model = rc.Agent.Model.Name
+		}
+	}
+	return walkJSON(d, doc, "history", member, func(rec int, raw json.RawMessage) error {
+		var h sweMessage
+		if err := json.Unmarshal(raw, &h); err != nil {
+			return d.recordError(rec, fmt.Errorf("malformed message: %w", jsonReason(err)))
+		}
+		text, err := flatContent(h.Content)
+		if err != nil {
+			return d.recordError(rec, err)
+		}
+		m := handoff.Message{Line: rec}
+		switch {
+		case h.Role == "system" || (h.Role == "user" && h.IsDemo):
+			m.Role, m.Text, m.Meta = handoff.RoleSystem, text, true
+		case h.Role == "user" && !sawTask:
+			m.Role, m.Text = handoff.RoleUser, text
+			sawTask = true
+		case h.Role == "assistant":
+			m.Role, m.Text = handoff.RoleAssistant, text
+			for _, c := range h.ToolCalls {
+				m.ToolCalls = append(m.ToolCalls, handoff.ToolCall{ID: c.ID, Name: c.Function.Name, Input: arguments(c.Function.Arguments)})
+			}
+			if len(m.ToolCalls) == 0 && strings.TrimSpace(h.Action) != "" {
+				in, _ := json.Marshal(map[string]string{"command": strings.TrimSpace(h.Action)})
+				m.ToolCalls = []handoff.ToolCall{{Name: "bash", Input: in}}
+			}
+			lastCall, lastName = "", ""
+			if len(m.ToolCalls) > 0 {
+				lastCall, lastName = m.ToolCalls[0].ID, m.ToolCalls[0].Name
+			}
+		case h.Role == "tool" || h.Role == "user":
+			r := handoff.ToolResult{CallID: lastCall, Name: lastName}
+			if len(h.ToolCallIDs) > 0 {
+				r.CallID = h.ToolCallIDs[0]
+			}
+			r.IsError = sweRejectedRe.MatchString(text)
+			r.Content, r.OriginalBytes = d.clipOutput(text)
+			m.Role, m.ToolResults = handoff.RoleTool, []handoff.ToolResult{r}
+		default:
+			return d.recordError(rec, fmt.Errorf("unknown role %q", h.Role))
+		}
+		d.add(m)
+		return nil
+	})
+}
+
+// flatContent reads content that is a string or an array of text parts.
+func flatContent(raw json.RawMessage) (string, error) {
+	raw = trimJSON(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	switch raw[0] {
+	case '"':
+		return stringValue(raw), nil
+	case '[':
+		var parts []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(raw, &parts); err != nil {
+			return "", fmt.Errorf("malformed content: %w", jsonReason(err))
+		}
+		var s string
+		for _, p := range parts {
+			if p.Type == "image" || p.Type == "image_url" {
+				s = joinText(s, "[image]")
+				continue
+			}
+			s = joinText(s, p.Text)
+		}
+		return s, nil
+	}
+	return "", fmt.Errorf("content is neither a string nor an array of parts")
+}

@@ -68,6 +68,9 @@ func recordsFixture(t *testing.T) (*Store, map[string]string) {
 		[]handoff.ErrorRecord{{ID: "ed1", Type: "tool_error", Message: "never seen", Resolution: handoff.ResolutionUnresolved}})
 	e := save("wf-e", day(1, 3), []handoff.Decision{{ID: "x1", Type: handoff.DecisionApproach, Description: "never seen"}}, nil)
 
+	// Damage rows as a bad disk or another program would: below the
+	// store, so past the trigger that keeps snapshots immutable.
+	mustExec(t, s, "DROP TRIGGER session_snapshots_immutable")
 	mustExec(t, s, "UPDATE session_snapshots SET snapshot_json = substr(snapshot_json, 1, 40) WHERE id = ?", c2)
 	mustExec(t, s, `UPDATE session_snapshots SET snapshot_json = json_set(json_insert(snapshot_json, '$.decisions[#]', 'garbage'), '$.errors', json('{"a":1}')) WHERE id = ?`, d)
 	mustExec(t, s, `UPDATE session_snapshots SET snapshot_json = json_set(snapshot_json, '$.id', 'snap_other') WHERE id = ?`, e)

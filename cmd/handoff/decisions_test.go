@@ -133,6 +133,11 @@ func TestRecordsDamagedRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Damage the row below the store (past its immutability trigger), as a
+	// bad disk or another program would.
+	if _, err := db.Exec(`DROP TRIGGER session_snapshots_immutable`); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := db.Exec(`UPDATE session_snapshots SET snapshot_json = '{"decisions": [' WHERE workflow_id = ? AND session_number = 2`, recordsWorkflowA); err != nil {
 		t.Fatal(err)
 	}

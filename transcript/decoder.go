@@ -179,8 +179,9 @@ func (d *Decoder) Len() int { return len(d.t.Messages) }
 // every line: a later line can still change a recent message in place (a
 // Claude Code response split over lines sharing message.id, a Codex
 // token_count attaching usage to the latest assistant message), so the
-// reader re-reads the few messages that may still change. The copies share
-// no mutable state with the decoder: later Feed calls do not change them.
+// reader takes the new messages with MessagesFrom and re-reads the one
+// that may still change with Message. The copies share no mutable state
+// with the decoder: later Feed calls do not change them.
 func (d *Decoder) MessagesFrom(i int) []handoff.Message {
 	i = max(i, 0)
 	if i >= len(d.t.Messages) {
@@ -188,15 +189,33 @@ func (d *Decoder) MessagesFrom(i int) []handoff.Message {
 	}
 	out := slices.Clone(d.t.Messages[i:])
 	for j := range out {
-		m := &out[j]
-		m.ToolCalls = slices.Clone(m.ToolCalls)
-		m.ToolResults = slices.Clone(m.ToolResults)
-		if m.Usage != nil {
-			u := *m.Usage
-			m.Usage = &u
-		}
+		detach(&out[j])
 	}
 	return out
+}
+
+// Message returns a copy of committed message i, and false when there is
+// none. A live reader re-reads with it the one message a later line may
+// still change (the latest assistant response) without copying the
+// messages after it, which can be many (a subagent's run).
+func (d *Decoder) Message(i int) (handoff.Message, bool) {
+	if i < 0 || i >= len(d.t.Messages) {
+		return handoff.Message{}, false
+	}
+	m := d.t.Messages[i]
+	detach(&m)
+	return m, true
+}
+
+// detach gives a copied message its own tool blocks and usage, so later
+// Feed calls that change the original in place do not reach the copy.
+func detach(m *handoff.Message) {
+	m.ToolCalls = slices.Clone(m.ToolCalls)
+	m.ToolResults = slices.Clone(m.ToolResults)
+	if m.Usage != nil {
+		u := *m.Usage
+		m.Usage = &u
+	}
 }
 
 // Session returns the session metadata read so far (id, model, the

@@ -71,6 +71,21 @@ func TestDecoderMessagesFrom(t *testing.T) {
 	if d.MessagesFrom(1)[0].Usage.OutputTokens != 30 {
 		t.Error("a copy's usage shares memory with the decoder")
 	}
+
+	one, ok := d.Message(1)
+	if !ok || one.Index != 1 || one.Usage == nil || one.Usage.OutputTokens != 30 {
+		t.Fatalf("Message(1) = %+v, %v; want the assistant message with its usage", one, ok)
+	}
+	one.Usage.OutputTokens = 2
+	one.ToolCalls[0].Name = "edited"
+	if again, _ := d.Message(1); again.Usage.OutputTokens != 30 || again.ToolCalls[0].Name != "shell" {
+		t.Error("a copy from Message shares memory with the decoder")
+	}
+	for _, i := range []int{-1, 3} {
+		if m, ok := d.Message(i); ok || m.Role != "" {
+			t.Errorf("Message(%d) = %+v, %v; want none", i, m, ok)
+		}
+	}
 }
 
 // TestDecoderMultiLine: formats whose records span lines say so, line-

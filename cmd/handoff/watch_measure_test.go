@@ -29,6 +29,9 @@ func TestLiveSessionMatchesMeasure(t *testing.T) {
 		{filepath.Join(sharedFixtures, "agent-sessions-claude-small-trimmed.jsonl"), transcript.FormatClaudeCode},
 		{filepath.Join(sharedClaude, "vsla-069508a5-summaries-64lines.jsonl"), transcript.FormatClaudeCode},
 		{filepath.Join(sharedClaude, "vsla-2cba43de-thinking-28lines.jsonl"), transcript.FormatClaudeCode},
+		// Subagent runs between a main response and its tool result.
+		{filepath.Join(sharedClaude, "vsla-5f8cbb78-sidechain-532lines.jsonl"), transcript.FormatClaudeCode},
+		{filepath.Join(sharedClaude, "ccviewer-mock-orchestrator-todo-app-438lines.jsonl"), transcript.FormatClaudeCode},
 		{filepath.Join(sharedFixtures, "agent-sessions-gemini-v040.jsonl"), transcript.FormatGemini},
 	}
 	counter, err := capacity.NewCounter(capacity.O200kBase)

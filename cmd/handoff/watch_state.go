@@ -22,15 +22,17 @@ const syntheticModel = "<synthetic>"
 // figure is capacity.Measure's, computed incrementally: the last
 // main-thread provider report plus the counted tokens of the main-thread
 // messages after it, or, with no report (or a compaction summary after
-// it), the counted tokens from the last compaction summary on. Messages
-// before `open` are settled and summarised in `settled`; the messages from
-// `open` on (the latest main-thread assistant message, or the latest
-// report or compaction summary, and everything after it) are re-read with
-// MessagesFrom after every line, because a later line can still change
-// them in place: a Claude Code response split over lines sharing
-// message.id, a Codex token_count attaching the provider's usage to the
-// latest assistant message. The parsers change nothing older that the
-// figure depends on (a Codex exit code arriving late changes no count).
+// it), the counted tokens from the last compaction summary on. A line's
+// new messages are read with MessagesFrom. One older message can still
+// change: the latest main-thread assistant message, which a later line
+// extends or attaches the provider's usage to (a Claude Code response split
+// over lines sharing message.id, a Codex token_count). It is pinned and
+// re-read with Message after every line; the messages before it are
+// folded into `before`, the counted tokens of those after it (none of them
+// an assistant message, a report or a compaction summary) into `after`.
+// A compaction summary later than the latest assistant message is pinned
+// instead, the figure starting from it. The parsers change nothing else
+// the figure depends on (a Codex exit code arriving late changes no count).
 //
 // A transcript whose records span lines (plain text, a pretty-printed
 // document: Decoder.MultiLine) has no messages until its end, so each of
@@ -44,10 +46,12 @@ type liveSession struct {
 	dec *transcript.Decoder
 	mon *capacity.Monitor
 
-	open    int      // first message that a later line may still change
-	settled fill     // the figure over messages[:open]
-	text    int      // counted tokens of the raw lines of a MultiLine transcript
-	last    observed // what the monitor was last told
+	seen   int      // messages read so far
+	pin    int      // the message a later line may still change; -1 for none
+	before fill     // the figure over the messages before pin (all of them when pin < 0)
+	after  int      // counted tokens of the main-thread messages after pin
+	text   int      // counted tokens of the raw lines of a MultiLine transcript
+	last   observed // what the monitor was last told
 }
 
 // fill is the context figure folded over a run of messages, by Measure's
@@ -115,7 +119,7 @@ func (s *liveSession) reset() error {
 		return err
 	}
 	s.dec, s.mon = dec, mon
-	s.open, s.settled, s.text, s.last = 0, fill{}, 0, observed{}
+	s.seen, s.pin, s.before, s.after, s.text, s.last = 0, -1, fill{}, 0, 0, observed{}
 	return nil
 }
 
@@ -134,14 +138,58 @@ func (s *liveSession) line(data []byte) (capacity.Status, error) {
 	if s.dec.MultiLine() && len(data) > 0 {
 		s.text += s.counter.CountMessage(handoff.Message{Role: handoff.RoleUser, Text: string(data)})
 	}
-	tail := s.dec.MessagesFrom(s.open)
-	f := s.settled
-	for i := range tail {
-		f = f.add(&tail[i], s.counter)
+	added := s.dec.MessagesFrom(s.seen)
+	f := s.before
+	if pinned, ok := s.dec.Message(s.pin); ok {
+		f = f.add(&pinned, s.counter)
+		f.used += s.after
+	}
+	for i := range added {
+		f = f.add(&added[i], s.counter)
 	}
 	st := s.observe(f)
-	s.settle(tail)
+	s.advance(added)
 	return st, nil
+}
+
+// advance takes in a line's new messages: the latest main-thread
+// assistant message or compaction summary among them becomes the pinned
+// one, and the figure up to it moves into before.
+func (s *liveSession) advance(added []handoff.Message) {
+	newPin := -1
+	for i := range added {
+		m := &added[i]
+		if !m.Sidechain && (m.Role == handoff.RoleAssistant || m.CompactSummary || hasProviderUsage(m)) {
+			newPin = i
+		}
+	}
+	if newPin < 0 {
+		if s.pin < 0 {
+			for i := range added {
+				s.before = s.before.add(&added[i], s.counter)
+			}
+		} else {
+			var f fill
+			for i := range added {
+				f = f.add(&added[i], s.counter)
+			}
+			s.after += f.used
+		}
+	} else {
+		if pinned, ok := s.dec.Message(s.pin); ok {
+			s.before = s.before.add(&pinned, s.counter)
+			s.before.used += s.after
+		}
+		for i := range newPin {
+			s.before = s.before.add(&added[i], s.counter)
+		}
+		var f fill
+		for i := newPin + 1; i < len(added); i++ {
+			f = f.add(&added[i], s.counter)
+		}
+		s.pin, s.after = s.seen+newPin, f.used
+	}
+	s.seen += len(added)
 }
 
 // observe hands the figure to the monitor, unless it is what the monitor
@@ -178,39 +226,6 @@ func (s *liveSession) observe(f fill) capacity.Status {
 		obs.ProviderUsage = &u
 	}
 	return s.mon.Observe(obs)
-}
-
-// settle moves `open` past the messages no later line will change: it
-// stays at the latest main-thread assistant message (which later lines
-// extend or attach usage to) or at the latest report or compaction
-// summary (which the figure starts from), whichever is later; with
-// neither in the tail, at the last message.
-func (s *liveSession) settle(tail []handoff.Message) {
-	if len(tail) == 0 {
-		return
-	}
-	keep := len(tail) - 1
-	assistant, anchor := -1, -1
-	for i := range tail {
-		m := &tail[i]
-		if m.Sidechain {
-			continue
-		}
-		if m.Role == handoff.RoleAssistant {
-			assistant = i
-		}
-		if m.CompactSummary || hasProviderUsage(m) {
-			anchor = i
-		}
-	}
-	if assistant >= 0 {
-		keep = assistant
-	}
-	keep = max(keep, anchor)
-	for i := range keep {
-		s.settled = s.settled.add(&tail[i], s.counter)
-	}
-	s.open += keep
 }
 
 // transcript returns everything read so far, for the snapshot.

@@ -52,8 +52,7 @@
 // ParseClaudeInput, PlanClaude and ClaudeOutput serve it; CodexHooks and
 // MergeCodexHooks install `handoff hook codex`. Older Codex releases have
 // only `notify` (a program run with an agent-turn-complete JSON argument
-// that carries no usage), which handoff does not use. The transcript
-// package does not read Codex rollout files yet, so with Codex the hooks
-// that need the transcript (PreCompact, Stop) fail without blocking, and
-// SessionStart injects a snapshot taken some other way.
+// that carries no usage), which handoff does not use. Codex rollout files
+// are read by the transcript package like any other format; a payload
+// whose transcript_path is null leaves nothing to snapshot.
 package hooks

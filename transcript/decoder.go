@@ -166,6 +166,81 @@ func (d *Decoder) Transcript() *handoff.Transcript {
 	return &t
 }
 
+// Len returns how many messages the decoder has committed so far. A live
+// reader (`handoff watch`) compares it before and after Feed to find the
+// messages a line added without reading the whole transcript back.
+// Messages a parser still holds (plain text turns, a document spanning
+// lines; see MultiLine) are not counted until Finish commits them.
+func (d *Decoder) Len() int { return len(d.t.Messages) }
+
+// MessagesFrom returns copies of the committed messages i..Len()-1 (none
+// when i >= Len()). It costs what it returns, not what the transcript
+// holds, which is why a live reader uses it instead of Transcript after
+// every line: a later line can still change a recent message in place (a
+// Claude Code response split over lines sharing message.id, a Codex
+// token_count attaching usage to the latest assistant message), so the
+// reader takes the new messages with MessagesFrom and re-reads the one
+// that may still change with Message. The copies share no mutable state
+// with the decoder: later Feed calls do not change them.
+func (d *Decoder) MessagesFrom(i int) []handoff.Message {
+	i = max(i, 0)
+	if i >= len(d.t.Messages) {
+		return nil
+	}
+	out := slices.Clone(d.t.Messages[i:])
+	for j := range out {
+		detach(&out[j])
+	}
+	return out
+}
+
+// Message returns a copy of committed message i, and false when there is
+// none. A live reader re-reads with it the one message a later line may
+// still change (the latest assistant response) without copying the
+// messages after it, which can be many (a subagent's run).
+func (d *Decoder) Message(i int) (handoff.Message, bool) {
+	if i < 0 || i >= len(d.t.Messages) {
+		return handoff.Message{}, false
+	}
+	m := d.t.Messages[i]
+	detach(&m)
+	return m, true
+}
+
+// detach gives a copied message its own tool blocks and usage, so later
+// Feed calls that change the original in place do not reach the copy.
+func detach(m *handoff.Message) {
+	m.ToolCalls = slices.Clone(m.ToolCalls)
+	m.ToolResults = slices.Clone(m.ToolResults)
+	if m.Usage != nil {
+		u := *m.Usage
+		m.Usage = &u
+	}
+}
+
+// Session returns the session metadata read so far (id, model, the
+// context window the agent reported), without copying the messages as
+// Transcript does.
+func (d *Decoder) Session() handoff.SessionInfo { return d.t.Session }
+
+// MultiLine reports whether the decoder is reading records that span
+// lines (plain text turns, or one document such as pretty-printed JSON),
+// whose messages it commits only at Finish. Until then Len stays put
+// however many lines arrive, so a live reader has to estimate from the raw
+// lines itself; for line-based formats (Claude Code, Codex rollouts, JSONL)
+// it is false, and a line that adds no message is metadata, not text.
+func (d *Decoder) MultiLine() bool {
+	switch p := d.parser.(type) {
+	case *plainParser, *docParser:
+		return true
+	case *openaiParser:
+		return p.mode == modeDocument
+	case *geminiParser:
+		return p.mode == modeDocument
+	}
+	return false
+}
+
 func (d *Decoder) feed(line []byte, final bool) error {
 	if d.finished {
 		return handoff.Errorf(handoff.EINTERNAL, "transcript decoder: Feed after Finish")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/handoff-cli/handoff"
@@ -89,5 +90,39 @@ func TestLiveSessionPlainText(t *testing.T) {
 	}
 	if last.Source != handoff.UsageEstimate || last.Level == capacity.Continue {
 		t.Errorf("3 lines in a 40-token window: %+v", last)
+	}
+}
+
+// TestLiveSessionLaterLineUpdatesPinnedResponse: a Claude Code response
+// split over lines sharing message.id, with a subagent's lines and a tool
+// result in between, updates the figure when its last line repeats the
+// usage with the final output count, as Measure does.
+func TestLiveSessionLaterLineUpdatesPinnedResponse(t *testing.T) {
+	s := newTestSession(t, transcript.FormatClaudeCode, capacity.MonitorOptions{ContextWindow: 1 << 20})
+	counter, err := capacity.NewCounter(capacity.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := func(block string, output int) string {
+		return `{"type":"assistant","sessionId":"s","uuid":"a` + fmt.Sprint(output) + `","message":{"id":"msg_X","role":"assistant","model":"claude-sonnet-4-5","content":[` + block + `],"usage":{"input_tokens":5000,"output_tokens":` + fmt.Sprint(output) + `}}}` + "\n"
+	}
+	side := `{"type":"assistant","isSidechain":true,"sessionId":"s","uuid":"s1","message":{"id":"msg_S","role":"assistant","model":"claude-haiku-4-5","content":[{"type":"text","text":"subagent work"}],"usage":{"input_tokens":90000,"output_tokens":1}}}` + "\n"
+	result := `{"type":"user","sessionId":"s","uuid":"r1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok: 3 files"}]}}` + "\n"
+	lines := []string{
+		part(`{"type":"text","text":"running the tests"}`, 10),
+		side, side,
+		result,
+		part(`{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"go test ./..."}}`, 400),
+	}
+	for i, l := range lines {
+		feed(t, s, l)
+		got := s.mon.Status()
+		want := capacity.Measure(s.transcript(), counter, capacity.MeasureOptions{ContextWindow: 1 << 20})
+		if got.TokensUsed != want.TokensUsed || got.Source != want.Source {
+			t.Fatalf("line %d: watch %d (%s), Measure %d (%s)", i+1, got.TokensUsed, got.Source, want.TokensUsed, want.Source)
+		}
+	}
+	if got := s.mon.Status(); got.TokensUsed < 5400 || got.Source != handoff.UsageProvider {
+		t.Errorf("after the response's last line: %+v, want the provider's 5400 plus the tool result", got)
 	}
 }

@@ -358,36 +358,13 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 		damaged []error
 	)
 	for rows.Next() {
-		var row struct {
-			ID            string    `db:"id"`
-			WorkflowID    string    `db:"workflow_id"`
-			SessionNumber int       `db:"session_number"`
-			Trigger       string    `db:"trigger"`
-			CreatedAt     time.Time `db:"created_at"`
-			JSON          string    `db:"snapshot_json"`
-		}
-		if err := rows.StructScan(&row); err != nil {
-			damaged = append(damaged, handoff.Errorf(handoff.ECORRUPT, "a snapshot row does not read: %w", err))
-			s.log.Debug("skipped unreadable snapshot row", "db", s.path, "err", err)
-			continue
-		}
-		snap, err := decodeSnapshot(row.ID, row.JSON)
+		sum, err := scanSummary(rows)
 		if err != nil {
 			damaged = append(damaged, err)
-			s.log.Debug("skipped damaged snapshot", "db", s.path, "snapshot", row.ID, "err", err)
+			s.log.Debug("skipped damaged snapshot row", "db", s.path, "err", err)
 			continue
 		}
-		out = append(out, SnapshotSummary{
-			ID:            row.ID,
-			WorkflowID:    row.WorkflowID,
-			SessionNumber: row.SessionNumber,
-			Trigger:       handoff.Trigger(row.Trigger),
-			CreatedAt:     row.CreatedAt,
-			Goal:          snap.Goal,
-			Utilization:   snap.Usage.ContextUtilization,
-			Decisions:     len(snap.CurrentDecisions()),
-			OpenErrors:    len(snap.UnresolvedErrors()),
-		})
+		out = append(out, *sum)
 		if f.Limit > 0 && len(out) == f.Limit {
 			break
 		}

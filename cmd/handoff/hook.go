@@ -63,7 +63,15 @@ func (a *app) newHookAgentCmd(agent, settings string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   agent,
 		Short: "Handle one " + name + " hook event (JSON on stdin), or --install the hooks",
-		Args:  cobra.NoArgs,
+		// A mistyped hook command line (a flag an older or newer handoff
+		// lacks) must not block the agent either: it fails like any other
+		// hook error, with the non-blocking exit.
+		Args: func(c *cobra.Command, args []string) error {
+			if err := cobra.NoArgs(c, args); err != nil {
+				return o.fail(err)
+			}
+			return nil
+		},
 		Example: fmt.Sprintf(`  handoff hook %[1]s --install            # print the hooks block
   handoff hook %[1]s --install --write    # merge it into %[2]s`, agent, settings),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -76,6 +84,7 @@ func (a *app) newHookAgentCmd(agent, settings string) *cobra.Command {
 			return o.run(cmd.Context())
 		},
 	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return o.fail(err) })
 	f := cmd.Flags()
 	f.BoolVar(&o.install, "install", false, "print the hooks configuration that runs this command")
 	f.BoolVar(&o.write, "write", false, "with --install: merge it into the settings file (atomically, keeping everything else)")

@@ -161,7 +161,28 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newErrorsCmd(),
 		a.newParseCmd(),
 	)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return handoff.Errorf(handoff.EINVALID, "%w", err)
+	})
+	usageErrorsInvalid(root)
 	return root
+}
+
+// usageErrorsInvalid makes cobra's argument checks (a missing or extra
+// argument, an unknown subcommand) EINVALID, so a mistyped command line
+// exits 2 like a bad flag instead of 1, the code for a bug.
+func usageErrorsInvalid(cmd *cobra.Command) {
+	if check := cmd.Args; check != nil {
+		cmd.Args = func(c *cobra.Command, args []string) error {
+			if err := check(c, args); err != nil {
+				return handoff.Errorf(handoff.EINVALID, "%w", err)
+			}
+			return nil
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		usageErrorsInvalid(sub)
+	}
 }
 
 func (a *app) setupLogger() {

@@ -260,7 +260,7 @@ func TestWatchErrors(t *testing.T) {
 		{"threshold over 100", []string{"watch", file, "--checkpoint", "850"}, exitInvalid, "thresholds"},
 		{"bad budget", []string{"watch", file, "--budget", "0"}, exitInvalid, "--budget"},
 		{"bad poll", []string{"watch", file, "--poll", "0s"}, exitInvalid, "--poll"},
-		{"no file", []string{"watch"}, exitInternal, "accepts 1 arg"},
+		{"no file", []string{"watch"}, exitInvalid, "accepts 1 arg"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

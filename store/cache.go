@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // CacheGet returns the extraction result stored under key (a content hash
@@ -38,4 +40,37 @@ func (s *Store) CachePut(ctx context.Context, key string, value []byte) error {
 		 ON CONFLICT (key) DO UPDATE SET value = excluded.value, created_at = excluded.created_at`,
 		key, value, formatTime(s.now()))
 	return classify(op, err)
+}
+
+// CacheUpdate replaces the value under key with fn's answer to the current
+// one (nil and false when there is none), atomically: fn runs inside a
+// write transaction, so concurrent updaters of one key — two hook
+// processes of one agent session firing at once — each see the other's
+// result instead of overwriting it. fn holds the write lock, so it must
+// be quick, and it may run more than once when a busy write is retried.
+func (s *Store) CacheUpdate(ctx context.Context, key string, fn func(old []byte, found bool) ([]byte, error)) error {
+	const op = "update the cache"
+	return s.inTx(ctx, op, func(tx *sqlx.Tx) error {
+		var old []byte
+		found := true
+		err := tx.GetContext(ctx, &old, "SELECT value FROM extraction_cache WHERE key = ?", key)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			old, found = nil, false
+		case err != nil:
+			return classify(op+": read", err)
+		}
+		next, err := fn(old, found)
+		if err != nil {
+			return err
+		}
+		if next == nil {
+			next = []byte{}
+		}
+		_, err = tx.ExecContext(ctx,
+			`INSERT INTO extraction_cache (key, value, created_at) VALUES (?, ?, ?)
+			 ON CONFLICT (key) DO UPDATE SET value = excluded.value, created_at = excluded.created_at`,
+			key, next, formatTime(s.now()))
+		return classify(op+": write", err)
+	})
 }

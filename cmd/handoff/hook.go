@@ -248,30 +248,33 @@ func (h *hookRun) observe(ctx context.Context, sessionID string, t *handoff.Tran
 	if err != nil {
 		return capacity.Status{}, err
 	}
-	var state capacity.MonitorState
-	raw, ok, err := s.CacheGet(ctx, monitorKey(sessionID))
-	if err != nil {
-		return capacity.Status{}, err
-	}
-	if ok {
-		if err := json.Unmarshal(raw, &state); err != nil {
-			// A damaged state only risks one repeated checkpoint.
-			o.app.log().Warn("stored monitor state unreadable; starting fresh", "session", sessionID, "err", err)
-			state = capacity.MonitorState{}
+	// The state is read, advanced and written back in one write
+	// transaction, so two hooks of one session firing at once cannot both
+	// take the same crossing.
+	var st capacity.Status
+	err = s.CacheUpdate(ctx, monitorKey(sessionID), func(raw []byte, found bool) ([]byte, error) {
+		var state capacity.MonitorState
+		if found {
+			if err := json.Unmarshal(raw, &state); err != nil {
+				// A damaged state only risks one repeated checkpoint.
+				o.app.log().Warn("stored monitor state unreadable; starting fresh", "session", sessionID, "err", err)
+				state = capacity.MonitorState{}
+			}
 		}
-	}
-	mon, err := capacity.NewMonitor(capacity.MonitorOptions{
-		Model: o.model, ContextWindow: o.contextWindow, Thresholds: th, State: state, Logger: o.app.log(),
+		mon, err := capacity.NewMonitor(capacity.MonitorOptions{
+			Model: o.model, ContextWindow: o.contextWindow, Thresholds: th, State: state, Logger: o.app.log(),
+		})
+		if err != nil {
+			return nil, err
+		}
+		st = mon.ObserveUsage(usage)
+		next, err := json.Marshal(mon.State())
+		if err != nil {
+			return nil, fmt.Errorf("encode monitor state: %w", err)
+		}
+		return next, nil
 	})
 	if err != nil {
-		return capacity.Status{}, err
-	}
-	st := mon.ObserveUsage(usage)
-	next, err := json.Marshal(mon.State())
-	if err != nil {
-		return capacity.Status{}, fmt.Errorf("encode monitor state: %w", err)
-	}
-	if err := s.CachePut(ctx, monitorKey(sessionID), next); err != nil {
 		return capacity.Status{}, err
 	}
 	return st, nil

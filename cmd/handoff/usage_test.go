@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -54,5 +58,52 @@ func TestHookUsageErrorsDoNotBlock(t *testing.T) {
 				t.Errorf("stderr does not say what failed:\n%s", r.stderr)
 			}
 		})
+	}
+}
+
+// TestHookSameSessionConcurrentStops: several Stop hooks of one session
+// that see the same crossing at the same moment take one checkpoint
+// between them — exactly one blocks the stop — because the session's
+// monitor state is advanced in one write transaction. In-process the race
+// window is too narrow for this test alone to catch a plain get-then-put
+// (it passed with one); store.TestCacheUpdateSerialises is the test that
+// does (a plain get-then-put loses 30–75 of its 100 updates). This one
+// checks the hook path end to end.
+func TestHookSameSessionConcurrentStops(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "h.db")
+	tr := filepath.Join(dir, "session.jsonl")
+	if err := os.WriteFile(tr, []byte(readFile(t, sampleTranscript)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdin := payload(t, "stop_active_false.json", tr)
+	// Create the database first so the hooks race only on the crossing.
+	if r := runCLI(t, db, "", "list"); r.err != nil {
+		t.Fatal(r.err)
+	}
+	const hooks = 6
+	outs := make([]result, hooks)
+	var wg sync.WaitGroup
+	for i := range outs {
+		wg.Go(func() {
+			var stdout, stderr bytes.Buffer
+			a := &app{stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+			// 44,000 tokens puts the sample's 38,526 at 87.6%: a checkpoint.
+			err := a.execute(context.Background(), []string{"--db", db, "hook", "claude", "--no-git", "--context-window", "44000"})
+			outs[i] = result{stdout.String(), stderr.String(), err}
+		})
+	}
+	wg.Wait()
+	blocked := 0
+	for i, r := range outs {
+		if r.err != nil {
+			t.Errorf("hook %d: %v\n%s", i, r.err, r.stderr)
+		}
+		if strings.Contains(r.stdout, `"decision":"block"`) || strings.Contains(r.stdout, `"decision": "block"`) {
+			blocked++
+		}
+	}
+	if blocked != 1 {
+		t.Errorf("%d of %d concurrent Stop hooks blocked the stop, want exactly 1", blocked, hooks)
 	}
 }

@@ -153,28 +153,7 @@ func TestWatchCodexCheckpointsAtTokenCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var watchErr error
-	finished := false
-	for i := 0; i < len(c.lines) && !finished; i++ {
-		l := c.lines[i]
-		for _, part := range [][]byte{l[:len(l)/2], l[len(l)/2:]} {
-			if _, err := f.Write(part); err != nil {
-				t.Fatal(err)
-			}
-		}
-		select {
-		case watchErr = <-done:
-			finished = true
-		default:
-		}
-	}
-	if !finished {
-		select {
-		case watchErr = <-done:
-		case <-ctx.Done():
-			t.Fatalf("watch did not checkpoint; stderr:\n%s", stderr.String())
-		}
-	}
+	watchErr := appendWhileWatching(ctx, t, f, c.lines, done, stderr)
 	if got := exitCode(watchErr); got != exitCheckpoint {
 		t.Fatalf("watch exit code %d (%v), want %d; stderr:\n%s", got, watchErr, exitCheckpoint, stderr.String())
 	}

@@ -122,6 +122,33 @@ func reportedUsage(line []byte) int {
 	return u.Input + u.CacheCreation + u.CacheRead + u.Output
 }
 
+// appendWhileWatching appends lines to f, each in two writes so watch sees
+// partial lines, until watch (done) returns, and returns watch's error.
+// It fails the test when watch is still running once ctx ends.
+func appendWhileWatching(ctx context.Context, t *testing.T, f *os.File, lines [][]byte, done <-chan error, stderr fmt.Stringer) error {
+	t.Helper()
+	for _, l := range lines {
+		half := len(l) / 2
+		for _, part := range [][]byte{l[:half], l[half:]} {
+			if _, err := f.Write(part); err != nil {
+				t.Fatal(err)
+			}
+		}
+		select {
+		case err := <-done:
+			return err
+		default:
+		}
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		t.Fatalf("watch did not checkpoint; stderr:\n%s", stderr.String())
+		return nil
+	}
+}
+
 // TestWatchCheckpointsOnceAtCrossing appends a real transcript to a file
 // line by line (each line in two writes, so watch sees partial lines)
 // while watch follows it in-process.
@@ -155,29 +182,7 @@ func TestWatchCheckpointsOnceAtCrossing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var watchErr error
-	finished := false
-	for i := 0; i < len(c.lines) && !finished; i++ {
-		l := c.lines[i]
-		half := len(l) / 2
-		for _, part := range [][]byte{l[:half], l[half:]} {
-			if _, err := f.Write(part); err != nil {
-				t.Fatal(err)
-			}
-		}
-		select {
-		case watchErr = <-done:
-			finished = true
-		default:
-		}
-	}
-	if !finished {
-		select {
-		case watchErr = <-done:
-		case <-ctx.Done():
-			t.Fatalf("watch did not checkpoint; stderr:\n%s", stderr.String())
-		}
-	}
+	watchErr := appendWhileWatching(ctx, t, f, c.lines, done, &stderr)
 
 	if got := exitCode(watchErr); got != exitCheckpoint {
 		t.Fatalf("watch exit code %d (%v), want %d; stderr:\n%s", got, watchErr, exitCheckpoint, stderr.String())

@@ -8,12 +8,19 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
+// cacheSelect reads the value under a key.
+const cacheSelect = "SELECT value FROM extraction_cache WHERE key = ?"
+
+// cacheUpsert stores a value under a key, replacing what was there.
+const cacheUpsert = `INSERT INTO extraction_cache (key, value, created_at) VALUES (?, ?, ?)
+	ON CONFLICT (key) DO UPDATE SET value = excluded.value, created_at = excluded.created_at`
+
 // CacheGet returns the extraction result stored under key (a content hash
 // of the extractor's input), and whether there was one, so a rerun over
 // the same history asks the LLM nothing twice.
 func (s *Store) CacheGet(ctx context.Context, key string) ([]byte, bool, error) {
 	var value []byte
-	err := s.db.GetContext(ctx, &value, "SELECT value FROM extraction_cache WHERE key = ?", key)
+	err := s.db.GetContext(ctx, &value, cacheSelect, key)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
@@ -35,10 +42,7 @@ func (s *Store) CachePut(ctx context.Context, key string, value []byte) error {
 	if value == nil {
 		value = []byte{}
 	}
-	_, err := s.db.ExecContext(ctx,
-		`INSERT INTO extraction_cache (key, value, created_at) VALUES (?, ?, ?)
-		 ON CONFLICT (key) DO UPDATE SET value = excluded.value, created_at = excluded.created_at`,
-		key, value, formatTime(s.now()))
+	_, err := s.db.ExecContext(ctx, cacheUpsert, key, value, formatTime(s.now()))
 	return classify(op, err)
 }
 
@@ -53,7 +57,7 @@ func (s *Store) CacheUpdate(ctx context.Context, key string, fn func(old []byte,
 	return s.inTx(ctx, op, func(tx *sqlx.Tx) error {
 		var old []byte
 		found := true
-		err := tx.GetContext(ctx, &old, "SELECT value FROM extraction_cache WHERE key = ?", key)
+		err := tx.GetContext(ctx, &old, cacheSelect, key)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			old, found = nil, false
@@ -67,10 +71,7 @@ func (s *Store) CacheUpdate(ctx context.Context, key string, fn func(old []byte,
 		if next == nil {
 			next = []byte{}
 		}
-		_, err = tx.ExecContext(ctx,
-			`INSERT INTO extraction_cache (key, value, created_at) VALUES (?, ?, ?)
-			 ON CONFLICT (key) DO UPDATE SET value = excluded.value, created_at = excluded.created_at`,
-			key, next, formatTime(s.now()))
+		_, err = tx.ExecContext(ctx, cacheUpsert, key, next, formatTime(s.now()))
 		return classify(op+": write", err)
 	})
 }

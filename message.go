@@ -140,6 +140,15 @@ type SessionInfo struct {
 	EndedAt   time.Time `json:"ended_at,omitzero"`
 	// ContextWindow is the window the agent itself reported, if any.
 	ContextWindow int `json:"context_window,omitempty"`
+	// EndSignal is the format's own record of how the session ended, when
+	// it has one: "submitted" (SWE-agent submit), "finished" (OpenHands
+	// finish), "awaiting user input", "user exited" (/exit), "turn aborted"
+	// (Codex turn_aborted, an interrupted request).
+	EndSignal string `json:"end_signal,omitempty"`
+	// Subagent describes the task a subagent rollout was spawned with,
+	// when the transcript is a subagent's own (Codex forked child): the
+	// parent's replayed history is then marked Sidechain.
+	Subagent string `json:"subagent,omitempty"`
 }
 
 // ParseWarning records one record a parser could not use.

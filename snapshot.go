@@ -56,8 +56,27 @@ type Snapshot struct {
 	Trigger     Trigger   `json:"trigger"`
 	PauseReason string    `json:"pause_reason,omitempty"`
 
-	// Goal is what the person asked for, from the first real request.
+	// Goal is the overall request: what the person asked for, from the
+	// first real request (or a compaction summary's primary request).
 	Goal string `json:"goal,omitempty"`
+	// LatestRequest is the newest real request the person made; it is the
+	// goal of the work in hand when it differs from Goal.
+	LatestRequest string `json:"latest_request,omitempty"`
+	// Requests are the person's own messages (never tool results, skill or
+	// persona expansions, system reminders or slash-command bodies),
+	// deduplicated and clipped, oldest first.
+	Requests []Request `json:"requests,omitempty"`
+	// Constraints are the person's standing instructions and preferences
+	// ("don't …", "never …", "keep …", "use X not Y", "ask before …").
+	Constraints []Constraint `json:"constraints,omitempty"`
+	// EndState says where the session stopped: the successor's first read.
+	EndState *EndState `json:"end_state,omitempty"`
+	// Commits are the commits the session made, from git's own output.
+	Commits []Commit `json:"commits,omitempty"`
+	// Recent is the end of the conversation (user and assistant text, one
+	// line per tool call), oldest first, so that a prompt is never poorer
+	// than the transcript's own tail.
+	Recent []Turn `json:"recent,omitempty"`
 	// Tasks is the agent's own latest plan (TodoWrite, update_plan).
 	Tasks         []Task `json:"tasks,omitempty"`
 	CurrentTaskID string `json:"current_task_id,omitempty"`
@@ -109,6 +128,68 @@ type SourceInfo struct {
 	Messages int    `json:"messages"`
 	// Warnings is how many records the parser skipped.
 	Warnings int `json:"warnings,omitempty"`
+	// GitBranch is the branch the transcript itself records, if any.
+	GitBranch string `json:"git_branch,omitempty"`
+	// EndedAt is the time of the session's last message, when known: the
+	// time the snapshot describes, as opposed to CreatedAt.
+	EndedAt time.Time `json:"ended_at,omitzero"`
+}
+
+// Request is one message the person wrote.
+type Request struct {
+	Text   string     `json:"text"`
+	Source MessageRef `json:"source"`
+	// Line is the transcript line the message came from, when known.
+	Line      int       `json:"line,omitempty"`
+	Timestamp time.Time `json:"timestamp,omitzero"`
+	// Answers names the question or option list this message answered
+	// (an option pick such as "(a) and (c)" resolved against the list).
+	Answers string `json:"answers,omitempty"`
+}
+
+// Constraint is a standing instruction or preference of the person's.
+type Constraint struct {
+	Text   string     `json:"text"`
+	Source MessageRef `json:"source"`
+}
+
+// EndState is where a session stopped.
+type EndState struct {
+	// LastAssistant is the final assistant turn's text, clipped at
+	// sentence boundaries: the deliverable, a question, "next I'll …".
+	LastAssistant string     `json:"last_assistant,omitempty"`
+	LastSource    MessageRef `json:"last_source"`
+	// Question is a question the assistant put to the user and that is
+	// still unanswered.
+	Question string `json:"question,omitempty"`
+	// StatedNext is the assistant's own stated next step in its last turns.
+	StatedNext string `json:"stated_next,omitempty"`
+	// Unanswered are the person's messages after the last completed
+	// assistant turn, oldest first.
+	Unanswered []string `json:"unanswered,omitempty"`
+	// InFlight are tool calls left without a result, one line each.
+	InFlight []string `json:"in_flight,omitempty"`
+	// Signal is the format's own end signal, if any ("submitted",
+	// "finished", "awaiting user input", "user exited", "turn aborted").
+	Signal string `json:"signal,omitempty"`
+}
+
+// Commit is a commit the session made.
+type Commit struct {
+	Hash    string     `json:"hash,omitempty"`
+	Message string     `json:"message"`
+	Branch  string     `json:"branch,omitempty"`
+	Source  MessageRef `json:"source"`
+}
+
+// Turn is one entry of the recent conversation.
+type Turn struct {
+	Role Role `json:"role"`
+	// Text is the message text, clipped; for a tool call, one line naming
+	// the tool and its command or target, with its outcome when known.
+	Text   string     `json:"text"`
+	Source MessageRef `json:"source"`
+	Line   int        `json:"line,omitempty"`
 }
 
 // MessageRef points back to the transcript message a record came from, so

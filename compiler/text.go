@@ -3,59 +3,158 @@ package compiler
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
-// quote turns transcript text into data that cannot steer the reader:
-// clipped to max runes (ending in "…" when cut), then escaped and
-// double-quoted as a Go string literal, so newlines, quotes, control and
-// bidi characters appear as escapes on a single line and the text can
-// neither start a markdown heading or fence nor close the quote. It
-// reports whether the text was clipped. Empty text stays "".
-func quote(s string, max int) (string, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return "", false
-	}
-	s, clipped := clip(s, max)
-	return strconv.Quote(s), clipped
+// Transcript text is set apart as data in three ways, none of which can
+// start a heading, open or close a fence, or end the surrounding block:
+// inline (one line, in “curly quotes”), blockQuote (every line behind
+// "> ", with a leading #, fence, rule or tag escaped) and code (a code span
+// whose delimiter is longer than any backtick run inside).
+
+// inline renders text on one line: clipped to max runes at a sentence or
+// word boundary, line breaks shown as " ⏎ ", control and bidi characters
+// removed.
+func inline(s string, limit int) string {
+	s = sanitize(s)
+	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ⏎ ")), " ")
+	s = strings.ReplaceAll(s, "⏎ ⏎", "⏎")
+	return clipText(s, limit)
 }
 
-// clip shortens s to at most max runes, the last being "…", and makes it
-// valid UTF-8.
-func clip(s string, max int) (string, bool) {
-	if max < 2 {
-		max = 2
+// quoted is inline text in curly quotes.
+func quoted(s string, limit int) string {
+	s = inline(s, limit)
+	if s == "" {
+		return ""
 	}
-	if len(s) <= max && utf8.ValidString(s) {
-		return s, false
+	return "“" + s + "”"
+}
+
+// blockQuote renders text as a markdown block quote of at most max runes
+// (cut at a sentence or line boundary). Blank-line runs collapse to one.
+func blockQuote(s string, limit int) string {
+	s = clipText(sanitize(strings.TrimSpace(s)), limit)
+	if s == "" {
+		return ""
 	}
-	n := 0
-	for i := range s {
-		if n == max-1 {
-			if utf8.RuneCountInString(s[i:]) > 1 {
-				return strings.ToValidUTF8(strings.TrimRight(s[:i], " \t\r\n"), "\uFFFD") + "…", true
+	var b strings.Builder
+	blank := false
+	for i, line := range strings.Split(s, "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		if line == "" {
+			if blank || i == 0 {
+				continue
 			}
+			blank = true
+			b.WriteString(">\n")
+			continue
+		}
+		blank = false
+		b.WriteString("> ")
+		b.WriteString(escapeLineStart(line))
+		b.WriteByte('\n')
+	}
+	return strings.TrimRight(b.String(), ">\n")
+}
+
+// escapeLineStart backslash-escapes what would give a quoted line block
+// structure of its own: a heading, a fence, a rule, an HTML tag.
+func escapeLineStart(line string) string {
+	t := strings.TrimLeft(line, " ")
+	for _, p := range []string{"#", "```", "~~~", "<", "---", "===", "***", ">"} {
+		if strings.HasPrefix(t, p) {
+			return strings.Repeat(" ", len(line)-len(t)) + `\` + t
+		}
+	}
+	return line
+}
+
+// code renders s as an inline code span on one line, clipped to max runes.
+func code(s string, limit int) string {
+	s = sanitize(s)
+	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ⏎ ")), " ")
+	s = clipText(s, limit)
+	if s == "" {
+		return ""
+	}
+	run, longest := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if longest > 0 || strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
+
+// sanitize drops control characters (but newlines and tabs) and bidi
+// overrides, and makes s valid UTF-8.
+func sanitize(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return r
+		case r == '\r':
+			return -1
+		case unicode.IsControl(r), unicode.Is(unicode.Bidi_Control, r):
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// clipText shortens s to at most max runes, preferring to end after a
+// sentence or line, else at a word; "…" marks a cut.
+func clipText(s string, limit int) string {
+	s = strings.TrimSpace(s)
+	limit = max(limit, 2)
+	if utf8.RuneCountInString(s) <= limit {
+		return s
+	}
+	i, n := 0, 0
+	for i = range s {
+		if n == limit-1 {
 			break
 		}
 		n++
 	}
-	return strings.ToValidUTF8(s, "\uFFFD"), false
+	cut := s[:i]
+	best := -1
+	for _, sep := range []string{". ", ".\n", "? ", "! ", "\n", "; ", " ⏎ "} {
+		if j := strings.LastIndex(cut, sep); j > best {
+			best = j
+		}
+	}
+	if best >= len(cut)*2/3 {
+		return strings.TrimSpace(cut[:best+1]) + " …"
+	}
+	if j := strings.LastIndexByte(cut, ' '); j >= len(cut)/2 {
+		return strings.TrimSpace(cut[:j]) + " …"
+	}
+	return strings.TrimSpace(cut) + "…"
 }
 
 // label renders a short machine value (a type, a status, an id) bare when
-// it is made only of safe characters, and quoted otherwise: extractor
+// it is made only of safe characters, and as code otherwise: extractor
 // output and ids can come from a transcript too.
-func label(s string, max int) string {
+func label(s string, limit int) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return ""
 	}
-	if len(s) <= max && safeLabel(s) {
+	if len(s) <= limit && safeLabel(s) {
 		return s
 	}
-	q, _ := quote(s, max)
-	return q
+	return code(s, limit)
 }
 
 func safeLabel(s string) bool {

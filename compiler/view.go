@@ -1,144 +1,97 @@
 package compiler
 
-// View is what a resume template renders: a snapshot cut down to the
-// items that fit the budget, with every string that came from the
-// transcript already clipped, escaped and double-quoted (a Go string
-// literal on one line). A template can therefore place any field anywhere
-// without letting transcript text start a heading, close a block or read
-// as an instruction. Fields holding such data say "quoted" below.
-//
-// The "More" fields are ready-made lines such as
-// "… and 3 more (handoff show s1 --errors)", empty when nothing was cut.
+// View is what a resume template renders: the pieces that fit the budget,
+// arranged into sections of ready-made markdown. Transcript text inside a
+// section is already set apart as data: block quotes ("> "), “quoted”
+// inline text or code spans, with anything that could start a heading or a
+// fence escaped, so a template can place a section anywhere without letting
+// transcript text read as part of the prompt's own structure.
 type View struct {
-	Header    HeaderView
-	Goal      string // quoted; "" when none was recorded
-	Plan      PlanView
-	Decisions DecisionsView
-	Errors    ErrorsView
-	Files     FilesView
-	Git       *GitView   // nil when no git state was recorded
-	Tests     *TestsView // nil when no test run was recorded
-	// NextStep is the snapshot's recorded next step, quoted.
+	// Title is the prompt's first line, without the leading "# ".
+	Title string
+	// Header is one line: when the session ended, branch, model, context
+	// use, and the snapshot's session number when it is stored.
+	Header string
+	// DataNote tells the reader that quoted text is data.
+	DataNote string
+	// Sections are the non-empty sections, in reading order.
+	Sections []SectionView
+	// NextStep is the snapshot's next step as shown ("" when none).
 	NextStep string
-	// ShowDetail is the command that prints full records ("handoff show
-	// <snapshot-id>"), or "" when the snapshot was not saved.
+	// ShowDetail is the command that prints the full records ("handoff
+	// show <snapshot-id>"), or "" when the snapshot was not saved.
 	ShowDetail string
-	// Omitted lists what this rendering leaves out ("3 decisions, 2 done
-	// tasks"), or "" when nothing was: for templates that do not print a
-	// "… and K more" line per section.
-	Omitted string
 }
 
-// HeaderView says which session this is and how full its context was.
-type HeaderView struct {
-	SnapshotID  string // safe identifier, or quoted
-	Workflow    string // quoted
-	Session     int
-	When        string // "2025-03-01 14:05 UTC" or "an unknown time"
-	Trigger     string // safe label
-	PauseReason string // quoted
-	// ContextUsage is "152,300 of 200,000 tokens (76.2%)" or "unknown".
-	ContextUsage string
-	// UsageSource is "provider-reported" or "estimated".
-	UsageSource string
-	Model       string // quoted
+// SectionView is one section of the prompt.
+type SectionView struct {
+	// Key names the section for templates: stop, next, request,
+	// constraints, requests, plan, decisions, errors, tests, work, git,
+	// recent, more.
+	Key   string
+	Title string
+	Body  string
 }
 
-// PlanView is the agent's plan, split by status.
-type PlanView struct {
-	Total      int
-	DoneCount  int
-	Done       []TaskView
-	DoneMore   string
-	InProgress []TaskView
-	// InProgressMore counts in-progress tasks cut for the budget.
-	InProgressMore string
-	Pending        []TaskView
-	PendingMore    string
+// Section returns the body of the section with the given key, or "" when
+// it is empty or did not fit: {{.Section "errors"}}.
+func (v View) Section(key string) string {
+	for _, s := range v.Sections {
+		if s.Key == key {
+			return s.Body
+		}
+	}
+	return ""
 }
 
-// TaskView is one plan item.
-type TaskView struct {
-	ID   string // safe identifier, or quoted
-	Text string // quoted
-	// Marker is "current task", "next task" or "".
-	Marker   string
-	Priority string // safe label
+// view builds the View of the chosen pieces.
+func (c *compilation) view(chosen []bool) View {
+	v := View{NextStep: c.snap.NextStep}
+	if c.snap.ID != "" {
+		v.ShowDetail = DefaultShowCommand + " " + c.snap.ID
+	}
+	bodies := make([][]string, numSections)
+	for i, p := range c.pieces {
+		if !chosen[i] && !p.fixed {
+			continue
+		}
+		switch p.sec {
+		case secTitle:
+			v.Title = p.text
+		case secHeader:
+			v.Header = p.text
+		case secNote:
+			v.DataNote = p.text
+		default:
+			bodies[p.sec] = append(bodies[p.sec], p.text)
+		}
+	}
+	for sec := secStop; sec < numSections; sec++ {
+		if len(bodies[sec]) == 0 {
+			continue
+		}
+		info := sectionInfo[sec]
+		v.Sections = append(v.Sections, SectionView{Key: info.key, Title: info.title, Body: joinBody(bodies[sec])})
+	}
+	return v
 }
 
-// DecisionsView lists the decisions still in force.
-type DecisionsView struct {
-	Current []DecisionView
-	More    string
-	// Superseded is a sentence saying how many earlier decisions were
-	// reversed and are not shown, or "".
-	Superseded string
+// joinBody joins a section's pieces: list items on consecutive lines,
+// paragraphs (pieces spanning lines, or not list items) apart.
+func joinBody(parts []string) string {
+	var b []byte
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, '\n')
+			if !isListItem(p) || !isListItem(parts[i-1]) {
+				b = append(b, '\n')
+			}
+		}
+		b = append(b, p...)
+	}
+	return string(b)
 }
 
-// DecisionView is one decision in force.
-type DecisionView struct {
-	Type         string   // safe label
-	Text         string   // quoted
-	Rationale    string   // quoted; "" when none or cut for the budget
-	Alternatives []string // quoted; nil when none or cut for the budget
-	TaskID       string   // safe identifier, or quoted
-}
-
-// ErrorsView lists unresolved errors in full and resolved ones briefly.
-type ErrorsView struct {
-	Unresolved     []ErrorView
-	UnresolvedMore string
-	Resolved       []ErrorView
-	ResolvedMore   string
-}
-
-// ErrorView is one error record.
-type ErrorView struct {
-	Type        string // safe label
-	Resolution  string // safe label
-	Message     string // quoted
-	Command     string // quoted
-	Context     string // quoted
-	Notes       string // quoted
-	Occurrences int
-}
-
-// FilesView lists the files the agent modified.
-type FilesView struct {
-	List []FileView
-	More string
-}
-
-// FileView is one modified file.
-type FileView struct {
-	Path       string // quoted
-	Operations string // safe labels joined by ", "
-	Edits      int
-}
-
-// GitView is the repository state at snapshot time.
-type GitView struct {
-	Available   bool
-	Note        string // quoted
-	Branch      string // quoted
-	Commit      string // safe identifier
-	StartCommit string // safe identifier
-	Dirty       bool
-	Files       []GitFileView
-	More        string
-}
-
-// GitFileView is one changed path in the working tree.
-type GitFileView struct {
-	State string // "modified", "staged" or "untracked"
-	Path  string // quoted
-}
-
-// TestsView is the last test run.
-type TestsView struct {
-	Command     string // quoted
-	Status      string // safe label
-	Summary     string // quoted
-	Failing     []string
-	FailingMore string
+func isListItem(s string) bool {
+	return len(s) > 1 && (s[0] == '-' || s[0] == '*') && s[1] == ' '
 }

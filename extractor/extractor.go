@@ -53,9 +53,20 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("build snapshot: %w", err)
 	}
-	facts := ComputeFacts(t.Messages)
+	facts, contexts := computeFacts(t.Messages)
+	for i := range facts.Errors {
+		if i < len(contexts) && facts.Errors[i].Context == "" {
+			facts.Errors[i].Context = errorContext(contexts[i])
+		}
+	}
+	conv := ReadConversation(t)
 	snap := &handoff.Snapshot{
-		Goal:          facts.Goal,
+		Goal:          conv.Goal,
+		LatestRequest: conv.LatestRequest,
+		Requests:      conv.Requests,
+		Constraints:   conv.Constraints,
+		EndState:      conv.End,
+		Recent:        conv.Recent,
 		Tasks:         facts.Tasks,
 		CurrentTaskID: facts.CurrentTaskID,
 		NextTaskID:    facts.NextTaskID,
@@ -63,6 +74,9 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 		TestState:     facts.TestState,
 		FilesModified: relativeFiles(facts.FilesModified, t.Session.CWD),
 		Usage:         handoff.Usage{ToolCalls: facts.ToolCalls},
+	}
+	if snap.Goal == "" {
+		snap.Goal = facts.Goal
 	}
 	if ex != nil {
 		res, err := ex.Extract(ctx, t.Messages)
@@ -157,19 +171,36 @@ func relativeFiles(files []handoff.FileChange, cwd string) []handoff.FileChange 
 	return files
 }
 
-// NextStep says the single most useful thing to do first on resuming:
-// fix failing tests, else resolve the first open error, else carry on with
-// the plan, else confirm the goal is met. Its wording comes from the
-// snapshot's computed fields; the only text taken from tool output is
-// quoted error text and test names.
+// NextStep says the single most useful thing to do first on resuming,
+// by evidence, in this order: a message of the person's that the session
+// never answered; a question the assistant put to the person, or the next
+// step it said it would take; a call left without a result; the latest
+// failing test run; the newest open error; the plan's current or next
+// task; else ask the person, naming their latest request. Its wording
+// quotes only the person's and the assistant's own words; from tool
+// output it names the failing command or test, never the output's text.
 func NextStep(s *handoff.Snapshot) string {
 	if s == nil {
 		return ""
 	}
+	if e := s.EndState; e != nil {
+		if n := len(e.Unanswered); n > 0 {
+			return "Answer the person's last message, which the session never replied to: “" + truncate(firstLine(e.Unanswered[n-1]), 240) + "”"
+		}
+		if e.Question != "" {
+			return "The session ended waiting for the person's answer to: “" + truncate(e.Question, 300) + "” — get that answer before acting."
+		}
+		if e.StatedNext != "" {
+			return "Carry on with what the assistant said comes next: “" + truncate(e.StatedNext, 300) + "”"
+		}
+		if len(e.InFlight) > 0 {
+			return "Check the outcome of the call that had no result when the session stopped: `" + truncate(e.InFlight[0], 160) + "`"
+		}
+	}
 	if ts := s.TestState; ts != nil && ts.Status == handoff.TestsFailing {
 		run := ""
 		if ts.Command != "" {
-			run = " (run: " + firstLine(ts.Command) + ")"
+			run = " (run: `" + firstLine(ts.Command) + "`)"
 		}
 		if len(ts.FailingTests) == 0 {
 			return "Fix the failing tests" + run
@@ -186,15 +217,11 @@ func NextStep(s *handoff.Snapshot) string {
 		}
 		return fmt.Sprintf("Fix the failing %s %s%s%s", noun, strings.Join(names, ", "), more, run)
 	}
-	for _, e := range s.Errors {
-		if e.Resolution != handoff.ResolutionUnresolved || benign(e) {
-			continue
-		}
-		msg := strconv.Quote(truncate(e.Message, 200))
+	if e, ok := newestOpenError(s.Errors); ok {
 		if e.Command != "" {
-			return fmt.Sprintf("Resolve the error from `%s`: %s", firstLine(e.Command), msg)
+			return "Fix the open error from `" + firstLine(e.Command) + "` (see Open errors)."
 		}
-		return fmt.Sprintf("Resolve the %s error: %s", e.Tool, msg)
+		return "Fix the open " + e.Tool + " error (see Open errors)."
 	}
 	for _, id := range []string{s.CurrentTaskID, s.NextTaskID} {
 		for _, t := range s.Tasks {
@@ -206,10 +233,32 @@ func NextStep(s *handoff.Snapshot) string {
 			}
 		}
 	}
-	if s.Goal != "" {
-		return "Confirm with the user that this is done: " + strconv.Quote(truncate(firstLine(s.Goal), 160))
+	req := s.LatestRequest
+	if req == "" {
+		req = s.Goal
 	}
-	return "Ask the user what to do next."
+	if req != "" {
+		return "Check with the person that their latest request is done and ask what comes next: “" + truncate(firstLine(req), 200) + "”"
+	}
+	return "Ask the person what to do next."
+}
+
+// newestOpenError returns the newest error that is still open and worth a
+// successor's time.
+func newestOpenError(errs []handoff.ErrorRecord) (handoff.ErrorRecord, bool) {
+	best := -1
+	for i, e := range errs {
+		if e.Resolution != handoff.ResolutionUnresolved || benign(e) {
+			continue
+		}
+		if best < 0 || e.Source.Index > errs[best].Source.Index {
+			best = i
+		}
+	}
+	if best < 0 {
+		return handoff.ErrorRecord{}, false
+	}
+	return errs[best], true
 }
 
 // benign reports failures that are not problems to resolve: a search that

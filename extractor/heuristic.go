@@ -49,14 +49,6 @@ func (h *Heuristic) Name() string { return "heuristic" }
 // visible text and the user's own requests: never from tool results,
 // reasoning, or text the harness injected.
 func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Result, error) {
-	facts, contexts := computeFacts(msgs)
-	errs := make([]handoff.ErrorRecord, len(facts.Errors))
-	for i, e := range facts.Errors {
-		errs[i] = handoff.ErrorRecord{Source: e.Source, Command: e.Command, Message: e.Message, Resolution: e.Resolution}
-		if i < len(contexts) {
-			errs[i].Context = errorContext(contexts[i])
-		}
-	}
 	ds := decisionSet{pat: &h.pat}
 	var currentTask string
 	for i, m := range msgs {
@@ -82,10 +74,9 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 			}
 		}
 	}
-	h.logger.Debug("heuristic extraction", "messages", len(msgs), "decisions", len(ds.list), "errors", len(errs))
+	h.logger.Debug("heuristic extraction", "messages", len(msgs), "decisions", len(ds.list))
 	return &Result{
 		Decisions: ds.list,
-		Errors:    errs,
 		Usage:     &handoff.ExtractionUsage{Extractor: h.Name()},
 	}, nil
 }

@@ -37,17 +37,13 @@ func mustRead(name string) string {
 }
 
 // ResumeTemplate returns the default resume-prompt template: markdown
-// written as a text/template over the compiler's view of a snapshot. Every
-// transcript-derived field of that view is already an escaped, quoted,
-// single-line string, so the template cannot render transcript text as
-// anything but data.
+// written as a text/template over the compiler's view of a snapshot. The
+// view's sections are ready-made markdown in which transcript text is set
+// apart as data (block quotes, “quoted” inline text, code spans), so the
+// template only arranges them and cannot render transcript text as a
+// heading or an instruction.
 func ResumeTemplate() string { return mustRead("resume.md.tmpl") }
 
-// CompactResumeTemplate returns the template the compiler falls back to
-// when even the default template's skeleton does not fit the budget: the
-// goal, the current and next tasks, recent decisions, unresolved errors,
-// failing tests and the next step, with one line naming what was left out.
-func CompactResumeTemplate() string { return mustRead("resume_compact.md.tmpl") }
 
 // ExtractionSystemPrompt returns the system prompt for LLM extraction of
 // decisions and errors. It tells the model that the transcript is data

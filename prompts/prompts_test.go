@@ -10,7 +10,7 @@ import (
 )
 
 func TestEmbeddedTemplatesParse(t *testing.T) {
-	for name, text := range map[string]string{"resume": ResumeTemplate(), "compact": CompactResumeTemplate()} {
+	for name, text := range map[string]string{"resume": ResumeTemplate()} {
 		if _, err := Parse(name, text); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}

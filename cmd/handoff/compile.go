@@ -252,13 +252,15 @@ func buildSnapshot(ctx context.Context, t *handoff.Transcript, in snapshotInputs
 		snap.WorkflowID = workflowID(t)
 	}
 	snap.Source = handoff.SourceInfo{
-		Path:     t.Session.Source,
-		Format:   t.Session.Format,
-		Agent:    t.Session.Agent,
-		Model:    usage.Model,
-		CWD:      t.Session.CWD,
-		Messages: len(t.Messages),
-		Warnings: len(t.Warnings),
+		Path:      t.Session.Source,
+		Format:    t.Session.Format,
+		Agent:     t.Session.Agent,
+		Model:     usage.Model,
+		CWD:       t.Session.CWD,
+		Messages:  len(t.Messages),
+		Warnings:  len(t.Warnings),
+		GitBranch: t.Session.GitBranch,
+		EndedAt:   t.Session.EndedAt,
 	}
 	if in.readGit {
 		snap.GitState = gitstate.Read(ctx, t.Session.CWD)

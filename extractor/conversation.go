@@ -1,0 +1,622 @@
+package extractor
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// Conversation is what the person asked for and where the session stopped,
+// read from the main thread's visible text: the backbone of a resume
+// prompt. Tool output never enters it, except that the person's answer to
+// a question tool (AskUserQuestion, request_user_input) is the person's
+// words.
+type Conversation struct {
+	// Goal is the overall request; LatestRequest the newest substantive one.
+	Goal          string
+	LatestRequest string
+	Requests      []handoff.Request
+	Constraints   []handoff.Constraint
+	End           *handoff.EndState
+	Recent        []handoff.Turn
+}
+
+// Limits on conversation text, in runes unless said otherwise.
+const (
+	requestLimit       = 700
+	constraintLimit    = 280
+	lastAssistantLimit = 2400
+	statedNextLimit    = 500
+	turnTextLimit      = 900
+	toolLineLimit      = 220
+	// recentBytes bounds the stored recent conversation: comfortably more
+	// than the largest budget's share, small next to a transcript.
+	recentBytes    = 48 << 10
+	maxConstraints = 16
+)
+
+// ReadConversation reads the person's requests, constraints and the
+// session's end state from a transcript. It is deterministic and offline.
+func ReadConversation(t *handoff.Transcript) Conversation {
+	var c Conversation
+	main := make([]handoff.Message, 0, len(t.Messages))
+	for _, m := range t.Messages {
+		if !m.Sidechain {
+			main = append(main, m)
+		}
+	}
+	results := resultsByCall(main)
+	questions := questionCalls(main)
+
+	seen := map[string]bool{}
+	var summaryGoal string
+	var lastAssistantText string
+	for _, m := range main {
+		switch m.Role {
+		case handoff.RoleAssistant:
+			if s := strings.TrimSpace(m.Text); s != "" {
+				lastAssistantText = s
+			}
+		case handoff.RoleUser:
+			if m.Meta {
+				continue
+			}
+			if m.CompactSummary {
+				if summaryGoal == "" {
+					summaryGoal = primaryRequest(m.Text)
+				}
+				continue
+			}
+			req := cleanRequest(userRequest(m.Text))
+			if req == "" {
+				continue
+			}
+			key := strings.ToLower(spaceRun.ReplaceAllString(req, " "))
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			r := handoff.Request{Text: clipSentences(req, requestLimit), Source: m.Ref(), Line: m.Line, Timestamp: m.Timestamp}
+			if pick := resolvePick(req, lastAssistantText); pick != "" {
+				r.Answers = pick
+			}
+			c.Requests = append(c.Requests, r)
+		}
+		// The person's answers to a question tool are their words too.
+		for _, res := range m.ToolResults {
+			q, ok := questions[res.CallID]
+			if !ok || res.Failed() || strings.TrimSpace(res.Content) == "" {
+				continue
+			}
+			ans := answerText(res.Content)
+			if ans == "" {
+				continue
+			}
+			c.Requests = append(c.Requests, handoff.Request{
+				Text: clipSentences(ans, requestLimit), Source: m.Ref(), Line: m.Line, Timestamp: m.Timestamp,
+				Answers: clipSentences(q, 300),
+			})
+		}
+	}
+
+	for _, r := range c.Requests {
+		if r.Answers != "" && strings.HasPrefix(r.Text, "{") {
+			continue
+		}
+		if trivialRequest(r.Text) || isCommandOnly(r.Text) {
+			continue
+		}
+		if c.Goal == "" {
+			c.Goal = r.Text
+		}
+		c.LatestRequest = r.Text
+	}
+	if summaryGoal != "" && (c.Goal == "" || summaryBeforeFirstRequest(main)) {
+		c.Goal = clipSentences(summaryGoal, requestLimit)
+	}
+	if c.LatestRequest == c.Goal {
+		c.LatestRequest = "" // one request: it is the goal
+	}
+	c.Constraints = constraints(c.Requests)
+	c.End = endState(t, main, results)
+	c.Recent = recentTurns(main, results)
+	return c
+}
+
+// summaryBeforeFirstRequest reports whether a compaction summary opens
+// the readable transcript: the requests that follow are then continuations
+// and the summary's primary request is the overall goal.
+func summaryBeforeFirstRequest(main []handoff.Message) bool {
+	for _, m := range main {
+		if m.Role != handoff.RoleUser || m.Meta {
+			continue
+		}
+		if m.CompactSummary {
+			return true
+		}
+		if cleanRequest(userRequest(m.Text)) != "" {
+			return false
+		}
+	}
+	return false
+}
+
+// resultsByCall maps call ids to their results.
+func resultsByCall(msgs []handoff.Message) map[string]handoff.ToolResult {
+	out := map[string]handoff.ToolResult{}
+	for _, m := range msgs {
+		for _, r := range m.ToolResults {
+			if r.CallID != "" {
+				out[r.CallID] = r
+			}
+		}
+	}
+	return out
+}
+
+// questionCalls finds calls that put questions to the person, by shape: an
+// input holding a "questions" list (AskUserQuestion, request_user_input)
+// or a single "question". It returns each call's question text by id.
+func questionCalls(msgs []handoff.Message) map[string]string {
+	out := map[string]string{}
+	for _, m := range msgs {
+		if m.Role != handoff.RoleAssistant {
+			continue
+		}
+		for _, c := range m.ToolCalls {
+			if c.ID == "" {
+				continue
+			}
+			if q := questionText(c); q != "" {
+				out[c.ID] = q
+			}
+		}
+	}
+	return out
+}
+
+// questionText returns the questions of a question-asking call, with their
+// options, or "" when the call is not one.
+func questionText(c handoff.ToolCall) string {
+	in := decodeObject(c.Input)
+	var parts []string
+	if qs, ok := in["questions"].([]any); ok {
+		for _, q := range qs {
+			obj, _ := q.(map[string]any)
+			if obj == nil {
+				continue
+			}
+			text := str(obj, "question")
+			if text == "" {
+				text = str(obj, "header")
+			}
+			var opts []string
+			if os, ok := obj["options"].([]any); ok {
+				for _, o := range os {
+					if oo, ok := o.(map[string]any); ok {
+						if l := str(oo, "label"); l != "" {
+							opts = append(opts, l)
+						}
+					} else if s, ok := o.(string); ok {
+						opts = append(opts, s)
+					}
+				}
+			}
+			if len(opts) > 0 {
+				text += " (options: " + strings.Join(opts, " / ") + ")"
+			}
+			if text != "" {
+				parts = append(parts, text)
+			}
+		}
+	} else if q := str(in, "question"); q != "" {
+		parts = append(parts, q)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// answerText reads the person's answer from a question tool's result: the
+// Codex JSON {"answers": {id: {"answers": [...]}}} or Claude Code's
+// `User has answered your questions: "Q"="A"` text.
+func answerText(content string) string {
+	s := strings.TrimSpace(content)
+	if strings.HasPrefix(s, "{") {
+		var v struct {
+			Answers map[string]struct {
+				Answers []string `json:"answers"`
+			} `json:"answers"`
+		}
+		if json.Unmarshal([]byte(s), &v) == nil && len(v.Answers) > 0 {
+			var out []string
+			for _, a := range v.Answers {
+				out = append(out, a.Answers...)
+			}
+			return strings.Join(out, "; ")
+		}
+	}
+	if i := strings.Index(s, "You can now continue"); i > 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+var (
+	// slashCommandRe is a message that is only a harness command
+	// ("/exit", "/clear", "/add file.go"), not a request. The commands
+	// whose argument is a request (/ask, /code, /architect) keep it.
+	slashCommandRe = regexp.MustCompile(`^/[a-z][\w:-]*\b`)
+	requestCommand = regexp.MustCompile(`^/(?:ask|code|architect|plan|agent)\s+`)
+	trivialWords   = map[string]bool{
+		"hi": true, "hello": true, "hey": true, "thanks": true, "thank": true, "you": true, "ok": true, "okay": true,
+		"yes": true, "yep": true, "yeah": true, "no": true, "nope": true, "sure": true, "continue": true, "go": true,
+		"ahead": true, "proceed": true, "y": true, "n": true, "lgtm": true, "do": true, "it": true, "please": true,
+		"great": true, "good": true, "cool": true, "nice": true, "k": true, "fine": true, "done": true, "perfect": true,
+		"awesome": true, "next": true, "right": true, "correct": true, "exactly": true, "agreed": true, "sounds": true,
+		"ty": true, "thx": true, "go-ahead": true, "on": true, "carry": true, "keep": true, "going": true,
+	}
+)
+
+// cleanRequest strips harness syntax from a request: an Aider-style
+// request command's name; a pure command is kept as typed (it may be an
+// end signal) and filtered out of goals by isCommandOnly.
+func cleanRequest(s string) string {
+	s = strings.TrimSpace(s)
+	if loc := requestCommand.FindStringIndex(s); loc != nil {
+		s = strings.TrimSpace(s[loc[1]:])
+	}
+	return s
+}
+
+// isCommandOnly reports a message that is a harness command, not a request.
+func isCommandOnly(s string) bool {
+	return slashCommandRe.MatchString(s) && !requestCommand.MatchString(s)
+}
+
+// trivialRequest reports a message that carries no request of its own:
+// a greeting, an acknowledgement, "continue".
+func trivialRequest(s string) bool {
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
+	})
+	if len(words) == 0 {
+		return true
+	}
+	if len(words) > 5 {
+		return false
+	}
+	for _, w := range words {
+		if !trivialWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	pickRe       = regexp.MustCompile(`(?i)^\s*(?:(?:let'?s\s+)?(?:go\s+with|do|pick|choose|option|use)\s+)?(?:options?\s+)?\(?([a-h1-9])\)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?\s*[.!]?\s*(?:please)?[.!]?\s*$`)
+	optionLineRe = regexp.MustCompile(`(?im)^\s*(?:[-*]\s*)?(?:\*\*)?(?:option\s+)?\(?([a-h1-9])[).:]\)?(?:\*\*)?\s+(.+)$`)
+)
+
+// resolvePick resolves an option pick ("(a) and (c)", "option 2", "b")
+// against the option list of the assistant text it answers, returning the
+// picked options' text, or "".
+func resolvePick(req, asked string) string {
+	m := pickRe.FindStringSubmatch(req)
+	if m == nil || asked == "" {
+		return ""
+	}
+	opts := map[string]string{}
+	for _, om := range optionLineRe.FindAllStringSubmatch(asked, -1) {
+		k := strings.ToLower(om[1])
+		if _, dup := opts[k]; !dup {
+			opts[k] = strings.TrimSpace(om[2])
+		}
+	}
+	var picked []string
+	for _, k := range m[1:] {
+		if k == "" {
+			continue
+		}
+		if o, ok := opts[strings.ToLower(k)]; ok {
+			picked = append(picked, "("+strings.ToLower(k)+") "+truncate(o, 200))
+		}
+	}
+	return strings.Join(picked, "; ")
+}
+
+// constraintRe finds a person's standing instruction or preference.
+var constraintRe = regexp.MustCompile(`(?i)\b(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|keep|avoid|without|only use|use only|instead of|rather than|not \w+ but|prefer|ask (?:me )?before|let me know before|check with me|no need to|stop|shouldn'?t|should not|not allowed|forbid|mustn't|important(?:ly)?|remember)\b`)
+
+// constraints returns the person's constraints, newest first: sentences of
+// their requests (code and quoted logs removed) that state a rule or
+// preference.
+func constraints(reqs []handoff.Request) []handoff.Constraint {
+	var out []handoff.Constraint
+	seen := map[string]bool{}
+	for i := len(reqs) - 1; i >= 0 && len(out) < maxConstraints; i-- {
+		r := reqs[i]
+		if r.Answers != "" {
+			continue
+		}
+		for _, sent := range splitSentences(stripCode(r.Text)) {
+			sent = strings.TrimSpace(sent)
+			if sent == "" || utf8.RuneCountInString(sent) > constraintLimit || !constraintRe.MatchString(sent) {
+				continue
+			}
+			key := strings.ToLower(sent)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, handoff.Constraint{Text: sent, Source: r.Source})
+			if len(out) >= maxConstraints {
+				break
+			}
+		}
+	}
+	return out
+}
+
+var (
+	statedNextRe = regexp.MustCompile(`(?i)(?:^(?:#+\s*|\*\*)?(?:recommended |suggested |immediate |possible )?next steps?\b|\bthe next (?:step|thing) (?:is|would be|will be)\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will) (?:now|then|next)\b|\bthen I(?:'ll| will)\b|^(?:#+\s*|\*\*)?remaining(?: work| tasks| items| issues)?\b.*:|\bstill (?:need|needs) to\b|\bleft to do\b|\bto do next\b|\bwould you like\b|\bshould I\b|\bshall I\b|\bdo you want\b|\bwant me to\b)`)
+	questionEnd  = regexp.MustCompile(`\?\s*(?:\*\*)?\s*$`)
+)
+
+// endState reads where the session stopped.
+func endState(t *handoff.Transcript, main []handoff.Message, results map[string]handoff.ToolResult) *handoff.EndState {
+	e := &handoff.EndState{Signal: t.Session.EndSignal}
+	lastText, lastAny := -1, -1
+	for i, m := range main {
+		if m.Role != handoff.RoleAssistant {
+			continue
+		}
+		lastAny = i
+		if strings.TrimSpace(m.Text) != "" {
+			lastText = i
+		}
+	}
+	if lastText >= 0 {
+		m := main[lastText]
+		e.LastAssistant = clipSentences(strings.TrimSpace(m.Text), lastAssistantLimit)
+		e.LastSource = m.Ref()
+	}
+	// The person's words after the last assistant text.
+	after := lastText
+	var answeredQuestion bool
+	for _, m := range main[after+1:] {
+		if m.Role != handoff.RoleUser || m.Meta || m.CompactSummary {
+			continue
+		}
+		req := userRequest(m.Text)
+		if req == "" {
+			continue
+		}
+		answeredQuestion = true
+		if isCommandOnly(req) {
+			if e.Signal == "" && (strings.HasPrefix(req, "/exit") || strings.HasPrefix(req, "/quit")) {
+				e.Signal = "user exited"
+			}
+			continue
+		}
+		e.Unanswered = append(e.Unanswered, clipSentences(req, requestLimit))
+	}
+	if e.Signal == "" {
+		for i := len(main) - 1; i >= 0; i-- {
+			m := main[i]
+			if m.Role == handoff.RoleUser && strings.HasPrefix(strings.TrimSpace(m.Text), "[Request interrupted by user") {
+				e.Signal = "interrupted by the user"
+			}
+			if m.Role == handoff.RoleAssistant || (m.Role == handoff.RoleUser && !m.Meta && userRequest(m.Text) != "") {
+				break
+			}
+		}
+	}
+	// Calls left without a result, in the final stretch of work.
+	start := max(lastAny-8, 0)
+	for _, m := range main[start:] {
+		for _, c := range m.ToolCalls {
+			if c.ID == "" {
+				continue
+			}
+			if _, ok := results[c.ID]; ok {
+				continue
+			}
+			if q := questionText(c); q != "" {
+				e.Question = clipSentences(q, statedNextLimit)
+				continue
+			}
+			e.InFlight = append(e.InFlight, truncate(firstLine(describeCall(c)), toolLineLimit))
+		}
+	}
+	// A question put to the person in the last text, still unanswered.
+	if lastText >= 0 && !answeredQuestion && e.Question == "" {
+		e.Question = lastQuestion(main[lastText].Text)
+	}
+	// The assistant's own stated next step, from its last few turns.
+	seenTexts := 0
+	for i := len(main) - 1; i >= 0 && seenTexts < 3; i-- {
+		m := main[i]
+		if m.Role == handoff.RoleUser && !m.Meta && userRequest(m.Text) != "" && i < lastText {
+			break
+		}
+		if m.Role != handoff.RoleAssistant || strings.TrimSpace(m.Text) == "" {
+			continue
+		}
+		seenTexts++
+		if s := statedNext(m.Text); s != "" {
+			e.StatedNext = s
+			break
+		}
+	}
+	if e.LastAssistant == "" && e.Signal == "" && len(e.Unanswered) == 0 && len(e.InFlight) == 0 && e.Question == "" {
+		return nil
+	}
+	return e
+}
+
+// lastQuestion returns the question sentences that end the text, if it
+// ends with one (possibly followed by a short closing line).
+func lastQuestion(text string) string {
+	paras := strings.Split(strings.TrimSpace(stripCode(text)), "\n")
+	for i := len(paras) - 1; i >= 0 && i >= len(paras)-4; i-- {
+		p := strings.TrimSpace(paras[i])
+		if p == "" {
+			continue
+		}
+		if questionEnd.MatchString(p) {
+			sents := splitSentences(p)
+			var qs []string
+			for _, s := range sents {
+				if strings.Contains(s, "?") {
+					qs = append(qs, strings.TrimSpace(s))
+				}
+			}
+			if len(qs) == 0 {
+				qs = []string{p}
+			}
+			return truncate(strings.Join(qs, " "), statedNextLimit)
+		}
+	}
+	return ""
+}
+
+// statedNext returns the sentence (and the list that follows it) in which
+// the assistant said what comes next, or "".
+func statedNext(text string) string {
+	lines := strings.Split(stripCode(text), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l == "" || !statedNextRe.MatchString(l) {
+			continue
+		}
+		out := l
+		// A heading-like line ("Next steps:") is followed by its list.
+		if strings.HasSuffix(strings.TrimRight(l, "*"), ":") {
+			for _, f := range lines[i+1:] {
+				f = strings.TrimSpace(f)
+				if f == "" {
+					if out != l {
+						break
+					}
+					continue
+				}
+				if !listItem(f) {
+					break
+				}
+				out += " " + f
+			}
+		}
+		return truncate(spaceRun.ReplaceAllString(out, " "), statedNextLimit)
+	}
+	return ""
+}
+
+var listItemRe = regexp.MustCompile(`^(?:[-*•]|\d+[.)]|[a-h][.)])\s+`)
+
+func listItem(s string) bool { return listItemRe.MatchString(s) }
+
+// recentTurns returns the end of the conversation, oldest first, bounded
+// by recentBytes: user requests, assistant text, one line per tool call
+// with its outcome.
+func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult) []handoff.Turn {
+	var rev []handoff.Turn
+	size := 0
+	add := func(t handoff.Turn) bool {
+		if size+len(t.Text) > recentBytes {
+			return false
+		}
+		size += len(t.Text)
+		rev = append(rev, t)
+		return true
+	}
+	for i := len(main) - 1; i >= 0; i-- {
+		m := main[i]
+		var turns []handoff.Turn
+		switch m.Role {
+		case handoff.RoleUser:
+			if m.Meta || m.CompactSummary {
+				continue
+			}
+			if req := userRequest(m.Text); req != "" {
+				turns = append(turns, handoff.Turn{Role: handoff.RoleUser, Text: clipSentences(req, turnTextLimit), Source: m.Ref(), Line: m.Line})
+			}
+		case handoff.RoleAssistant:
+			if s := strings.TrimSpace(m.Text); s != "" {
+				turns = append(turns, handoff.Turn{Role: handoff.RoleAssistant, Text: clipSentences(s, turnTextLimit), Source: m.Ref(), Line: m.Line})
+			}
+			for _, c := range m.ToolCalls {
+				turns = append(turns, handoff.Turn{Role: handoff.RoleTool, Text: toolLine(c, results), Source: m.Ref(), Line: m.Line})
+			}
+		}
+		// Within a message, text comes before its calls; we walk backwards.
+		for j := len(turns) - 1; j >= 0; j-- {
+			if !add(turns[j]) {
+				return reverseTurns(rev)
+			}
+		}
+	}
+	return reverseTurns(rev)
+}
+
+func reverseTurns(t []handoff.Turn) []handoff.Turn {
+	for i, j := 0, len(t)-1; i < j; i, j = i+1, j-1 {
+		t[i], t[j] = t[j], t[i]
+	}
+	return t
+}
+
+// toolLine renders a tool call as one line: what ran and how it ended.
+// Only the outcome, never the output's words, is said.
+func toolLine(c handoff.ToolCall, results map[string]handoff.ToolResult) string {
+	line := truncate(firstLine(describeCall(c)), toolLineLimit)
+	if !strings.HasPrefix(line, c.Name) {
+		line = c.Name + ": " + line
+	}
+	r, ok := results[c.ID]
+	switch {
+	case c.ID == "" || !ok:
+		return line
+	case r.ExitCode != nil && *r.ExitCode != 0:
+		return line + " → exit " + strconv.Itoa(*r.ExitCode)
+	case r.Failed():
+		return line + " → failed"
+	}
+	return line
+}
+
+// clipSentences shortens s to at most n runes, cutting after the last
+// sentence (or line) that fits rather than mid-word; "…" marks a cut.
+func clipSentences(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	cut := s
+	// byte offset of rune n-1
+	i, count := 0, 0
+	for i = range s {
+		if count == n-1 {
+			break
+		}
+		count++
+	}
+	cut = s[:i]
+	best := -1
+	for _, sep := range []string{". ", ".\n", "? ", "! ", "\n", "; "} {
+		if j := strings.LastIndex(cut, sep); j > best {
+			best = j
+		}
+	}
+	if best >= len(cut)/2 {
+		return strings.TrimSpace(cut[:best+1]) + " …"
+	}
+	if j := strings.LastIndexByte(cut, ' '); j >= len(cut)/2 {
+		return strings.TrimSpace(cut[:j]) + " …"
+	}
+	return strings.TrimSpace(cut) + "…"
+}

@@ -67,7 +67,7 @@ func (s *fileSet) addCall(c *callInfo) {
 var (
 	// resultEditRe finds the file a result says was written, for calls
 	// whose input does not name it (SpecStory, trimmed records).
-	resultEditRe = regexp.MustCompile(`(?m)(?:^|\x60{3}\w*\n)(?:The file (\S+) has been (?:updated|created|written)|File created successfully at: (\S+)|\*\*(?:Update|Add|Create):? \x60([^\x60]+)\x60\*\*|(?:Updated|Wrote \d+ lines to|Created) (\S+?)(?: with \d+ additions?| \(\d+ lines?\))?$)`)
+	resultEditRe   = regexp.MustCompile(`(?m)(?:^|\x60{3}\w*\n)(?:The file (\S+) has been (?:updated|created|written)|File created successfully at: (\S+)|\*\*(?:Update|Add|Create):? \x60([^\x60]+)\x60\*\*|(?:Updated|Wrote \d+ lines to|Created) (\S+?)(?: with \d+ additions?| \(\d+ lines?\))?$)`)
 	codexUpdatedRe = regexp.MustCompile(`(?m)^[MAD] (\S+)$`)
 )
 

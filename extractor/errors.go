@@ -164,7 +164,7 @@ func segments(cmd string) []string {
 			continue
 		}
 		switch f[0] {
-		case "cd", "export", "source", ".", "set", "pushd", "popd", "mkdir", "unset", "true":
+		case "cd", "export", "source", ".", "set", "pushd", "popd", "mkdir", "unset", "true", "rm", "echo", "clear", "sleep", "printf":
 			continue
 		}
 		out = append(out, s)
@@ -174,14 +174,14 @@ func segments(cmd string) []string {
 
 // programKey is the program a command runs and what it runs on, with flags
 // dropped: "gcc -I inc a.c -o a" and "gcc a.c -O2 -o a" share "gcc a.c a".
-// Environment assignments and wrappers (timeout, sudo, uv run) are
-// skipped; the first real segment of a chain decides.
+// Environment assignments and wrappers (timeout, sudo) are skipped; the
+// last real segment of a chain, what the chain is for, decides.
 func programKey(cmd string) string {
 	segs := segments(normalizeCommand(cmd))
 	if len(segs) == 0 {
 		return ""
 	}
-	seg, _, _ := strings.Cut(segs[0], "|")
+	seg, _, _ := strings.Cut(segs[len(segs)-1], "|")
 	f := strings.Fields(seg)
 	for len(f) > 0 && (strings.Contains(f[0], "=") || isWrapper(f[0])) {
 		if f[0] == "timeout" && len(f) > 1 {
@@ -519,9 +519,9 @@ func mentionsAny(cmd string, files []string) bool {
 }
 
 var (
-	fixedSayRe      = regexp.MustCompile(`(?i)\b(fixed|works now|now works|is working now|resolved|succeeded|succeeds now|passes now|now pass(?:es)?|compiles? (?:now|successfully)|builds? (?:now|successfully)|that worked|all tests pass|tests? (?:now )?pass(?:ing)?)\b`)
+	fixedSayRe      = regexp.MustCompile(`(?i)\b(fixed|works|working now|is working|now works|resolved|succeeded|succeeds now|passes now|now pass(?:es)?|(?:compiles?|compiled|builds?|built|installed|ran|completed) (?:now|successfully|fine|cleanly)|successfully (?:compiled|built|installed|ran|created|completed)|that worked|all tests pass|tests? (?:now )?pass(?:ing)?)\b`)
 	workaroundSayRe = regexp.MustCompile(`(?i)\b(instead|work ?around|worked around|alternative(?:ly)?|different approach|fall ?back|not needed|unnecessary|no need|can be ignored|safe to ignore|harmless|expected(?: since| because| —| -|,)|skip(?:ping)? (?:it|this|that)|doesn't matter|not (?:a|an) (?:problem|issue))\b`)
-	negatedSayRe    = regexp.MustCompile(`(?i)\b(still (?:fail|broken|error|not)|not (?:yet )?(?:fixed|resolved|working)|isn't (?:fixed|working)|didn't work|failed again)`)
+	negatedSayRe    = regexp.MustCompile(`(?i)\b(still (?:fail|broken|error|not)|not (?:yet )?(?:fixed|resolved|working)|isn't (?:fixed|working)|(?:didn't|doesn't|does not|did not|won't|not) work|failed again)`)
 )
 
 // said reads an assistant turn of the main thread against the errors of
@@ -591,7 +591,7 @@ func firstSentences(text string, n int) string {
 	var out []string
 	for _, s := range sentenceRe.FindAllString(fenceRe.ReplaceAllString(text, " "), -1) {
 		s = strings.TrimSpace(strings.TrimLeft(s, "#*->• "))
-		if len(s) < 3 {
+		if len(s) < 12 || !strings.Contains(s, " ") {
 			continue
 		}
 		out = append(out, s)
@@ -608,7 +608,7 @@ func lastSentences(text string, n int) string {
 	all := sentenceRe.FindAllString(fenceRe.ReplaceAllString(text, " "), -1)
 	var out []string
 	for i := len(all) - 1; i >= 0 && len(out) < n; i-- {
-		if s := strings.TrimSpace(strings.TrimLeft(all[i], "#*->• ")); len(s) >= 3 {
+		if s := strings.TrimSpace(strings.TrimLeft(all[i], "#*->• ")); len(s) >= 12 && strings.Contains(s, " ") {
 			out = append([]string{s}, out...)
 		}
 	}

@@ -84,3 +84,65 @@ func TestLabelledFactsTable(t *testing.T) {
 	}
 	t.Logf("file\terrors\tunresolved\tfiles\n%s", b.String())
 }
+
+// TestRealSessionsErrorsAndEdits checks the mechanisms on real sessions:
+// stale errors in the vsla sessions are resolved (the open ones left were
+// read in the session and are open there: a segfaulting backend test, a
+// CuPy install that never went through), Codex rollouts yield commands,
+// files and tests, and the text formats yield files modified.
+func TestRealSessionsErrorsAndEdits(t *testing.T) {
+	maxOpen := map[string]int{ // the count before this change, in the comment
+		"claude-code/vsla-gpu-cuda-727lines.jsonl":           6, // 35
+		"claude-code/vsla-9034225e-613lines.jsonl":           3, // 7
+		"claude-code/vsla-paper-0a725fb5-609lines.jsonl":     4, // 10
+		"claude-code/vsla-5f8cbb78-sidechain-532lines.jsonl": 5, // 11
+	}
+	for rel, most := range maxOpen {
+		t.Run(rel, func(t *testing.T) {
+			f := ComputeFacts(realMessages(t, rel))
+			if n := unresolvedCount(f); n > most {
+				t.Errorf("%d unresolved errors, want ≤ %d", n, most)
+			}
+			for i := 1; i < len(f.Errors); i++ {
+				if f.Errors[i].Source.Index > f.Errors[i-1].Source.Index && f.Errors[i].Occurrences == 1 && f.Errors[i-1].Occurrences == 1 {
+					t.Errorf("errors not newest first at %d", i)
+				}
+			}
+			for _, e := range f.Errors {
+				if strings.HasPrefix(e.Message, "Chunk ID") || strings.Contains(e.Message, "doesn't want to proceed") || strings.Contains(e.Message, "has not been read yet") {
+					t.Errorf("non-error or wrapper headline kept: %+v", e)
+				}
+			}
+		})
+	}
+	for _, rel := range []string{"codex/youtube-mcp-codex0.106-exec_command-tdd.jsonl", "codex/ship-codex0.114-subagent-fork-coverage.jsonl", "codex/resting-codex0.120-tui-swift-sandbox-denied.jsonl", "codex/test-framework-codex0.92-shell_command-gitflow.jsonl"} {
+		t.Run(rel, func(t *testing.T) {
+			f := ComputeFacts(realMessages(t, rel))
+			if len(f.FilesModified) == 0 || f.TestState == nil && !strings.Contains(rel, "gitflow") {
+				t.Errorf("files %d, tests %+v", len(f.FilesModified), f.TestState)
+			}
+			for _, e := range f.Errors {
+				if e.Command == "write_stdin" || strings.HasPrefix(e.Message, "Chunk ID") {
+					t.Errorf("continuation not attributed or wrapper headline: %+v", e)
+				}
+			}
+		})
+	}
+	for _, rel := range []string{"aider-md/afi-core.aider.chat.history.md", "specstory-md/specstory-claude-code-release-audit.md", "claude-code-console/bookminder-day-010.txt", "swe-agent-traj/pydicom-1458-gpt4.traj", "swe-agent-traj/marshmallow-1867-function-calling.traj"} {
+		t.Run(rel, func(t *testing.T) {
+			if f := ComputeFacts(realMessages(t, rel)); len(f.FilesModified) == 0 {
+				t.Error("no files modified")
+			}
+		})
+	}
+	t.Run("aider commits", func(t *testing.T) {
+		if f := ComputeFacts(realMessages(t, "aider-md/afi-core.aider.chat.history.md")); len(f.Commits) == 0 {
+			t.Error("no commits")
+		}
+	})
+	t.Run("console todos", func(t *testing.T) {
+		if f := ComputeFacts(realMessages(t, "claude-code-console/bookminder-day-010.txt")); len(f.Tasks) == 0 {
+			t.Error("no tasks from ☐/☒ lists")
+		}
+	})
+}

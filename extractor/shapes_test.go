@@ -11,9 +11,9 @@ import (
 func TestClassifyByShape(t *testing.T) {
 	tests := []struct {
 		name, tool, input string
-		kind            callKind
-		command         string
-		paths           []string
+		kind              callKind
+		command           string
+		paths             []string
 	}{
 		{"any tool with cmd", "run_command", `{"cmd":"go test ./..."}`, kindShell, "go test ./...", nil},
 		{"argv bash -lc", "shell", `{"command":["bash","-lc","ls -la"]}`, kindShell, "ls -la", nil},

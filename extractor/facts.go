@@ -22,20 +22,39 @@ type Facts struct {
 	CurrentTaskID string
 	NextTaskID    string
 	FilesModified []handoff.FileChange
-	// Errors are the failed tool runs, repeats folded, each with a
-	// resolution computed from later runs.
+	// Errors are the failed tool runs, newest first (by latest
+	// occurrence), repeats folded into Occurrences, each with a
+	// resolution judged from later evidence: the same program on the same
+	// target succeeding, a broader green run of the same suite, a success
+	// after an edit of the file the error names, or the assistant saying
+	// it is fixed or worked around. Context is what the assistant said it
+	// was about to do; ResolutionNotes the first sentences it said after.
 	Errors    []handoff.ErrorRecord
 	TestState *handoff.TestState
 	// ToolCalls counts every tool call, subagents' included.
 	ToolCalls int
 	// LastUserRequest is the latest real request the person made.
 	LastUserRequest string
+	// Commits are the commits the session made, from git's own output
+	// ("[branch 1a2b3c4] message") and Aider's "Commit 1a2b3c4 message".
+	Commits []handoff.Commit
+	// Branch is the branch the session's own git output last named (a
+	// commit summary, "Switched to branch"), "" when none did.
+	Branch string
+	// Ignored counts failed tool results that are not errors for a
+	// successor and so are not in Errors, by kind: "no_match" (a search
+	// that found nothing), "probe" (which, test -f, ls of a missing path,
+	// --version, git diff --exit-code), "rejected" (the person declined
+	// or interrupted the call), "harness" ("File has not been read yet").
+	Ignored map[string]int
 }
 
 // Limits on text copied into facts, in runes.
 const (
 	goalLimit         = 600
 	errorMessageLimit = 300
+	errorNotesLimit   = 300
+	errorContextLimit = 200
 )
 
 // ComputeFacts derives the facts from a transcript's messages. Goal, plan,
@@ -46,23 +65,44 @@ func ComputeFacts(msgs []handoff.Message) Facts {
 	return f
 }
 
-// computeFacts is ComputeFacts that also returns, for each error, the
-// assistant text said just before the failing call, for the heuristic
-// extractor's error context.
+// computeFacts is ComputeFacts that also returns, for each error (in the
+// order of Facts.Errors), the assistant text said just before the failing
+// call, for the heuristic extractor's error context.
+//
+// It is one pass over the messages: tools are judged by the shape of
+// their input, results are paired with their calls as they arrive, and
+// every error is resolved by evidence that comes after it.
 func computeFacts(msgs []handoff.Message) (Facts, []string) {
 	var f Facts
 	p := newPairing()
+	sh := &shapes{}
 	files := newFileSet()
 	errs := newErrorLog()
+	var commits commitLog
 	var summaryGoal, said string
+	planTool := false
 	for _, m := range msgs {
 		f.ToolCalls += len(m.ToolCalls)
-		if m.Role == handoff.RoleAssistant && !m.Sidechain && strings.TrimSpace(m.Text) != "" {
+		hasText := strings.TrimSpace(m.Text) != ""
+		if m.Role == handoff.RoleAssistant && !m.Sidechain && hasText {
 			said = m.Text
+			errs.said(m, m.Text)
+			files.addAssistantText(m.Text)
+		}
+		if (m.Role == handoff.RoleSystem || m.Meta) && hasText {
+			files.addHarnessText(m.Text)
+			commits.observeHarness(m, m.Text)
 		}
 		for _, c := range m.ToolCalls {
-			p.add(c, said)
-			files.addCall(c)
+			info := sh.classify(c)
+			info.said = said
+			p.add(c.ID, info)
+			files.addCall(info)
+			if info.kind == kindPlan && !m.Sidechain {
+				if tasks, ok := planTasks(c); ok {
+					f.Tasks, planTool = tasks, true
+				}
+			}
 		}
 		if m.Sidechain {
 			continue
@@ -79,16 +119,36 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 				f.LastUserRequest = truncate(req, goalLimit)
 			}
 		}
-		for _, c := range m.ToolCalls {
-			if tasks, ok := planTasks(c); ok {
+		if !planTool && m.Role == handoff.RoleAssistant && hasText {
+			if tasks := checkboxTasks(m.Text); tasks != nil {
 				f.Tasks = tasks
 			}
 		}
 		for _, r := range m.ToolResults {
-			call := p.call(r.CallID)
-			errs.observe(m, r, call)
-			if call != nil && isShell(call.Name) && isTestCommand(call.command) {
-				f.TestState = testState(call.command, r, m)
+			call := p.call(r)
+			if !planTool {
+				if tasks := checkboxTasks(r.Content); tasks != nil {
+					f.Tasks = tasks
+				}
+			}
+			if p.track(call, r.Content) {
+				continue // a process still running: its outcome comes later
+			}
+			if call != nil && call.kind == kindOther && call.command == call.Name && shellNameHint(call.Name) {
+				if cmd := quotedCommand(r.Content); cmd != "" { // SpecStory: the command heads the result
+					call.kind, call.command = kindShell, cmd
+				}
+			}
+			fail := failed(r)
+			if !fail {
+				files.addResult(call, r.Content)
+				if call.shell() {
+					commits.observeShell(m, r.Content)
+				}
+			}
+			errs.observe(m, r, call, fail)
+			if call.shell() && isTestCommand(call.command) {
+				f.TestState = testState(call.command, r, fail, m)
 			}
 		}
 	}
@@ -97,82 +157,45 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 	}
 	f.CurrentTaskID, f.NextTaskID = currentAndNext(f.Tasks)
 	f.FilesModified = files.list()
-	f.Errors = errs.records()
-	return f, errs.contexts
+	var contexts []string
+	f.Errors, contexts = errs.records()
+	f.Ignored = errs.ignored
+	f.Commits = commits.list
+	f.Branch = commits.branch
+	return f, contexts
 }
 
-// pairedCall is a tool call as results refer back to it.
-type pairedCall struct {
-	Name    string
-	command string // the shell command or a short description
-	said    string // the assistant's last text before the call
-}
+var quotedCommandRe = regexp.MustCompile("^\x60([^\x60\n]+)\x60")
 
-// pairing finds the call a result answers, by call id.
-type pairing struct{ byID map[string]*pairedCall }
-
-func newPairing() *pairing { return &pairing{byID: map[string]*pairedCall{}} }
-
-func (p *pairing) add(c handoff.ToolCall, said string) {
-	if c.ID == "" {
-		return
-	}
-	p.byID[c.ID] = &pairedCall{Name: c.Name, command: describeCall(c), said: said}
-}
-
-func (p *pairing) call(id string) *pairedCall {
-	if id == "" {
-		return nil
-	}
-	return p.byID[id]
-}
-
-// isShell reports tools that run a shell command.
-func isShell(name string) bool {
-	switch strings.ToLower(name) {
-	case "bash", "shell", "local_shell", "exec_command", "run_shell_command", "execute_bash",
-		"execute_command", "run_terminal_cmd", "terminal", "container.exec", "bashoutput":
-		return true
-	}
-	return false
-}
-
-// describeCall returns the command a shell call ran, or a short
-// description of any other call ("Edit internal/api/limiter.go").
-func describeCall(c handoff.ToolCall) string {
-	in := decodeObject(c.Input)
-	if isShell(c.Name) {
-		return shellCommand(in)
-	}
-	for _, k := range []string{"file_path", "notebook_path", "path", "url", "pattern", "query", "description"} {
-		if s, ok := in[k].(string); ok && s != "" {
-			return c.Name + " " + firstLine(s)
-		}
-	}
-	return c.Name
-}
-
-// shellCommand reads the command of a shell call: a string ("command",
-// "cmd") or an argv array, unwrapping `bash -lc "<script>"`.
-func shellCommand(in map[string]any) string {
-	for _, k := range []string{"command", "cmd"} {
-		switch v := in[k].(type) {
-		case string:
-			return v
-		case []any:
-			var argv []string
-			for _, a := range v {
-				if s, ok := a.(string); ok {
-					argv = append(argv, s)
-				}
-			}
-			if len(argv) == 3 && (argv[0] == "bash" || argv[0] == "sh" || argv[0] == "zsh" || strings.HasSuffix(argv[0], "/bash")) && strings.HasPrefix(argv[1], "-") && strings.Contains(argv[1], "c") {
-				return argv[2]
-			}
-			return strings.Join(argv, " ")
-		}
+// quotedCommand reads the command SpecStory writes at the head of a shell
+// result ("`go test ./...`").
+func quotedCommand(content string) string {
+	if m := quotedCommandRe.FindStringSubmatch(strings.TrimSpace(headOf(content, 600))); m != nil {
+		return m[1]
 	}
 	return ""
+}
+
+var checkboxRe = regexp.MustCompile(`(?m)^\s*(?:⎿\s*)?([☐☒◼■□✓✔]|\[[ xX~]\])\s+(\S.*?)\s*$`)
+
+// checkboxTasks reads a terminal-paste todo list (☐ pending, ☒ done, ◼ in
+// progress), for sessions without a plan tool; nil when text holds none.
+func checkboxTasks(text string) []handoff.Task {
+	if !strings.ContainsAny(text, "☐☒◼") {
+		return nil
+	}
+	var tasks []handoff.Task
+	for _, m := range checkboxRe.FindAllStringSubmatch(text, 64) {
+		st := handoff.TaskPending
+		switch m[1] {
+		case "☒", "✓", "✔", "[x]", "[X]":
+			st = handoff.TaskCompleted
+		case "◼", "■", "[~]":
+			st = handoff.TaskInProgress
+		}
+		tasks = append(tasks, handoff.Task{ID: strconv.Itoa(len(tasks) + 1), Content: truncate(m[2], 300), Status: st})
+	}
+	return tasks
 }
 
 func decodeObject(raw json.RawMessage) map[string]any {
@@ -207,187 +230,10 @@ func normalizeCommand(cmd string) string {
 	return strings.TrimSpace(trailingCut.ReplaceAllString(c, ""))
 }
 
-// errorLog folds failures and resolves them against later successes.
-type errorLog struct {
-	list     []handoff.ErrorRecord
-	keys     []string
-	contexts []string
-}
-
-func newErrorLog() *errorLog { return &errorLog{} }
-
-func errorKey(tool, command string) string {
-	return strings.ToLower(tool) + "\x00" + normalizeCommand(command)
-}
-
-func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *pairedCall) {
-	tool, command, said := r.Name, "", ""
-	if call != nil {
-		command, said = call.command, call.said
-		if tool == "" {
-			tool = call.Name
-		}
-	}
-	key := errorKey(tool, command)
-	if !r.Failed() {
-		if command == "" {
-			return
-		}
-		for i := range l.list {
-			if l.keys[i] == key && l.list[i].Resolution == handoff.ResolutionUnresolved {
-				ref := m.Ref()
-				l.list[i].Resolution = handoff.ResolutionFixed
-				l.list[i].ResolvedBy = &ref
-			}
-		}
-		return
-	}
-	msg := errorMessage(r.Content)
-	if command == "" {
-		key += "\x00" + msg // without a command, only the same message is a repeat
-	}
-	for i := len(l.list) - 1; i >= 0; i-- {
-		if l.keys[i] == key && l.list[i].Resolution == handoff.ResolutionUnresolved {
-			l.list[i].Occurrences++
-			return
-		}
-	}
-	shell := call != nil && isShell(call.Name)
-	l.list = append(l.list, handoff.ErrorRecord{
-		ID:          "e" + strconv.Itoa(len(l.list)+1),
-		Type:        classifyError(shell, command, r.Content),
-		Message:     msg,
-		Command:     command,
-		Tool:        tool,
-		Resolution:  handoff.ResolutionUnresolved,
-		Source:      m.Ref(),
-		Occurrences: 1,
-	})
-	l.keys = append(l.keys, key)
-	l.contexts = append(l.contexts, said)
-}
-
-func (l *errorLog) records() []handoff.ErrorRecord { return l.list }
-
-var (
-	buildErrorRe = regexp.MustCompile(`(?i)(undefined: |cannot use |syntax error|error\[E\d+\]|error TS\d+|compilation (?:failed|terminated)|build failed|cannot find package|could not compile|does not compile|undefined reference to|no required module provides|expected ['"]?[;)}\]]|imported and not used|declared and not used|\.go:\d+:\d+: )`)
-	buildCmdRe   = regexp.MustCompile(`(?i)(^|\s|&&|;)(go (build|vet|install)|cargo (build|check)|make(\s|$)|tsc(\s|$)|npm run build|yarn build|pnpm build|cmake --build|gcc |g\+\+ |clang |javac |mvn (compile|package)|gradlew? build)`)
-	testFailRe   = regexp.MustCompile(`(?m)(^--- FAIL: |^FAILED |^FAIL: | FAILED$|✕ |^Tests:.*\bfailed\b|AssertionError|^=+ .*\bfailed\b)`)
-	errorLineRe  = regexp.MustCompile(`(?i)(error|fail|fatal|panic|exception|traceback|denied|not found|no such file|cannot|can't|unable to|invalid|refused|timed? ?out|undefined|unexpected|missing|rejected)`)
-	noiseLineRe  = regexp.MustCompile(`(?i)^(exit code:? -?\d+|wall time:.*|output:|process exited with code -?\d+|command exited with.*|\[?stderr\]?:?|\[?stdout\]?:?)$`)
-	toolErrTagRe = regexp.MustCompile(`</?tool_use_error>`)
-)
-
-// classifyError names the class of a failure from the command and output.
-func classifyError(shell bool, command, content string) string {
-	switch {
-	case shell && isTestCommand(command):
-		return "test_failure"
-	case testFailRe.MatchString(content):
-		return "test_failure"
-	case buildErrorRe.MatchString(content) || (shell && buildCmdRe.MatchString(normalizeCommand(command))):
-		return "build_error"
-	case shell:
-		return "command_failed"
-	}
-	return "tool_error"
-}
-
-// errorMessage picks the first meaningful line of a failure, and the line
-// after it when that adds detail, within errorMessageLimit.
-func errorMessage(content string) string {
-	content = toolErrTagRe.ReplaceAllString(content, "")
-	var lines []string
-	for _, l := range strings.Split(content, "\n") {
-		l = strings.TrimSpace(l)
-		if l == "" || noiseLineRe.MatchString(l) {
-			continue
-		}
-		lines = append(lines, l)
-	}
-	if len(lines) == 0 {
-		return "(no output)"
-	}
-	pick := 0
-	for i, l := range lines {
-		if errorLineRe.MatchString(l) {
-			pick = i
-			break
-		}
-	}
-	msg := lines[pick]
-	if pick+1 < len(lines) && len([]rune(msg)) < 120 && len(lines[pick+1]) >= 12 && errorLineRe.MatchString(lines[pick+1]) {
-		msg += " / " + lines[pick+1]
-	}
-	return truncate(msg, errorMessageLimit)
-}
-
-// testCommandRe recognises test runners.
-var testCommandRe = regexp.MustCompile(`(?i)(^|[\s;&|(/])(go test|gotestsum|pytest|py\.test|python3? -m (pytest|unittest)|(npm|pnpm|yarn|bun) (run )?test|npx (jest|vitest)|jest|vitest|cargo (test|nextest)|ctest|make (test|check)|mvn( \S+)* (test|verify)|\./mvnw( \S+)* test|(\./)?gradlew?( \S+)* test|rspec|phpunit|tox|nox|dotnet test|mix test|deno test|swift test|\./tests?/\S*|\./run_tests\S*|bats |go run gotest)(\s|$|;|&|\|)`)
-
-func isTestCommand(cmd string) bool {
-	return testCommandRe.MatchString(normalizeCommand(cmd))
-}
-
-var (
-	goFailRe      = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
-	pytestFailRe  = regexp.MustCompile(`(?m)^FAILED ([^\s(]\S*?)(?:\s+-\s.*)?$`)
-	pytestFail2Re = regexp.MustCompile(`(?m)^(\S+::\S+) FAILED`)
-	jestFailRe    = regexp.MustCompile(`(?m)^\s*[✕×] (.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?\s*$`)
-	cargoFailRe   = regexp.MustCompile(`(?m)^test (\S+) \.\.\. FAILED`)
-	genericFailRe = regexp.MustCompile(`(?m)^FAIL: (\S+)`)
-	summaryRe     = regexp.MustCompile(`(?i)(^(ok|fail)\s+\S+\s+[\d.]+s|^(ok|fail|pass)$|^=+ .*\b(passed|failed|errors?|no tests ran)\b.*=+$|^tests?:\s+\d|^test result:|^\d+ (passed|failed|failing|passing|tests?)\b|\b\d+ (passed|failed|failing|passing)\b|^ran \d+ tests? in|^(failed|ok) \(|^tests run: \d+)`)
-	failSummaryRe = regexp.MustCompile(`(?i)(^fail\b|\bfailed\b|\b[1-9]\d* (failing|errors?)\b|^test result: failed)`)
-	zeroFailRe    = regexp.MustCompile(`(?i)\b0 (failed|failing|errors?)\b`)
-)
-
-// testState reads the outcome of a test run from its result.
-func testState(command string, r handoff.ToolResult, m handoff.Message) *handoff.TestState {
-	ts := &handoff.TestState{Command: strings.TrimSpace(command), Source: m.Ref()}
-	out := r.Content
-	seen := map[string]bool{}
-	for _, re := range []*regexp.Regexp{goFailRe, pytestFailRe, pytestFail2Re, jestFailRe, cargoFailRe, genericFailRe} {
-		for _, sm := range re.FindAllStringSubmatch(out, -1) {
-			name := strings.TrimSpace(sm[1])
-			if name != "" && !seen[name] {
-				seen[name] = true
-				ts.FailingTests = append(ts.FailingTests, name)
-			}
-		}
-	}
-	lines := strings.Split(out, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := strings.TrimSpace(lines[i])
-		if l != "" && summaryRe.MatchString(l) {
-			ts.Summary = truncate(l, 200)
-			break
-		}
-	}
-	summaryFails := ts.Summary != "" && failSummaryRe.MatchString(ts.Summary) && !zeroFailRe.MatchString(ts.Summary)
-	switch {
-	case r.Failed() || len(ts.FailingTests) > 0 || summaryFails:
-		ts.Status = handoff.TestsFailing
-	case (r.ExitCode != nil && *r.ExitCode == 0) || ts.Summary != "":
-		ts.Status = handoff.TestsPassing
-	default:
-		ts.Status = handoff.TestsUnknown
-	}
-	return ts
-}
-
-// planTasks reads a plan from a TodoWrite (todos[]) or update_plan
-// (plan[]) call.
+// planTasks reads a plan from a call shaped like TodoWrite (todos[]) or
+// update_plan (plan[]).
 func planTasks(c handoff.ToolCall) ([]handoff.Task, bool) {
-	var field string
-	switch strings.ToLower(c.Name) {
-	case "todowrite", "write_todos", "todo_write":
-		field = "todos"
-	case "update_plan":
-		field = "plan"
-	default:
-		return nil, false
-	}
-	items, ok := decodeObject(c.Input)[field].([]any)
+	items, ok := planItems(c.Name, decodeObject(c.Input))
 	if !ok {
 		return nil, false
 	}
@@ -448,113 +294,6 @@ func currentAndNext(tasks []handoff.Task) (current, next string) {
 		}
 	}
 	return current, next
-}
-
-// fileSet records modified files in order of first modification.
-type fileSet struct {
-	order []string
-	byPat map[string]*handoff.FileChange
-}
-
-func newFileSet() *fileSet { return &fileSet{byPat: map[string]*handoff.FileChange{}} }
-
-func (s *fileSet) touch(path, op string) {
-	path = strings.TrimSpace(path)
-	if path == "" || path == "/dev/null" {
-		return
-	}
-	fc, ok := s.byPat[path]
-	if !ok {
-		fc = &handoff.FileChange{Path: path}
-		s.byPat[path] = fc
-		s.order = append(s.order, path)
-	}
-	fc.Edits++
-	for _, o := range fc.Operations {
-		if o == op {
-			return
-		}
-	}
-	fc.Operations = append(fc.Operations, op)
-}
-
-func (s *fileSet) list() []handoff.FileChange {
-	out := make([]handoff.FileChange, 0, len(s.order))
-	for _, p := range s.order {
-		out = append(out, *s.byPat[p])
-	}
-	return out
-}
-
-// addCall records the files a modifying tool call touched. Reads and
-// views are not modifications.
-func (s *fileSet) addCall(c handoff.ToolCall) {
-	name := c.Name
-	switch strings.ToLower(name) {
-	case "edit", "multiedit", "write", "notebookedit", "write_file", "replace", "edit_file",
-		"write_to_file", "replace_in_file", "create_file", "str_replace", "insert":
-		in := decodeObject(c.Input)
-		for _, k := range []string{"file_path", "notebook_path", "path", "target_file"} {
-			if p := str(in, k); p != "" {
-				s.touch(p, name)
-				return
-			}
-		}
-	case "str_replace_editor", "str_replace_based_edit_tool", "text_editor", "edit_tool":
-		in := decodeObject(c.Input)
-		switch str(in, "command") {
-		case "create", "str_replace", "insert", "undo_edit", "write":
-			s.touch(str(in, "path"), name)
-		}
-	case "apply_patch":
-		for _, p := range patchFiles(patchText(c.Input)) {
-			s.touch(p, name)
-		}
-	default:
-		if isShell(name) {
-			cmd := shellCommand(decodeObject(c.Input))
-			if strings.Contains(cmd, "*** Begin Patch") || strings.HasPrefix(strings.TrimSpace(cmd), "apply_patch") {
-				for _, p := range patchFiles(cmd) {
-					s.touch(p, "apply_patch")
-				}
-			}
-		}
-	}
-}
-
-// patchText returns the patch of an apply_patch call, whose input is the
-// patch as a JSON string or an object holding it.
-func patchText(raw json.RawMessage) string {
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		return s
-	}
-	in := decodeObject(raw)
-	for _, k := range []string{"input", "patch", "diff"} {
-		if p, ok := in[k].(string); ok {
-			return p
-		}
-	}
-	return shellCommand(in)
-}
-
-var patchHeaderRe = regexp.MustCompile(`(?m)^(?:\*\*\* (?:Update|Add|Delete) File: (.+?)|\*\*\* Move to: (.+?)|\+\+\+ (?:b/)?(.+?))\s*$`)
-
-// patchFiles lists the files a patch (Codex apply_patch or unified diff)
-// changes.
-func patchFiles(patch string) []string {
-	var out []string
-	for _, m := range patchHeaderRe.FindAllStringSubmatch(patch, -1) {
-		for _, g := range m[1:] {
-			if g != "" {
-				if i := strings.IndexByte(g, '\t'); i >= 0 { // diff timestamps
-					g = g[:i]
-				}
-				out = append(out, g)
-			}
-		}
-	}
-	return out
 }
 
 var (

@@ -69,7 +69,8 @@ func TestTestStateParsesRunners(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ts := testState(tt.cmd, handoff.ToolResult{Content: tt.out, ExitCode: tt.exit, IsError: tt.isErr}, handoff.Message{Index: 4})
+			r := handoff.ToolResult{Content: tt.out, ExitCode: tt.exit, IsError: tt.isErr}
+			ts := testState(tt.cmd, r, failed(r), handoff.Message{Index: 4})
 			if ts.Status != tt.status {
 				t.Errorf("status = %s, want %s", ts.Status, tt.status)
 			}
@@ -98,14 +99,18 @@ func TestErrorMessageAndClass(t *testing.T) {
 		{"test", "go test ./...", "--- FAIL: TestFoo (0.00s)\nFAIL\n", true, "--- FAIL: TestFoo (0.00s)", "test_failure"},
 		{"tool", "Edit a.go", "<tool_use_error>String to replace not found in file.\nString: foo</tool_use_error>", false, "String to replace not found in file.", "tool_error"},
 		{"empty", "false", "", true, "(no output)", "command_failed"},
-		{"python traceback", "python run.py", "Traceback (most recent call last):\n  File \"run.py\", line 3\nValueError: bad value\n", true, "Traceback (most recent call last):", "command_failed"},
+		{"python traceback", "python run.py", "Traceback (most recent call last):\n  File \"run.py\", line 3\nValueError: bad value\n", true, "ValueError: bad value", "command_failed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := errorMessage(tt.out); got != tt.wantMsg {
 				t.Errorf("errorMessage = %q, want %q", got, tt.wantMsg)
 			}
-			if got := classifyError(tt.shell, tt.cmd, tt.out); got != tt.wantType {
+			call := &callInfo{Name: "Edit", command: tt.cmd}
+			if tt.shell {
+				call.Name, call.kind = "Bash", kindShell
+			}
+			if got := classifyError(call, tt.out); got != tt.wantType {
 				t.Errorf("classifyError = %q, want %q", got, tt.wantType)
 			}
 		})
@@ -130,7 +135,7 @@ func TestErrorsResolveFoldAndStayOpen(t *testing.T) {
 	if len(f.Errors) != 3 {
 		t.Fatalf("errors = %+v, want 3", f.Errors)
 	}
-	build, lint, edit := f.Errors[0], f.Errors[1], f.Errors[2]
+	edit, lint, build := f.Errors[0], f.Errors[1], f.Errors[2] // newest first
 	if build.ID != "e1" || build.Resolution != handoff.ResolutionFixed || build.ResolvedBy == nil || build.ResolvedBy.Index != 6 || build.Occurrences != 2 {
 		t.Errorf("build error = %+v (resolved by %+v), want fixed by message 6 after 2 occurrences", build, build.ResolvedBy)
 	}
@@ -192,7 +197,7 @@ func TestFilesModified(t *testing.T) {
 	for _, fc := range f.FilesModified {
 		paths = append(paths, fc.Path)
 	}
-	want := []string{"/r/a.go", "/r/b.go", "/r/n.ipynb", "src/c.rs", "src/d.rs", "src/e.rs", "src/f.rs", "h.txt", "/w/i.py", "/r/sub.go"}
+	want := []string{"/r/a.go", "/r/b.go", "/r/n.ipynb", "src/c.rs", "src/d.rs", "src/e.rs", "src/f.rs", "g.txt", "h.txt", "/w/i.py", "/r/sub.go"}
 	if !reflect.DeepEqual(paths, want) {
 		t.Errorf("files = %q\nwant    %q", paths, want)
 	}

@@ -1,0 +1,140 @@
+package extractor
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// fileSet records modified files in order of first modification.
+type fileSet struct {
+	order []string
+	byPat map[string]*handoff.FileChange
+	// proposed are the files of the last assistant turn's SEARCH/REPLACE
+	// blocks, so that Aider's "Applied edit to" line does not count them
+	// twice.
+	proposed map[string]bool
+}
+
+func newFileSet() *fileSet { return &fileSet{byPat: map[string]*handoff.FileChange{}} }
+
+func (s *fileSet) touch(p, op string) {
+	p = strings.TrimSpace(p)
+	if p == "" || p == "/dev/null" {
+		return
+	}
+	fc, ok := s.byPat[p]
+	if !ok {
+		fc = &handoff.FileChange{Path: p}
+		s.byPat[p] = fc
+		s.order = append(s.order, p)
+	}
+	fc.Edits++
+	for _, o := range fc.Operations {
+		if o == op {
+			return
+		}
+	}
+	fc.Operations = append(fc.Operations, op)
+}
+
+func (s *fileSet) list() []handoff.FileChange {
+	out := make([]handoff.FileChange, 0, len(s.order))
+	for _, p := range s.order {
+		out = append(out, *s.byPat[p])
+	}
+	return out
+}
+
+// addCall records the files a modifying call touched.
+func (s *fileSet) addCall(c *callInfo) {
+	if c.kind != kindEdit && len(c.paths) == 0 {
+		return
+	}
+	op := c.Name
+	if c.kind == kindShell {
+		op = "shell"
+		if strings.Contains(c.command, "*** Begin Patch") || strings.HasPrefix(strings.TrimSpace(c.command), "apply_patch") {
+			op = "apply_patch"
+		}
+	}
+	for _, p := range c.paths {
+		s.touch(p, op)
+	}
+}
+
+var (
+	// resultEditRe finds the file a result says was written, for calls
+	// whose input does not name it (SpecStory, trimmed records).
+	resultEditRe   = regexp.MustCompile(`(?m)(?:^|\x60{3}\w*\n)(?:The file (\S+) has been (?:updated|created|written)|File created successfully at: (\S+)|\*\*(?:Update|Add|Create):? \x60([^\x60]+)\x60\*\*|(?:Updated|Wrote \d+ lines to|Created) (\S+?)(?: with \d+ additions?| \(\d+ lines?\))?$)`)
+	codexUpdatedRe = regexp.MustCompile(`(?m)^[MAD] (\S+)$`)
+)
+
+// addResult records files a result says were written when its call named
+// none: SpecStory's Edit results, Codex apply_patch summaries.
+func (s *fileSet) addResult(c *callInfo, content string) {
+	if c != nil && (len(c.paths) > 0 || c.kind == kindShell) {
+		return
+	}
+	op := "edit"
+	if c != nil {
+		op = c.Name
+		if !editNameHint(c.Name) {
+			return
+		}
+	}
+	head := headOf(content, 1500)
+	for _, m := range resultEditRe.FindAllStringSubmatch(head, 4) {
+		for _, g := range m[1:] {
+			if g != "" {
+				s.touch(strings.TrimRight(g, ".:,"), op)
+			}
+		}
+	}
+	if i := strings.Index(head, "Updated the following files:"); i >= 0 {
+		for _, m := range codexUpdatedRe.FindAllStringSubmatch(head[i:], -1) {
+			s.touch(m[1], op)
+		}
+	}
+}
+
+var (
+	searchBlockRe = regexp.MustCompile("(?m)^([^\\s`][^\\n]*?)\\s*\\n```[\\w+-]*\\s*\\n<<<<<<< SEARCH")
+	appliedEditRe = regexp.MustCompile(`(?m)^>?\s*Applied edit to (\S[^\n]*?)\s*$`)
+)
+
+// addAssistantText records Aider SEARCH/REPLACE blocks: the file name is
+// the line above the block's fence.
+func (s *fileSet) addAssistantText(text string) {
+	s.proposed = nil
+	if !strings.Contains(text, "<<<<<<< SEARCH") {
+		return
+	}
+	for _, m := range searchBlockRe.FindAllStringSubmatch(text, -1) {
+		p := strings.Trim(strings.TrimSpace(m[1]), "`*:")
+		if p == "" || strings.Contains(p, " ") {
+			continue
+		}
+		s.touch(p, "search_replace")
+		if s.proposed == nil {
+			s.proposed = map[string]bool{}
+		}
+		s.proposed[p] = true
+	}
+}
+
+// addHarnessText records Aider's own "Applied edit to FILE" lines for
+// files no SEARCH/REPLACE block of the turn named (whole-file edits).
+func (s *fileSet) addHarnessText(text string) {
+	if !strings.Contains(text, "Applied edit to") {
+		return
+	}
+	for _, m := range appliedEditRe.FindAllStringSubmatch(text, -1) {
+		p := strings.Trim(m[1], "`")
+		if s.proposed[p] || strings.HasPrefix(p, "-") || strings.Contains(p, "->") {
+			continue
+		}
+		s.touch(p, "aider")
+	}
+}

@@ -1,0 +1,616 @@
+package extractor
+
+import (
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// Failures that are not problems for a successor are not recorded as
+// errors; Facts.Ignored counts them by kind:
+//
+//   - ignoreNoMatch: a search (grep, rg, find, …) that found nothing;
+//   - ignoreProbe: a check whose failure is its answer (which, command -v,
+//     test -f, [ -e, ls or a read of a missing path, --version, git diff
+//     --exit-code);
+//   - ignoreRejected: the person declined or interrupted the tool call;
+//   - ignoreHarness: the harness refusing a call on procedure ("File has
+//     not been read yet", "old_string and new_string are the same").
+const (
+	ignoreNoMatch  = "no_match"
+	ignoreProbe    = "probe"
+	ignoreRejected = "rejected"
+	ignoreHarness  = "harness"
+)
+
+var (
+	exitHeaderRe = regexp.MustCompile(`(?m)^(?:Exit code:?|Process exited with code|exit_code[=:])\s*(-?\d+)\s*$`)
+	// contentFailRe recognises failure text where the format gives no
+	// exit flag: launch and sandbox failures, rejected patches, Python
+	// tracebacks, missing commands, compiler errors, failing tests.
+	contentFailRe = regexp.MustCompile(`(?m)(^exec_command failed:|SandboxDenied|Sandbox\(Denied|^apply_patch verification failed|^Traceback \(most recent call last\):|: command not found|^command not found|^zsh: command not found|^\S+:\d+(?::\d+)?: (?:fatal )?error:|^error(?:\[E\d+\])?: |^fatal: |^--- FAIL: |^FAIL(?:ED)?[: \t]|^Script failed\b|^npm ERR! |^ERR_PNPM_)`)
+	rejectedRe    = regexp.MustCompile(`(?i)(doesn't want to proceed with this tool use|tool use was rejected|user rejected|rejected by (?:the )?user|user (?:denied|declined)|^No \(tell Claude what to do differently\)|^\[Request interrupted by user|operation was aborted by the user|user cancelled)`)
+	harnessRe     = regexp.MustCompile(`(?i)(file has not been read yet|has been modified since (?:it was )?(?:last )?read|no changes to make: old_string and new_string are (?:exactly )?the same|exceeds maximum allowed tokens|<tool_use_error>InputValidationError|file (?:is )?too large to read|^Error: Error$)`)
+	missingPathRe = regexp.MustCompile(`(?i)(no such file or directory|cannot access|does not exist|not found|cannot find the path)`)
+	wrapperLineRe = regexp.MustCompile(`(?i)^(?:chunk id:.*|wall time:?.*|exit code:? -?\d+|process exited with code -?\d+|process running with session id \d+|original token count:.*|total output lines:.*|output:|command exited with.*|\[?stderr\]?:?|\[?stdout\]?:?|` + "```\\w*" + `|script (?:completed|failed)|<\/?tool_use_error>)$`)
+)
+
+// exitCode returns the result's exit code: the format's own, else the one
+// a Codex header states.
+func exitCode(r handoff.ToolResult) (int, bool) {
+	if r.ExitCode != nil {
+		return *r.ExitCode, true
+	}
+	if m := exitHeaderRe.FindStringSubmatch(headOf(r.Content, 600)); m != nil {
+		n, err := strconv.Atoi(m[1])
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// failed judges a result: the format's error flag or exit code when it has
+// one, the content's shape when it has none.
+func failed(r handoff.ToolResult) bool {
+	if r.IsError {
+		return true
+	}
+	if code, ok := exitCode(r); ok {
+		return code != 0
+	}
+	return contentFailRe.MatchString(r.Content)
+}
+
+// outputBody is a result's text without wrapper headers and blank lines.
+func outputBody(content string) []string {
+	content = strings.TrimPrefix(strings.TrimSpace(content), "Error: ")
+	var lines []string
+	for _, l := range strings.Split(content, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || wrapperLineRe.MatchString(l) {
+			continue
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+// ignoredKind says why a failure is not an error for a successor, or ""
+// when it is one.
+func ignoredKind(call *callInfo, content string) string {
+	head := strings.TrimSpace(headOf(content, 2000))
+	head = strings.TrimPrefix(head, "Error: ")
+	if rejectedRe.MatchString(head) {
+		return ignoreRejected
+	}
+	if harnessRe.MatchString(head) {
+		return ignoreHarness
+	}
+	if call == nil {
+		return ""
+	}
+	body := outputBody(content)
+	if !call.shell() {
+		// A read of a missing file is a probe too.
+		if len(body) <= 2 && strings.Contains(strings.ToLower(strings.Join(body, " ")), "does not exist") && strings.HasPrefix(strings.ToLower(call.Name), "read") {
+			return ignoreProbe
+		}
+		return ""
+	}
+	segs := segments(normalizeCommand(call.command))
+	if len(segs) != 1 {
+		return ""
+	}
+	pipeline := strings.Split(segs[0], "|")
+	last := strings.Fields(pipeline[len(pipeline)-1])
+	first := strings.Fields(pipeline[0])
+	if len(first) == 0 || len(last) == 0 {
+		return ""
+	}
+	allMissing := len(body) > 0
+	for _, l := range body {
+		if !missingPathRe.MatchString(l) {
+			allMissing = false
+			break
+		}
+	}
+	switch prog := path.Base(last[0]); prog {
+	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "fd", "git":
+		if prog == "git" && (len(last) < 2 || last[1] != "grep") {
+			break
+		}
+		if len(body) == 0 || allMissing {
+			return ignoreNoMatch
+		}
+	}
+	switch path.Base(first[0]) {
+	case "which", "type", "test", "[", "[[", "pgrep", "cmp", "stat", "file", "command", "hash":
+		return ignoreProbe
+	case "ls", "cat", "head", "tail", "sed", "nl", "wc", "less", "tree":
+		if allMissing {
+			return ignoreProbe
+		}
+	case "git":
+		if strings.Contains(segs[0], "--exit-code") || strings.Contains(segs[0], "--quiet") || strings.Contains(segs[0], "--verify") {
+			return ignoreProbe
+		}
+	case "diff":
+		if strings.Contains(segs[0], " -q") {
+			return ignoreProbe
+		}
+	}
+	if len(first) == 2 && (first[1] == "--version" || first[1] == "-v" || first[1] == "-V" || first[1] == "version") {
+		return ignoreProbe
+	}
+	if len(first) == 4 && first[1] == "-m" && (first[3] == "--version" || first[3] == "-V") {
+		return ignoreProbe
+	}
+	return ""
+}
+
+var segSplitRe = regexp.MustCompile(`\s*(?:&&|\|\||;|\n)\s*`)
+
+// segments splits a command into its sequential parts, without those that
+// only set up the environment (cd, export, source, mkdir -p, set).
+func segments(cmd string) []string {
+	var out []string
+	for _, s := range segSplitRe.Split(cmd, -1) {
+		s = strings.TrimSpace(s)
+		f := strings.Fields(s)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "cd", "export", "source", ".", "set", "pushd", "popd", "mkdir", "unset", "true", "rm", "echo", "clear", "sleep", "printf":
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// programKey is the program a command runs and what it runs on, with flags
+// dropped: "gcc -I inc a.c -o a" and "gcc a.c -O2 -o a" share "gcc a.c a".
+// Environment assignments and wrappers (timeout, sudo) are skipped; the
+// last real segment of a chain, what the chain is for, decides.
+func programKey(cmd string) string {
+	segs := segments(normalizeCommand(cmd))
+	if len(segs) == 0 {
+		return ""
+	}
+	seg, _, _ := strings.Cut(segs[len(segs)-1], "|")
+	f := strings.Fields(seg)
+	for len(f) > 0 && (strings.Contains(f[0], "=") || isWrapper(f[0])) {
+		if f[0] == "timeout" && len(f) > 1 {
+			f = f[1:]
+		}
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	key := []string{path.Base(f[0])}
+	if len(f) > 1 && isWord(f[1]) {
+		key = append(key, f[1])
+	}
+	files := 0
+	for _, a := range f[1:] {
+		if strings.HasPrefix(a, "-") || !(strings.Contains(a, ".") || strings.Contains(a, "/")) {
+			continue
+		}
+		key = append(key, strings.Trim(a, `"'`))
+		if files++; files == 2 {
+			break
+		}
+	}
+	return strings.Join(key, " ")
+}
+
+func isWrapper(w string) bool {
+	switch w {
+	case "sudo", "time", "timeout", "env", "nohup", "exec", "npx", "bunx", "uvx":
+		return true
+	}
+	return false
+}
+
+var wordRe = regexp.MustCompile(`^[A-Za-z][\w:-]*$`)
+
+func isWord(s string) bool { return wordRe.MatchString(s) }
+
+// helpOnly reports a run that only prints help or a version, which
+// proves nothing about an earlier failure.
+func helpOnly(cmd string) bool {
+	for _, f := range strings.Fields(cmd) {
+		switch f {
+		case "--help", "-h", "--version", "-V", "help":
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	exceptionLineRe = regexp.MustCompile(`^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure)\b(?::|$)`)
+	compilerLineRe  = regexp.MustCompile(`(?i)(?:^|: )(?:fatal )?error(?:\[\w+\])?:|^error TS\d+|\berror TS\d+:|^panic: |^fatal: |undefined reference to|: command not found|command not found:`)
+	assertLineRe    = regexp.MustCompile(`^E\s+\S|AssertionError|assert(?:ion)? failed|^\s*Expected\b|^\s*Received\b|expected .* (?:to|but) `)
+	failTestLineRe  = regexp.MustCompile(`^--- FAIL: |^FAILED |^FAIL[: \t]|^[✕×✗] |\(\d+ tests? \| \d+ failed\)| FAILED$|^test \S+ \.\.\. FAILED|^ERROR: test|^\d+\) `)
+	passLineRe      = regexp.MustCompile(`(?i)(^ok\s|^pass(?:ed)?\b|^--- PASS|^\s*[✓✔√] |\.{3,}\s*(?:passed|skipped)|\(no files to check\)\s*skipped$|\b0 (?:failed|errors?|failures)\b.*\bpassed\b|^=+ \d+ passed|^tests?:\s+\d+ passed,?\s+\d+ total$|^test result: ok)`)
+	keywordLineRe   = regexp.MustCompile(`(?i)(error|fail|fatal|panic|exception|denied|not found|no such file|cannot|can't|unable to|invalid|refused|timed? ?out|undefined|unexpected|missing|rejected|conflict|permission)`)
+	noticeLineRe    = regexp.MustCompile(`(?i)^(?:\[notice\]|warning:|npm warn|deprecat|hint:)`)
+)
+
+// lineScore rates how much a line of failure output tells a successor;
+// zero means never a headline.
+func lineScore(l string) int {
+	if passLineRe.MatchString(l) || strings.Trim(l, "=-_*#~^ .") == "" {
+		return 0
+	}
+	switch {
+	case exceptionLineRe.MatchString(l):
+		return 10
+	case compilerLineRe.MatchString(l):
+		return 9
+	case failTestLineRe.MatchString(l):
+		return 8
+	case assertLineRe.MatchString(l):
+		return 7
+	case noticeLineRe.MatchString(l):
+		return 1
+	case keywordLineRe.MatchString(l):
+		return 5
+	case strings.HasPrefix(l, "Traceback"):
+		return 2
+	}
+	return 1
+}
+
+// errorMessage picks the most informative line of a failure by score (the
+// final exception of a traceback, the first compiler error, a failing
+// test), never a pass line or a wrapper header, and the line after it
+// when that adds detail, within errorMessageLimit.
+func errorMessage(content string) string {
+	lines := outputBody(toolErrTagRe.ReplaceAllString(content, ""))
+	if len(lines) == 0 {
+		return "(no output)"
+	}
+	best, bestScore := -1, 0
+	for i, l := range lines {
+		s := lineScore(l)
+		if s > bestScore || (s == 10 && s == bestScore) {
+			best, bestScore = i, s
+		}
+	}
+	if best < 0 {
+		return truncate(lines[0], errorMessageLimit)
+	}
+	msg := lines[best]
+	if best+1 < len(lines) && bestScore < 10 && len([]rune(msg)) < 120 && len(lines[best+1]) >= 12 && lineScore(lines[best+1]) >= 5 {
+		msg += " / " + lines[best+1]
+	}
+	return truncate(msg, errorMessageLimit)
+}
+
+var toolErrTagRe = regexp.MustCompile(`</?tool_use_error>`)
+
+var (
+	buildErrorRe = regexp.MustCompile(`(?i)(undefined: |cannot use |syntax error|error\[E\d+\]|error TS\d+|compilation (?:failed|terminated)|build failed|cannot find package|could not compile|does not compile|undefined reference to|no required module provides|expected ['"]?[;)}\]]|imported and not used|declared and not used|\.go:\d+:\d+: |\.\w+:\d+:\d+: (?:fatal )?error:)`)
+	buildCmdRe   = regexp.MustCompile(`(?i)(^|\s|&&|;)(go (build|vet|install)|cargo (build|check)|make(\s|$)|tsc(\s|$)|npm run build|yarn build|pnpm build|cmake --build|gcc |g\+\+ |clang |nvcc |javac |mvn (compile|package)|gradlew? build|swift build|xcodebuild(?: build)?\s)`)
+	testFailRe   = regexp.MustCompile(`(?m)(^--- FAIL: |^FAILED |^FAIL: | FAILED$|✕ |^Tests:.*\bfailed\b|AssertionError|^=+ .*\bfailed\b|\(\d+ tests? \| \d+ failed\))`)
+)
+
+// classifyError names the class of a failure from the command and output.
+func classifyError(call *callInfo, content string) string {
+	shell := call.shell()
+	command := ""
+	if call != nil {
+		command = call.command
+	}
+	switch {
+	case shell && isTestCommand(command):
+		return "test_failure"
+	case testFailRe.MatchString(content):
+		return "test_failure"
+	case buildErrorRe.MatchString(content) || (shell && buildCmdRe.MatchString(normalizeCommand(command))):
+		return "build_error"
+	case shell:
+		return "command_failed"
+	}
+	return "tool_error"
+}
+
+// openError is an error record with what its resolution is judged by.
+type openError struct {
+	rec     handoff.ErrorRecord
+	key     string // tool + normalized command
+	prog    string // programKey of the command
+	files   []string
+	edited  bool // a file it names was edited since
+	last    int  // message index of the latest occurrence
+	notes   int  // assistant turns seen since the latest occurrence
+	pending bool // the assistant announced a workaround; a success confirms it
+}
+
+// errorLog folds failures and resolves them against later evidence.
+type errorLog struct {
+	list     []*openError
+	contexts []string
+	// recent are errors still within reach of the assistant's next turns.
+	recent  []*openError
+	ignored map[string]int
+}
+
+func newErrorLog() *errorLog { return &errorLog{ignored: map[string]int{}} }
+
+// noteTurns is how many assistant turns after a failure may diagnose it or
+// say it was fixed or worked around.
+const noteTurns = 3
+
+func errorKey(tool, command string) string {
+	return strings.ToLower(tool) + "\x00" + normalizeCommand(command)
+}
+
+var fileRefRe = regexp.MustCompile(`[\w./-]*[\w-]\.(?:go|py|rs|ts|tsx|js|jsx|c|h|cc|cpp|hpp|cu|java|kt|swift|rb|php|cs|sh|md|json|ya?ml|toml|sql|txt|css|html|vue|plist|mjs|cjs)\b`)
+
+// observe records one result: a failure becomes (or repeats) an error; a
+// success resolves what it answers.
+func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *callInfo, fail bool) {
+	tool, command, said := r.Name, "", ""
+	if call != nil {
+		command, said = call.command, call.said
+		if tool == "" {
+			tool = call.Name
+		}
+	}
+	if !fail {
+		l.success(m, call)
+		return
+	}
+	if kind := ignoredKind(call, r.Content); kind != "" {
+		l.ignored[kind]++
+		return
+	}
+	msg := errorMessage(r.Content)
+	key := errorKey(tool, command)
+	if command == "" || command == tool {
+		key += "\x00" + msg // without a command, only the same message is a repeat
+	}
+	for i := len(l.list) - 1; i >= 0; i-- {
+		if e := l.list[i]; e.key == key && e.rec.Resolution == handoff.ResolutionUnresolved {
+			e.rec.Occurrences++
+			e.rec.Message = msg
+			e.last, e.notes, e.pending, e.edited = m.Index, 0, false, false
+			l.remember(e)
+			return
+		}
+	}
+	e := &openError{
+		rec: handoff.ErrorRecord{
+			ID:          "e" + strconv.Itoa(len(l.list)+1),
+			Type:        classifyError(call, r.Content),
+			Message:     msg,
+			Context:     lastSentences(said, 1),
+			Command:     command,
+			Tool:        tool,
+			Resolution:  handoff.ResolutionUnresolved,
+			Source:      m.Ref(),
+			Occurrences: 1,
+		},
+		key:  key,
+		last: m.Index,
+	}
+	if call.shell() {
+		e.prog = programKey(command)
+	}
+	seen := map[string]bool{}
+	for _, s := range append(fileRefRe.FindAllString(msg, 4), fileRefRe.FindAllString(command, 4)...) {
+		b := path.Base(s)
+		if !seen[b] {
+			seen[b] = true
+			e.files = append(e.files, b)
+		}
+	}
+	if call != nil && call.kind == kindEdit {
+		for _, p := range call.paths {
+			if b := path.Base(p); !seen[b] {
+				seen[b] = true
+				e.files = append(e.files, b)
+			}
+		}
+	}
+	l.list = append(l.list, e)
+	l.contexts = append(l.contexts, said)
+	l.remember(e)
+}
+
+func (l *errorLog) remember(e *openError) {
+	for _, r := range l.recent {
+		if r == e {
+			return
+		}
+	}
+	l.recent = append(l.recent, e)
+}
+
+// success resolves the open errors a successful call answers: the same
+// command, the same program on the same target, a broader green run of
+// the same test suite, or any success touching a file named in the error
+// after that file was edited. It also confirms announced workarounds.
+func (l *errorLog) success(m handoff.Message, call *callInfo) {
+	if call == nil {
+		return
+	}
+	ref := m.Ref()
+	key := errorKey(call.Name, call.command)
+	prog := ""
+	test := false
+	help := false
+	if call.shell() {
+		prog = programKey(call.command)
+		test = isTestCommand(call.command)
+		help = helpOnly(call.command)
+	}
+	var bases []string
+	if call.kind == kindEdit {
+		for _, p := range call.paths {
+			bases = append(bases, path.Base(p))
+		}
+	}
+	for _, e := range l.list {
+		if e.rec.Resolution != handoff.ResolutionUnresolved {
+			continue
+		}
+		switch {
+		case e.pending:
+			e.resolve(handoff.ResolutionWorkaround, ref)
+		case e.key == key && call.command != "" && call.command != call.Name:
+			e.resolve(handoff.ResolutionFixed, ref)
+		case help:
+		case prog != "" && e.prog == prog:
+			e.resolve(handoff.ResolutionFixed, ref)
+		case test && e.rec.Type == "test_failure" && suiteCovers(call.command, e.rec.Command):
+			e.resolve(handoff.ResolutionFixed, ref)
+		case len(bases) > 0 && sharesFile(e.files, bases):
+			if call.kind == kindEdit && e.rec.Tool == call.Name || !e.shellish() {
+				e.resolve(handoff.ResolutionFixed, ref) // the edit that failed went through
+			} else {
+				e.edited = true
+			}
+		case e.edited && call.shell() && (mentionsAny(call.command, e.files) || (prog != "" && firstWord(prog) == firstWord(e.prog))):
+			e.resolve(handoff.ResolutionFixed, ref)
+		}
+	}
+}
+
+func (e *openError) shellish() bool { return e.prog != "" }
+
+func (e *openError) resolve(res handoff.Resolution, ref handoff.MessageRef) {
+	e.rec.Resolution = res
+	e.rec.ResolvedBy = &ref
+	e.pending = false
+}
+
+func firstWord(s string) string {
+	w, _, _ := strings.Cut(s, " ")
+	return w
+}
+
+func sharesFile(files, bases []string) bool {
+	for _, f := range files {
+		for _, b := range bases {
+			if f == b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func mentionsAny(cmd string, files []string) bool {
+	for _, f := range files {
+		if strings.Contains(cmd, f) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	fixedSayRe      = regexp.MustCompile(`(?i)\b(fixed|works|working now|is working|now works|resolved|succeeded|succeeds now|passes now|now pass(?:es)?|(?:compiles?|compiled|builds?|built|installed|ran|completed) (?:now|successfully|fine|cleanly)|successfully (?:compiled|built|installed|ran|created|completed)|that worked|all tests pass|tests? (?:now )?pass(?:ing)?)\b`)
+	workaroundSayRe = regexp.MustCompile(`(?i)\b(instead|work ?around|worked around|alternative(?:ly)?|different approach|fall ?back|not needed|unnecessary|no need|can be ignored|safe to ignore|harmless|expected(?: since| because| —| -|,)|skip(?:ping)? (?:it|this|that)|doesn't matter|not (?:a|an) (?:problem|issue))\b`)
+	negatedSayRe    = regexp.MustCompile(`(?i)\b(still (?:fail|broken|error|not)|not (?:yet )?(?:fixed|resolved|working)|isn't (?:fixed|working)|(?:didn't|doesn't|does not|did not|won't|not) work|failed again)`)
+)
+
+// said reads an assistant turn of the main thread against the errors of
+// the last few turns: its first sentences become the diagnosis of errors
+// that have none, "fixed" resolves them, "instead"/"not needed" marks a
+// workaround that the next success confirms.
+func (l *errorLog) said(m handoff.Message, text string) {
+	if len(l.recent) == 0 {
+		return
+	}
+	clean := fenceRe.ReplaceAllString(text, " ")
+	fixed := fixedSayRe.MatchString(clean) && !negatedSayRe.MatchString(clean)
+	work := workaroundSayRe.MatchString(clean)
+	note := firstSentences(clean, 2)
+	ref := m.Ref()
+	keep := l.recent[:0]
+	for _, e := range l.recent {
+		if e.rec.Resolution != handoff.ResolutionUnresolved {
+			continue
+		}
+		if e.rec.ResolutionNotes == "" && note != "" {
+			e.rec.ResolutionNotes = truncate(note, errorNotesLimit)
+		}
+		switch {
+		case fixed:
+			e.resolve(handoff.ResolutionFixed, ref)
+			if note != "" {
+				e.rec.ResolutionNotes = truncate(note, errorNotesLimit)
+			}
+			continue
+		case work:
+			e.pending = true
+			if note != "" {
+				e.rec.ResolutionNotes = truncate(note, errorNotesLimit)
+			}
+		}
+		if e.notes++; e.notes < noteTurns {
+			keep = append(keep, e)
+		}
+	}
+	l.recent = keep
+}
+
+// records lists the errors newest first (by latest occurrence).
+func (l *errorLog) records() ([]handoff.ErrorRecord, []string) {
+	idx := make([]int, len(l.list))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return l.list[idx[a]].last > l.list[idx[b]].last })
+	out := make([]handoff.ErrorRecord, len(idx))
+	ctx := make([]string, len(idx))
+	for i, j := range idx {
+		out[i] = l.list[j].rec
+		ctx[i] = l.contexts[j]
+	}
+	return out, ctx
+}
+
+var (
+	fenceRe    = regexp.MustCompile("(?s)```.*?(?:```|$)")
+	sentenceRe = regexp.MustCompile(`[^.!?\n]+(?:[.!?]+|$)`)
+)
+
+// firstSentences returns the first n sentences of prose, code removed.
+func firstSentences(text string, n int) string {
+	var out []string
+	for _, s := range sentenceRe.FindAllString(fenceRe.ReplaceAllString(text, " "), -1) {
+		s = strings.TrimSpace(strings.TrimLeft(s, "#*->• "))
+		if len(s) < 12 || !strings.Contains(s, " ") {
+			continue
+		}
+		out = append(out, s)
+		if len(out) == n {
+			break
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// lastSentences returns the last n sentences of prose, code removed: what
+// the assistant said it was about to do.
+func lastSentences(text string, n int) string {
+	all := sentenceRe.FindAllString(fenceRe.ReplaceAllString(text, " "), -1)
+	var out []string
+	for i := len(all) - 1; i >= 0 && len(out) < n; i-- {
+		if s := strings.TrimSpace(strings.TrimLeft(all[i], "#*->• ")); len(s) >= 12 && strings.Contains(s, " ") {
+			out = append([]string{s}, out...)
+		}
+	}
+	return truncate(strings.Join(out, " "), errorContextLimit)
+}

@@ -1,0 +1,135 @@
+package extractor
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// testCommandRe recognises test runners.
+var testCommandRe = regexp.MustCompile(`(?i)(^|[\s;&|(/])(go test|gotestsum|pytest|py\.test|python3? -m (pytest|unittest)|(npm|pnpm|yarn|bun) (run )?test[:\w-]*|npx (jest|vitest)|jest|vitest|cargo (test|nextest)|ctest|make (test|check)[\w-]*|mvn( \S+)* (test|verify)|\./mvnw( \S+)* test|(\./)?gradlew?( \S+)* test|rspec|phpunit|tox|nox|dotnet test|mix test|deno test|swift test|xcodebuild( \S+)* test|manage\.py test|\./tests?/\S*|\./run_tests\S*|bats |go run gotest)(\s|$|;|&|\|)`)
+
+func isTestCommand(cmd string) bool {
+	return testCommandRe.MatchString(normalizeCommand(cmd))
+}
+
+// runnerRe names a test runner family and captures what follows it.
+var runnerRe = regexp.MustCompile(`(?i)(go test|pytest|py\.test|-m pytest|-m unittest|manage\.py test|(?:npm|pnpm|yarn|bun)(?: run)? test[:\w-]*|jest|vitest|cargo test|cargo nextest|make test[\w-]*|rspec|swift test|xcodebuild|mix test|dotnet test|phpunit)(.*)$`)
+
+// suiteCovers reports whether the green run broad covers the failed run
+// narrow: the same runner, and broad's targets include narrow's ("go test
+// ./..." covers "go test ./pkg -run X"; "pytest" covers "pytest
+// tests/a.py::t"; "npm test" covers "npm test -- a.test.ts").
+func suiteCovers(broad, narrow string) bool {
+	b := runnerRe.FindStringSubmatch(normalizeCommand(broad))
+	n := runnerRe.FindStringSubmatch(normalizeCommand(narrow))
+	if b == nil || n == nil || runnerFamily(b[1]) != runnerFamily(n[1]) {
+		return false
+	}
+	bt, bSel := testTargets(b[2])
+	nt, _ := testTargets(n[2])
+	if bSel {
+		return false // a selected subset covers nothing but itself
+	}
+	if len(bt) == 0 {
+		return true
+	}
+	for _, t := range nt {
+		covered := false
+		for _, p := range bt {
+			p = strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/")
+			if p == "." || p == "" || strings.HasPrefix(strings.TrimPrefix(t, "./"), strings.TrimPrefix(p, "./")) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			return false
+		}
+	}
+	return len(nt) > 0 || len(bt) == 0
+}
+
+func runnerFamily(r string) string {
+	r = strings.ToLower(r)
+	switch {
+	case strings.Contains(r, "pytest") || strings.Contains(r, "py.test"):
+		return "pytest"
+	case strings.HasPrefix(r, "npm") || strings.HasPrefix(r, "pnpm") || strings.HasPrefix(r, "yarn") || strings.HasPrefix(r, "bun"):
+		return "npm " + r[strings.LastIndex(r, " ")+1:]
+	}
+	return r
+}
+
+// testTargets splits a runner's arguments into targets, and reports a
+// selection (-run, -k, --filter, -t, ::name) that narrows the run.
+func testTargets(args string) (targets []string, selected bool) {
+	f := strings.Fields(args)
+	for i := 0; i < len(f); i++ {
+		a := f[i]
+		switch {
+		case a == "-run" || a == "-k" || a == "-t" || a == "--filter" || a == "-testNamePattern" || a == "--testNamePattern" || a == "-only-testing":
+			selected = true
+			i++
+		case strings.HasPrefix(a, "-run=") || strings.HasPrefix(a, "-k=") || strings.HasPrefix(a, "--filter=") || strings.HasPrefix(a, "-only-testing:"):
+			selected = true
+		case strings.HasPrefix(a, "-") || a == "--" || strings.ContainsAny(a, "|>&;"):
+		default:
+			if strings.Contains(a, "::") {
+				a, _, _ = strings.Cut(a, "::")
+			}
+			targets = append(targets, strings.Trim(a, `"'`))
+		}
+	}
+	return targets, selected
+}
+
+var (
+	goFailRe      = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
+	pytestFailRe  = regexp.MustCompile(`(?m)^FAILED ([^\s(]\S*?)(?:\s+-\s.*)?$`)
+	pytestFail2Re = regexp.MustCompile(`(?m)^(\S+::\S+) FAILED`)
+	jestFailRe    = regexp.MustCompile(`(?m)^\s*[✕×] (.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?\s*$`)
+	cargoFailRe   = regexp.MustCompile(`(?m)^test (\S+) \.\.\. FAILED`)
+	genericFailRe = regexp.MustCompile(`(?m)^(?:FAIL|ERROR): (\S+)`)
+	rspecFailRe   = regexp.MustCompile(`(?m)^rspec (\./\S+:\d+)`)
+	swiftFailRe   = regexp.MustCompile(`(?m)error: -\[(\S+ \S+)\] : .*failed`)
+	summaryRe     = regexp.MustCompile(`(?i)(^(ok|fail)\s+\S+\s+[\d.]+s|^(ok|fail|pass)$|^=+ .*\b(passed|failed|errors?|no tests ran)\b.*=+$|^tests?:\s+\d|^test result:|^\d+ (passed|failed|failing|passing|tests?)\b|\b\d+ (passed|failed|failing|passing)\b|^ran \d+ tests? in|^(failed|ok) \(|^ok$|^tests run: \d+|\d+ examples?, \d+ failures?|executed \d+ tests?, with \d+ failures?|\*\* test (succeeded|failed) \*\*|^test files\s+\d)`)
+	failSummaryRe = regexp.MustCompile(`(?i)(^fail\b|\bfailed\b|\b[1-9]\d* (failing|errors?|failures?)\b|^test result: failed|\*\* test failed \*\*)`)
+	zeroFailRe    = regexp.MustCompile(`(?i)\b0 (failed|failing|errors?|failures?)\b`)
+)
+
+// testState reads the outcome of a test run from its result.
+func testState(command string, r handoff.ToolResult, fail bool, m handoff.Message) *handoff.TestState {
+	ts := &handoff.TestState{Command: strings.TrimSpace(command), Source: m.Ref()}
+	out := r.Content
+	seen := map[string]bool{}
+	for _, re := range []*regexp.Regexp{goFailRe, pytestFailRe, pytestFail2Re, jestFailRe, cargoFailRe, genericFailRe, rspecFailRe, swiftFailRe} {
+		for _, sm := range re.FindAllStringSubmatch(out, -1) {
+			name := strings.TrimSpace(sm[1])
+			if name != "" && !seen[name] {
+				seen[name] = true
+				ts.FailingTests = append(ts.FailingTests, name)
+			}
+		}
+	}
+	lines := strings.Split(out, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l != "" && summaryRe.MatchString(l) {
+			ts.Summary = truncate(l, 200)
+			break
+		}
+	}
+	summaryFails := ts.Summary != "" && failSummaryRe.MatchString(ts.Summary) && !zeroFailRe.MatchString(ts.Summary)
+	code, known := exitCode(r)
+	switch {
+	case fail || len(ts.FailingTests) > 0 || summaryFails:
+		ts.Status = handoff.TestsFailing
+	case (known && code == 0) || ts.Summary != "":
+		ts.Status = handoff.TestsPassing
+	default:
+		ts.Status = handoff.TestsUnknown
+	}
+	return ts
+}

@@ -1,0 +1,432 @@
+package extractor
+
+import (
+	"encoding/json"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// callKind is what a tool call does, judged by the shape of its input.
+type callKind int
+
+const (
+	kindOther callKind = iota
+	kindShell
+	kindEdit
+	kindPlan
+)
+
+// callInfo is a tool call as the facts see it: its kind, the shell
+// command it ran (unwrapped) or a short description, and the files it
+// modified. Results point back to it.
+type callInfo struct {
+	Name    string
+	kind    callKind
+	command string   // the shell command, or "Tool target" for other calls
+	paths   []string // files an edit modifies
+	said    string   // the assistant's last text before the call
+	// session is the process a write_stdin call continues.
+	session string
+	// running is set while an exec_command process is still running.
+	running bool
+}
+
+// shell reports a call that ran a shell command.
+func (c *callInfo) shell() bool { return c != nil && c.kind == kindShell }
+
+// Input keys that name a file, and keys whose presence next to a path
+// means the call writes that file.
+var (
+	pathKeys    = []string{"file_path", "path", "filename", "target_file", "notebook_path", "file"}
+	contentKeys = []string{"content", "patch", "old_string", "new_string", "old_str", "new_str", "edits", "diff", "file_text", "code_edit", "new_source", "search", "replace", "insert_line"}
+)
+
+// editNameHint lists tool names that modify the file their path names even
+// when the input holds nothing else (a console paste, a trimmed record).
+func editNameHint(name string) bool {
+	switch strings.ToLower(name) {
+	case "edit", "multiedit", "write", "notebookedit", "write_file", "writefile", "replace", "edit_file",
+		"write_to_file", "replace_in_file", "create_file", "str_replace", "insert", "update", "create", "apply_patch", "apply_diff":
+		return true
+	}
+	return false
+}
+
+// shellNameHint lists tool names that run shell commands, for inputs that
+// carry only a summary line (console pastes).
+func shellNameHint(name string) bool {
+	switch strings.ToLower(name) {
+	case "bash", "shell", "local_shell", "exec_command", "shell_command", "run_command", "run_shell_command", "execute_bash",
+		"execute_command", "run_terminal_cmd", "terminal", "container.exec", "bashoutput", "command":
+		return true
+	}
+	return false
+}
+
+// shapes classifies calls. It keeps the one piece of state a format needs
+// across calls: SWE-agent's open file, which its edit commands target.
+type shapes struct{ open string }
+
+// classify reads a call by the shape of its input; the name is a hint for
+// inputs that carry too little to judge (console summaries).
+func (s *shapes) classify(c handoff.ToolCall) *callInfo {
+	info := &callInfo{Name: c.Name}
+	var free string
+	if err := json.Unmarshal(c.Input, &free); err == nil {
+		// Free-text input (Codex apply_patch, exec): a patch is an edit.
+		if files := patchFiles(free); len(files) > 0 {
+			info.kind, info.paths, info.command = kindEdit, files, c.Name+" "+strings.Join(files, " ")
+			return info
+		}
+		info.command = c.Name
+		return info
+	}
+	in := decodeObject(c.Input)
+	lname := strings.ToLower(c.Name)
+
+	if _, ok := planItems(c.Name, in); ok {
+		info.kind, info.command = kindPlan, c.Name
+		return info
+	}
+	// An editor tool: {command: create|str_replace|insert|view, path}.
+	if ec, p := str(in, "command"), firstPath(in); p != "" && isEditorCommand(ec) {
+		info.command = c.Name + " " + ec + " " + p
+		if ec != "view" {
+			info.kind, info.paths = kindEdit, []string{p}
+		}
+		s.open = p
+		return info
+	}
+	if sid := idString(in["session_id"]); sid != "" && (in["chars"] != nil || lname == "write_stdin") {
+		info.session, info.command = sid, c.Name
+		return info
+	}
+	if cmd := shellCommand(in); cmd != "" {
+		info.kind, info.command = kindShell, cmd
+		info.paths = s.shellEdits(cmd)
+		return info
+	}
+	if p := firstPath(in); p != "" {
+		info.command = c.Name + " " + firstLine(p)
+		if editNameHint(c.Name) || hasAny(in, contentKeys) {
+			info.kind, info.paths = kindEdit, []string{p}
+			if lname == "create" {
+				s.open = p
+			}
+		} else if lname == "open" {
+			s.open = p
+		}
+		return info
+	}
+	if p := patchText(c.Input); p != "" {
+		if files := patchFiles(p); len(files) > 0 {
+			info.kind, info.paths, info.command = kindEdit, files, c.Name+" "+strings.Join(files, " ")
+			return info
+		}
+	}
+	// SWE-agent function calls that edit the open file: edit {search,
+	// replace}, insert {text}.
+	if s.open != "" && (lname == "edit" || lname == "insert") && (hasAny(in, contentKeys) || in["text"] != nil) {
+		info.kind, info.paths, info.command = kindEdit, []string{s.open}, c.Name+" "+s.open
+		return info
+	}
+	// Console pastes carry one summary line: a command or a path.
+	if sum := str(in, "summary"); sum != "" {
+		switch {
+		case shellNameHint(c.Name):
+			info.kind, info.command = kindShell, sum
+		case editNameHint(c.Name):
+			p := consolePath(sum)
+			info.kind, info.paths, info.command = kindEdit, []string{p}, c.Name+" "+p
+		default:
+			info.command = c.Name + " " + firstLine(sum)
+		}
+		return info
+	}
+	for _, k := range []string{"url", "pattern", "query", "description"} {
+		if v := str(in, k); v != "" {
+			info.command = c.Name + " " + firstLine(v)
+			return info
+		}
+	}
+	info.command = c.Name
+	return info
+}
+
+func isEditorCommand(c string) bool {
+	switch c {
+	case "create", "str_replace", "insert", "undo_edit", "write", "view", "append":
+		return true
+	}
+	return false
+}
+
+func firstPath(in map[string]any) string {
+	for _, k := range pathKeys {
+		if p := str(in, k); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+func hasAny(in map[string]any, keys []string) bool {
+	for _, k := range keys {
+		if _, ok := in[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// consolePath reads the file of a console edit line: "path",
+// "Writing to path", or Gemini's "path: old => new".
+func consolePath(sum string) string {
+	sum = strings.TrimPrefix(strings.TrimSpace(sum), "Writing to ")
+	if i := strings.Index(sum, ": "); i > 0 && !strings.Contains(sum[:i], " ") {
+		sum = sum[:i]
+	}
+	return strings.TrimSpace(sum)
+}
+
+var (
+	heredocWriteRe = regexp.MustCompile(`(?m)(?:^|[;&|]\s*)(?:cat|tee(?: -a)?)\s+(?:>>?\s*)?([^\s<>|;&'"]+)\s*<<-?\s*['"]?\w+|(?:^|[;&|]\s*)cat\s+<<-?\s*['"]?\w+['"]?\s*>>?\s*([^\s<>|;&'"]+)`)
+	sweEditRe      = regexp.MustCompile(`^edit\s+\d+:\d+`)
+)
+
+// shellEdits lists the files a shell command writes by shape: an
+// apply_patch or diff text (also inside a heredoc), a `cat > f <<EOF`
+// heredoc, and SWE-agent's create / edit / str_replace_editor commands.
+func (s *shapes) shellEdits(cmd string) []string {
+	trim := strings.TrimSpace(cmd)
+	if strings.Contains(cmd, "*** Begin Patch") || strings.HasPrefix(trim, "apply_patch") || strings.HasPrefix(trim, "git apply") {
+		return patchFiles(cmd)
+	}
+	fields := strings.Fields(trim)
+	if len(fields) > 0 {
+		switch fields[0] {
+		case "open":
+			if len(fields) > 1 {
+				s.open = strings.Trim(fields[1], `"'`)
+			}
+			return nil
+		case "create":
+			if len(fields) > 1 {
+				s.open = strings.Trim(fields[1], `"'`)
+				return []string{s.open}
+			}
+		case "str_replace_editor":
+			if len(fields) > 2 && isEditorCommand(fields[1]) {
+				s.open = fields[2]
+				if fields[1] != "view" {
+					return []string{fields[2]}
+				}
+				return nil
+			}
+		}
+		if sweEditRe.MatchString(trim) || fields[0] == "insert" && s.open != "" {
+			if s.open != "" {
+				return []string{s.open}
+			}
+		}
+	}
+	if strings.Contains(cmd, "<<") {
+		var out []string
+		for _, m := range heredocWriteRe.FindAllStringSubmatch(cmd, -1) {
+			for _, g := range m[1:] {
+				if g != "" && g != "/dev/null" {
+					out = append(out, g)
+				}
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// planItems returns the items of a plan call: a todos[] or plan[] list of
+// objects (TodoWrite, update_plan, write_todos).
+func planItems(name string, in map[string]any) ([]any, bool) {
+	for _, k := range []string{"todos", "plan"} {
+		if items, ok := in[k].([]any); ok {
+			if len(items) == 0 {
+				return items, isPlanName(name)
+			}
+			if _, obj := items[0].(map[string]any); obj {
+				return items, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func isPlanName(name string) bool {
+	switch strings.ToLower(name) {
+	case "todowrite", "write_todos", "todo_write", "update_plan":
+		return true
+	}
+	return false
+}
+
+// shellCommand reads the command of a shell call: a string ("command",
+// "cmd") or an argv array, unwrapping `bash -lc "<script>"`.
+func shellCommand(in map[string]any) string {
+	for _, k := range []string{"command", "cmd"} {
+		switch v := in[k].(type) {
+		case string:
+			if isEditorCommand(v) && firstPath(in) != "" {
+				return ""
+			}
+			return unwrapShell(v)
+		case []any:
+			var argv []string
+			for _, a := range v {
+				if s, ok := a.(string); ok {
+					argv = append(argv, s)
+				}
+			}
+			if len(argv) == 3 && isShellBinary(argv[0]) && strings.HasPrefix(argv[1], "-") && strings.Contains(argv[1], "c") {
+				return argv[2]
+			}
+			return strings.Join(argv, " ")
+		}
+	}
+	return ""
+}
+
+func isShellBinary(s string) bool {
+	switch path.Base(s) {
+	case "bash", "sh", "zsh", "dash", "fish":
+		return true
+	}
+	return false
+}
+
+var shellWrapRe = regexp.MustCompile(`(?s)^(?:/\S*/)?(?:bash|sh|zsh)\s+-l?c\s+(?:"(.*)"|'(.*)')\s*$`)
+
+// unwrapShell turns `bash -lc "<script>"` into the script.
+func unwrapShell(cmd string) string {
+	if m := shellWrapRe.FindStringSubmatch(strings.TrimSpace(cmd)); m != nil {
+		if m[1] != "" {
+			return strings.ReplaceAll(m[1], `\"`, `"`)
+		}
+		return m[2]
+	}
+	return cmd
+}
+
+// patchText returns the patch of an apply_patch call, whose input is the
+// patch as a JSON string or an object holding it.
+func patchText(raw json.RawMessage) string {
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s
+	}
+	in := decodeObject(raw)
+	for _, k := range []string{"input", "patch", "diff"} {
+		if p, ok := in[k].(string); ok {
+			return p
+		}
+	}
+	return ""
+}
+
+var patchHeaderRe = regexp.MustCompile(`(?m)^(?:\*\*\* (?:Update|Add|Delete) File: (.+?)|\*\*\* Move to: (.+?)|\+\+\+ (?:b/)?(.+?))\s*$`)
+
+// patchFiles lists the files a patch (Codex apply_patch or unified diff)
+// changes.
+func patchFiles(patch string) []string {
+	if !strings.Contains(patch, "*** ") && !strings.Contains(patch, "+++ ") {
+		return nil
+	}
+	var out []string
+	for _, m := range patchHeaderRe.FindAllStringSubmatch(patch, -1) {
+		for _, g := range m[1:] {
+			if g != "" {
+				if i := strings.IndexByte(g, '\t'); i >= 0 { // diff timestamps
+					g = g[:i]
+				}
+				if g != "/dev/null" {
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pairing finds the call a result answers: by call id, else (formats
+// without ids: console pastes, SpecStory) the oldest unanswered call of
+// the same name. write_stdin calls resolve to the exec_command whose
+// process they continue.
+type pairing struct {
+	byID     map[string]*callInfo
+	sessions map[string]*callInfo
+	queue    []*callInfo
+}
+
+func newPairing() *pairing {
+	return &pairing{byID: map[string]*callInfo{}, sessions: map[string]*callInfo{}}
+}
+
+// queueLook bounds the search of the id-less queue for a name match.
+const queueLook = 8
+
+func (p *pairing) add(id string, c *callInfo) {
+	if c.session != "" {
+		if orig := p.sessions[c.session]; orig != nil {
+			c = orig
+		}
+	}
+	if id == "" {
+		p.queue = append(p.queue, c)
+		return
+	}
+	p.byID[id] = c
+}
+
+func (p *pairing) call(r handoff.ToolResult) *callInfo {
+	if r.CallID != "" {
+		return p.byID[r.CallID]
+	}
+	for i := 0; i < len(p.queue) && i < queueLook; i++ {
+		if r.Name == "" || strings.EqualFold(p.queue[i].Name, r.Name) {
+			c := p.queue[i]
+			p.queue = append(p.queue[:i], p.queue[i+1:]...)
+			return c
+		}
+	}
+	if len(p.queue) > 4*queueLook { // results the format never gave: forget the oldest
+		p.queue = p.queue[len(p.queue)-queueLook:]
+	}
+	return nil
+}
+
+var sessionRe = regexp.MustCompile(`Process running with session ID (\d+)`)
+
+// track notes an exec_command whose process is still running, so that
+// write_stdin results count for it.
+func (p *pairing) track(c *callInfo, content string) bool {
+	m := sessionRe.FindStringSubmatch(headOf(content, 400))
+	if m == nil {
+		if c != nil {
+			c.running = false
+		}
+		return false
+	}
+	if c != nil {
+		c.running = true
+		p.sessions[m[1]] = c
+	}
+	return true
+}
+
+func headOf(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}

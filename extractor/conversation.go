@@ -620,3 +620,10 @@ func clipSentences(s string, n int) string {
 	}
 	return strings.TrimSpace(cut) + "…"
 }
+
+// describeCall returns the command a shell call ran, or a short
+// description of any other call ("Edit internal/api/limiter.go").
+func describeCall(c handoff.ToolCall) string {
+	var s shapes
+	return s.classify(c).command
+}

@@ -73,6 +73,7 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 		Errors:        facts.Errors,
 		TestState:     facts.TestState,
 		FilesModified: relativeFiles(facts.FilesModified, t.Session.CWD),
+		Commits:       facts.Commits,
 		Usage:         handoff.Usage{ToolCalls: facts.ToolCalls},
 	}
 	if snap.Goal == "" {

@@ -219,7 +219,7 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 		return
 	}
 	if e.Signal != "" {
-		b.add(secStop, rankSignal, "end signal", "The session ended: "+inline(e.Signal, 80)+".")
+		b.add(secStop, rankSignal, "end signal", signalSentence(e.Signal))
 	}
 	if e.LastAssistant != "" {
 		lead := "The assistant's last message:\n"
@@ -565,4 +565,21 @@ func (b *builder) more(s *handoff.Snapshot, show string) {
 		return
 	}
 	b.add(secMore, rankMore, "", "For more detail: "+strings.Join(parts, "; ")+".")
+}
+
+// signalSentence says what a format's end signal means for a successor.
+func signalSentence(signal string) string {
+	switch strings.ToLower(signal) {
+	case "submitted":
+		return "The agent submitted its work (the run ended with submit): nothing is pending unless the person asks for more."
+	case "finished":
+		return "The agent issued its finish action: it considered the task complete."
+	case "awaiting user input":
+		return "The agent finished its turn and was awaiting user input."
+	case "user exited":
+		return "The person ended the session (/exit) after the last exchange."
+	case "turn aborted", "interrupted by the user":
+		return "The person interrupted the last turn before it finished."
+	}
+	return "The session ended: " + inline(signal, 80) + "."
 }

@@ -265,7 +265,7 @@ var (
 // request command's name; a pure command is kept as typed (it may be an
 // end signal) and filtered out of goals by isCommandOnly.
 func cleanRequest(s string) string {
-	s = strings.TrimSpace(s)
+	s = stripEnvelopes(strings.TrimSpace(s))
 	if loc := requestCommand.FindStringIndex(s); loc != nil {
 		s = strings.TrimSpace(s[loc[1]:])
 	}
@@ -392,7 +392,7 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 		if m.Role != handoff.RoleUser || m.Meta || m.CompactSummary {
 			continue
 		}
-		req := userRequest(m.Text)
+		req := cleanRequest(userRequest(m.Text))
 		if req == "" {
 			continue
 		}
@@ -542,7 +542,7 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult) 
 			if m.Meta || m.CompactSummary {
 				continue
 			}
-			if req := userRequest(m.Text); req != "" {
+			if req := cleanRequest(userRequest(m.Text)); req != "" {
 				turns = append(turns, handoff.Turn{Role: handoff.RoleUser, Text: clipSentences(req, turnTextLimit), Source: m.Ref(), Line: m.Line})
 			}
 		case handoff.RoleAssistant:
@@ -626,4 +626,47 @@ func clipSentences(s string, n int) string {
 func describeCall(c handoff.ToolCall) string {
 	var s shapes
 	return s.classify(c).command
+}
+
+// stripEnvelopes removes harness envelopes from the start of a message: a
+// block in a tag whose name has a hyphen or underscore
+// (<local-command-caveat>…</local-command-caveat>, <system-reminder>,
+// <command-message>), the shape harnesses use and people do not type. An
+// envelope whose closing tag is missing or cut runs to the end.
+func stripEnvelopes(s string) string {
+	for strings.HasPrefix(s, "<") {
+		end := strings.IndexByte(s, '>')
+		if end < 0 {
+			return s
+		}
+		name := s[1:end]
+		if !envelopeName(name) {
+			return s
+		}
+		closing := "</" + name
+		j := strings.Index(s, closing)
+		if j < 0 {
+			return ""
+		}
+		rest := s[j+len(closing):]
+		if k := strings.IndexByte(rest, '>'); k >= 0 {
+			rest = rest[k+1:]
+		} else {
+			rest = ""
+		}
+		s = strings.TrimSpace(rest)
+	}
+	return s
+}
+
+func envelopeName(name string) bool {
+	if name == "" || !strings.ContainsAny(name, "-_") {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }

@@ -156,6 +156,11 @@ func (c *compilation) fit() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !c.hasNextStep(chosen) {
+		// Not even the next step fits beside the skeleton: a prompt
+		// without it is worse than the next step alone.
+		return c.skeletonTooBig(base)
+	}
 	// Top up: the estimate kept a margin; spend what is really left.
 	if left := c.budget - n; left > 8 {
 		trial := slices.Clone(chosen)
@@ -168,6 +173,16 @@ func (c *compilation) fit() (*Result, error) {
 		}
 	}
 	return &Result{Prompt: text, Tokens: n, Budget: c.budget, Dropped: c.dropped(chosen)}, nil
+}
+
+// hasNextStep reports whether a next-step piece is chosen.
+func (c *compilation) hasNextStep(chosen []bool) bool {
+	for i, p := range c.pieces {
+		if chosen[i] && p.sec == secNext {
+			return true
+		}
+	}
+	return false
 }
 
 // greedy adds pieces in rank order while the estimated cost of what it

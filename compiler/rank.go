@@ -71,6 +71,7 @@ type piece struct {
 // important one.
 const (
 	rankNext          = 1
+	rankNextFull      = 10
 	rankUnanswered    = 2
 	rankSignal        = 2
 	rankLastShort     = 3
@@ -101,6 +102,7 @@ const (
 	rankRecent        = 100
 	rankRecentStride  = 1
 	rankDecisionExtra = 35 // + stride 4: rationale and alternatives
+	rankErrorDetail   = 21 // + stride 5: context and notes
 )
 
 // Text limits, in runes.
@@ -150,9 +152,11 @@ func buildPieces(s *handoff.Snapshot, show string) []piece {
 	)
 	shown := map[int]bool{} // message indexes quoted in full elsewhere
 	b.stop(s, shown)
-	if s.NextStep != "" {
-		b.add(secNext, rankNext, "next step", inline(s.NextStep, 700))
+	next := s.NextStep
+	if strings.TrimSpace(next) == "" {
+		next = "No next step was recorded: ask the person what to do next."
 	}
+	b.variants(secNext, "next step", []int{rankNext, rankNextFull}, []string{inline(next, 160), inline(next, 700)})
 	b.request(s, shown)
 	b.plan(s)
 	b.decisions(s)
@@ -369,17 +373,18 @@ func (b *builder) errors(s *handoff.Snapshot) {
 	newestFirst(open)
 	newestFirst(fixed)
 	for i, e := range open {
-		text := "- " + errorLine(e)
+		brief := "- " + errorLine(e, 140)
+		full := "- " + errorLine(e, 260)
 		if e.Context != "" {
-			text += "\n  while: " + quoted(e.Context, 200)
+			full += "\n  while: " + quoted(e.Context, 200)
 		}
 		if e.ResolutionNotes != "" {
-			text += "\n  notes: " + quoted(e.ResolutionNotes, 240)
+			full += "\n  notes: " + quoted(e.ResolutionNotes, 240)
 		}
-		b.add(secErrors, rankOpenErrors+5*i, "open errors", text)
+		b.variants(secErrors, "open errors", []int{rankOpenErrors + 5*i, rankErrorDetail + 5*i}, []string{brief, full})
 	}
 	for i, e := range fixed {
-		text := "- (" + label(string(e.Resolution), 20) + ") " + errorLine(e)
+		text := "- (" + label(string(e.Resolution), 20) + ") " + errorLine(e, 200)
 		if e.ResolutionNotes != "" {
 			text += " — " + quoted(e.ResolutionNotes, 200)
 		}
@@ -396,16 +401,16 @@ func newestFirst(errs []handoff.ErrorRecord) {
 	}
 }
 
-func errorLine(e handoff.ErrorRecord) string {
+func errorLine(e handoff.ErrorRecord, limit int) string {
 	var b strings.Builder
 	if e.Command != "" {
-		b.WriteString(code(e.Command, commandText))
+		b.WriteString(code(e.Command, min(commandText, limit)))
 		b.WriteString(" failed: ")
 	} else if e.Tool != "" {
 		b.WriteString(label(e.Tool, 40))
 		b.WriteString(" failed: ")
 	}
-	b.WriteString(quoted(e.Message, 260))
+	b.WriteString(quoted(e.Message, limit))
 	if e.Occurrences > 1 {
 		fmt.Fprintf(&b, " (seen %d times)", e.Occurrences)
 	}
@@ -427,18 +432,7 @@ func (b *builder) tests(s *handoff.Snapshot) {
 		text += " (" + quoted(ts.Summary, 120) + ")"
 	}
 	text += "."
-	if len(ts.FailingTests) > 0 {
-		names := make([]string, 0, len(ts.FailingTests))
-		for i, n := range ts.FailingTests {
-			if i == 12 {
-				names = append(names, fmt.Sprintf("and %d more", len(ts.FailingTests)-12))
-				break
-			}
-			names = append(names, code(n, 100))
-		}
-		text += " Failing: " + strings.Join(names, ", ") + "."
-	}
-	b.add(secTests, rankTests, "test state", text)
+	b.variants(secTests, "test state", []int{rankTests, rankTests + 10}, []string{text + failingNames(ts.FailingTests, 3), text + failingNames(ts.FailingTests, 12)})
 }
 
 func (b *builder) work(s *handoff.Snapshot) {
@@ -582,4 +576,20 @@ func signalSentence(signal string) string {
 		return "The person interrupted the last turn before it finished."
 	}
 	return "The session ended: " + inline(signal, 80) + "."
+}
+
+// failingNames lists up to n failing tests, saying how many more there are.
+func failingNames(tests []string, n int) string {
+	if len(tests) == 0 {
+		return ""
+	}
+	names := make([]string, 0, min(n, len(tests))+1)
+	for i, t := range tests {
+		if i == n {
+			names = append(names, fmt.Sprintf("and %d more", len(tests)-n))
+			break
+		}
+		names = append(names, code(t, 100))
+	}
+	return " Failing: " + strings.Join(names, ", ") + "."
 }

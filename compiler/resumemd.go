@@ -38,6 +38,9 @@ func ResumeMarkdown(s *handoff.Snapshot, res *Result) []byte {
 		kv("pause_reason", s.PauseReason)
 	}
 	kv("goal", s.Goal)
+	if s.LatestRequest != "" {
+		kv("latest_request", s.LatestRequest)
+	}
 	kv("next_step", s.NextStep)
 	kv("current_task", taskContent(s, s.CurrentTaskID))
 	kv("next_task", taskContent(s, s.NextTaskID))

@@ -25,6 +25,8 @@ func inline(s string, limit int) string {
 
 // quoted is inline text in curly quotes.
 func quoted(s string, limit int) string {
+	// Curly quotes delimit the data: inside it they become straight ones.
+	s = strings.NewReplacer("“", `"`, "”", `"`).Replace(s)
 	s = inline(s, limit)
 	if s == "" {
 		return ""

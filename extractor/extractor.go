@@ -186,13 +186,13 @@ func NextStep(s *handoff.Snapshot) string {
 	}
 	if e := s.EndState; e != nil {
 		if n := len(e.Unanswered); n > 0 {
-			return "Answer the person's last message, which the session never replied to: “" + truncate(firstLine(e.Unanswered[n-1]), 240) + "”"
+			return "Answer the person's last message, which the session never replied to: " + quoteData(truncate(firstLine(e.Unanswered[n-1]), 240))
 		}
 		if e.Question != "" {
-			return "The session ended waiting for the person's answer to: “" + truncate(e.Question, 300) + "” — get that answer before acting."
+			return "The session ended waiting for the person's answer to: " + quoteData(truncate(e.Question, 300)) + " — get that answer before acting."
 		}
 		if e.StatedNext != "" {
-			return "Carry on with what the assistant said comes next: “" + truncate(e.StatedNext, 300) + "”"
+			return "Carry on with what the assistant said comes next: " + quoteData(truncate(e.StatedNext, 300))
 		}
 		if len(e.InFlight) > 0 {
 			return "Check the outcome of the call that had no result when the session stopped: `" + truncate(e.InFlight[0], 160) + "`"
@@ -239,7 +239,7 @@ func NextStep(s *handoff.Snapshot) string {
 		req = s.Goal
 	}
 	if req != "" {
-		return "Check with the person that their latest request is done and ask what comes next: “" + truncate(firstLine(req), 200) + "”"
+		return "Check with the person that their latest request is done and ask what comes next: " + quoteData(truncate(firstLine(req), 200))
 	}
 	return "Ask the person what to do next."
 }

@@ -349,5 +349,13 @@ func firstLine(s string) string {
 
 // describeTask renders a task for a next-step sentence.
 func describeTask(t handoff.Task) string {
-	return fmt.Sprintf("%s (task %s)", truncate(t.Content, 200), t.ID)
+	return fmt.Sprintf("%s (task %s)", quoteData(truncate(t.Content, 200)), t.ID)
+}
+
+// quoteData sets transcript text apart inside a sentence of handoff's own:
+// in curly quotes, on one line, with curly quotes inside made straight so
+// the text cannot close the quote.
+func quoteData(s string) string {
+	s = strings.NewReplacer("“", `"`, "”", `"`, "\r", " ", "\n", " ").Replace(s)
+	return "“" + strings.TrimSpace(s) + "”"
 }

@@ -148,10 +148,14 @@ func TestErrorContextIsTextBeforeCall(t *testing.T) {
 	c.say("First I'll look around.\nNow I'll run the migrations against the dev database.")
 	id := c.call("", "Bash", map[string]string{"command": "make migrate"})
 	c.result(id, "Error: connection refused", true, 1)
-	res := extract(t, c.msgs)
-	if len(res.Errors) != 1 || res.Errors[0].Context != "Now I'll run the migrations against the dev database." {
-		t.Errorf("errors = %+v", res.Errors)
+	snap, err := Build(context.Background(), &handoff.Transcript{Messages: c.msgs}, NewHeuristic(nil))
+	if err != nil {
+		t.Fatal(err)
 	}
+	if len(snap.Errors) != 1 || snap.Errors[0].Context != "Now I'll run the migrations against the dev database." {
+		t.Errorf("errors = %+v", snap.Errors)
+	}
+	res := extract(t, c.msgs)
 	if res.Usage == nil || res.Usage.Extractor != "heuristic" || res.Usage.Calls != 0 {
 		t.Errorf("usage = %+v", res.Usage)
 	}

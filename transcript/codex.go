@@ -448,6 +448,14 @@ func (p *codexParser) codeModeResults(d *Decoder, id string, ids []string, raw j
 	for k, part := range parts {
 		r := handoff.ToolResult{CallID: ids[k], Name: p.toolNames[ids[k]]}
 		p.outcome(&r, part)
+		// A call made in a loop emits several runs into one text: the
+		// first failing run decides.
+		for _, m := range codexExitRe.FindAllStringSubmatch(part, -1) {
+			if n, err := strconv.Atoi(m[1]); err == nil && n != 0 {
+				r.ExitCode = &n
+				break
+			}
+		}
 		r.Content, r.OriginalBytes = d.clipOutput(part)
 		out = append(out, r)
 	}

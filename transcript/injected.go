@@ -53,7 +53,10 @@ func userWords(text string) (string, bool) {
 	}
 	if t[0] == '#' {
 		if args, ok := templateInput(t); ok {
-			return args, args == ""
+			if args == "" {
+				return text, true
+			}
+			return args, false
 		}
 	}
 	if !strings.Contains(t, "<") {

@@ -25,10 +25,13 @@ import (
 //     ToolResults, with CallID = tool_use_id and Name resolved from the
 //     matching tool_use. Any text blocks on the same line follow as a
 //     separate RoleUser Message with the same Line.
-//   - Lines with isMeta:true, and user text that is only harness wrappers
-//     (<command-name>, <local-command-stdout>, <system-reminder>, the
-//     "Caveat: The messages below were generated…" notice), get Meta=true.
-//     Text that mixes a wrapper with a real request is not Meta.
+//   - Lines with isMeta:true, and user text that is only harness text
+//     (see userWords: <command-name> without arguments,
+//     <local-command-stdout>, <system-reminder>, the "Caveat: The messages
+//     below were generated…" notice, "[Request interrupted by user]"), get
+//     Meta=true. Text that mixes a wrapper with a real request keeps the
+//     request with the wrapper stripped; a slash command with arguments
+//     reads "/name args".
 //   - The compaction summary (isCompactSummary, the user line following a
 //     compact_boundary, or text starting "This session is being continued
 //     from a previous conversation") is a RoleUser Message with

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,6 +38,31 @@ import (
 //     CompactSummary set.
 //   - update_plan calls keep their arguments object ({"plan":[…]}) as
 //     Input, which is what the extractor reads as the task list.
+//   - User text goes through userWords: harness envelopes are Meta, a
+//     custom prompt's expansion is cut down to the fenced input it was
+//     given. compacted's replacement_history is rendered as "User: …" /
+//     "Assistant: …" lines, harness text left out.
+//   - Tool shapes (FORMATS.md lists them by version): exit codes come from
+//     the output header ("Exit code: N", "Process exited with code N"),
+//     metadata.exit_code, or exec_command_end; an output without a header
+//     that says the tool could not run ("exec_command failed: SandboxDenied
+//     …", "apply_patch verification failed: …") is IsError. A unified-exec
+//     process still running when exec_command returned ("Process running
+//     with session ID N") is continued by write_stdin; its final status,
+//     from a later write_stdin output or from exec_command_end, is put on
+//     the exec_command's result (the call that holds the command), and the
+//     write_stdin result keeps its text without the exit code, so one run
+//     counts once. An end event whose output never came becomes the result.
+//     apply_patch run through a shell here-document becomes an apply_patch
+//     call with the patch as Input. A code-mode "exec" script keeps its own
+//     call and result and adds one call per nested tools.X(…) call (see
+//     codexcode.go).
+//   - A forked subagent's rollout (first session_meta with forked_from_id
+//     or source.subagent, then the parent's) has the child's id; the
+//     parent history replayed up to the spawn call's output is Sidechain,
+//     and the child's first own request is SessionInfo.Subagent.
+//   - SessionInfo.EndSignal is "task complete" or "turn aborted" when that
+//     event is the last thing that happened (token counts aside).
 
 type codexLine struct {
 	Timestamp json.RawMessage `json:"timestamp"`
@@ -101,9 +127,10 @@ type codexParser struct {
 	thinking   string            // reasoning waiting for its assistant message
 	toolNames  map[string]string // call_id → tool name
 	results    map[string]resultRef
-	exitCodes  map[string]int  // exit codes reported before their output
-	failed     map[string]bool // failures reported before their output
-	lastAssist int             // index of the latest assistant Message, -1 if none
+	exitCodes  map[string]int             // exit codes reported before their output
+	endEvents  map[string]handoff.Message // exec_command_end without output yet, as the result to emit if none comes
+	failed     map[string]bool            // failures reported before their output
+	lastAssist int                        // index of the latest assistant Message, -1 if none
 
 	// Unified exec: a process still running when exec_command returned
 	// is continued by write_stdin calls naming its session id.
@@ -124,7 +151,7 @@ func newCodexParser() *codexParser {
 	return &codexParser{toolNames: map[string]string{}, results: map[string]resultRef{},
 		exitCodes: map[string]int{}, failed: map[string]bool{}, lastAssist: -1,
 		sessions: map[string]string{}, stdin: map[string]string{}, running: map[string]bool{},
-		nested: map[string][]string{}}
+		nested: map[string][]string{}, endEvents: map[string]handoff.Message{}}
 }
 
 func (p *codexParser) pending() []handoff.Message { return nil }
@@ -132,6 +159,18 @@ func (p *codexParser) pending() []handoff.Message { return nil }
 func (p *codexParser) finish(d *Decoder) error {
 	if d.t.Session.Model == "" {
 		d.t.Session.Model = p.model
+	}
+	// A command whose end event came but whose output never did (the
+	// session stopped first): its result is the event's.
+	var late []handoff.Message
+	for id, m := range p.endEvents {
+		if _, done := p.results[id]; !done {
+			late = append(late, m)
+		}
+	}
+	slices.SortFunc(late, func(a, b handoff.Message) int { return a.Line - b.Line })
+	for _, m := range late {
+		d.add(m)
 	}
 	d.t.Session.EndSignal = p.end
 	return nil
@@ -391,6 +430,7 @@ func (p *codexParser) outcome(r *handoff.ToolResult, content string) {
 	r.IsError = p.failed[r.CallID] || (r.ExitCode == nil && launchFailureRe.MatchString(content[:min(len(content), 200)]))
 	delete(p.exitCodes, r.CallID)
 	delete(p.failed, r.CallID)
+	delete(p.endEvents, r.CallID)
 	if sid := runningSession(content); sid != "" && r.CallID != "" && p.stdin[r.CallID] == "" {
 		p.sessions[sid] = r.CallID
 		p.running[r.CallID] = true
@@ -594,6 +634,13 @@ func (p *codexParser) event(d *Decoder, base handoff.Message, pl *codexPayload) 
 				delete(p.running, pl.CallID)
 			} else if pl.CallID != "" {
 				p.exitCodes[pl.CallID] = n
+				if name, ok := p.toolNames[pl.CallID]; ok {
+					r := handoff.ToolResult{CallID: pl.CallID, Name: name, ExitCode: &n}
+					r.Content, r.OriginalBytes = d.clipOutput(pl.AggregatedOutput)
+					base.Role, base.Sidechain = handoff.RoleTool, p.replay
+					base.ToolResults = []handoff.ToolResult{r}
+					p.endEvents[pl.CallID] = base
+				}
 			}
 		}
 	case "patch_apply_end":

@@ -290,3 +290,31 @@ func last(s []string) string {
 	}
 	return s[len(s)-1]
 }
+
+// A session cut off between a command's end event and its output: the
+// event's status and output become the result, once.
+func TestCodexEndEventWithoutOutput(t *testing.T) {
+	in := `{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"s"}}
+{"timestamp":"2026-01-01T00:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"build"}]}}
+{"timestamp":"2026-01-01T00:00:02Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"make\"}","call_id":"c1"}}
+{"timestamp":"2026-01-01T00:00:03Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"make test\"}","call_id":"c2"}}
+{"timestamp":"2026-01-01T00:00:04Z","type":"event_msg","payload":{"type":"exec_command_end","call_id":"c1","exit_code":0,"aggregated_output":"built"}}
+{"timestamp":"2026-01-01T00:00:05Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"Process exited with code 0\nOutput:\nbuilt"}}
+{"timestamp":"2026-01-01T00:00:06Z","type":"event_msg","payload":{"type":"exec_command_end","call_id":"c2","exit_code":2,"aggregated_output":"FAIL: x"}}
+`
+	tr, err := Parse(context.Background(), strings.NewReader(in), Options{Format: FormatCodex, Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, tr)
+	var got []string
+	for _, m := range tr.Messages {
+		for _, r := range m.ToolResults {
+			got = append(got, r.CallID+":"+exitOf(r)+":"+r.Content)
+		}
+	}
+	want := "c1:0:Process exited with code 0\nOutput:\nbuilt|c2:2:FAIL: x"
+	if strings.Join(got, "|") != want {
+		t.Errorf("results = %q\nwant %q", strings.Join(got, "|"), want)
+	}
+}

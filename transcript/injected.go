@@ -48,7 +48,7 @@ func userWords(text string) (string, bool) {
 	if t == "" {
 		return text, false
 	}
-	if strings.HasPrefix(t, caveatPrefix) || isInterruptMarker(t) {
+	if strings.HasPrefix(t, caveatPrefix) || isInterruptMarker(t) || isConfirmPrompt(t) {
 		return text, true
 	}
 	if t[0] == '#' {
@@ -248,4 +248,12 @@ func typedCommand(text string) string {
 		t = t[:i]
 	}
 	return strings.ToLower(t)
+}
+
+// isConfirmPrompt reports a harness's yes/no prompt logged with the
+// answer typed to it ("Add file to the chat? (Y)es/(N)o/… [Yes]: skip"):
+// it answers the tool, not the agent, like a slash command.
+func isConfirmPrompt(t string) bool {
+	i := strings.Index(t, "(Y)es/(N)o")
+	return i > 0 && !strings.Contains(t, "\n") && strings.Contains(t[i:], "]:")
 }

@@ -31,6 +31,7 @@ func TestUserWords(t *testing.T) {
 		{"persona activation", "You must fully embody this agent's persona.\n\n<agent-activation CRITICAL=\"TRUE\">\n1. LOAD the agent file\n2. Stay in character\n</agent-activation>\n", "", true},
 		{"markdown request is not a template", "## Bug\n\nThe upload fails.\n\n## Expected\n\nIt works.", "## Bug\n\nThe upload fails.\n\n## Expected\n\nIt works.", false},
 		{"html the user pasted stays", "why does <div class=\"a\">x</div> render twice?", "why does <div class=\"a\">x</div> render twice?", false},
+		{"harness confirmation with its answer", "Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: skip", "", true},
 		{"a comparison is not a tag", "make a < b work when b > 0", "make a < b work when b > 0", false},
 	}
 	for _, c := range cases {

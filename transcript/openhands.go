@@ -23,7 +23,8 @@ import (
 // exit_code) and IsError for "error" observations. Environment events,
 // agent state changes and "null" observations carry no turn and are
 // skipped. Usage comes from the model response (OpenAI usage, with the
-// Anthropic cache fields LiteLLM passes through).
+// Anthropic cache fields LiteLLM passes through). Session.EndSignal
+// follows finish actions and agent state changes (see ohEndSignal).
 
 type ohEvent struct {
 	ID          json.RawMessage `json:"id"`

@@ -23,7 +23,8 @@ import (
 // and later user messages (v0) → RoleTool results. An observation that
 // reports the edit was rejected ("Your proposed edit has introduced new
 // syntax error(s)") is flagged IsError; SWE-agent records no exit codes.
-// Session.Model is the replay config's model name.
+// Session.Model is the replay config's model name. Session.EndSignal is
+// "submitted" when the last action is submit, else info.exit_status.
 
 type sweMessage struct {
 	Role        string          `json:"role"`

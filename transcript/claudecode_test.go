@@ -73,7 +73,7 @@ func TestParseClaudeCodeFixture(t *testing.T) {
 		`L18 assistant call(toolu_3 Bash) call(toolu_4 Read)`,
 		`L19 tool result(toolu_3 Bash) result(toolu_4 Read)`,
 		`L19 user text="Also add a README note."`,
-		`L20 user text="<command-name>/review</command-name>…"`,
+		`L20 user text="/review check the limiter"`,
 		`L21 tool result(toolu_9  exit=2)`,
 	}
 	var got []string
@@ -160,12 +160,12 @@ func TestParseClaudeCodeCases(t *testing.T) {
 			want: []string{`L1 user sidechain text="sub task"`},
 		},
 		{
-			name: "reminder plus a real request is not meta",
+			name: "reminder plus a real request: the wrapper is stripped, the request kept, not meta",
 			lines: []string{
 				ccUser("u1", `"<system-reminder>be nice</system-reminder>\nAdd rate limiting."`),
 				ccUser("u2", `"<system-reminder>only this</system-reminder>"`),
 			},
-			want: []string{`L1 user text="<system-reminder>be nice</system-reminder>…"`, `L2 user meta text="<system-reminder>only this</system-reminder>"`},
+			want: []string{`L1 user text="Add rate limiting."`, `L2 user meta text="<system-reminder>only this</system-reminder>"`},
 		},
 		{
 			name: "assistant lines without ids are not merged; empty thinking dropped",

@@ -1,10 +1,12 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,6 +38,31 @@ import (
 //     CompactSummary set.
 //   - update_plan calls keep their arguments object ({"plan":[…]}) as
 //     Input, which is what the extractor reads as the task list.
+//   - User text goes through userWords: harness envelopes are Meta, a
+//     custom prompt's expansion is cut down to the fenced input it was
+//     given. compacted's replacement_history is rendered as "User: …" /
+//     "Assistant: …" lines, harness text left out.
+//   - Tool shapes (FORMATS.md lists them by version): exit codes come from
+//     the output header ("Exit code: N", "Process exited with code N"),
+//     metadata.exit_code, or exec_command_end; an output without a header
+//     that says the tool could not run ("exec_command failed: SandboxDenied
+//     …", "apply_patch verification failed: …") is IsError. A unified-exec
+//     process still running when exec_command returned ("Process running
+//     with session ID N") is continued by write_stdin; its final status,
+//     from a later write_stdin output or from exec_command_end, is put on
+//     the exec_command's result (the call that holds the command), and the
+//     write_stdin result keeps its text without the exit code, so one run
+//     counts once. An end event whose output never came becomes the result.
+//     apply_patch run through a shell here-document becomes an apply_patch
+//     call with the patch as Input. A code-mode "exec" script keeps its own
+//     call and result and adds one call per nested tools.X(…) call (see
+//     codexcode.go).
+//   - A forked subagent's rollout (first session_meta with forked_from_id
+//     or source.subagent, then the parent's) has the child's id; the
+//     parent history replayed up to the spawn call's output is Sidechain,
+//     and the child's first own request is SessionInfo.Subagent.
+//   - SessionInfo.EndSignal is "task complete" or "turn aborted" when that
+//     event is the last thing that happened (token counts aside).
 
 type codexLine struct {
 	Timestamp json.RawMessage `json:"timestamp"`
@@ -47,11 +74,13 @@ type codexPayload struct {
 	Type string `json:"type"`
 
 	// session_meta
-	ID         string `json:"id"`
-	CWD        string `json:"cwd"`
-	CLIVersion string `json:"cli_version"`
-	Originator string `json:"originator"`
-	Git        *struct {
+	ID           string          `json:"id"`
+	ForkedFromID string          `json:"forked_from_id"`
+	Source       json.RawMessage `json:"source"`
+	CWD          string          `json:"cwd"`
+	CLIVersion   string          `json:"cli_version"`
+	Originator   string          `json:"originator"`
+	Git          *struct {
 		Branch string `json:"branch"`
 	} `json:"git"`
 
@@ -75,6 +104,7 @@ type codexPayload struct {
 	ExitCode           json.RawMessage `json:"exit_code"`
 	Success            json.RawMessage `json:"success"`
 	Message            json.RawMessage `json:"message"`
+	AggregatedOutput   string          `json:"aggregated_output"`
 
 	// compacted
 	ReplacementHistory []json.RawMessage `json:"replacement_history"`
@@ -97,14 +127,31 @@ type codexParser struct {
 	thinking   string            // reasoning waiting for its assistant message
 	toolNames  map[string]string // call_id → tool name
 	results    map[string]resultRef
-	exitCodes  map[string]int  // exit codes reported before their output
-	failed     map[string]bool // failures reported before their output
-	lastAssist int             // index of the latest assistant Message, -1 if none
+	exitCodes  map[string]int             // exit codes reported before their output
+	endEvents  map[string]handoff.Message // exec_command_end without output yet, as the result to emit if none comes
+	failed     map[string]bool            // failures reported before their output
+	lastAssist int                        // index of the latest assistant Message, -1 if none
+
+	// Unified exec: a process still running when exec_command returned
+	// is continued by write_stdin calls naming its session id.
+	sessions map[string]string   // session id → call_id of the exec_command that started it
+	stdin    map[string]string   // write_stdin call_id → session id
+	running  map[string]bool     // call_ids whose output said the process was still running
+	nested   map[string][]string // code-mode exec call_id → its nested calls' ids
+
+	// Subagent rollouts (see record).
+	metas     int  // session_meta lines seen
+	replay    bool // reading the parent's replayed history
+	awaitTask bool // the child's own first request is still to come
+
+	end string // the end signal of the latest event, "" once anything follows it
 }
 
 func newCodexParser() *codexParser {
 	return &codexParser{toolNames: map[string]string{}, results: map[string]resultRef{},
-		exitCodes: map[string]int{}, failed: map[string]bool{}, lastAssist: -1}
+		exitCodes: map[string]int{}, failed: map[string]bool{}, lastAssist: -1,
+		sessions: map[string]string{}, stdin: map[string]string{}, running: map[string]bool{},
+		nested: map[string][]string{}, endEvents: map[string]handoff.Message{}}
 }
 
 func (p *codexParser) pending() []handoff.Message { return nil }
@@ -113,6 +160,19 @@ func (p *codexParser) finish(d *Decoder) error {
 	if d.t.Session.Model == "" {
 		d.t.Session.Model = p.model
 	}
+	// A command whose end event came but whose output never did (the
+	// session stopped first): its result is the event's.
+	var late []handoff.Message
+	for id, m := range p.endEvents {
+		if _, done := p.results[id]; !done {
+			late = append(late, m)
+		}
+	}
+	slices.SortFunc(late, func(a, b handoff.Message) int { return a.Line - b.Line })
+	for _, m := range late {
+		d.add(m)
+	}
+	d.t.Session.EndSignal = p.end
 	return nil
 }
 
@@ -141,10 +201,22 @@ func (p *codexParser) record(d *Decoder, line []byte, lineNo int) error {
 	}
 	ts := parseTime(stringValue(l.Timestamp))
 	d.seeTime(ts)
-	base := handoff.Message{Timestamp: ts, Line: lineNo}
+	base := handoff.Message{Timestamp: ts, Line: lineNo, Sidechain: p.replay}
+	p.trackEnd(l.Type, &pl)
 	switch l.Type {
 	case "session_meta":
 		s := &d.t.Session
+		p.metas++
+		switch {
+		case p.metas == 1:
+			// A forked child names its parent; its own task is the
+			// first request after the parent's replayed history.
+			p.awaitTask = pl.ForkedFromID != "" || bytes.Contains(pl.Source, []byte(`"subagent"`))
+		case p.awaitTask && pl.ID != "" && pl.ID != s.ID:
+			// The parent's session_meta: its history is replayed
+			// verbatim up to the spawn call; it is not the child's.
+			p.replay = true
+		}
 		if s.ID == "" {
 			s.ID = pl.ID
 		}
@@ -174,9 +246,19 @@ func (p *codexParser) record(d *Decoder, line []byte, lineNo int) error {
 		if strings.TrimSpace(text) == "" {
 			for _, raw := range pl.ReplacementHistory {
 				var it codexPayload
-				if json.Unmarshal(raw, &it) == nil && it.Type == "message" {
-					t, _ := codexContent(it.Content)
-					text = joinText(text, t)
+				if json.Unmarshal(raw, &it) != nil || it.Type != "message" {
+					continue
+				}
+				t, _ := codexContent(it.Content)
+				switch it.Role {
+				case "user":
+					if words, meta := userWords(t); !meta && strings.TrimSpace(words) != "" {
+						text = joinText(text, "User: "+words)
+					}
+				case "assistant":
+					if strings.TrimSpace(t) != "" {
+						text = joinText(text, "Assistant: "+t)
+					}
 				}
 			}
 		}
@@ -230,7 +312,15 @@ func (p *codexParser) item(d *Decoder, base handoff.Message, pl *codexPayload) {
 			}
 			base.Role = handoff.RoleUser
 			base.Text = text
-			base.Meta = codexInjected(text)
+			if words, meta := userWords(text); meta {
+				base.Meta = true
+			} else {
+				base.Text = words
+				if p.awaitTask && !p.replay {
+					d.t.Session.Subagent = words
+					p.awaitTask = false
+				}
+			}
 			d.add(base)
 		case "developer", "system":
 			if strings.TrimSpace(text) == "" {
@@ -259,37 +349,239 @@ func (p *codexParser) item(d *Decoder, base handoff.Message, pl *codexPayload) {
 		case "tool_search_call":
 			name = "tool_search"
 		}
-		c := handoff.ToolCall{ID: pl.CallID, Name: name, Input: input}
-		if pl.CallID != "" {
-			p.toolNames[pl.CallID] = name
+		calls := []handoff.ToolCall{{ID: pl.CallID, Name: name, Input: input}}
+		switch name {
+		case "exec":
+			if pl.Type == "custom_tool_call" {
+				nested := codeModeCalls(pl.CallID, stringValue(pl.Input))
+				for _, c := range nested {
+					p.nested[pl.CallID] = append(p.nested[pl.CallID], c.ID)
+				}
+				calls = append(calls, nested...)
+			}
+		case "write_stdin":
+			var a struct {
+				SessionID json.RawMessage `json:"session_id"`
+			}
+			if json.Unmarshal(input, &a) == nil && len(a.SessionID) > 0 && pl.CallID != "" {
+				p.stdin[pl.CallID] = strings.Trim(string(a.SessionID), `"`)
+			}
+		case "shell", "shell_command", "local_shell", "exec_command":
+			if patch := shellPatch(input); patch != "" {
+				// apply_patch run through the shell is an edit: give it
+				// the shape of the apply_patch tool.
+				calls[0].Name = "apply_patch"
+				calls[0].Input, _ = json.Marshal(patch)
+			}
+		}
+		for _, c := range calls {
+			if c.ID != "" {
+				p.toolNames[c.ID] = c.Name
+			}
 		}
 		n := len(d.t.Messages)
 		if p.lastAssist >= 0 && p.lastAssist == n-1 && p.thinking == "" {
 			m := &d.t.Messages[n-1]
-			m.ToolCalls = append(m.ToolCalls, c)
+			m.ToolCalls = append(m.ToolCalls, calls...)
 			return
 		}
 		base.Role = handoff.RoleAssistant
-		base.ToolCalls = []handoff.ToolCall{c}
+		base.ToolCalls = calls
 		p.addAssistant(d, base)
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output", "tool_search_output":
-		content := codexOutput(pl.Output)
-		r := handoff.ToolResult{CallID: pl.CallID, Name: p.toolNames[pl.CallID]}
-		r.ExitCode = codexExitCode(content)
-		if n, ok := p.exitCodes[pl.CallID]; ok && r.ExitCode == nil {
-			r.ExitCode = &n
-		}
-		r.IsError = p.failed[pl.CallID]
-		delete(p.exitCodes, pl.CallID)
-		delete(p.failed, pl.CallID)
-		r.Content, r.OriginalBytes = d.clipOutput(content)
 		base.Role = handoff.RoleTool
-		base.ToolResults = []handoff.ToolResult{r}
+		if ids := p.nested[pl.CallID]; len(ids) > 0 {
+			base.ToolResults = p.codeModeResults(d, pl.CallID, ids, pl.Output)
+			delete(p.nested, pl.CallID)
+		} else {
+			content := codexOutput(pl.Output)
+			r := handoff.ToolResult{CallID: pl.CallID, Name: p.toolNames[pl.CallID]}
+			p.outcome(&r, content)
+			r.Content, r.OriginalBytes = d.clipOutput(content)
+			base.ToolResults = []handoff.ToolResult{r}
+		}
 		i := d.add(base)
-		if pl.CallID != "" {
-			p.results[pl.CallID] = resultRef{msg: i}
+		for k, r := range base.ToolResults {
+			if r.CallID != "" {
+				p.results[r.CallID] = resultRef{msg: i, res: k}
+			}
+		}
+		r := &d.t.Messages[i].ToolResults[0]
+		if sid := p.stdin[r.CallID]; sid != "" {
+			p.continued(d, r, sid)
+			delete(p.stdin, r.CallID)
+		}
+		if p.replay && (strings.HasPrefix(r.Content, "You are the newly spawned agent") ||
+			p.toolNames[r.CallID] == "spawn_agent" && strings.Contains(r.Content, "forked from your parent")) {
+			// The spawn call's output ends the replayed parent history;
+			// the child's own task follows.
+			p.replay = false
 		}
 	}
+}
+
+// outcome sets a result's exit code and failure flag from its content and
+// from what exec_command_end / patch_apply_end said before it arrived.
+func (p *codexParser) outcome(r *handoff.ToolResult, content string) {
+	r.ExitCode = codexExitCode(content)
+	if n, ok := p.exitCodes[r.CallID]; ok && r.ExitCode == nil {
+		r.ExitCode = &n
+	}
+	r.IsError = p.failed[r.CallID] || (r.ExitCode == nil && launchFailureRe.MatchString(content[:min(len(content), 200)]))
+	delete(p.exitCodes, r.CallID)
+	delete(p.failed, r.CallID)
+	delete(p.endEvents, r.CallID)
+	if sid := runningSession(content); sid != "" && r.CallID != "" && p.stdin[r.CallID] == "" {
+		p.sessions[sid] = r.CallID
+		p.running[r.CallID] = true
+	}
+}
+
+// continued handles the output of a write_stdin call to a running
+// process. The process's final status belongs to the exec_command that
+// started it (whose input holds the command), so an exit code reported
+// here moves there, with this output appended to that call's result; the
+// write_stdin result keeps its text but no exit code, so one failed run
+// counts once.
+func (p *codexParser) continued(d *Decoder, r *handoff.ToolResult, sid string) {
+	origin, ok := p.sessions[sid]
+	if !ok || r.ExitCode == nil {
+		return
+	}
+	ref, ok := p.results[origin]
+	if !ok {
+		return
+	}
+	o := &d.t.Messages[ref.msg].ToolResults[ref.res]
+	if o.ExitCode == nil {
+		code := *r.ExitCode
+		o.ExitCode = &code
+		o.Content, o.OriginalBytes = d.clipOutput(joinText(o.Content, r.Content))
+	}
+	r.ExitCode = nil
+	delete(p.running, origin)
+	delete(p.sessions, sid) // the process is gone; its id may be reused
+}
+
+// codeModeResults splits a code-mode script's output array into the
+// script's own result and one result per nested call.
+func (p *codexParser) codeModeResults(d *Decoder, id string, ids []string, raw json.RawMessage) []handoff.ToolResult {
+	var items []struct {
+		Text string `json:"text"`
+	}
+	var texts []string
+	if json.Unmarshal(trimJSON(raw), &items) == nil {
+		for _, it := range items {
+			texts = append(texts, it.Text)
+		}
+	} else {
+		texts = []string{codexOutput(raw)}
+	}
+	header := ""
+	if len(texts) > 0 {
+		header, texts = texts[0], texts[1:]
+	}
+	parts, rest := splitCodeModeOutput(texts, len(ids))
+	script := handoff.ToolResult{CallID: id, Name: "exec", IsError: strings.HasPrefix(header, "Script failed")}
+	script.Content, script.OriginalBytes = d.clipOutput(joinText(header, rest))
+	out := []handoff.ToolResult{script}
+	for k, part := range parts {
+		r := handoff.ToolResult{CallID: ids[k], Name: p.toolNames[ids[k]]}
+		p.outcome(&r, part)
+		// A call made in a loop emits several runs into one text: the
+		// first failing run decides.
+		for _, m := range codexExitRe.FindAllStringSubmatch(part, -1) {
+			if n, err := strconv.Atoi(m[1]); err == nil && n != 0 {
+				r.ExitCode = &n
+				break
+			}
+		}
+		r.Content, r.OriginalBytes = d.clipOutput(part)
+		out = append(out, r)
+	}
+	return out
+}
+
+// launchFailureRe matches a tool output that reports the tool could not
+// run at all, which carries no exit code: "exec_command failed:
+// SandboxDenied {…}", "exec_command failed for `…`: CreateProcess {…}",
+// "apply_patch verification failed: …".
+var launchFailureRe = regexp.MustCompile(`^[\w.-]+(?: [\w.-]+)? failed(?: for ` + "`[^`]*`" + `)?: `)
+
+// runningRe finds the header of a unified-exec output whose process is
+// still running.
+var runningRe = regexp.MustCompile(`(?m)^Process running with session ID (\d+)`)
+
+func runningSession(content string) string {
+	if !strings.Contains(content[:min(len(content), 256)], "Process running") {
+		return ""
+	}
+	if m := runningRe.FindStringSubmatch(content[:min(len(content), 256)]); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// shellPatch returns the patch when a shell call runs apply_patch with a
+// here-document (["bash","-lc","apply_patch <<'PATCH'\n*** Begin Patch…"]
+// or the same as one command string), else "".
+func shellPatch(input json.RawMessage) string {
+	if !bytes.Contains(input, []byte("apply_patch")) || !bytes.Contains(input, []byte("*** Begin Patch")) {
+		return ""
+	}
+	var a struct {
+		Command json.RawMessage `json:"command"`
+		Cmd     string          `json:"cmd"`
+	}
+	if json.Unmarshal(input, &a) != nil {
+		return ""
+	}
+	script := a.Cmd
+	if s := stringValue(a.Command); s != "" {
+		script = s
+	} else {
+		var argv []string
+		if json.Unmarshal(a.Command, &argv) == nil && len(argv) > 0 {
+			script = argv[len(argv)-1]
+		}
+	}
+	script = strings.TrimSpace(script)
+	if !strings.HasPrefix(script, "apply_patch") {
+		return ""
+	}
+	start := strings.Index(script, "*** Begin Patch")
+	end := strings.LastIndex(script, "*** End Patch")
+	if start < 0 || end < start {
+		return ""
+	}
+	return script[start : end+len("*** End Patch")]
+}
+
+// trackEnd keeps the end signal of the latest thing that happened:
+// task_complete and turn_aborted set it, anything else that happens
+// after clears it (token counts, turn context and the interrupt marker
+// Codex writes beside turn_aborted do not count as happening).
+func (p *codexParser) trackEnd(typ string, pl *codexPayload) {
+	switch typ {
+	case "session_meta", "turn_context", "world_state":
+		return
+	case "event_msg":
+		switch pl.Type {
+		case "token_count":
+			return
+		case "task_complete":
+			p.end = EndTaskComplete
+			return
+		case "turn_aborted":
+			p.end = EndTurnAborted
+			return
+		}
+	case "response_item":
+		if pl.Type == "message" && pl.Role == "user" && bytes.Contains(pl.Content, []byte("<turn_aborted>")) {
+			return
+		}
+	}
+	p.end = ""
 }
 
 // addAssistant adds an assistant message carrying the pending reasoning.
@@ -327,15 +619,28 @@ func (p *codexParser) event(d *Decoder, base handoff.Message, pl *codexPayload) 
 			d.t.Session.ContextWindow = w
 		}
 	case "exec_command_end":
-		if raw := trimJSON(pl.ExitCode); len(raw) > 0 {
+		if raw := trimJSON(pl.ExitCode); len(raw) > 0 && string(raw) != "null" {
 			n := intValue(raw)
 			if ref, ok := p.results[pl.CallID]; ok {
 				r := &d.t.Messages[ref.msg].ToolResults[ref.res]
 				if r.ExitCode == nil {
 					r.ExitCode = &n
+					if p.running[pl.CallID] && pl.AggregatedOutput != "" {
+						// The output said "still running"; this is the
+						// whole run's output and its final status.
+						r.Content, r.OriginalBytes = d.clipOutput(fmt.Sprintf("Process exited with code %d\nOutput:\n%s", n, pl.AggregatedOutput))
+					}
 				}
+				delete(p.running, pl.CallID)
 			} else if pl.CallID != "" {
 				p.exitCodes[pl.CallID] = n
+				if name, ok := p.toolNames[pl.CallID]; ok {
+					r := handoff.ToolResult{CallID: pl.CallID, Name: name, ExitCode: &n}
+					r.Content, r.OriginalBytes = d.clipOutput(pl.AggregatedOutput)
+					base.Role, base.Sidechain = handoff.RoleTool, p.replay
+					base.ToolResults = []handoff.ToolResult{r}
+					p.endEvents[pl.CallID] = base
+				}
 			}
 		}
 	case "patch_apply_end":
@@ -447,7 +752,11 @@ func codexOutput(raw json.RawMessage) string {
 var codexExitRe = regexp.MustCompile(`(?m)^(?:Exit code:? |Process exited with code )(-?\d+)\s*$`)
 
 func codexExitCode(s string) *int {
-	m := codexExitRe.FindStringSubmatch(s[:min(len(s), 512)])
+	s = s[:min(len(s), 512)]
+	if i := strings.Index(s, "\nOutput:"); i >= 0 {
+		s = s[:i] // only the header: the output itself may quote another run's status
+	}
+	m := codexExitRe.FindStringSubmatch(s)
 	if m == nil {
 		return nil
 	}
@@ -456,13 +765,6 @@ func codexExitCode(s string) *int {
 		return nil
 	}
 	return &n
-}
-
-// codexInjected reports user text that Codex itself injects.
-func codexInjected(text string) bool {
-	t := strings.TrimSpace(text)
-	return strings.HasPrefix(t, "# AGENTS.md instructions") || strings.HasPrefix(t, "<user_instructions>") ||
-		strings.HasPrefix(t, "<environment_context>") || injectedOnly(t)
 }
 
 // intValue reads a JSON number leniently; anything else is 0.

@@ -33,6 +33,16 @@ const sharedDir = "../../shared/transcripts"
 //   - Gemini paste: 40 prompts, 66 ✦ turns plus 8 turns that are only tool
 //     runs; a grep finds 87 "│ ✔" lines, 15 of them inside a tool's output
 //     (a pasted earlier session), which the parser rightly keeps as output.
+//   - Codex rollouts (codex/): counted by a python script over the raw
+//     lines. Failed = distinct results with a non-zero exit (header,
+//     metadata.exit_code, or exec_command_end when the output had none)
+//     or a header-less launch failure ("exec_command failed: SandboxDenied
+//     …", "apply_patch verification failed: …"); a process continued by
+//     write_stdin counts once, on the exec_command that started it (a
+//     grep of non-zero headers finds 15+1 in ship, 12+2 in youtube-mcp).
+//     Reasoning with no summary text does not split an assistant turn.
+//   - pai-* (Claude Code 2.0.5x): the same script as the other Claude Code
+//     files, which it reproduces exactly.
 //   - Gemini fixture: the parser first counted two empty "model" records
 //     (a cancelled request) as assistant turns; the count was right and
 //     the parser now skips them.
@@ -52,6 +62,8 @@ var conformance = []struct {
 	{"claude-code-console/bookminder-day-010.txt", FormatClaudeConsole, 68, 285, 0, 251, 291, 49, 0},
 	{"claude-code-console/bookminder-day-013-gemini-cli.txt", FormatGeminiConsole, 40, 74, 0, 58, 72, 0, 0},
 	{"claude-code/ccviewer-mock-orchestrator-todo-app-438lines.jsonl", FormatClaudeCode, 8, 170, 0, 167, 167, 23, 0},
+	{"claude-code/pai-703e4528-cc2.0.57-autocompact-askuser-api400.jsonl", FormatClaudeCode, 21, 98, 0, 120, 120, 2, 1},
+	{"claude-code/pai-d6a37ffc-cc2.0.58-two-manual-compacts.jsonl", FormatClaudeCode, 28, 90, 0, 88, 89, 3, 2},
 	{"claude-code/vsla-069508a5-summaries-64lines.jsonl", FormatClaudeCode, 6, 19, 0, 22, 22, 4, 0},
 	{"claude-code/vsla-2cba43de-thinking-28lines.jsonl", FormatClaudeCode, 7, 11, 0, 7, 7, 0, 0},
 	{"claude-code/vsla-5f8cbb78-sidechain-532lines.jsonl", FormatClaudeCode, 8, 207, 0, 208, 208, 39, 0},
@@ -59,6 +71,12 @@ var conformance = []struct {
 	{"claude-code/vsla-d7d349f9-241lines.jsonl", FormatClaudeCode, 8, 90, 1, 85, 85, 8, 0},
 	{"claude-code/vsla-gpu-cuda-727lines.jsonl", FormatClaudeCode, 26, 271, 1, 260, 260, 48, 2},
 	{"claude-code/vsla-paper-0a725fb5-609lines.jsonl", FormatClaudeCode, 12, 212, 1, 209, 209, 17, 1},
+	{"codex/chatbot-ui-codex0.58-shell-lmstudio.jsonl", FormatCodex, 2, 39, 0, 39, 39, 3, 0},
+	{"codex/devmap-codex-exec1.17.7-rust-review.jsonl", FormatCodex, 2, 13, 1, 30, 36, 0, 0},
+	{"codex/resting-codex0.120-tui-swift-sandbox-denied.jsonl", FormatCodex, 4, 50, 3, 85, 86, 8, 0},
+	{"codex/ship-codex0.114-subagent-fork-coverage.jsonl", FormatCodex, 15, 120, 6, 195, 197, 16, 1},
+	{"codex/test-framework-codex0.92-shell_command-gitflow.jsonl", FormatCodex, 10, 50, 1, 59, 59, 5, 0},
+	{"codex/youtube-mcp-codex0.106-exec_command-tdd.jsonl", FormatCodex, 8, 70, 2, 123, 123, 14, 0},
 	{"openhands-traj/basic.json", FormatOpenHands, 1, 2, 0, 1, 2, 0, 0},
 	{"openhands-traj/basic_gui_mode.json", FormatOpenHands, 1, 5, 0, 4, 4, 1, 0},
 	{"openhands-traj/wrong_initial_state.json", FormatOpenHands, 1, 4, 0, 3, 4, 0, 0},

@@ -212,6 +212,13 @@ func (c *consoleBuilder) flushTurn() {
 	if c.cur != nil {
 		c.cur.Text = strings.TrimSpace(strings.Join(c.curText, "\n"))
 		c.curText = nil
+		if c.cur.Role == handoff.RoleUser && !c.cur.Meta && !c.cur.CompactSummary {
+			words, meta := userWords(c.cur.Text)
+			c.cur.Meta = meta
+			if !meta {
+				c.cur.Text = words
+			}
+		}
 		if c.cur.Text != "" || len(c.cur.ToolCalls) > 0 {
 			c.dec.add(*c.cur)
 		}

@@ -128,6 +128,9 @@ func (d *Decoder) Finish(tail []byte) (*handoff.Transcript, error) {
 	if err := d.parser.finish(d); err != nil {
 		return nil, err
 	}
+	if d.t.Session.EndSignal == "" && exitTyped(d.t.Messages) {
+		d.t.Session.EndSignal = EndUserExited
+	}
 	if d.nonBlank == 0 {
 		return nil, emptyError(d.opts)
 	}

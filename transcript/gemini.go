@@ -296,6 +296,12 @@ func gemUserFlags(m *handoff.Message) {
 		m.CompactSummary = true
 	case strings.HasPrefix(t, "/"):
 		m.Meta = true
+	default:
+		words, meta := userWords(m.Text)
+		m.Meta = meta
+		if !meta {
+			m.Text = words
+		}
 	}
 }
 

@@ -61,6 +61,9 @@ func describeTranscript(tr *handoff.Transcript) string {
 	var b strings.Builder
 	s := tr.Session
 	fmt.Fprintf(&b, "session format=%s id=%q agent=%q model=%q cwd=%q branch=%q version=%q window=%d\n", s.Format, s.ID, s.Agent, s.Model, s.CWD, s.GitBranch, s.Version, s.ContextWindow)
+	if s.EndSignal != "" || s.Subagent != "" {
+		fmt.Fprintf(&b, "end=%q subagent=%q\n", s.EndSignal, s.Subagent)
+	}
 	if !s.StartedAt.IsZero() {
 		fmt.Fprintf(&b, "span %s – %s\n", s.StartedAt.UTC().Format("2006-01-02T15:04:05Z"), s.EndedAt.UTC().Format("2006-01-02T15:04:05Z"))
 	}

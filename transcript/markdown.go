@@ -175,7 +175,13 @@ func decodeSpecStory(d *Decoder, doc []byte) error {
 		cur.Thinking = strings.TrimSpace(strings.Join(thinking, "\n"))
 		if cur.Role == handoff.RoleUser {
 			cur.CompactSummary = strings.HasPrefix(cur.Text, compactPrefix)
-			cur.Meta = !cur.CompactSummary && injectedOnly(cur.Text)
+			if !cur.CompactSummary {
+				words, meta := userWords(cur.Text)
+				cur.Meta = meta
+				if !meta {
+					cur.Text = words
+				}
+			}
 		}
 		if cur.Text != "" || cur.Thinking != "" || len(cur.ToolCalls) > 0 {
 			d.add(*cur)

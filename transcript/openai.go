@@ -265,7 +265,14 @@ func (p *openaiParser) message(d *Decoder, raw json.RawMessage, lineNo int) erro
 		}
 	}
 	base.Text, base.Thinking, base.ToolCalls = text, thinking, calls
-	if base.Role == handoff.RoleSystem || (base.Role == handoff.RoleUser && injectedOnly(text)) {
+	if base.Role == handoff.RoleUser {
+		words, meta := userWords(text)
+		base.Meta = meta
+		if !meta {
+			base.Text = words
+		}
+	}
+	if base.Role == handoff.RoleSystem {
 		base.Meta = true
 	}
 	d.add(base)

@@ -23,7 +23,8 @@ import (
 // exit_code) and IsError for "error" observations. Environment events,
 // agent state changes and "null" observations carry no turn and are
 // skipped. Usage comes from the model response (OpenAI usage, with the
-// Anthropic cache fields LiteLLM passes through).
+// Anthropic cache fields LiteLLM passes through). Session.EndSignal
+// follows finish actions and agent state changes (see ohEndSignal).
 
 type ohEvent struct {
 	ID          json.RawMessage `json:"id"`
@@ -36,8 +37,9 @@ type ohEvent struct {
 	Content     json.RawMessage `json:"content"`
 	Args        json.RawMessage `json:"args"`
 	Extras      struct {
-		ExitCode *int `json:"exit_code"`
-		Metadata *struct {
+		AgentState string `json:"agent_state"`
+		ExitCode   *int   `json:"exit_code"`
+		Metadata   *struct {
 			ExitCode *int `json:"exit_code"`
 		} `json:"metadata"`
 	} `json:"extras"`
@@ -107,6 +109,7 @@ func decodeOpenHands(d *Decoder, doc []byte) error {
 		m := handoff.Message{ID: strings.Trim(string(e.ID), `"`), Timestamp: ts, Line: rec}
 		var args map[string]json.RawMessage
 		_ = json.Unmarshal(e.Args, &args)
+		d.t.Session.EndSignal = ohEndSignal(d.t.Session.EndSignal, &e, args)
 		switch {
 		case e.Action == "message" && e.Source == "user":
 			m.Role, m.Text = handoff.RoleUser, stringValue(args["content"])
@@ -191,4 +194,33 @@ func parseLocalTime(s string) time.Time {
 		return time.Time{}
 	}
 	return t.UTC()
+}
+
+// ohEndSignal is the end signal after event e, given the one before it:
+// a finish action sets "finished", an agent state change sets the state
+// it names (awaiting_user_input → "awaiting user input"), a "null"
+// observation (nothing happened) keeps what was there, and any other
+// event clears it, so what remains at the end is the session's last word.
+func ohEndSignal(prev string, e *ohEvent, args map[string]json.RawMessage) string {
+	state := e.Extras.AgentState
+	if e.Action == "change_agent_state" {
+		state = stringValue(args["agent_state"])
+	}
+	switch {
+	case e.Action == "finish":
+		return EndFinished
+	case e.Observation == "agent_state_changed" || e.Action == "change_agent_state":
+		switch state {
+		case "awaiting_user_input":
+			return EndAwaitingInput
+		case "finished":
+			return EndFinished
+		case "", "loading", "init", "running":
+			return ""
+		}
+		return "agent " + strings.ReplaceAll(state, "_", " ")
+	case e.Observation == "null", e.Source == "environment":
+		return prev
+	}
+	return ""
 }

@@ -23,7 +23,8 @@ import (
 // and later user messages (v0) → RoleTool results. An observation that
 // reports the edit was rejected ("Your proposed edit has introduced new
 // syntax error(s)") is flagged IsError; SWE-agent records no exit codes.
-// Session.Model is the replay config's model name.
+// Session.Model is the replay config's model name. Session.EndSignal is
+// "submitted" when the last action is submit, else info.exit_status.
 
 type sweMessage struct {
 	Role        string          `json:"role"`
@@ -41,7 +42,17 @@ var sweRejectedRe = regexp.MustCompile(`\A\s*Your proposed edit has introduced n
 func decodeSWEAgent(d *Decoder, doc []byte) error {
 	d.t.Session.Agent = "swe-agent"
 	sawTask, lastCall, lastName := false, "", ""
+	exitStatus := ""
 	member := func(k string, raw json.RawMessage) {
+		if k == "info" {
+			var info struct {
+				ExitStatus string `json:"exit_status"`
+			}
+			if json.Unmarshal(raw, &info) == nil {
+				exitStatus = info.ExitStatus
+			}
+			return
+		}
 		if k != "replay_config" {
 			return
 		}
@@ -59,7 +70,7 @@ func decodeSWEAgent(d *Decoder, doc []byte) error {
 			d.t.Session.Model = rc.Agent.Model.Name
 		}
 	}
-	return walkJSON(d, doc, "history", member, func(rec int, raw json.RawMessage) error {
+	err := walkJSON(d, doc, "history", member, func(rec int, raw json.RawMessage) error {
 		var h sweMessage
 		if err := json.Unmarshal(raw, &h); err != nil {
 			return d.recordError(rec, fmt.Errorf("malformed message: %w", jsonReason(err)))
@@ -102,6 +113,35 @@ func decodeSWEAgent(d *Decoder, doc []byte) error {
 		d.add(m)
 		return nil
 	})
+	d.t.Session.EndSignal = sweEndSignal(d.t.Messages, exitStatus)
+	return err
+}
+
+// sweEndSignal is how a trajectory ended: "submitted" when its last
+// action is submit, else the run's info.exit_status (exit_cost,
+// exit_context, … — the agent was stopped), else nothing.
+func sweEndSignal(msgs []handoff.Message, exitStatus string) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i]
+		if m.Role == handoff.RoleTool {
+			continue
+		}
+		if m.Role == handoff.RoleAssistant && len(m.ToolCalls) > 0 {
+			c := m.ToolCalls[len(m.ToolCalls)-1]
+			var in struct {
+				Command string `json:"command"`
+			}
+			_ = json.Unmarshal(c.Input, &in)
+			if c.Name == "submit" || strings.TrimSpace(in.Command) == "submit" {
+				return EndSubmitted
+			}
+		}
+		break
+	}
+	if exitStatus == "submitted" {
+		return EndSubmitted
+	}
+	return exitStatus
 }
 
 // flatContent reads content that is a string or an array of text parts.

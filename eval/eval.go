@@ -187,3 +187,36 @@ func Tail(raw string, budget int) string {
 		return string(r[len(r)-n:])
 	}
 }
+
+// Set is one directory of answer keys with the roots its paths are relative to.
+type Set struct {
+	Name        string // "shared", "heldout-real" or "heldout-synth"
+	Labels      string // directory of <name>.json keys
+	Transcripts string // root the keys' "file" paths are relative to
+	References  string // directory of <name>.md hand-written resumes
+}
+
+// Sets returns the label sets present in a checkout whose repository root is
+// repoRoot (for a test in package dir a/b, "../.."): the held-out synthetic set
+// always, and the shared set and the held-out real set when ../shared is beside
+// the repository. A Go test can range over them to enforce a bar on every file.
+func Sets(repoRoot string) []Set {
+	shared := filepath.Join(repoRoot, "..", "shared")
+	here := filepath.Join(repoRoot, "eval", "heldout")
+	var out []Set
+	if isDir(filepath.Join(shared, "eval", "labels")) && isDir(filepath.Join(shared, "transcripts")) {
+		out = append(out, Set{"shared", filepath.Join(shared, "eval", "labels"), filepath.Join(shared, "transcripts"),
+			filepath.Join(shared, "eval", "reference")})
+	}
+	if isDir(filepath.Join(shared, "transcripts")) {
+		out = append(out, Set{"heldout-real", filepath.Join(here, "labels-real"), filepath.Join(shared, "transcripts"),
+			filepath.Join(here, "reference")})
+	}
+	return append(out, Set{"heldout-synth", filepath.Join(here, "labels"), filepath.Join(here, "transcripts"),
+		filepath.Join(here, "reference")})
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}

@@ -139,20 +139,15 @@ func TestLoadLabels(t *testing.T) {
 	}
 }
 
-// labelSet is one directory of answer keys with its transcripts root and references.
-type labelSet struct{ labels, transcripts, reference string }
-
-// sets are the label sets present in this checkout; shared ones need ../shared.
-func sets(t *testing.T) map[string]labelSet {
+// sets are the label sets present in this checkout, by name.
+func sets(t *testing.T) map[string]Set {
 	t.Helper()
-	out := map[string]labelSet{
-		"heldout-synth": {"heldout/labels", "heldout/transcripts", "heldout/reference"},
+	out := map[string]Set{}
+	for _, s := range Sets("..") {
+		out[s.Name] = s
 	}
-	if _, err := os.Stat("../../shared/transcripts"); err == nil {
-		out["heldout-real"] = labelSet{"heldout/labels-real", "../../shared/transcripts", "heldout/reference"}
-		if _, err := os.Stat("../../shared/eval/labels"); err == nil {
-			out["shared"] = labelSet{"../../shared/eval/labels", "../../shared/transcripts", "../../shared/eval/reference"}
-		}
+	if _, ok := out["heldout-synth"]; !ok {
+		t.Fatal("Sets: no heldout-synth set")
 	}
 	return out
 }
@@ -165,7 +160,7 @@ func TestHeldoutReferencesScoreFull(t *testing.T) {
 		if name == "shared" {
 			continue
 		}
-		ls, err := LoadLabels(s.labels, s.transcripts)
+		ls, err := LoadLabels(s.Labels, s.Transcripts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +168,7 @@ func TestHeldoutReferencesScoreFull(t *testing.T) {
 			t.Fatalf("%s: no labels", name)
 		}
 		for _, l := range ls {
-			ref, err := os.ReadFile(filepath.Join(s.reference, l.Name+".md"))
+			ref, err := os.ReadFile(filepath.Join(s.References, l.Name+".md"))
 			if err != nil {
 				t.Errorf("%s: %v", l.Name, err)
 				continue
@@ -204,7 +199,7 @@ func TestHeldoutLabelsWellFormed(t *testing.T) {
 		if name == "shared" {
 			continue
 		}
-		ls, err := LoadLabels(s.labels, s.transcripts)
+		ls, err := LoadLabels(s.Labels, s.Transcripts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -251,7 +246,7 @@ func TestAgreesWithScorePy(t *testing.T) {
 		t.Skip("../shared/eval/score.py absent")
 	}
 	for name, s := range sets(t) {
-		ls, err := LoadLabels(s.labels, s.transcripts)
+		ls, err := LoadLabels(s.Labels, s.Transcripts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,7 +256,7 @@ func TestAgreesWithScorePy(t *testing.T) {
 		stage := t.TempDir()
 		want := map[string]Result{}
 		for _, l := range ls {
-			raw, err := os.ReadFile(filepath.Join(s.reference, l.Name+".md"))
+			raw, err := os.ReadFile(filepath.Join(s.References, l.Name+".md"))
 			if err != nil {
 				continue
 			}
@@ -300,10 +295,10 @@ func TestAgreesWithScorePy(t *testing.T) {
 	}
 }
 
-func runScorePy(t *testing.T, python, scorePy string, s labelSet, args ...string) map[string]CaseResult {
+func runScorePy(t *testing.T, python, scorePy string, s Set, args ...string) map[string]CaseResult {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "r.json")
-	all := append([]string{scorePy, "--labels", s.labels, "--transcripts", s.transcripts, "--json", out}, args...)
+	all := append([]string{scorePy, "--labels", s.Labels, "--transcripts", s.Transcripts, "--json", out}, args...)
 	cmd := exec.Command(python, all...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

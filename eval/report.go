@@ -85,8 +85,8 @@ func (c Cell) BelowTail() []string {
 }
 
 // WriteTable prints one compact table of the cells (set × budget → coverage and
-// must-have of handoff and tail, leaking cases), then per budget the files where
-// handoff scores below tail.
+// must-have of handoff and tail, leaking cases of each), then per budget the
+// files where handoff's coverage is below tail's.
 func WriteTable(w io.Writer, cells []Cell) error {
 	sort.SliceStable(cells, func(i, j int) bool {
 		if cells[i].Budget != cells[j].Budget {
@@ -95,13 +95,13 @@ func WriteTable(w io.Writer, cells []Cell) error {
 		return cells[i].Set < cells[j].Set
 	})
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-16s %6s %5s  %-17s %-17s %5s %7s\n", "set", "budget", "cases",
-		"handoff cov/must", "tail cov/must", "leaks", "<tail")
+	fmt.Fprintf(&b, "%-16s %6s %5s  %-17s %-17s %9s %6s\n", "set", "budget", "cases",
+		"handoff cov/must", "tail cov/must", "leaks h/t", "<tail")
 	for _, c := range cells {
 		hc, hm, hl := c.Handoff.Means()
-		tc, tm, _ := c.Tail.Means()
-		fmt.Fprintf(&b, "%-16s %6d %5d  %6.3f / %-8.3f %6.3f / %-8.3f %5d %7d\n", c.Set, c.Budget,
-			len(c.Handoff.Results), hc, hm, tc, tm, hl, len(c.BelowTail()))
+		tc, tm, tl := c.Tail.Means()
+		fmt.Fprintf(&b, "%-16s %6d %5d  %6.3f / %-8.3f %6.3f / %-8.3f %5d/%-3d %6d\n", c.Set, c.Budget,
+			len(c.Handoff.Results), hc, hm, tc, tm, hl, tl, len(c.BelowTail()))
 	}
 	budgets := []int{}
 	for _, c := range cells {

@@ -220,3 +220,16 @@ func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
 }
+
+// Load reads the set's answer keys whose transcripts are present (LoadLabels).
+func (s Set) Load() ([]Labels, error) { return LoadLabels(s.Labels, s.Transcripts) }
+
+// TailScore scores the tail baseline of l's transcript at budget: the bar a
+// resume prompt of the same budget must not fall below.
+func TailScore(l Labels, budget int) (Result, error) {
+	raw, err := os.ReadFile(l.Transcript)
+	if err != nil {
+		return Result{}, fmt.Errorf("eval: read transcript of %s: %w", l.Name, err)
+	}
+	return Score(Tail(string(raw), budget), l), nil
+}

@@ -343,3 +343,50 @@ func nonNil(s []string) []string {
 func shellQuoteTest(s string) string { return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'" }
 
 func near(a, b float64) bool { d := a - b; return d < 1e-9 && d > -1e-9 }
+
+func TestTailScore(t *testing.T) {
+	root := t.TempDir()
+	tr := filepath.Join(root, "s.md")
+	if err := os.WriteFile(tr, []byte(strings.Repeat("x", 100)+"early fact "+strings.Repeat("y", 100)+" the end: late fact"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := Labels{Name: "s", Transcript: tr, Facts: []Fact{
+		{ID: "early", Weight: 3, AnyOf: [][]string{{"early fact"}}},
+		{ID: "late", Weight: 1, AnyOf: [][]string{{"LATE FACT"}}},
+	}}
+	r, err := TailScore(l, 10) // last 40 characters
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(r.Coverage, 0.25) || !reflect.DeepEqual(r.Missing, []string{"early"}) {
+		t.Errorf("TailScore = %+v, want only the late fact", r)
+	}
+	l.Transcript = filepath.Join(root, "absent.md")
+	if _, err := TailScore(l, 10); err == nil {
+		t.Error("absent transcript: no error")
+	}
+}
+
+// TestSetsLoad checks that every set present loads and that the synthetic set
+// has all of its transcripts (a key whose file moved would silently drop out).
+func TestSetsLoad(t *testing.T) {
+	for _, s := range Sets("..") {
+		ls, err := s.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries, err := os.ReadDir(s.Labels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".json") {
+				n++
+			}
+		}
+		if len(ls) != n {
+			t.Errorf("%s: %d of %d keys have their transcript", s.Name, len(ls), n)
+		}
+	}
+}

@@ -171,8 +171,9 @@ func Score(output string, l Labels) Result {
 
 // Tail is score.py's "tail" baseline: the last budget*4 characters of the raw
 // transcript, counted as Python counts them (Unicode code points). Invalid UTF-8
-// is replaced by U+FFFD first, one per invalid byte, as Python's
-// decode("utf-8", "replace") does for stray bytes.
+// becomes U+FFFD, one per invalid byte; Python's decode("utf-8", "replace")
+// agrees for stray bytes but folds a truncated multi-byte sequence into one
+// U+FFFD, so on such (rare) input the cut can differ by a character or two.
 func Tail(raw string, budget int) string {
 	r := []rune(raw) // one utf8.RuneError per invalid byte
 	n := budget * 4

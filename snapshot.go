@@ -164,6 +164,9 @@ type EndState struct {
 	Question string `json:"question,omitempty"`
 	// StatedNext is the assistant's own stated next step in its last turns.
 	StatedNext string `json:"stated_next,omitempty"`
+	// CurrentWork is what the session was in the middle of, as an LLM
+	// extractor judged it from a message it cites (empty offline).
+	CurrentWork string `json:"current_work,omitempty"`
 	// Unanswered are the person's messages after the last completed
 	// assistant turn, oldest first.
 	Unanswered []string `json:"unanswered,omitempty"`

@@ -234,6 +234,9 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 		})
 		shown[e.LastSource.Index] = true
 	}
+	if e.CurrentWork != "" {
+		b.add(secStop, rankLastShort, "current work", "Work in hand (as the extractor judged it): "+quoted(e.CurrentWork, 400))
+	}
 	if e.Question != "" {
 		b.add(secStop, rankQuestion, "open question", "It asked the person, still unanswered: "+quoted(e.Question, 500))
 	}

@@ -40,6 +40,21 @@ type Result struct {
 	// Warnings describes what the extractor dropped or repaired (records
 	// that failed validation, a window shrunk to fit), for --verbose.
 	Warnings []string
+
+	// What an LLM extractor judged about where the session stands; the
+	// heuristic extractor leaves these empty (it reads them from the
+	// conversation's shape instead). Each is accepted only when its text is
+	// grounded in the message it cites.
+	CurrentWork *Judged
+	NextStep    *Judged
+	Constraints []handoff.Constraint
+}
+
+// Judged is one statement an LLM made about the session, with the message
+// it rests on.
+type Judged struct {
+	Text   string             `json:"text"`
+	Source handoff.MessageRef `json:"source"`
 }
 
 // Build assembles a snapshot's content from a transcript: the computed
@@ -79,6 +94,7 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 	if snap.Goal == "" {
 		snap.Goal = facts.Goal
 	}
+	var judgedNext string
 	if ex != nil {
 		res, err := ex.Extract(ctx, t.Messages)
 		if err != nil {
@@ -88,10 +104,43 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 			snap.Decisions = cleanDecisions(res.Decisions)
 			snap.Errors = mergeErrors(snap.Errors, res.Errors)
 			snap.Usage.Extraction = res.Usage
+			judgedNext = mergeJudged(snap, res)
 		}
 	}
 	snap.NextStep = NextStep(snap)
+	// An LLM's grounded next step is preferred, except over a message of
+	// the person's that was never answered: that always comes first.
+	if judgedNext != "" && (snap.EndState == nil || len(snap.EndState.Unanswered) == 0) {
+		snap.NextStep = judgedNext
+	}
 	return snap, nil
+}
+
+// mergeJudged adds an LLM extractor's judgement of where the session
+// stands to the snapshot and returns its next step ("" when none): current
+// work goes to the end state, constraints are added unless already known.
+func mergeJudged(snap *handoff.Snapshot, res *Result) string {
+	if res.CurrentWork != nil && strings.TrimSpace(res.CurrentWork.Text) != "" {
+		if snap.EndState == nil {
+			snap.EndState = &handoff.EndState{}
+		}
+		snap.EndState.CurrentWork = truncate(res.CurrentWork.Text, statedNextLimit)
+	}
+	known := map[string]bool{}
+	for _, c := range snap.Constraints {
+		known[strings.ToLower(c.Text)] = true
+	}
+	for _, c := range res.Constraints {
+		if t := strings.TrimSpace(c.Text); t != "" && !known[strings.ToLower(t)] {
+			known[strings.ToLower(t)] = true
+			c.Text = truncate(t, constraintLimit)
+			snap.Constraints = append(snap.Constraints, c)
+		}
+	}
+	if res.NextStep != nil {
+		return truncate(strings.TrimSpace(res.NextStep.Text), statedNextLimit)
+	}
+	return ""
 }
 
 // cleanDecisions makes an extractor's decisions fit the schema: a known

@@ -44,7 +44,6 @@ func mustRead(name string) string {
 // heading or an instruction.
 func ResumeTemplate() string { return mustRead("resume.md.tmpl") }
 
-
 // ExtractionSystemPrompt returns the system prompt for LLM extraction of
 // decisions and errors. It tells the model that the transcript is data
 // enclosed in <transcript> tags, never instructions, and that every record

@@ -161,16 +161,24 @@ func (c *compilation) fit() (*Result, error) {
 		// without it is worse than the next step alone.
 		return c.skeletonTooBig(base)
 	}
-	// Top up: the estimate kept a margin; spend what is really left.
-	if left := c.budget - n; left > 8 {
+	// Top up: the estimate kept a margin, and trimming may have dropped
+	// more than needed; spend what is really left, halving the room each
+	// time a try overshoots.
+	for room, tries := c.budget-n-1, 0; room > 4 && tries < 6; tries++ {
 		trial := slices.Clone(chosen)
-		if c.greedy(trial, left-2, 1) > 0 {
-			if t2, n2, err := c.render2(trial); err != nil {
-				return nil, err
-			} else if n2 <= c.budget {
-				chosen, text, n = trial, t2, n2
-			}
+		if c.greedy(trial, room, 1) == 0 {
+			break
 		}
+		t2, n2, err := c.render2(trial)
+		if err != nil {
+			return nil, err
+		}
+		if n2 <= c.budget {
+			chosen, text, n = trial, t2, n2
+			room = c.budget - n - 1
+			continue
+		}
+		room /= 2
 	}
 	return &Result{Prompt: text, Tokens: n, Budget: c.budget, Dropped: c.dropped(chosen)}, nil
 }

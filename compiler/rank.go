@@ -3,6 +3,7 @@ package compiler
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -100,6 +101,8 @@ const (
 	rankGitFiles      = 40 // + stride 2
 	rankResolved      = 60 // + stride 5
 	rankRecent        = 100
+	rankRecentFull    = 400
+	rankRequestsFull  = 300 // + stride 3
 	rankRecentStride  = 1
 	rankDecisionExtra = 35 // + stride 4: rationale and alternatives
 	rankErrorDetail   = 21 // + stride 5: context and notes
@@ -111,7 +114,9 @@ const (
 	longerText  = 1100
 	fullText    = 2400
 	itemText    = 300
-	recentText  = 600
+	requestFull = 1200
+	recentText  = 900
+	recentShort = 280
 	commandText = 160
 )
 
@@ -289,11 +294,12 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 		if r.Source.Index == goalSrc || r.Source.Index == latestSrc || (s.EndState != nil && containsText(s.EndState.Unanswered, r.Text)) {
 			continue
 		}
-		text := "- " + quoted(r.Text, itemText)
+		answers := ""
 		if r.Answers != "" {
-			text += " — answering " + quoted(r.Answers, 200)
+			answers = " — answering " + quoted(r.Answers, 200)
 		}
-		b.add(secRequests, rankRequests+3*n, "earlier requests", text)
+		b.variants(secRequests, "earlier requests", []int{rankRequests + 3*n, rankRequestsFull + 3*n},
+			[]string{"- " + quoted(r.Text, itemText) + answers, "- " + quoted(r.Text, requestFull) + answers})
 		n++
 	}
 }
@@ -504,31 +510,46 @@ func (b *builder) git(s *handoff.Snapshot) {
 // recent adds the end of the conversation, newest ranked first, skipping
 // messages already quoted in full above.
 func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
+	// Each turn comes short (ranked with the others, newest first) and at
+	// full length (ranked after every short one): the budget first reaches
+	// further back, then says more of each turn.
+	start := len(b.pieces)
 	n := 0
 	for i := len(s.Recent) - 1; i >= 0; i-- {
 		t := s.Recent[i]
-		var text string
+		var lead string
 		switch t.Role {
 		case handoff.RoleUser:
-			if shown[t.Source.Index] {
-				continue
-			}
-			text = "- person: " + quoted(t.Text, recentText)
+			lead = "- person: "
 		case handoff.RoleAssistant:
-			if shown[t.Source.Index] {
-				continue
-			}
-			text = "- assistant: " + quoted(t.Text, recentText)
+			lead = "- assistant: "
 		default:
-			text = "- tool: " + code(t.Text, commandText+60)
+			b.add(secRecent, rankRecent+rankRecentStride*n, "", "- tool: "+code(t.Text, commandText+60))
+			n++
+			continue
 		}
-		b.add(secRecent, rankRecent+rankRecentStride*n, "", text)
+		if shown[t.Source.Index] {
+			continue
+		}
+		b.variants(secRecent, "", []int{rankRecent + rankRecentStride*n, rankRecentFull + rankRecentStride*n},
+			[]string{lead + quoted(t.Text, recentShort), lead + quoted(t.Text, recentText)})
 		n++
 	}
-	// Shown oldest first: the pieces were added newest first.
-	start := len(b.pieces) - n
-	for i, j := start, len(b.pieces)-1; i < j; i, j = i+1, j-1 {
-		b.pieces[i], b.pieces[j] = b.pieces[j], b.pieces[i]
+	// Shown oldest first: the pieces were added newest first, a short
+	// variant before its full one; reverse by turn, keeping that order.
+	added := b.pieces[start:]
+	var turns [][]piece
+	for i := 0; i < len(added); {
+		j := i + 1
+		for j < len(added) && added[j].group != 0 && added[j].group == added[i].group {
+			j++
+		}
+		turns = append(turns, slices.Clone(added[i:j]))
+		i = j
+	}
+	b.pieces = b.pieces[:start]
+	for i := len(turns) - 1; i >= 0; i-- {
+		b.pieces = append(b.pieces, turns[i]...)
 	}
 }
 

@@ -117,6 +117,7 @@ const (
 	requestFull = 1200
 	recentText  = 900
 	recentShort = 280
+	outcomeText = 160
 	commandText = 160
 )
 
@@ -524,7 +525,7 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 		case handoff.RoleAssistant:
 			lead = "- assistant: "
 		default:
-			b.add(secRecent, rankRecent+rankRecentStride*n, "", "- tool: "+code(t.Text, commandText+60))
+			b.add(secRecent, rankRecent+rankRecentStride*n, "", "- tool: "+code(t.Text, commandText+outcomeText))
 			n++
 			continue
 		}

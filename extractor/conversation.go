@@ -34,6 +34,9 @@ const (
 	statedNextLimit    = 500
 	turnTextLimit      = 900
 	toolLineLimit      = 220
+	// outcomeLimit bounds the excerpt of a tool's output on its line: the
+	// failure's headline or the output's last line.
+	outcomeLimit = 140
 	// recentBytes bounds the stored recent conversation: comfortably more
 	// than the largest budget's share, small next to a transcript.
 	recentBytes    = 48 << 10
@@ -578,13 +581,19 @@ func toolLine(c handoff.ToolCall, results map[string]handoff.ToolResult) string 
 		line = c.Name + ": " + line
 	}
 	r, ok := results[c.ID]
-	switch {
-	case c.ID == "" || !ok:
+	if c.ID == "" || !ok {
 		return line
-	case r.ExitCode != nil && *r.ExitCode != 0:
-		return line + " → exit " + strconv.Itoa(*r.ExitCode)
-	case r.Failed():
-		return line + " → failed"
+	}
+	if failed(r) {
+		if code, ok := exitCode(r); ok && code != 0 {
+			line += " → exit " + strconv.Itoa(code)
+		} else {
+			line += " → failed"
+		}
+		return line + ": " + truncate(errorMessage(r.Content), outcomeLimit)
+	}
+	if body := outputBody(r.Content); len(body) > 0 {
+		return line + " → " + truncate(body[len(body)-1], outcomeLimit)
 	}
 	return line
 }

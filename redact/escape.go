@@ -8,19 +8,31 @@ import (
 	"unicode/utf8"
 )
 
-// hasJSONEscape reports whether s holds a JSON escape that could hide or
-// split a secret: \uXXXX, \/, \", \\ or a control escape.
-func hasJSONEscape(s string) bool {
-	for from := 0; ; {
+// nextHiding returns the offset, from from on, of a JSON escape that the scan of the
+// raw text cannot see through: an escaped ASCII character (\u002d), an
+// escaped slash, or a second level of escaping (\\\" , \\\\). The
+// common escapes \" \n \t are read by the raw scan itself (as quotes
+// and line breaks), which spares most JSONL a second pass.
+func nextHiding(s string, from int) int {
+	for {
 		k := strings.IndexByte(s[from:], '\\')
 		if k < 0 || from+k+1 >= len(s) {
-			return false
+			return -1
 		}
-		switch s[from+k+1] {
-		case 'u', '/', '"', '\\', 'n', 'r', 't':
-			return true
+		p := from + k
+		switch s[p+1] {
+		case '/':
+			return p
+		case '\\':
+			if p+2 < len(s) && (s[p+2] == '\\' || s[p+2] == '"' || s[p+2] == 'u' || s[p+2] == '/') {
+				return p
+			}
+		case 'u':
+			if p+5 < len(s) && s[p+2] == '0' && s[p+3] == '0' && s[p+4] >= '2' && s[p+4] <= '7' {
+				return p
+			}
 		}
-		from += k + 1
+		from = p + 2
 	}
 }
 
@@ -38,8 +50,20 @@ func unescapeView(s string) (string, []int) {
 		}
 	}
 	for i := 0; i < len(s); {
+		k := strings.IndexByte(s[i:], '\\')
+		if k != 0 {
+			if k < 0 {
+				k = len(s) - i
+			}
+			out = append(out, s[i:i+k]...)
+			for j := i; j < i+k; j++ {
+				offs = append(offs, j)
+			}
+			i += k
+			continue
+		}
 		c := s[i]
-		if c != '\\' || i+1 >= len(s) {
+		if i+1 >= len(s) {
 			emit(i, c)
 			i++
 			continue

@@ -102,6 +102,8 @@ type Redactor struct {
 	// infix rules are found by an index scan for a rare literal inside
 	// the secret (Azure AD's "Q~", Terraform's ".atlasv1.").
 	infix []infixRule
+	// class holds cKey and cIdent bits for each byte.
+	class [256]uint8
 
 	bearer     *regexp.Regexp
 	basic      *regexp.Regexp
@@ -119,6 +121,9 @@ func New() *Redactor {
 		basic:      regexp.MustCompile(`^(?i:basic)[ \t]+([A-Za-z0-9+/]{8,}={0,2})`),
 		awsSecret:  regexp.MustCompile(`^(?:\\?["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?["'])?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`),
 		basicValue: regexp.MustCompile(`^[A-Za-z0-9+/]{8,}={0,2}$`),
+	}
+	for c := range r.class {
+		r.class[c] = byteClass(byte(c))
 	}
 	for i, rule := range r.rules {
 		starts := rule.starts
@@ -144,10 +149,30 @@ func (r *Redactor) Find(s string) []Finding {
 	acc.merge(sc.keyed)
 	acc.merge(sc.generic)
 	// JSON escapes can hide a secret from the scan above ("sk\u002d…",
-	// "https:\/\/user:pw@…"): scan the unescaped text too, up to two
-	// levels deep, and map what it finds back onto s.
-	view, offs := s, []int(nil)
-	for level := 0; level < 2 && hasJSONEscape(view); level++ {
+	// "https:\/\/user:pw@…"): each line that has such an escape is
+	// scanned again unescaped, up to two levels deep, and what is found
+	// there is mapped back onto s.
+	for from := 0; from < len(s); {
+		p := nextHiding(s, from)
+		if p < 0 {
+			break
+		}
+		ls := strings.LastIndexByte(s[:p], '\n') + 1
+		le := len(s)
+		if k := strings.IndexByte(s[p:], '\n'); k >= 0 {
+			le = p + k
+		}
+		r.findUnescaped(s[ls:le], ls, &acc)
+		from = le + 1
+	}
+	return acc.list
+}
+
+// findUnescaped scans line (at offset base in the text) unescaped, one
+// and two levels deep, and merges what it finds into acc.
+func (r *Redactor) findUnescaped(line string, base int, acc *accepted) {
+	view, offs := line, []int(nil)
+	for level := 0; level < 2 && nextHiding(view, 0) >= 0; level++ {
 		v, m := unescapeView(view)
 		if offs != nil {
 			for k := range m {
@@ -160,14 +185,15 @@ func (r *Redactor) Find(s string) []Finding {
 		for _, list := range [][]Finding{inner.strong, inner.keyed, inner.generic} {
 			mapped := make([]Finding, 0, len(list))
 			for _, f := range list {
-				if g, ok := mapBack(f, offs, len(s)); ok {
+				if g, ok := mapBack(f, offs, len(line)); ok {
+					g.Start += base
+					g.End += base
 					mapped = append(mapped, g)
 				}
 			}
 			acc.merge(mapped)
 		}
 	}
-	return acc.list
 }
 
 // String returns s with every secret replaced by "[redacted:KIND]".
@@ -216,32 +242,68 @@ type scanner struct {
 	quoteFail [2]int
 }
 
+// Byte classes for the scan loop.
+const (
+	cKey   = 1 << iota // letter or digit
+	cIdent             // letter, digit, _ - .
+)
+
+// byteClass returns the class bits of c.
+func byteClass(c byte) uint8 {
+	var cl uint8
+	if isKeyChar(c) {
+		cl |= cKey
+	}
+	if isIdentChar(c) {
+		cl |= cIdent
+	}
+	return cl
+}
+
+// escapedBreak reports whether s[i-2:i] is a JSON control escape (\n,
+// \t, \r): text that continues a line only in its escaped form, so a
+// word may start right after it.
+func escapedBreak(s string, i int) bool {
+	if i < 2 || s[i-2] != '\\' {
+		return false
+	}
+	c := s[i-1]
+	return c == 'n' || c == 't' || c == 'r'
+}
+
 // scan is the single pass over s.
 func (r *Redactor) scan(s string, sc *scanner) {
 	sc.bareFrom, sc.bareTo = -1, -1
 	sc.quoteFail = [2]int{-1, -1}
 	n := len(s)
-	var prev byte = ' '
+	var prev uint8
 	wordEnd := -1 // end of the identifier that starts before i, if any
 	for i := 0; i < n; i++ {
 		c := s[i]
-		if !isKeyChar(prev) {
-			if ids := r.first[c]; len(ids) > 0 && i >= sc.shapeUntil {
+		cl := r.class[c]
+		if cl == 0 {
+			if c == ':' && i+2 < n && s[i+1] == '/' && s[i+2] == '/' {
+				r.urlCredentials(s, i, sc)
+			}
+			prev = 0
+			continue
+		}
+		brk := prev != 0 && escapedBreak(s, i)
+		if (prev&cKey == 0 || brk) && i >= sc.shapeUntil {
+			if ids := r.first[c]; len(ids) > 0 {
 				r.matchShapes(s, i, ids, sc)
 			}
 		}
-		if i >= wordEnd && isIdentChar(c) && !isIdentChar(prev) {
+		if cl&cIdent != 0 && (prev&cIdent == 0 || brk) && (i >= wordEnd || brk) {
 			wordEnd = i + 1
-			for wordEnd < n && isIdentChar(s[wordEnd]) {
+			for wordEnd < n && r.class[s[wordEnd]]&cIdent != 0 {
 				wordEnd++
 			}
 			if i >= sc.valueUntil {
 				r.word(s, i, wordEnd, sc)
 			}
-		} else if c == ':' && i+2 < n && s[i+1] == '/' && s[i+2] == '/' {
-			r.urlCredentials(s, i, sc)
 		}
-		prev = c
+		prev = cl
 	}
 	for _, rule := range r.infix {
 		r.matchInfix(s, rule, sc)

@@ -45,6 +45,21 @@ func keyKind(lw []byte) (string, keyClass) {
 	if len(lw) < 3 {
 		return "", classNone
 	}
+	if kind, class := keySuffixKind(lw); class != classNone {
+		return kind, class
+	}
+	// SECRET_KEY_BASE, TOKEN_SECRET_V2, PASSWORD_SALT: the word is inside
+	// the name; the value must look random.
+	for _, w := range []string{"secret", "password", "passwd", "token", "apikey", "api_key", "api-key", "privatekey", "private_key"} {
+		if bytes.Contains(lw, []byte(w)) {
+			return KindSecret, classRandom
+		}
+	}
+	return "", classNone
+}
+
+// keySuffixKind classifies a key by its ending.
+func keySuffixKind(lw []byte) (string, keyClass) {
 	switch lw[len(lw)-1] {
 	case 'd', 'e', 's', 't', 'n', 'y', 'a', 'h', 'l':
 	default:

@@ -335,7 +335,7 @@ func looksRandom(v string) bool {
 	return entropy(v) >= 3.0
 }
 
-// JSONValueSecret reports whether a JSON string value under key is a
+// jsonKeySecret reports whether a JSON string value under key is a
 // secret by the key alone, and its kind.
 func jsonKeySecret(key, value string) (string, bool) {
 	if key == "" {

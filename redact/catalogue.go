@@ -137,12 +137,11 @@ func many(id, kind string, prefixes []string, body string) []shapeRule {
 }
 
 const (
-	b62   = `[A-Za-z0-9]`
-	word  = `[A-Za-z0-9_\-]`
-	hex   = `[a-fA-F0-9]`
-	lhex  = `[a-f0-9]`
-	b64   = `[A-Za-z0-9+/]`
-	alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	b62  = `[A-Za-z0-9]`
+	word = `[A-Za-z0-9_\-]`
+	hex  = `[a-fA-F0-9]`
+	lhex = `[a-f0-9]`
+	b64  = `[A-Za-z0-9+/]`
 )
 
 // catalogue returns the shaped rules. Where two rules share a first byte

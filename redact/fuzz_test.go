@@ -52,7 +52,9 @@ func FuzzString(f *testing.F) {
 			in = uEscape(in)
 		}
 		out := String(in)
-		if frag := leakedFragment(out, secret); frag != "" {
+		// A piece the fuzzer also put around the secret is not a leak.
+		around := func(frag string) bool { return strings.Contains(before+sep, frag) || strings.Contains(sep+after, frag) }
+		if frag := leakedFragmentExcept(out, secret, around); frag != "" {
 			t.Fatalf("planted secret left %q:\n in  %q\n out %q", frag, in, out)
 		}
 		if again := String(out); again != out {
@@ -65,7 +67,7 @@ func FuzzString(f *testing.F) {
 		}
 		// Clip never returns more than asked, nor a piece of the secret.
 		n := len(before) % (len(out) + 1)
-		if c := Clip(in, n); len(c) > n || leakedFragment(c, secret) != "" {
+		if c := Clip(in, n); len(c) > n || leakedFragmentExcept(c, secret, around) != "" {
 			t.Fatalf("Clip(%d) = %q", n, c)
 		}
 	})

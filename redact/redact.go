@@ -105,22 +105,20 @@ type Redactor struct {
 	// class holds cKey and cIdent bits for each byte.
 	class [256]uint8
 
-	bearer     *regexp.Regexp
-	basic      *regexp.Regexp
-	awsSecret  *regexp.Regexp
-	basicValue *regexp.Regexp
+	bearer    *regexp.Regexp
+	basic     *regexp.Regexp
+	awsSecret *regexp.Regexp
 }
 
 // New compiles the patterns. Compiling takes a while, so build one and
 // reuse it; the package-level functions share one built on first use.
 func New() *Redactor {
 	r := &Redactor{
-		rules:      catalogue(),
-		infix:      infixCatalogue(),
-		bearer:     regexp.MustCompile(`^(?i:bearer)[ \t]+([A-Za-z0-9\-._~+/]{16,}=*)`),
-		basic:      regexp.MustCompile(`^(?i:basic)[ \t]+([A-Za-z0-9+/]{8,}={0,2})`),
-		awsSecret:  regexp.MustCompile(`^(?:\\?["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?["'])?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`),
-		basicValue: regexp.MustCompile(`^[A-Za-z0-9+/]{8,}={0,2}$`),
+		rules:     catalogue(),
+		infix:     infixCatalogue(),
+		bearer:    regexp.MustCompile(`^(?i:bearer)[ \t]+([A-Za-z0-9\-._~+/]{16,}=*)`),
+		basic:     regexp.MustCompile(`^(?i:basic)[ \t]+([A-Za-z0-9+/]{8,}={0,2})`),
+		awsSecret: regexp.MustCompile(`^(?:\\?["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?["'])?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`),
 	}
 	for c := range r.class {
 		r.class[c] = byteClass(byte(c))

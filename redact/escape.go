@@ -295,16 +295,55 @@ func (r *Redactor) Clip(s string, maxBytes int) string {
 	if len(out) <= maxBytes {
 		return out
 	}
-	cut := maxBytes
-	for cut > 0 && !utf8.RuneStart(out[cut]) {
+	return out[:clipAt(out, maxBytes)]
+}
+
+// HeadTail redacts s and then, if it is longer than maxBytes, keeps its
+// head and tail (half the budget each) around marker(elided), where
+// elided is the number of bytes left out. Cuts fall on rune boundaries
+// and never inside a "[redacted:…]" marker. It is the redact-first form
+// of the head-and-tail clipping tool output gets.
+func HeadTail(s string, maxBytes int, elide func(elided int) string) string {
+	return shared().HeadTail(s, maxBytes, elide)
+}
+
+// HeadTail is the package-level HeadTail with this Redactor.
+func (r *Redactor) HeadTail(s string, maxBytes int, elide func(elided int) string) string {
+	out := r.String(s)
+	maxBytes = max(maxBytes, 0)
+	if len(out) <= maxBytes {
+		return out
+	}
+	head := clipAt(out, maxBytes/2)
+	tail := len(out) - (maxBytes - maxBytes/2)
+	for tail < len(out) && !utf8.RuneStart(out[tail]) {
+		tail++
+	}
+	// A tail that starts inside a marker starts after it instead.
+	if k := strings.LastIndex(out[max(0, tail-64):tail], "["); k >= 0 {
+		k += max(0, tail-64)
+		if strings.HasPrefix(out[k:], marker) {
+			if e := strings.IndexByte(out[k:], ']'); e >= 0 && k+e >= tail {
+				tail = k + e + 1
+			}
+		}
+	}
+	return out[:head] + elide(tail-head) + out[tail:]
+}
+
+// clipAt is the cut point at most n bytes into s: on a rune boundary and
+// before any "[redacted:…]" marker that n would split.
+func clipAt(s string, n int) int {
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	from := max(0, cut-64)
-	if k := strings.LastIndexByte(out[from:cut], '['); k >= 0 {
+	if k := strings.LastIndexByte(s[from:cut], '['); k >= 0 {
 		k += from
-		if strings.HasPrefix(out[k:], marker) && strings.IndexByte(out[k:cut], ']') < 0 {
+		if strings.HasPrefix(s[k:], marker) && strings.IndexByte(s[k:cut], ']') < 0 {
 			cut = k
 		}
 	}
-	return out[:cut]
+	return cut
 }

@@ -151,7 +151,11 @@ func TestShapesNeverLeak(t *testing.T) {
 				check("doc/JSON", string(doc), string(red))
 				uDoc := `{"text":"` + esc + `"}`
 				check("u-escaped doc/JSON", uDoc, string(r.JSON([]byte(uDoc))))
+				elide := func(n int) string { return fmt.Sprintf("\n[… %d bytes elided …]\n", n) }
 				for k := 0; k <= len(line)+1; k++ {
+					if ht := r.HeadTail(line, k, elide); leakedFragment(ht, sh.secret) != "" {
+						t.Fatalf("HeadTail(%d) left a piece: %q", k, ht)
+					}
 					c := r.Clip(line, k)
 					if len(c) > k {
 						t.Fatalf("Clip(%d) returned %d bytes", k, len(c))

@@ -194,6 +194,11 @@ func (r *Redactor) assignment(s string, a, b int, kind string, class keyClass, s
 	if !acceptValue(s, start, stop, quoted, flag, class) {
 		return
 	}
+	// "--cloud-token flag", "--token is required": a flag other than a
+	// password followed by a plain word is prose about the flag.
+	if flag && kind != KindPassword && !quoted && isLowerWord(s[start:stop]) {
+		return
+	}
 	sc.generic = append(sc.generic, Finding{Kind: kind, Start: start, End: stop})
 	sc.valueUntil = max(sc.valueUntil, stop)
 }
@@ -307,8 +312,14 @@ func acceptValue(s string, start, end int, quoted, flag bool, class keyClass) bo
 	if len(value) < minLen || valuePlaceholder(value) {
 		return false
 	}
+	if looksLikeVersion(value) {
+		return false // "@types/jsonwebtoken": "^9.0.9"
+	}
 	if quoted || flag {
 		return !isCodeWord(value)
+	}
+	if strings.HasPrefix(value, "--") {
+		return false // "token: --cloud-token": a flag named after it
 	}
 	if isCodeWord(value) {
 		return false
@@ -318,6 +329,38 @@ func acceptValue(s string, start, end int, quoted, flag bool, class keyClass) bo
 		return false
 	}
 	return !looksLikeIdentifier(value)
+}
+
+// looksLikeVersion reports version constraints: "^9.0.9", "~1.2",
+// ">=2.0.0", "v1.4.2".
+func looksLikeVersion(v string) bool {
+	v = strings.TrimLeft(v, "^~<>=v ")
+	dots := 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '.':
+			dots++
+		case c >= '0' && c <= '9':
+		case c == '-' || c == '+' || c >= 'a' && c <= 'z':
+			// pre-release and build tags: 1.0.0-rc.1
+			if dots < 2 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return dots >= 1 && v != "" && v[0] >= '0' && v[0] <= '9'
+}
+
+// isLowerWord reports a value of lower-case letters only.
+func isLowerWord(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] < 'a' || v[i] > 'z' {
+			return false
+		}
+	}
+	return v != ""
 }
 
 // looksRandom reports values that read as generated keys: long enough,
@@ -554,6 +597,10 @@ func valuePlaceholder(v string) bool {
 	switch v[0] {
 	case '$', '<', '{':
 		return true
+	case '&':
+		if strings.HasPrefix(v, "&lt") {
+			return true // an HTML-escaped <placeholder>
+		}
 	case '%':
 		if len(v) > 1 && v[len(v)-1] == '%' {
 			return true

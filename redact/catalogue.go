@@ -297,13 +297,16 @@ type infixRule struct {
 	back     int
 	re       *regexp.Regexp
 	entropy  float64
+	// b64Left: the byte before the match must not be a base64 character,
+	// so a window of a longer base64 blob (an image) is not a key.
+	b64Left bool
 }
 
 func infixCatalogue() []infixRule {
 	return []infixRule{
 		{id: "azure-ad-client-secret", kind: "azure-ad", literal: "Q~", back: 4, entropy: 3,
 			re: regexp.MustCompile(`^[a-zA-Z0-9_~.]{3}[0-9]Q~[a-zA-Z0-9_~.\-]{31,34}`)},
-		{id: "azure-storage-account-key", kind: "azure-storage-key", literal: "==", back: 86, entropy: 4,
+		{id: "azure-storage-account-key", kind: "azure-storage-key", literal: "==", back: 86, entropy: 4, b64Left: true,
 			re: regexp.MustCompile(`^[A-Za-z0-9+/]{86}==`)},
 		{id: "mailchimp-api-key", kind: "mailchimp", literal: "-us", back: 32, entropy: 3,
 			re: regexp.MustCompile(`^[a-f0-9]{32}-us[0-9]{1,2}`)},
@@ -368,7 +371,7 @@ func (r *Redactor) matchInfix(s string, rl infixRule, sc *scanner) {
 		p := from + k
 		from = p + len(rl.literal)
 		start := p - rl.back
-		if start < 0 || !leftBoundary(s, start) {
+		if start < 0 || !leftBoundary(s, start) || rl.b64Left && start > 0 && isB64Char(s[start-1]) {
 			continue
 		}
 		m := matchAt(rl.re, s, start, false)

@@ -224,6 +224,10 @@ func TestOrdinaryTextUnchanged(t *testing.T) {
 		"for key, value := range m {",
 		`"Version": "2012-10-17", "Statement": [{"Effect": "Allow"}]`,
 		"--- FAIL: TestToken (0.00s)\n    token_test.go:42: got 3, want 4",
+		"  - Session token: --cloud-token flag (for scripts)",
+		"- `--cloud-token &lt;refresh_token&gt;` sets the token",
+		`"@types/jsonwebtoken": "^9.0.9",`,
+		`{"type":"image","source":{"data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg+FLO/JH/dBmrMUcrckavIovNF2Zn0hVwRjvRHbLe/E7dZFULRm01TsUTzQdqag==","media_type":"image/png"}}`,
 	}
 	r := New()
 	for _, in := range tests {

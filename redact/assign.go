@@ -126,10 +126,7 @@ func (r *Redactor) word(s string, a, b int, sc *scanner) {
 	}
 	// Most words end in none of the endings that matter: three bytes
 	// tell, before any copying.
-	switch string([]byte{lowerByte(s[b-3]), lowerByte(s[b-2]), lowerByte(s[b-1])}) {
-	case "ord", "swd", "pwd", "ase", "ass", "als", "ret", "ken", "key", "ata", "uth", "ial",
-		"rer", "sic", "sql", "ump", "min", "adb", "url", "cli":
-	default:
+	if !interestingEnding(lowerByte(s[b-3]), lowerByte(s[b-2]), lowerByte(s[b-1])) {
 		return
 	}
 	var buf [40]byte
@@ -162,6 +159,20 @@ func (r *Redactor) word(s string, a, b int, sc *scanner) {
 	}
 	r.assignment(s, a, b, kind, class, sc)
 }
+
+// interestingEnding reports the last three (lower-cased) bytes of the
+// keys and commands word looks at.
+func interestingEnding(a, b, c byte) bool {
+	switch uint32(a)<<16 | uint32(b)<<8 | uint32(c) {
+	case end3("ord"), end3("swd"), end3("pwd"), end3("ase"), end3("ass"), end3("als"), end3("ret"),
+		end3("ken"), end3("key"), end3("ata"), end3("uth"), end3("ial"), end3("rer"), end3("sic"),
+		end3("sql"), end3("ump"), end3("min"), end3("adb"), end3("url"), end3("cli"):
+		return true
+	}
+	return false
+}
+
+func end3(s string) uint32 { return uint32(s[0])<<16 | uint32(s[1])<<8 | uint32(s[2]) }
 
 // assignment reads `key = value`, `key: value`, `"key": "value"`,
 // `--key value` after the key s[a:b] and records the value when it is a

@@ -97,8 +97,11 @@ func Placeholder(kind string) string { return marker + kind + "]" }
 // Redactor holds the compiled patterns. It is safe for concurrent use.
 type Redactor struct {
 	rules []shapeRule
-	// first lists, for each byte, the rules whose match may start with it.
-	first [256][]int
+	// first2 maps the first two bytes of a candidate (first<<8 | second)
+	// to an index in lists: the rules whose match may start with them.
+	// Two bytes rule out nearly every word before any rule is tried.
+	first2 []uint16
+	lists  [][]int
 	// infix rules are found by an index scan for a rare literal inside
 	// the secret (Azure AD's "Q~", Terraform's ".atlasv1.").
 	infix []infixRule
@@ -123,13 +126,30 @@ func New() *Redactor {
 	for c := range r.class {
 		r.class[c] = byteClass(byte(c))
 	}
+	byKey := map[uint16][]int{}
 	for i, rule := range r.rules {
 		starts := rule.starts
 		if starts == "" {
 			starts = rule.prefix[:1]
 		}
 		for j := 0; j < len(starts); j++ {
-			r.first[starts[j]] = append(r.first[starts[j]], i)
+			f := uint16(starts[j]) << 8
+			if len(rule.prefix) >= 2 {
+				byKey[f|uint16(rule.prefix[1])] = append(byKey[f|uint16(rule.prefix[1])], i)
+				continue
+			}
+			for second := range 256 {
+				byKey[f|uint16(second)] = append(byKey[f|uint16(second)], i)
+			}
+		}
+	}
+	r.first2 = make([]uint16, 1<<16)
+	r.lists = [][]int{nil}
+	for k := range 1 << 16 {
+		if ids := byKey[uint16(k)]; len(ids) > 0 {
+			slices.Sort(ids) // catalogue order: the specific rules first
+			r.first2[k] = uint16(len(r.lists))
+			r.lists = append(r.lists, ids)
 		}
 	}
 	return r
@@ -288,8 +308,12 @@ func (r *Redactor) scan(s string, sc *scanner) {
 		}
 		brk := prev != 0 && escapedBreak(s, i)
 		if (prev&cKey == 0 || brk) && i >= sc.shapeUntil {
-			if ids := r.first[c]; len(ids) > 0 {
-				r.matchShapes(s, i, ids, sc)
+			k := uint16(c) << 8
+			if i+1 < n {
+				k |= uint16(s[i+1])
+			}
+			if li := r.first2[k]; li != 0 {
+				r.matchShapes(s, i, r.lists[li], sc)
 			}
 		}
 		if cl&cIdent != 0 && (prev&cIdent == 0 || brk) && (i >= wordEnd || brk) {

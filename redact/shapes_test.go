@@ -135,6 +135,8 @@ func TestShapesNeverLeak(t *testing.T) {
 				check("plain", line, r.String(line))
 				quoted, _ := json.Marshal(line)
 				check("json-escaped", string(quoted), r.String(string(quoted)))
+				nl, _ := json.Marshal("$ cat out.log\n" + line + "\n$ ")
+				check("json-escaped after a line break", string(nl), r.String(string(nl)))
 				esc := uEscape(line)
 				check("u-escaped", esc, r.String(esc))
 				doc, _ := json.Marshal(map[string]any{

@@ -26,18 +26,33 @@
 // # How the scan works
 //
 // One pass over the text visits every word start. A table indexed by the
-// first byte names the catalogue rules whose prefix may start there; each
-// is confirmed by a cheap prefix compare before its anchored regexp runs, so
-// the cost is linear in the text and barely grows with the catalogue. The
-// same pass reads identifiers: a key ending in PASSWORD, SECRET, TOKEN, KEY
-// … followed by an assignment (env, YAML, JSON, CLI flag) has its value
-// judged by shape and entropy; "Bearer" and "Basic" headers, URL
-// credentials and the password arguments of sshpass, mysql, curl -u and
-// redis-cli are read the same way.
+// first two bytes names the catalogue rules whose prefix may start there
+// (nearly every word has none); each is confirmed by a prefix compare and
+// a length check before its anchored regexp runs, so the cost is linear in
+// the text and barely grows with the catalogue. The same pass reads
+// identifiers: a key ending in PASSWORD, SECRET, TOKEN, KEY … followed by
+// an assignment (env, YAML, JSON, CLI flag) has its value judged by shape
+// and entropy; "Bearer" and "Basic" headers, URL credentials and the
+// password arguments of sshpass, mysql, curl -u and redis-cli are read the
+// same way. On the public sample transcripts this runs at about 1/15 the
+// speed of a bytes.Count over the same text (BenchmarkString), well above
+// the 50 MB/s the tool needs.
 //
-// Text that carries JSON escapes ("sk\u002d…", "\/", "\"") is scanned a
-// second time in its unescaped form, and what is found there is mapped back
-// onto the escaped bytes, so escaping never hides a secret.
+// Text that carries JSON escapes that hide characters ("sk\u002d…",
+// "https:\/\/…", a second level of escaping) is scanned again, line by
+// line, in its unescaped form, and what is found there is mapped back onto
+// the escaped bytes. The common escapes (\" \n) are read by the first
+// pass itself.
+//
+// # Entry points
+//
+// String redacts text; JSON redacts JSON text and keeps it valid JSON, its
+// layout and key order; Clip and HeadTail redact and then shorten, for
+// callers that bound the size of what they keep (shortening first can cut
+// a secret's prefix off and leave its body unrecognisable); Transcript and
+// Snapshot redact every string field of those types, found by reflection.
+//
+// # Placeholders
 //
 // Placeholders are recognised by shape, never by substring: a template
 // reference ("${TOKEN}", "<your-key>", "{{ .Key }}"), a mask ("xxxxxxxx",

@@ -34,7 +34,7 @@
 // an assignment (env, YAML, JSON, CLI flag) has its value judged by shape
 // and entropy; "Bearer" and "Basic" headers, URL credentials and the
 // password arguments of sshpass, mysql, curl -u and redis-cli are read the
-// same way. On the public sample transcripts this runs at about 1/15 the
+// same way. On the public sample transcripts this runs at about 1/20 the
 // speed of a bytes.Count over the same text (BenchmarkString), well above
 // the 50 MB/s the tool needs.
 //

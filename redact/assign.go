@@ -126,7 +126,7 @@ func (r *Redactor) word(s string, a, b int, sc *scanner) {
 	}
 	// Most words end in none of the endings that matter: three bytes
 	// tell, before any copying.
-	if !interestingEnding(lowerByte(s[b-3]), lowerByte(s[b-2]), lowerByte(s[b-1])) {
+	if !interestingEnding(lowerByte(s[b-3]), lowerByte(s[b-2]), lowerByte(s[b-1])) && !assignedNext(s, b) {
 		return
 	}
 	var buf [40]byte
@@ -158,6 +158,18 @@ func (r *Redactor) word(s string, a, b int, sc *scanner) {
 		return
 	}
 	r.assignment(s, a, b, kind, class, sc)
+}
+
+// assignedNext reports whether an assignment operator follows the word
+// ending at b (TOKEN_SECRET_V2=…, "PASSWORD_SALT": …): such keys are
+// classified by what they contain.
+func assignedNext(s string, b int) bool {
+	if b+1 < len(s) && s[b] == '\\' && s[b+1] == '"' {
+		b += 2
+	} else if b < len(s) && (s[b] == '"' || s[b] == '\'') {
+		b++
+	}
+	return b < len(s) && (s[b] == '=' || s[b] == ':')
 }
 
 // interestingEnding reports the last three (lower-cased) bytes of the

@@ -76,6 +76,7 @@ func shapes(t testing.TB) []shape {
 		{name: "rails secret key base", secret: g.str(csLHex, 128), lines: []string{"SECRET_KEY_BASE=%s"}},
 		{name: "django secret key", secret: g.str(csLower+csDigit+"!@#%^&*-_=+", 50), lines: []string{"SECRET_KEY = '%s'"}},
 		{name: "encryption key", secret: g.str(csB64, 43) + "=", lines: []string{"ENCRYPTION_KEY=%s", `"encryptionKey": "%s"`}},
+		{name: "secret inside the key name", secret: g.str(csLHex, 40), lines: []string{"TOKEN_SECRET_V2=%s", `"PASSWORD_SALT": "%s"`}},
 		{name: "gpg passphrase", secret: "correct-horse-battery-" + g.str(csDigit, 3), lines: []string{"GPG_PASSPHRASE=%s"}},
 		{name: "google sa private key", secret: strings.ReplaceAll(pemLong, "\n", `\n`), lines: []string{`{"type":"service_account","private_key":"%s","client_email":"x@y.iam.gserviceaccount.com"}`}},
 		{name: "long private key", secret: pemLong, lines: []string{"cat ~/.ssh/id_ed25519\n%s\n$ "}},

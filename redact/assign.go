@@ -23,6 +23,9 @@ const (
 	classRandom
 	// classAWS: an AWS secret access key, 40 base64 characters.
 	classAWS
+	// classMaybe: the key's ending says nothing; a random-looking value
+	// is a secret when the name holds a secret word or a vendor's name.
+	classMaybe
 )
 
 // valueDecideBytes bounds the bytes a value's verdict looks at; the
@@ -48,14 +51,37 @@ func keyKind(lw []byte) (string, keyClass) {
 	if kind, class := keySuffixKind(lw); class != classNone {
 		return kind, class
 	}
-	// SECRET_KEY_BASE, TOKEN_SECRET_V2, PASSWORD_SALT: the word is inside
-	// the name; the value must look random.
-	for _, w := range []string{"secret", "password", "passwd", "token", "apikey", "api_key", "api-key", "privatekey", "private_key"} {
+	// SECRET_KEY_BASE, TOKEN_SECRET_V2, HEROKU_API, CONTRIBSYS__COM: the
+	// name may still say secret; nameSuggestsSecret decides once the
+	// value has been seen to look random.
+	return KindSecret, classMaybe
+}
+
+// secretNameWords are the words inside a key name that mark a random
+// value under it as secret: the generic ones, and the vendors whose
+// gitleaks rules find their keys by the vendor's name.
+var secretNameWords = []string{
+	"secret", "password", "passwd", "token", "apikey", "api_key", "api-key", "privatekey", "private_key",
+	"adafruit", "adobe", "airtable", "algolia", "alibaba", "asana", "atlassian",
+	"confluence", "jira", "beamer", "bitbucket", "bittrex", "meraki", "cloudflare", "codecov", "cohere",
+	"coinbase", "confluent", "contentful", "datadog", "dnkey", "discord", "droneci", "dropbox", "etsy",
+	"facebook", "fastly", "finicity", "finnhub", "flickr", "freshbooks", "gitter", "gocardless", "heroku",
+	"hubspot", "intercom", "jfrog", "artifactory", "kraken", "kucoin", "launchdarkly", "linear", "linkedin",
+	"mailchimp", "mailgun", "mapbox", "mattermost", "messagebird", "netlify", "newrelic", "new_relic",
+	"nytimes", "okta", "plaid", "privateai", "rapidapi", "sendbird", "sendgrid", "sentry", "snyk", "sonar",
+	"squarespace", "sumo", "telegram", "travis", "twilio", "twitch", "twitter", "typeform", "yandex",
+	"zendesk", "contribsys",
+}
+
+// nameSuggestsSecret reports whether a lower-cased key name holds one of
+// secretNameWords.
+func nameSuggestsSecret(lw []byte) bool {
+	for _, w := range secretNameWords {
 		if bytes.Contains(lw, []byte(w)) {
-			return KindSecret, classRandom
+			return true
 		}
 	}
-	return "", classNone
+	return false
 }
 
 // keySuffixKind classifies a key by its ending.
@@ -154,10 +180,10 @@ func (r *Redactor) word(s string, a, b int, sc *scanner) {
 		}
 	}
 	kind, class := keyKind(lw)
-	if class == classNone {
+	if class == classNone || class == classMaybe && !assignedNext(s, b) {
 		return
 	}
-	r.assignment(s, a, b, kind, class, sc)
+	r.assignment(s, a, b, lw, kind, class, sc)
 }
 
 // assignedNext reports whether an assignment operator follows the word
@@ -169,6 +195,7 @@ func assignedNext(s string, b int) bool {
 	} else if b < len(s) && (s[b] == '"' || s[b] == '\'') {
 		b++
 	}
+	b = skipBlanks(s, b)
 	return b < len(s) && (s[b] == '=' || s[b] == ':')
 }
 
@@ -189,7 +216,7 @@ func end3(s string) uint32 { return uint32(s[0])<<16 | uint32(s[1])<<8 | uint32(
 // assignment reads `key = value`, `key: value`, `"key": "value"`,
 // `--key value` after the key s[a:b] and records the value when it is a
 // secret.
-func (r *Redactor) assignment(s string, a, b int, kind string, class keyClass, sc *scanner) {
+func (r *Redactor) assignment(s string, a, b int, lw []byte, kind string, class keyClass, sc *scanner) {
 	flag := s[a] == '-'
 	rest := s[b:min(len(s), b+64)]
 	if class == classAWS {
@@ -214,7 +241,11 @@ func (r *Redactor) assignment(s string, a, b int, kind string, class keyClass, s
 	if stop <= start {
 		return
 	}
-	if !acceptValue(s, start, stop, quoted, flag, class) {
+	if class == classMaybe {
+		if !looksRandom(s[start:min(stop, start+valueDecideBytes)]) || !nameSuggestsSecret(lw) {
+			return
+		}
+	} else if !acceptValue(s, start, stop, quoted, flag, class) {
 		return
 	}
 	// "--cloud-token flag", "--token is required": a flag other than a
@@ -395,7 +426,7 @@ func looksRandom(v string) bool {
 	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") {
 		return false
 	}
-	if !strings.ContainsAny(v, "0123456789") {
+	if !strings.ContainsAny(v, "0123456789") || !strings.ContainsAny(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
 		return false
 	}
 	return entropy(v) >= 3.0
@@ -422,6 +453,8 @@ func jsonKeySecret(key, value string) (string, bool) {
 		return "", false
 	case classAWS:
 		class = classRandom
+	case classMaybe:
+		return kind, looksRandom(value) && nameSuggestsSecret(lw)
 	}
 	return kind, acceptValue(value, 0, len(value), true, false, class)
 }

@@ -73,12 +73,31 @@ var secretNameWords = []string{
 	"zendesk", "contribsys",
 }
 
+// nameIndex groups secretNameWords by their first two letters, so
+// nameSuggestsSecret tries only the words that can start at a position.
+type nameIndex [26 * 26][]string
+
+func newNameIndex() *nameIndex {
+	var ix nameIndex
+	for _, w := range secretNameWords {
+		k := int(w[0]-'a')*26 + int(w[1]-'a')
+		ix[k] = append(ix[k], w)
+	}
+	return &ix
+}
+
 // nameSuggestsSecret reports whether a lower-cased key name holds one of
 // secretNameWords.
-func nameSuggestsSecret(lw []byte) bool {
-	for _, w := range secretNameWords {
-		if bytes.Contains(lw, []byte(w)) {
-			return true
+func (ix *nameIndex) nameSuggestsSecret(lw []byte) bool {
+	for i := 0; i+1 < len(lw); i++ {
+		a, b := lw[i], lw[i+1]
+		if a < 'a' || a > 'z' || b < 'a' || b > 'z' {
+			continue
+		}
+		for _, w := range ix[int(a-'a')*26+int(b-'a')] {
+			if bytes.HasPrefix(lw[i:], []byte(w)) {
+				return true
+			}
 		}
 	}
 	return false
@@ -180,7 +199,7 @@ func (r *Redactor) word(s string, a, b int, sc *scanner) {
 		}
 	}
 	kind, class := keyKind(lw)
-	if class == classNone || class == classMaybe && !assignedNext(s, b) {
+	if class == classNone || class == classMaybe && (!assignedNext(s, b) || !r.names.nameSuggestsSecret(lw)) {
 		return
 	}
 	r.assignment(s, a, b, lw, kind, class, sc)
@@ -242,7 +261,7 @@ func (r *Redactor) assignment(s string, a, b int, lw []byte, kind string, class 
 		return
 	}
 	if class == classMaybe {
-		if !looksRandom(s[start:min(stop, start+valueDecideBytes)]) || !nameSuggestsSecret(lw) {
+		if !looksRandom(s[start:min(stop, start+valueDecideBytes)]) {
 			return
 		}
 	} else if !acceptValue(s, start, stop, quoted, flag, class) {
@@ -420,10 +439,10 @@ func isLowerWord(v string) bool {
 // looksRandom reports values that read as generated keys: long enough,
 // high entropy, with digits, and not a path, a sentence or a word.
 func looksRandom(v string) bool {
-	if len(v) < 16 || valuePlaceholder(v) || looksLikeIdentifier(v) {
+	if len(v) < 16 || strings.ContainsAny(v, " \t") || strings.Contains(v, "://") {
 		return false
 	}
-	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") {
+	if valuePlaceholder(v) || looksLikeIdentifier(v) {
 		return false
 	}
 	if !strings.ContainsAny(v, "0123456789") || !strings.ContainsAny(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
@@ -434,7 +453,7 @@ func looksRandom(v string) bool {
 
 // jsonKeySecret reports whether a JSON string value under key is a
 // secret by the key alone, and its kind.
-func jsonKeySecret(key, value string) (string, bool) {
+func (r *Redactor) jsonKeySecret(key, value string) (string, bool) {
 	if key == "" {
 		return "", false
 	}
@@ -454,18 +473,27 @@ func jsonKeySecret(key, value string) (string, bool) {
 	case classAWS:
 		class = classRandom
 	case classMaybe:
-		return kind, looksRandom(value) && nameSuggestsSecret(lw)
+		return kind, looksRandom(value) && r.names.nameSuggestsSecret(lw)
 	}
 	return kind, acceptValue(value, 0, len(value), true, false, class)
 }
 
 // bearerAt reads "Bearer <token>" at a.
 func (r *Redactor) bearerAt(s string, a int, sc *scanner) {
-	m := matchAt(r.bearer, s, a, false)
-	if m == nil {
+	start := skipBlanks(s, a+len("bearer"))
+	if start == a+len("bearer") {
 		return
 	}
-	start, end := a+m[2], a+m[3]
+	end := start
+	for end < len(s) && (isKeyChar(s[end]) || strings.IndexByte("-._~+/", s[end]) >= 0) {
+		end++
+	}
+	if end-start < 16 {
+		return
+	}
+	for end < len(s) && s[end] == '=' {
+		end++
+	}
 	if valuePlaceholder(s[start:min(end, start+valueDecideBytes)]) {
 		return
 	}

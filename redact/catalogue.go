@@ -33,6 +33,9 @@ type shapeRule struct {
 	// must pass before re runs: rules without a prefix would otherwise
 	// run their regexp at every word.
 	pre func(rest string) bool
+	// body, when set, matches the rule without re: the body is one
+	// character class repeated, the shape of most catalogue rules.
+	body *classRun
 	// minLen is the shortest text re can match; a candidate whose run of
 	// non-space bytes is shorter is skipped without running re.
 	minLen int
@@ -44,7 +47,58 @@ type shapeRule struct {
 // rule builds a shape rule for prefix+body; body is RE2 syntax.
 func rule(id, kind, prefix, body string) shapeRule {
 	re := regexp.MustCompile(`^` + regexp.QuoteMeta(prefix) + body)
-	return shapeRule{id: id, kind: kind, prefix: prefix, tail: true, entropy: 2, re: re, minLen: minMatchLen(re)}
+	return shapeRule{id: id, kind: kind, prefix: prefix, tail: true, entropy: 2, re: re, minLen: minMatchLen(re), body: parseClassRun(body)}
+}
+
+// classRun is a body of one character class repeated min to max times
+// (max < 0: no bound), matched greedily like the regexp it comes from.
+type classRun struct {
+	in       [256]bool
+	min, max int
+}
+
+// parseClassRun returns the classRun for body, or nil when body is
+// anything else (it keeps its regexp).
+func parseClassRun(body string) *classRun {
+	re, err := syntax.Parse(body, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	cr := &classRun{}
+	switch re.Op {
+	case syntax.OpRepeat:
+		cr.min, cr.max = re.Min, re.Max
+	case syntax.OpPlus:
+		cr.min, cr.max = 1, -1
+	default:
+		return nil
+	}
+	sub := re.Sub[0]
+	if sub.Op != syntax.OpCharClass {
+		return nil
+	}
+	for k := 0; k+1 < len(sub.Rune); k += 2 {
+		lo, hi := sub.Rune[k], sub.Rune[k+1]
+		if hi > 0xFF {
+			return nil
+		}
+		for c := lo; c <= hi; c++ {
+			cr.in[c] = true
+		}
+	}
+	return cr
+}
+
+// match returns the end of the run starting at i, or -1.
+func (cr *classRun) match(s string, i int) int {
+	j := i
+	for j < len(s) && cr.in[s[j]] && (cr.max < 0 || j-i < cr.max) {
+		j++
+	}
+	if j-i < cr.min {
+		return -1
+	}
+	return j
 }
 
 // minMatchLen is the least number of bytes re matches (ASCII classes
@@ -331,7 +385,14 @@ func (r *Redactor) matchShapes(s string, i int, ids []int, sc *scanner) {
 		if !rl.block && rl.minLen > len(rl.prefix) && nonSpaceRun(s, i, rl.minLen) < rl.minLen {
 			continue
 		}
-		m := matchAt(rl.re, s, i, rl.block)
+		var m []int
+		if rl.body != nil {
+			if e := rl.body.match(s, i+len(rl.prefix)); e >= 0 {
+				m = []int{0, e - i}
+			}
+		} else {
+			m = matchAt(rl.re, s, i, rl.block)
+		}
 		if m == nil {
 			continue
 		}

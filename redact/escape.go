@@ -218,7 +218,7 @@ func (r *Redactor) jsonCount(b []byte) ([]byte, int) {
 			if isKey {
 				stack[len(stack)-1].key = str
 				red, n = r.redactCount(str)
-			} else if kind, ok := jsonKeySecret(context(), str); ok {
+			} else if kind, ok := r.jsonKeySecret(context(), str); ok {
 				red, n = Placeholder(kind), 1
 			} else {
 				red, n = r.redactCount(str)

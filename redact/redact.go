@@ -120,10 +120,11 @@ type Redactor struct {
 	// infix rules are found by an index scan for a rare literal inside
 	// the secret (Azure AD's "Q~", Terraform's ".atlasv1.").
 	infix []infixRule
+	// names indexes the words that mark a key name as secret.
+	names *nameIndex
 	// class holds cKey and cIdent bits for each byte.
 	class [256]uint8
 
-	bearer    *regexp.Regexp
 	basic     *regexp.Regexp
 	awsSecret *regexp.Regexp
 }
@@ -133,8 +134,8 @@ type Redactor struct {
 func New() *Redactor {
 	r := &Redactor{
 		rules:     catalogue(),
+		names:     newNameIndex(),
 		infix:     infixCatalogue(),
-		bearer:    regexp.MustCompile(`^(?i:bearer)[ \t]+([A-Za-z0-9\-._~+/]{16,}=*)`),
 		basic:     regexp.MustCompile(`^(?i:basic)[ \t]+([A-Za-z0-9+/]{8,}={0,2})`),
 		awsSecret: regexp.MustCompile(`^(?:\\?["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?["'])?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`),
 	}

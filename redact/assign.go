@@ -700,10 +700,13 @@ func valuePlaceholder(v string) bool {
 		}
 		v = core
 	}
-	l := asciiLower(v)
-	if fewDistinct(l) || maskRatio(v) >= 0.5 {
+	if fewDistinct(v) || maskRatio(v) >= 0.5 {
 		return true
 	}
+	if len(v) > 12 {
+		return placeholderPhrase(v)
+	}
+	l := asciiLower(v)
 	switch l {
 	case "changeme", "change_me", "change-me", "password", "passw0rd", "secret", "redacted",
 		"placeholder", "example", "dummy", "notasecret", "not-a-secret", "tbd", "todo", "fixme":
@@ -718,8 +721,7 @@ func tokenPlaceholder(body string) bool {
 	if len(body) > valueDecideBytes {
 		body = body[:valueDecideBytes]
 	}
-	l := asciiLower(body)
-	return l == "" || fewDistinct(l) || maskRatio(body) >= 0.5 || longestRun(body) >= 8 || placeholderPhrase(l)
+	return body == "" || fewDistinct(body) || maskRatio(body) >= 0.5 || longestRun(body) >= 8 || placeholderPhrase(body)
 }
 
 // placeholderWords mark a phrase as a placeholder when all its other
@@ -730,13 +732,14 @@ var placeholderWords = map[string]bool{
 	"xxx": true, "xxxx": true, "foo": true, "bar": true, "fake": true,
 }
 
-// placeholderPhrase reports a lower-cased value made of words joined by
-// _ - . or space, none with a digit, one of them a placeholder word.
-func placeholderPhrase(l string) bool {
+// placeholderPhrase reports a value made of words joined by _ - . or
+// space, none with a digit, one of them a placeholder word (any case).
+func placeholderPhrase(v string) bool {
 	parts, marked := 0, false
-	for start, k := 0, 0; k <= len(l); k++ {
-		if k < len(l) {
-			c := l[k]
+	var buf [16]byte
+	for start, k := 0, 0; k <= len(v); k++ {
+		if k < len(v) {
+			c := lowerByte(v[k])
 			if c >= 'a' && c <= 'z' {
 				continue
 			}
@@ -744,10 +747,13 @@ func placeholderPhrase(l string) bool {
 				return false
 			}
 		}
-		if k > start {
+		if n := k - start; n > 0 {
 			parts++
-			if placeholderWords[l[start:k]] {
-				marked = true
+			if n <= len(buf) && !marked {
+				for j := 0; j < n; j++ {
+					buf[j] = lowerByte(v[start+j])
+				}
+				marked = placeholderWords[string(buf[:n])]
 			}
 		}
 		start = k + 1
@@ -858,17 +864,22 @@ func isCodeWord(v string) bool {
 }
 
 // fewDistinct reports strings made of one character ("********") or, when
-// longer, of two ("-1-1-1", "abababab").
-func fewDistinct(l string) bool {
-	if l == "" {
+// longer, of two ("-1-1-1", "abababab"), in any case.
+func fewDistinct(v string) bool {
+	if v == "" {
 		return true
 	}
-	if len(l) < 6 {
-		return strings.Count(l, l[:1]) == len(l)
+	if len(v) < 6 {
+		for i := 1; i < len(v); i++ {
+			if lowerByte(v[i]) != lowerByte(v[0]) {
+				return false
+			}
+		}
+		return true
 	}
 	var a, b byte
-	for i := 0; i < len(l); i++ {
-		switch c := l[i]; {
+	for i := 0; i < len(v); i++ {
+		switch c := lowerByte(v[i]); {
 		case i == 0 || c == a:
 			a = c
 		case b == 0 || c == b:

@@ -191,6 +191,9 @@ func (r *Redactor) word(s string, a, b int, sc *scanner) {
 		case "basic":
 			r.basicAt(s, a, sc)
 			return
+		case "authorization", "proxy-authorization":
+			r.authorizationAt(s, b, sc)
+			return
 		case "sshpass", "mysql", "mysqldump", "mysqladmin", "mariadb", "mariadb-dump", "curl", "redis-cli":
 			if a >= sc.cmdUntil {
 				r.command(s, b, string(lw), sc)
@@ -224,7 +227,7 @@ func interestingEnding(a, b, c byte) bool {
 	switch uint32(a)<<16 | uint32(b)<<8 | uint32(c) {
 	case end3("ord"), end3("swd"), end3("pwd"), end3("ase"), end3("ass"), end3("als"), end3("ret"),
 		end3("ken"), end3("key"), end3("ata"), end3("uth"), end3("ial"), end3("rer"), end3("sic"),
-		end3("sql"), end3("ump"), end3("min"), end3("adb"), end3("url"), end3("cli"):
+		end3("sql"), end3("ump"), end3("min"), end3("adb"), end3("url"), end3("cli"), end3("ion"):
 		return true
 	}
 	return false
@@ -498,6 +501,43 @@ func (r *Redactor) bearerAt(s string, a int, sc *scanner) {
 		return
 	}
 	sc.keyed = append(sc.keyed, Finding{Kind: KindBearer, Start: start, End: end})
+}
+
+// authorizationAt reads the credentials of an Authorization header whose
+// name ends at b, whatever the scheme ("Token …", "Digest …", "ApiKey
+// …", or none): Bearer and Basic are read by their own rules too, and
+// the overlapping ranges are joined.
+func (r *Redactor) authorizationAt(s string, b int, sc *scanner) {
+	sep := assignSepLen(s[b:min(len(s), b+64)])
+	if sep < 0 {
+		return
+	}
+	i := b + sep
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		i++
+	} else if i+1 < len(s) && s[i] == '\\' && s[i+1] == '"' {
+		i += 2
+	}
+	// An optional scheme word, then blanks.
+	j := i
+	for j < len(s) && (isAlpha(s[j]) || s[j] == '-') {
+		j++
+	}
+	if k := skipBlanks(s, j); k > j && j-i <= 16 {
+		if strings.EqualFold(s[i:j], "bearer") || strings.EqualFold(s[i:j], "basic") {
+			return // read by bearerAt and basicAt, with their kinds
+		}
+		i = k
+	}
+	end := i
+	for end < len(s) && !isValueStop(s[end]) {
+		end++
+	}
+	v := s[i:end]
+	if len(v) < 8 || valuePlaceholder(v) || isLowerWord(v) {
+		return
+	}
+	sc.keyed = append(sc.keyed, Finding{Kind: KindToken, Start: i, End: end})
 }
 
 // basicAt reads "Basic <base64>" at a, taken as credentials after an

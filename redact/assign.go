@@ -171,6 +171,11 @@ func (r *Redactor) word(s string, a, b int, sc *scanner) {
 	}
 	// Most words end in none of the endings that matter: three bytes
 	// tell, before any copying.
+	if n := b - a; (n == 13 || n == 19) && lowerByte(s[b-1]) == 'n' &&
+		(strings.EqualFold(s[a:b], "authorization") || strings.EqualFold(s[a:b], "proxy-authorization")) {
+		r.authorizationAt(s, b, sc)
+		return
+	}
 	if !interestingEnding(lowerByte(s[b-3]), lowerByte(s[b-2]), lowerByte(s[b-1])) && !assignedNext(s, b) {
 		return
 	}
@@ -190,9 +195,6 @@ func (r *Redactor) word(s string, a, b int, sc *scanner) {
 			return
 		case "basic":
 			r.basicAt(s, a, sc)
-			return
-		case "authorization", "proxy-authorization":
-			r.authorizationAt(s, b, sc)
 			return
 		case "sshpass", "mysql", "mysqldump", "mysqladmin", "mariadb", "mariadb-dump", "curl", "redis-cli":
 			if a >= sc.cmdUntil {
@@ -227,7 +229,7 @@ func interestingEnding(a, b, c byte) bool {
 	switch uint32(a)<<16 | uint32(b)<<8 | uint32(c) {
 	case end3("ord"), end3("swd"), end3("pwd"), end3("ase"), end3("ass"), end3("als"), end3("ret"),
 		end3("ken"), end3("key"), end3("ata"), end3("uth"), end3("ial"), end3("rer"), end3("sic"),
-		end3("sql"), end3("ump"), end3("min"), end3("adb"), end3("url"), end3("cli"), end3("ion"):
+		end3("sql"), end3("ump"), end3("min"), end3("adb"), end3("url"), end3("cli"):
 		return true
 	}
 	return false

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/handoff-cli/handoff"
@@ -32,131 +31,39 @@ func Transcript(t *handoff.Transcript) int { return shared().Transcript(t) }
 // how many secrets it replaced.
 func Snapshot(s *handoff.Snapshot) int { return shared().Snapshot(s) }
 
-// Transcript is the package-level Transcript with this Redactor.
+// Transcript is the package-level Transcript with this Redactor. Like
+// Snapshot it walks every exported string field by reflection, so a field
+// added to the transcript types is redacted without a change here; a tool
+// call's JSON input is redacted as JSON and stays valid JSON.
 func (r *Redactor) Transcript(t *handoff.Transcript) int {
 	if t == nil {
 		return 0
 	}
-	n := 0
-	str := func(p *string) {
-		var c int
-		*p, c = r.redactCount(*p)
-		n += c
-	}
-	info := &t.Session
-	for _, p := range []*string{&info.ID, &info.Format, &info.Source, &info.CWD, &info.GitBranch, &info.Model, &info.Agent, &info.Version} {
-		str(p)
-	}
-	for i := range t.Warnings {
-		str(&t.Warnings[i].Reason)
-	}
-	for i := range t.Messages {
-		m := &t.Messages[i]
-		str(&m.Text)
-		str(&m.Thinking)
-		for j := range m.ToolCalls {
-			var c int
-			m.ToolCalls[j].Input, c = r.rawJSON(m.ToolCalls[j].Input)
-			n += c
-		}
-		for j := range m.ToolResults {
-			str(&m.ToolResults[j].Content)
-		}
-	}
-	return n
+	return r.walk(reflect.ValueOf(t).Elem())
 }
 
-// rawJSON redacts a tool call's JSON input. Every string value is
-// redacted as text, and a string under a secret-sounding key ("password",
-// "api_key") is redacted whole, since the key that marked it is not part
-// of the string. Input that is not valid JSON is redacted as text and
-// stored as a JSON string, so the result is always valid JSON.
+// rawJSON redacts a json.RawMessage (a tool call's input). Input that is
+// not valid JSON is redacted as text and stored as a JSON string, so the
+// result is always valid JSON.
 func (r *Redactor) rawJSON(raw json.RawMessage) (json.RawMessage, int) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return raw, 0
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil || dec.More() {
+	if !json.Valid(raw) {
 		text, n := r.redactCount(string(raw))
 		out, err := marshal(text)
-		if err != nil { // a Go string always marshals; keep the input valid anyway
+		if err != nil { // a Go string always marshals; keep the output valid anyway
 			return json.RawMessage(`""`), n + 1
 		}
 		return out, n
 	}
-	v, n := r.value(v, "")
-	if n == 0 {
-		return raw, 0
-	}
-	out, err := marshal(v)
-	if err != nil {
-		return json.RawMessage(`null`), n
-	}
-	return out, n
+	out, n := r.jsonCount(raw)
+	return json.RawMessage(out), n
 }
 
-// marshal encodes v without HTML escaping, so redacted tool input keeps
-// its "<" and "&" readable.
-func marshal(v any) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
-
-// value redacts a decoded JSON value; key is the object key it sits under.
-func (r *Redactor) value(v any, key string) (any, int) {
-	switch x := v.(type) {
-	case string:
-		if kind := r.secretKeyKind(key); kind != "" && !looksLikePlaceholder(x) && len(x) >= 6 && !isCodeWord(x) {
-			return Placeholder(kind), 1
-		}
-		return r.redactCount(x)
-	case []any:
-		n := 0
-		for i := range x {
-			var c int
-			x[i], c = r.value(x[i], key)
-			n += c
-		}
-		return x, n
-	case map[string]any:
-		n := 0
-		out := make(map[string]any, len(x))
-		for k, val := range x {
-			nk, c := r.redactCount(k)
-			n += c
-			nv, c := r.value(val, k)
-			n += c
-			out[nk] = nv
-		}
-		return out, n
-	}
-	return v, 0
-}
-
-// secretKeyKind returns the kind of secret a JSON object key names
-// ("password" → password, "GITHUB_TOKEN" → token), or "".
-func (r *Redactor) secretKeyKind(key string) string {
-	if key == "" {
-		return ""
-	}
-	l := asciiLower(key)
-	for _, kw := range r.assignments {
-		if strings.HasSuffix(l, kw.word) {
-			before := len(l) - len(kw.word)
-			if before == 0 || !isKeyChar(l[before-1]) {
-				return kw.kind
-			}
-		}
-	}
-	return ""
-}
+// rawMessageType is json.RawMessage, which walk redacts as JSON rather
+// than skipping as bytes.
+var rawMessageType = reflect.TypeFor[json.RawMessage]()
 
 // Snapshot is the package-level Snapshot with this Redactor.
 func (r *Redactor) Snapshot(s *handoff.Snapshot) int {
@@ -193,6 +100,16 @@ func (r *Redactor) walk(v reflect.Value) int {
 		}
 		return n
 	case reflect.Slice, reflect.Array:
+		if v.Type() == rawMessageType {
+			if !v.CanSet() {
+				return 0
+			}
+			out, n := r.rawJSON(v.Bytes())
+			if n > 0 {
+				v.SetBytes(out)
+			}
+			return n
+		}
 		if v.Type().Elem().Kind() == reflect.Uint8 {
 			return 0 // raw bytes are not text fields
 		}
@@ -203,12 +120,22 @@ func (r *Redactor) walk(v reflect.Value) int {
 		return n
 	case reflect.Map:
 		n := 0
-		iter := v.MapRange()
-		for iter.Next() {
-			val := reflect.New(iter.Value().Type()).Elem()
-			val.Set(iter.Value())
-			if c := r.walk(val); c > 0 {
-				v.SetMapIndex(iter.Key(), val)
+		keys := v.MapKeys()
+		for _, k := range keys {
+			val := reflect.New(v.Type().Elem()).Elem()
+			val.Set(v.MapIndex(k))
+			c := r.walk(val)
+			nk := k
+			if k.Kind() == reflect.String {
+				if red, ck := r.redactCount(k.String()); ck > 0 {
+					nk = reflect.New(k.Type()).Elem()
+					nk.SetString(red)
+					c += ck
+				}
+			}
+			if c > 0 {
+				v.SetMapIndex(k, reflect.Value{})
+				v.SetMapIndex(nk, val)
 				n += c
 			}
 		}

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -96,5 +97,152 @@ func TestSnapshotRedactsEveryStringField(t *testing.T) {
 	}
 	if Snapshot(nil) != 0 || Transcript(nil) != 0 {
 		t.Error("nil input should redact nothing")
+	}
+}
+
+// fillStrings sets every settable string reachable from v (exported
+// fields, one element per slice, one entry per map, allocated pointers) to
+// a text holding secret, and json.RawMessage fields to a JSON object
+// holding it. It returns how many it set.
+func fillStrings(v reflect.Value, secret string, depth int) int {
+	if depth > 8 {
+		return 0
+	}
+	switch v.Kind() {
+	case reflect.String:
+		if v.CanSet() {
+			v.SetString("note " + secret + " end")
+			return 1
+		}
+	case reflect.Pointer:
+		if v.IsNil() && v.CanSet() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		if !v.IsNil() {
+			return fillStrings(v.Elem(), secret, depth+1)
+		}
+	case reflect.Struct:
+		n := 0
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				n += fillStrings(v.Field(i), secret, depth+1)
+			}
+		}
+		return n
+	case reflect.Slice:
+		if v.Type() == rawMessageType {
+			v.SetBytes([]byte(`{"command":"echo ` + secret + `","n":1}`))
+			return 1
+		}
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return 0
+		}
+		s := reflect.MakeSlice(v.Type(), 1, 1)
+		n := fillStrings(s.Index(0), secret, depth+1)
+		v.Set(s)
+		return n
+	case reflect.Map:
+		m := reflect.MakeMap(v.Type())
+		k := reflect.New(v.Type().Key()).Elem()
+		n := fillStrings(k, secret, depth+1)
+		val := reflect.New(v.Type().Elem()).Elem()
+		n += fillStrings(val, secret, depth+1)
+		m.SetMapIndex(k, val)
+		v.Set(m)
+		return n
+	}
+	return 0
+}
+
+// collectStrings returns every string reachable from v, map keys and
+// raw JSON included.
+func collectStrings(v reflect.Value, out *[]string) {
+	switch v.Kind() {
+	case reflect.String:
+		*out = append(*out, v.String())
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			collectStrings(v.Elem(), out)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				collectStrings(v.Field(i), out)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			*out = append(*out, string(v.Bytes()))
+			return
+		}
+		for i := 0; i < v.Len(); i++ {
+			collectStrings(v.Index(i), out)
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			collectStrings(k, out)
+			collectStrings(v.MapIndex(k), out)
+		}
+	}
+}
+
+// TestEveryStringFieldIsRedacted fills every string field of Snapshot
+// and Transcript — whatever fields they have today or gain later — with a
+// secret, redacts, and checks that none remains anywhere. A new field
+// that redaction skipped would fail here without this test changing.
+func TestEveryStringFieldIsRedacted(t *testing.T) {
+	secret := "ghp_" + "Zq8Lm2Nx4Vb6Tc1Rk9Jh3Gf5Dd7Ss0Aa2Pq4"
+	for _, tt := range []struct {
+		name string
+		ptr  any
+	}{
+		{"Snapshot", &handoff.Snapshot{}},
+		{"Transcript", &handoff.Transcript{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			v := reflect.ValueOf(tt.ptr).Elem()
+			filled := fillStrings(v, secret, 0)
+			if filled < 5 {
+				t.Fatalf("filled only %d string fields", filled)
+			}
+			var n int
+			switch p := tt.ptr.(type) {
+			case *handoff.Snapshot:
+				n = Snapshot(p)
+			case *handoff.Transcript:
+				n = Transcript(p)
+			}
+			if n < filled {
+				t.Errorf("redacted %d secrets in %d filled fields", n, filled)
+			}
+			var all []string
+			collectStrings(v, &all)
+			for _, s := range all {
+				if strings.Contains(s, secret[:16]) || strings.Contains(s, secret[20:]) {
+					t.Errorf("secret survived in a field: %q", s)
+				}
+			}
+			if _, err := json.Marshal(tt.ptr); err != nil {
+				t.Errorf("redacted %s does not marshal: %v", tt.name, err)
+			}
+		})
+	}
+}
+
+// TestSnapshotNewFields names the snapshot fields added for where a
+// session stopped, so their redaction is checked by name as well.
+func TestSnapshotNewFields(t *testing.T) {
+	s := &handoff.Snapshot{}
+	v := reflect.ValueOf(s).Elem()
+	for _, name := range []string{"LatestRequest", "Requests", "Constraints", "EndState", "Commits", "Recent", "Source"} {
+		if !v.FieldByName(name).IsValid() {
+			t.Errorf("Snapshot has no field %s", name)
+		}
+	}
+	fillStrings(v, "sk-"+"proj-Zq8Lm2Nx4Vb6Tc1Rk9Jh3Gf5Dd7Ss0Aa2Pq4", 0)
+	Snapshot(s)
+	out, _ := json.Marshal(s)
+	if strings.Contains(string(out), "Zq8Lm2Nx4Vb6Tc1Rk9Jh3") {
+		t.Errorf("secret survived: %s", out)
 	}
 }

@@ -14,15 +14,24 @@
 #                compared with
 #
 # Usage: bench/run.sh   (RUNS=7 BASE=238b34d SHARED=../shared/transcripts)
-# Needs GNU time (/usr/bin/time). Takes about a minute once the build
-# cache is warm.
+# CPU time is perf stat's task-clock (all threads and children, sub-ms
+# resolution) when perf works, else GNU time's user+sys (10 ms resolution,
+# too coarse for the fixed cost). Takes about a minute once the build cache
+# is warm.
 set -euo pipefail
 
 root=$(git rev-parse --show-toplevel)
 base=${BASE:-238b34d}
 runs=${RUNS:-7}
 shared=${SHARED:-$root/../shared/transcripts}
-[[ -x /usr/bin/time ]] || { echo "bench: needs GNU time at /usr/bin/time (apt-get install time)" >&2; exit 1; }
+if perf stat -x, -e task-clock -o /dev/null true 2>/dev/null; then
+	clock=perf
+elif [[ -x /usr/bin/time ]]; then
+	clock=time
+else
+	echo "bench: needs perf (linux-perf) or GNU time at /usr/bin/time" >&2
+	exit 1
+fi
 [[ -d $shared/claude-code ]] || { echo "bench: no transcripts at $shared" >&2; exit 1; }
 
 tmp=$(mktemp -d)
@@ -50,8 +59,8 @@ export HOME=$tmp/home XDG_DATA_HOME=$tmp/data XDG_CONFIG_HOME=$tmp/config
 mkdir -p "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME"
 unset HANDOFF_DB
 
-# cpu NAME CMD... : runs CMD $runs times (stdin from $stdin, default
-# /dev/null), prints the median user+sys seconds. A failing run aborts.
+# cpu CMD... : runs CMD $runs times (stdin from $stdin, default /dev/null)
+# and prints the median CPU milliseconds. A failing run aborts.
 stdin=/dev/null
 cpu() {
 	local i out
@@ -59,10 +68,17 @@ cpu() {
 	: >"$out"
 	for ((i = 0; i < runs; i++)); do
 		rm -f "$tmp/hook.db"
-		/usr/bin/time -a -o "$out" -f '%U %S' "$@" <"$stdin" >/dev/null 2>"$tmp/stderr" ||
-			{ echo "bench: failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
+		if [[ $clock == perf ]]; then
+			perf stat -x, -e task-clock -o "$tmp/perf" "$@" <"$stdin" >/dev/null 2>"$tmp/stderr" ||
+				{ echo "bench: failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
+			awk -F, '$3 == "task-clock" {print $1}' "$tmp/perf" >>"$out"
+		else
+			/usr/bin/time -o "$tmp/perf" -f '%U %S' "$@" <"$stdin" >/dev/null 2>"$tmp/stderr" ||
+				{ echo "bench: failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
+			awk '{print 1000 * ($1 + $2)}' "$tmp/perf" >>"$out"
+		fi
 	done
-	awk '{print $1 + $2}' "$out" | sort -g | awk '{a[NR] = $1} END {printf "%.3f\n", a[int((NR + 1) / 2)]}'
+	sort -g "$out" | awk '{a[NR] = $1} END {printf "%.1f\n", a[int((NR + 1) / 2)]}'
 }
 
 declare -A old new
@@ -81,7 +97,7 @@ done
 floor=$(cpu "$tmp/jsondecode" "$largest")
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
-echo "whole-process CPU seconds (user+sys), median of $runs runs; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "whole-process CPU ms ($clock), median of $runs runs; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "largest: $(basename "$largest") ($(stat -c %s "$largest") bytes); 1KB: $(stat -c %s "$small") bytes"
 printf '%-12s %8s %8s %9s\n' case old new new/old
 for k in formats compile-1KB compile-max stop-hook; do

@@ -1,39 +1,39 @@
 // Package capacity measures how full an agent session's context window is:
-// it counts tokens with an offline BPE tokenizer (tiktoken-go with its
-// embedded vocabularies), knows the context windows of current model
+// it counts tokens with an offline BPE tokenizer (tiktoken-go over
+// vocabularies embedded in the program, built on first use), knows the context windows of current model
 // families, prefers the provider's own usage figures where a transcript has
 // them, and says whether a session should continue, warn, or checkpoint.
 package capacity
 
 import (
 	"hash/maphash"
-
-	tiktoken "github.com/pkoukk/tiktoken-go"
 )
 
-// Counter counts tokens for one encoding. Building one parses a vocabulary
-// of 100k–200k entries (a few hundred milliseconds), so a program builds a
-// Counter once and shares it. It is safe for concurrent use: the tiktoken
-// encoder is read-only after construction (its regexp2 matcher pools its
-// runners under a mutex) and the message cache has its own lock.
+// Counter counts tokens for one encoding. Its tables (a 100k–200k entry
+// vocabulary) are built on first use, not by NewCounter, so a program pays
+// for them only if it counts; a program certain to count calls Warm early
+// to build them while it does other work. Either way a program builds a
+// Counter once and shares it. It is safe for concurrent use: the tables are
+// built once under a sync.Once, the tiktoken encoder is read-only after
+// that (its regexp2 matcher pools its runners under a mutex) and the
+// message cache has its own lock.
 type Counter struct {
 	enc     Encoding
-	encoder *tiktoken.Tiktoken
+	encoder *lazyEncoder
 	cache   *messageCache
 	seed    maphash.Seed
 }
 
-// NewCounter builds a Counter for enc from the vocabulary embedded in
-// tiktoken-go-loader; no network is used. An unknown encoding name is an
-// EINVALID error.
+// NewCounter returns a Counter for enc at once; the vocabulary, embedded in
+// the program (no network), is loaded on the first Count or by Warm. An
+// unknown encoding name is an EINVALID error, reported here, not later.
 func NewCounter(enc Encoding) (*Counter, error) {
-	encoder, err := newTiktoken(enc)
-	if err != nil {
-		return nil, err
+	if _, ok := specFor(enc); !ok {
+		return nil, unknownEncoding(enc)
 	}
 	return &Counter{
 		enc:     enc,
-		encoder: encoder,
+		encoder: &lazyEncoder{enc: enc},
 		cache:   newMessageCache(DefaultMessageCacheSize),
 		seed:    maphash.MakeSeed(),
 	}, nil
@@ -42,6 +42,32 @@ func NewCounter(enc Encoding) (*Counter, error) {
 // Encoding returns the encoding the Counter was built for, so a caller can
 // report which vocabulary its figures come from.
 func (c *Counter) Encoding() Encoding { return c.enc }
+
+// Warm starts building the tables in the background and returns at once,
+// so a caller that will certainly count (compile) overlaps the build with
+// reading and parsing the transcript. The first Count waits for that build
+// instead of starting its own. Calling it again, or after the tables are
+// built, does nothing.
+func (c *Counter) Warm() { c.encoder.warm() }
+
+// Built reports whether the tables have been built (successfully or not),
+// so a test can show that a path which answers from provider usage never
+// paid for them.
+func (c *Counter) Built() bool { return c.encoder.built.Load() }
+
+// Err builds the tables if no one has yet and returns the error the build
+// met, or nil. The tables are embedded and checked by tests, so an error
+// means a broken build of the program; Count still answers then, with the
+// estimate described there, and a caller that must know whether its
+// figures are exact (or that wants to log why not) asks Err.
+func (c *Counter) Err() error {
+	_, err := c.encoder.get()
+	return err
+}
+
+// estimate is Count's answer when the tables cannot be built: one token
+// per four bytes, rounded up, the usual rule of thumb for English and code.
+func estimate(text string) int { return (len(text) + 3) / 4 }
 
 // Count returns the number of tokens in text, treating special-token text
 // such as "<|endoftext|>" as ordinary text (transcripts quote anything).
@@ -57,7 +83,17 @@ func (c *Counter) Encoding() Encoding { return c.enc }
 // repeats one seen earlier in the same call (a run of one character cut
 // every runLimit bytes) reuses that chunk's count instead of encoding it
 // again.
+//
+// If the tables cannot be built, Count returns estimate(text) and Err says
+// why.
 func (c *Counter) Count(text string) int {
+	if text == "" {
+		return 0 // without building the tables: a message with no text needs none
+	}
+	encoder, err := c.encoder.get()
+	if err != nil {
+		return estimate(text)
+	}
 	total := 0
 	var blindSeen map[string]int // blind chunk → its count, for repeated runs
 	forEachChunk(text, chunkLimit, runLimit, func(chunk string, blind bool) {
@@ -65,7 +101,7 @@ func (c *Counter) Count(text string) int {
 			total += n
 			return
 		}
-		n := len(c.encoder.EncodeOrdinary(chunk))
+		n := len(encoder.EncodeOrdinary(chunk))
 		if blind && len(blindSeen) < maxBlindMemo {
 			if blindSeen == nil {
 				blindSeen = make(map[string]int, maxBlindMemo)
@@ -75,10 +111,4 @@ func (c *Counter) Count(text string) int {
 		total += n
 	})
 	return total
-}
-
-// countPlain is the unguarded tokenizer, for tests and benchmarks that
-// compare against it.
-func (c *Counter) countPlain(text string) int {
-	return len(c.encoder.EncodeOrdinary(text))
 }

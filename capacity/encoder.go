@@ -3,18 +3,20 @@ package capacity
 import (
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	tiktoken "github.com/pkoukk/tiktoken-go"
-	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/capacity/internal/ranks"
 )
 
 // Encoding names a BPE vocabulary. The names are tiktoken's own.
 type Encoding string
 
-// The encodings a Counter can use. Both ship inside tiktoken-go-loader, so
-// counting works offline.
+// The encodings a Counter can use. Both are embedded in the program (see
+// package ranks), so counting works offline.
 const (
 	// O200kBase is the vocabulary of GPT-4o, GPT-4.1, o-series and GPT-5.
 	// It is the default: no offline tokenizer exists for Claude or Gemini,
@@ -28,8 +30,8 @@ const (
 // strings and special tokens are copied from tiktoken-go v0.1.8
 // encoding.go (functions o200k_base and cl100k_base), which copies them from
 // OpenAI's tiktoken. They are repeated here so the encoder can be built
-// from the offline loader directly, without tiktoken.SetBpeLoader, which
-// sets a package-level global inside tiktoken-go.
+// from the embedded rank tables directly, without tiktoken.SetBpeLoader,
+// which sets a package-level global inside tiktoken-go.
 type encodingSpec struct {
 	file          string
 	pattern       string
@@ -71,22 +73,39 @@ func specFor(enc Encoding) (encodingSpec, bool) {
 	return encodingSpec{}, false
 }
 
-// newTiktoken builds the plain (unguarded) tiktoken encoder for enc from the
-// BPE ranks embedded in tiktoken-go-loader. It takes a few hundred
-// milliseconds (parsing the ranks, sorting the vocabulary), which is why a
-// Counter is built once and reused.
+// newTiktoken builds the plain (unguarded) tiktoken encoder for enc from
+// the rank tables embedded by package ranks (pre-decoded from
+// tiktoken-go-loader's data, so no base64 and no allocation per token).
+//
+// The encoder it returns can encode, not decode. tiktoken.NewCoreBPE
+// spends half its time on two things encoding never reads: an id→bytes
+// decoder map and a sorted copy of every token's bytes (unused in
+// tiktoken-go v0.1.8). It keeps the ranks map it is given without copying
+// it, so it is handed the map while still empty (both extras are then
+// empty too) and the map is filled afterwards. Count never decodes, and the
+// property tests check that this encoder gives the same token ids as one
+// built the ordinary way on the whole shared corpus, which would catch a
+// tiktoken-go release that started copying the map.
 func newTiktoken(enc Encoding) (*tiktoken.Tiktoken, error) {
 	spec, ok := specFor(enc)
 	if !ok {
-		return nil, handoff.Errorf(handoff.EINVALID, "unknown token encoding %q (known: %s, %s)", enc, O200kBase, CL100kBase)
+		return nil, unknownEncoding(enc)
 	}
-	ranks, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(spec.file)
+	table, err := ranks.Table(spec.file)
 	if err != nil {
 		return nil, fmt.Errorf("load %s ranks: %w", enc, err)
 	}
-	core, err := tiktoken.NewCoreBPE(ranks, spec.specialTokens, spec.pattern)
+	n, err := ranks.Len(table)
+	if err != nil {
+		return nil, fmt.Errorf("load %s ranks: %w", enc, err)
+	}
+	mergeable := make(map[string]int, n)
+	core, err := tiktoken.NewCoreBPE(mergeable, spec.specialTokens, spec.pattern)
 	if err != nil {
 		return nil, fmt.Errorf("build %s encoder: %w", enc, err)
+	}
+	if err := ranks.Fill(table, mergeable); err != nil {
+		return nil, fmt.Errorf("load %s ranks: %w", enc, err)
 	}
 	special := make(map[string]any, len(spec.specialTokens))
 	for tok := range spec.specialTokens {
@@ -95,8 +114,44 @@ func newTiktoken(enc Encoding) (*tiktoken.Tiktoken, error) {
 	meta := &tiktoken.Encoding{
 		Name:           string(enc),
 		PatStr:         spec.pattern,
-		MergeableRanks: ranks,
+		MergeableRanks: mergeable,
 		SpecialTokens:  spec.specialTokens,
 	}
 	return tiktoken.NewTiktoken(core, meta, special), nil
+}
+
+func unknownEncoding(enc Encoding) error {
+	return handoff.Errorf(handoff.EINVALID, "unknown token encoding %q (known: %s, %s)", enc, O200kBase, CL100kBase)
+}
+
+// lazyEncoder builds a Counter's encoder on first use, once, so a program
+// that never counts (a hook answered from provider usage) never pays for
+// the tables, and one certain to count can start the build early (warm).
+// Counters that share one (tests) share the build.
+type lazyEncoder struct {
+	enc     Encoding
+	once    sync.Once
+	started atomic.Bool // a warm goroutine was started
+	built   atomic.Bool // the build has finished, with or without error
+	encoder *tiktoken.Tiktoken
+	err     error
+}
+
+// get returns the encoder, building it first if no one has; concurrent
+// callers wait for the one build.
+func (l *lazyEncoder) get() (*tiktoken.Tiktoken, error) {
+	l.once.Do(func() {
+		l.encoder, l.err = newTiktoken(l.enc)
+		l.built.Store(true)
+	})
+	return l.encoder, l.err
+}
+
+// warm starts the build in a goroutine unless one was started already or
+// it is done.
+func (l *lazyEncoder) warm() {
+	if l.built.Load() || !l.started.CompareAndSwap(false, true) {
+		return
+	}
+	go l.get()
 }

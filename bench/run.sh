@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# bench/run.sh: whole-process CPU time (user+sys, median of $RUNS runs) of
+# handoff built from the old commit ($BASE, default 238b34d, checked out
+# with `git worktree add` into a temp dir) beside handoff built from this
+# tree, on the same machine in the same run, and their ratios:
+#
+#   formats      handoff's fixed cost (there is no --version yet)
+#   compile-1KB  compile --no-store --no-git of a generated ~1 KB transcript
+#   compile-max  the same on the largest file in $SHARED/claude-code
+#   stop-hook    hook claude, Stop event, on vsla-gpu-cuda-727lines.jsonl
+#                (fresh database each run)
+#   json-decode  bench/jsondecode: a plain line-by-line encoding/json
+#                decode of the largest file, the floor compile-max is
+#                compared with
+#
+# Usage: bench/run.sh   (RUNS=7 BASE=238b34d SHARED=../shared/transcripts)
+# CPU time is perf stat's task-clock (all threads and children, sub-ms
+# resolution) when perf works, else GNU time's user+sys (10 ms resolution,
+# too coarse for the fixed cost). Takes about a minute once the build cache
+# is warm.
+set -euo pipefail
+
+root=$(git rev-parse --show-toplevel)
+base=${BASE:-238b34d}
+runs=${RUNS:-7}
+shared=${SHARED:-$root/../shared/transcripts}
+if perf stat -x, -e task-clock -o /dev/null true 2>/dev/null; then
+	clock=perf
+elif [[ -x /usr/bin/time ]]; then
+	clock=time
+else
+	echo "bench: needs perf (linux-perf) or GNU time at /usr/bin/time" >&2
+	exit 1
+fi
+[[ -d $shared/claude-code ]] || { echo "bench: no transcripts at $shared" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+cleanup() {
+	git -C "$root" worktree remove --force "$tmp/old" >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+echo "building old ($base) and new ($(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- . || echo +dirty))..." >&2
+git -C "$root" worktree add --quiet --detach "$tmp/old" "$base"
+(cd "$tmp/old" && go build -o "$tmp/handoff-old" ./cmd/handoff)
+(cd "$root" && go build -o "$tmp/handoff-new" ./cmd/handoff && go build -o "$tmp/jsondecode" ./bench/jsondecode)
+
+largest=$(ls -S "$shared"/claude-code/*.jsonl | head -n 1)
+stopfile=$shared/claude-code/vsla-gpu-cuda-727lines.jsonl
+small=$tmp/small.jsonl
+cat >"$small" <<'JSONL'
+{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/api","sessionId":"bench-1","version":"1.0.98","gitBranch":"main","type":"user","message":{"role":"user","content":"Add a token bucket rate limiter to the API server; keep the tests green."},"uuid":"u1","timestamp":"2025-07-19T10:00:00.000Z"}
+{"parentUuid":"u1","isSidechain":false,"cwd":"/home/dev/api","sessionId":"bench-1","version":"1.0.98","gitBranch":"main","type":"assistant","message":{"id":"msg_A","type":"message","role":"assistant","model":"claude-opus-4-20250514","content":[{"type":"text","text":"I'll add limiter.go with a token bucket and run the tests first."}],"usage":{"input_tokens":10,"cache_creation_input_tokens":100,"cache_read_input_tokens":0,"output_tokens":20}},"requestId":"req_A","uuid":"a1","timestamp":"2025-07-19T10:00:04.000Z"}
+{"parentUuid":"a1","isSidechain":false,"userType":"external","cwd":"/home/dev/api","sessionId":"bench-1","version":"1.0.98","gitBranch":"main","type":"user","message":{"role":"user","content":"Good, go on."},"uuid":"u2","timestamp":"2025-07-19T10:00:09.000Z"}
+JSONL
+
+export HOME=$tmp/home XDG_DATA_HOME=$tmp/data XDG_CONFIG_HOME=$tmp/config
+mkdir -p "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME"
+unset HANDOFF_DB
+
+# cpu CMD... : runs CMD $runs times (stdin from $stdin, default /dev/null)
+# and prints the median CPU milliseconds. A failing run aborts.
+stdin=/dev/null
+cpu() {
+	local i out
+	out=$tmp/times
+	: >"$out"
+	for ((i = 0; i < runs; i++)); do
+		rm -f "$tmp/hook.db"
+		if [[ $clock == perf ]]; then
+			perf stat -x, -e task-clock -o "$tmp/perf" "$@" <"$stdin" >/dev/null 2>"$tmp/stderr" ||
+				{ echo "bench: failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
+			awk -F, '$3 == "task-clock" {print $1}' "$tmp/perf" >>"$out"
+		else
+			/usr/bin/time -o "$tmp/perf" -f '%U %S' "$@" <"$stdin" >/dev/null 2>"$tmp/stderr" ||
+				{ echo "bench: failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
+			awk '{print 1000 * ($1 + $2)}' "$tmp/perf" >>"$out"
+		fi
+	done
+	sort -g "$out" | awk '{a[NR] = $1} END {printf "%.1f\n", a[int((NR + 1) / 2)]}'
+}
+
+declare -A old new
+for v in old new; do
+	bin=$tmp/handoff-$v
+	declare -n r=$v
+	r[formats]=$(cpu "$bin" formats)
+	r[compile-1KB]=$(cpu "$bin" compile --no-store --no-git "$small")
+	r[compile-max]=$(cpu "$bin" compile --no-store --no-git "$largest")
+	printf '{"session_id":"bench-stop","transcript_path":"%s","cwd":"%s","hook_event_name":"Stop"}\n' "$stopfile" "$tmp" >"$tmp/stop.json"
+	stdin=$tmp/stop.json
+	r[stop-hook]=$(cpu "$bin" --db "$tmp/hook.db" hook claude --no-git)
+	stdin=/dev/null
+	unset -n r
+done
+floor=$(cpu "$tmp/jsondecode" "$largest")
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+echo "whole-process CPU ms ($clock), median of $runs runs; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "largest: $(basename "$largest") ($(stat -c %s "$largest") bytes); 1KB: $(stat -c %s "$small") bytes"
+printf '%-12s %8s %8s %9s\n' case old new new/old
+for k in formats compile-1KB compile-max stop-hook; do
+	printf '%-12s %8s %8s %9s\n' "$k" "${old[$k]}" "${new[$k]}" "$(ratio "${new[$k]}" "${old[$k]}")"
+done
+printf '%-12s %8s\n' json-decode "$floor"
+echo "ratios (target in issue 12):"
+for v in old new; do
+	declare -n r=$v
+	echo "  $v: compile-max/json-decode $(ratio "${r[compile-max]}" "$floor") (<= 4)" \
+		" compile-1KB/formats $(ratio "${r[compile-1KB]}" "${r[formats]}") (<= 13)" \
+		" stop-hook/formats $(ratio "${r[stop-hook]}" "${r[formats]}") (<= 8)"
+	unset -n r
+done

@@ -2,15 +2,11 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,9 +14,8 @@ import (
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/compiler"
 	"github.com/handoff-cli/handoff/extractor"
-	"github.com/handoff-cli/handoff/gitstate"
 	"github.com/handoff-cli/handoff/prompts"
-	"github.com/handoff-cli/handoff/redact"
+	"github.com/handoff-cli/handoff/session"
 	"github.com/handoff-cli/handoff/store"
 	"github.com/handoff-cli/handoff/transcript"
 )
@@ -115,20 +110,20 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	snap, err := buildSnapshot(ctx, t, snapshotInputs{
-		counter:   counter,
-		extractor: ex,
-		measure:   capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
-		trigger:   handoff.TriggerManual,
-		readGit:   !o.noGit,
-		workflow:  o.workflow,
+	snap, err := session.Build(ctx, t, session.BuildOptions{
+		Counter:   counter,
+		Extractor: ex,
+		Measure:   capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
+		Trigger:   handoff.TriggerManual,
+		ReadGit:   !o.noGit,
+		Workflow:  o.workflow,
 	})
 	if err != nil {
 		return err
 	}
 
 	if s != nil {
-		if err := s.SaveSnapshot(ctx, snap, workflowInfo(t)); err != nil {
+		if err := s.SaveSnapshot(ctx, snap, session.WorkflowInfo(t)); err != nil {
 			return fmt.Errorf("save snapshot: %w", err)
 		}
 	}
@@ -210,91 +205,6 @@ func parseFormatFlag(name string) (transcript.Format, error) {
 		return "", nil
 	}
 	return transcript.ParseFormat(name)
-}
-
-// snapshotInputs are the collaborators and settings that turn a parsed
-// transcript into a snapshot.
-type snapshotInputs struct {
-	counter     *capacity.Counter
-	extractor   extractor.Extractor
-	measure     capacity.MeasureOptions
-	trigger     handoff.Trigger
-	pauseReason string
-	readGit     bool
-	workflow    string
-	now         func() time.Time
-}
-
-// buildSnapshot is the pipeline of DESIGN.md: redact, measure, extract,
-// add git state. Redaction runs first so no later stage, store or output
-// ever sees a secret.
-func buildSnapshot(ctx context.Context, t *handoff.Transcript, in snapshotInputs) (*handoff.Snapshot, error) {
-	redact.Transcript(t)
-	usage := capacity.Measure(t, in.counter, in.measure)
-	snap, err := extractor.Build(ctx, t, in.extractor)
-	if err != nil {
-		return nil, fmt.Errorf("extract: %w", err)
-	}
-	extraction := snap.Usage.Extraction
-	snap.Usage = usage
-	snap.Usage.Extraction = extraction
-	snap.SchemaVersion = handoff.SnapshotSchemaVersion
-	snap.Trigger = in.trigger
-	snap.PauseReason = in.pauseReason
-	snap.SessionID = t.Session.ID
-	now := time.Now
-	if in.now != nil {
-		now = in.now
-	}
-	snap.CreatedAt = now().UTC()
-	snap.WorkflowID = in.workflow
-	if snap.WorkflowID == "" {
-		snap.WorkflowID = workflowID(t)
-	}
-	snap.Source = handoff.SourceInfo{
-		Path:     t.Session.Source,
-		Format:   t.Session.Format,
-		Agent:    t.Session.Agent,
-		Model:    usage.Model,
-		CWD:      t.Session.CWD,
-		Messages: len(t.Messages),
-		Warnings: len(t.Warnings),
-	}
-	if in.readGit {
-		snap.GitState = gitstate.Read(ctx, t.Session.CWD)
-	}
-	redact.Snapshot(snap)
-	return snap, nil
-}
-
-// workflowID names the workflow a transcript belongs to: the agent's
-// session id when it has one (a session that compacts and continues keeps
-// it), else a hash of the working directory, else of the source path.
-func workflowID(t *handoff.Transcript) string {
-	if t.Session.ID != "" {
-		return t.Session.ID
-	}
-	key := t.Session.CWD
-	if key == "" {
-		if t.Session.Source != "" && t.Session.Source != "-" {
-			if abs, err := filepath.Abs(t.Session.Source); err == nil {
-				key = abs
-			}
-		}
-	}
-	if key == "" {
-		return "stdin"
-	}
-	sum := sha256.Sum256([]byte(key))
-	return "wf_" + hex.EncodeToString(sum[:])[:12]
-}
-
-func workflowInfo(t *handoff.Transcript) store.WorkflowInfo {
-	name := filepath.Base(t.Session.CWD)
-	if t.Session.CWD == "" {
-		name = filepath.Base(t.Session.Source)
-	}
-	return store.WorkflowInfo{Name: name, Dir: t.Session.CWD}
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
+	"github.com/handoff-cli/handoff/session"
 	"github.com/handoff-cli/handoff/store"
 	"github.com/handoff-cli/handoff/transcript"
 )
@@ -263,20 +264,20 @@ func (o *extractOptions) extractOne(ctx context.Context, s *store.Store, ex *bui
 		out.skipped, out.err = true, err
 		return out, nil
 	}
-	in := snapshotInputs{counter: counter, extractor: ex, trigger: handoff.TriggerExtract}
+	in := session.BuildOptions{Counter: counter, Extractor: ex, Trigger: handoff.TriggerExtract}
 	if end := t.Session.EndedAt; !end.IsZero() {
 		// A past session's snapshot is dated at its last message, so
 		// --since and newest-first orders follow the history's own time.
-		in.now = func() time.Time { return end }
+		in.Now = func() time.Time { return end }
 	}
-	snap, err := buildSnapshot(ctx, t, in)
+	snap, err := session.Build(ctx, t, in)
 	if err != nil {
 		if ctx.Err() != nil {
 			return out, nil
 		}
 		return out, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := s.SaveSnapshot(ctx, snap, workflowInfo(t)); err != nil {
+	if err := s.SaveSnapshot(ctx, snap, session.WorkflowInfo(t)); err != nil {
 		if ctx.Err() != nil {
 			return out, nil
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/handoff-cli/handoff/compiler"
 	"github.com/handoff-cli/handoff/extractor"
 	"github.com/handoff-cli/handoff/hooks"
+	"github.com/handoff-cli/handoff/session"
 	"github.com/handoff-cli/handoff/store"
 	"github.com/handoff-cli/handoff/transcript"
 )
@@ -289,15 +290,15 @@ func (h *hookRun) snapshot(ctx context.Context, in *hooks.ClaudeInput, plan hook
 	if err != nil {
 		return err
 	}
-	snap, err := buildSnapshot(ctx, t, snapshotInputs{
-		counter:     counter,
-		extractor:   extractor.NewHeuristic(o.app.log()),
-		measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
-		trigger:     plan.Trigger,
-		pauseReason: plan.PauseReason,
-		readGit:     !o.noGit,
-		workflow:    in.SessionID,
-		now:         o.app.now,
+	snap, err := session.Build(ctx, t, session.BuildOptions{
+		Counter:     counter,
+		Extractor:   extractor.NewHeuristic(o.app.log()),
+		Measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
+		Trigger:     plan.Trigger,
+		PauseReason: plan.PauseReason,
+		ReadGit:     !o.noGit,
+		Workflow:    in.SessionID,
+		Now:         o.app.now,
 	})
 	if err != nil {
 		return err
@@ -306,7 +307,7 @@ func (h *hookRun) snapshot(ctx context.Context, in *hooks.ClaudeInput, plan hook
 	if err != nil {
 		return err
 	}
-	info := workflowInfo(t)
+	info := session.WorkflowInfo(t)
 	if info.Dir == "" {
 		info.Dir = in.CWD
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/extractor"
 	"github.com/handoff-cli/handoff/redact"
+	"github.com/handoff-cli/handoff/session"
 	"github.com/handoff-cli/handoff/store"
 	"github.com/handoff-cli/handoff/transcript"
 )
@@ -91,19 +92,19 @@ func (o *pauseOptions) run(ctx context.Context, args []string) error {
 	// The slow part (measuring, extracting, git) runs before the write
 	// transaction, so the database is locked only for the writes.
 	reason := redact.String(o.reason)
-	snap, err := buildSnapshot(ctx, t, snapshotInputs{
-		counter:     counter,
-		extractor:   extractor.NewHeuristic(a.log()),
-		measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
-		trigger:     handoff.TriggerPause,
-		pauseReason: reason,
-		readGit:     !o.noGit,
-		workflow:    wfID,
+	snap, err := session.Build(ctx, t, session.BuildOptions{
+		Counter:     counter,
+		Extractor:   extractor.NewHeuristic(a.log()),
+		Measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
+		Trigger:     handoff.TriggerPause,
+		PauseReason: reason,
+		ReadGit:     !o.noGit,
+		Workflow:    wfID,
 	})
 	if err != nil {
 		return err
 	}
-	if err := s.PauseSnapshot(ctx, snap, workflowInfo(t), reason); err != nil {
+	if err := s.PauseSnapshot(ctx, snap, session.WorkflowInfo(t), reason); err != nil {
 		return fmt.Errorf("pause workflow %s: %w", snap.WorkflowID, err)
 	}
 	if o.json {
@@ -139,7 +140,7 @@ func (o *pauseOptions) resolve(ctx context.Context, s *store.Store, t *handoff.T
 	case err == nil && !wf.Status.Terminal():
 		return wf.ID, nil
 	case err == nil, handoff.ErrorCode(err) == handoff.ENOTFOUND:
-		return workflowID(t), nil
+		return session.DefaultWorkflowID(t), nil
 	}
 	return "", err
 }

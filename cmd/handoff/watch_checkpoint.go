@@ -12,6 +12,7 @@ import (
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/compiler"
 	"github.com/handoff-cli/handoff/extractor"
+	"github.com/handoff-cli/handoff/session"
 	"github.com/handoff-cli/handoff/transcript"
 )
 
@@ -34,15 +35,15 @@ func (w *watchRun) checkpoint(ctx context.Context, st capacity.Status) (string, 
 		}
 		t = whole
 	}
-	snap, err := buildSnapshot(ctx, t, snapshotInputs{
-		counter:     w.counter,
-		extractor:   extractor.NewHeuristic(a.log()),
-		measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
-		trigger:     handoff.TriggerExhaustion,
-		pauseReason: reason,
-		readGit:     !o.noGit,
-		workflow:    o.workflow,
-		now:         a.now,
+	snap, err := session.Build(ctx, t, session.BuildOptions{
+		Counter:     w.counter,
+		Extractor:   extractor.NewHeuristic(a.log()),
+		Measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
+		Trigger:     handoff.TriggerExhaustion,
+		PauseReason: reason,
+		ReadGit:     !o.noGit,
+		Workflow:    o.workflow,
+		Now:         a.now,
 	})
 	if err != nil {
 		return "", fmt.Errorf("checkpoint: %w", err)
@@ -53,7 +54,7 @@ func (w *watchRun) checkpoint(ctx context.Context, st capacity.Status) (string, 
 		return "", err
 	}
 	defer s.Close()
-	if err := s.SaveSnapshot(ctx, snap, workflowInfo(t)); err != nil {
+	if err := s.SaveSnapshot(ctx, snap, session.WorkflowInfo(t)); err != nil {
 		return "", fmt.Errorf("checkpoint: save snapshot: %w", err)
 	}
 	if err := s.SetWorkflowStatus(ctx, snap.WorkflowID, handoff.WorkflowPaused, reason); err != nil {

@@ -281,8 +281,8 @@ func (h *hookRun) observe(ctx context.Context, sessionID string, t *handoff.Tran
 	return st, nil
 }
 
-// snapshot builds (outside any transaction), saves, and pauses as the plan
-// says. The workflow is the agent's session id, which a compacted or
+// snapshot checkpoints the session as the plan says: the snapshot, and
+// the pause when the plan asks for one, in one transaction. The workflow is the agent's session id, which a compacted or
 // resumed session keeps.
 func (h *hookRun) snapshot(ctx context.Context, in *hooks.ClaudeInput, plan hooks.Plan, t *handoff.Transcript) error {
 	o := h.o
@@ -290,36 +290,30 @@ func (h *hookRun) snapshot(ctx context.Context, in *hooks.ClaudeInput, plan hook
 	if err != nil {
 		return err
 	}
-	snap, err := session.Build(ctx, t, session.BuildOptions{
-		Counter:     counter,
-		Extractor:   extractor.NewHeuristic(o.app.log()),
-		Measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
-		Trigger:     plan.Trigger,
-		PauseReason: plan.PauseReason,
-		ReadGit:     !o.noGit,
-		Workflow:    in.SessionID,
-		Now:         o.app.now,
-	})
-	if err != nil {
-		return err
-	}
 	s, err := h.store(ctx)
 	if err != nil {
 		return err
 	}
-	info := session.WorkflowInfo(t)
-	if info.Dir == "" {
-		info.Dir = in.CWD
-	}
-	if err := s.SaveSnapshot(ctx, snap, info); err != nil {
-		return fmt.Errorf("save snapshot: %w", err)
-	}
+	pause := session.NoPause
 	if plan.PauseWorkflow {
-		if err := s.SetWorkflowStatus(ctx, snap.WorkflowID, handoff.WorkflowPaused, plan.PauseReason); err != nil {
-			o.app.log().Warn("could not mark the workflow paused", "workflow", snap.WorkflowID, "err", err)
-		}
+		pause = session.PauseIfAllowed
 	}
-	return nil
+	_, err = session.Checkpoint(ctx, s, t, session.CheckpointOptions{
+		Build: session.BuildOptions{
+			Counter:     counter,
+			Extractor:   extractor.NewHeuristic(o.app.log()),
+			Measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
+			Trigger:     plan.Trigger,
+			PauseReason: plan.PauseReason,
+			ReadGit:     !o.noGit,
+			Workflow:    in.SessionID,
+			Now:         o.app.now,
+		},
+		Pause:  pause,
+		Dir:    in.CWD,
+		Logger: o.app.log(),
+	})
+	return err
 }
 
 // resume marks the session's workflow in progress again if it was paused.

@@ -9,7 +9,6 @@ import (
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/extractor"
-	"github.com/handoff-cli/handoff/redact"
 	"github.com/handoff-cli/handoff/session"
 	"github.com/handoff-cli/handoff/store"
 	"github.com/handoff-cli/handoff/transcript"
@@ -89,24 +88,23 @@ func (o *pauseOptions) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The slow part (measuring, extracting, git) runs before the write
-	// transaction, so the database is locked only for the writes.
-	reason := redact.String(o.reason)
-	snap, err := session.Build(ctx, t, session.BuildOptions{
-		Counter:     counter,
-		Extractor:   extractor.NewHeuristic(a.log()),
-		Measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
-		Trigger:     handoff.TriggerPause,
-		PauseReason: reason,
-		ReadGit:     !o.noGit,
-		Workflow:    wfID,
+	cp, err := session.Checkpoint(ctx, s, t, session.CheckpointOptions{
+		Build: session.BuildOptions{
+			Counter:     counter,
+			Extractor:   extractor.NewHeuristic(a.log()),
+			Measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
+			Trigger:     handoff.TriggerPause,
+			PauseReason: o.reason,
+			ReadGit:     !o.noGit,
+			Workflow:    wfID,
+		},
+		Pause:  session.PauseRequired,
+		Logger: a.log(),
 	})
 	if err != nil {
 		return err
 	}
-	if err := s.PauseSnapshot(ctx, snap, session.WorkflowInfo(t), reason); err != nil {
-		return fmt.Errorf("pause workflow %s: %w", snap.WorkflowID, err)
-	}
+	snap := cp.Snapshot
 	if o.json {
 		return writeJSON(a.stdout, snap)
 	}

@@ -17,9 +17,9 @@ import (
 )
 
 // checkpoint does what the checkpoint threshold asks: snapshot the whole
-// transcript (trigger exhaustion), save it, pause the workflow, compile the
-// resume prompt to stdout and --out, and run --on-pause. Extraction runs
-// before the database is opened, so no write transaction waits on it.
+// transcript (trigger exhaustion) and pause the workflow (session.Checkpoint,
+// one transaction), compile the resume prompt to stdout and --out, and run
+// --on-pause.
 func (w *watchRun) checkpoint(ctx context.Context, st capacity.Status) (string, error) {
 	a, o := w.o.app, w.o
 	reason := fmt.Sprintf("context window %.0f%% full (%d of %d tokens) at line %d of %s",
@@ -35,33 +35,29 @@ func (w *watchRun) checkpoint(ctx context.Context, st capacity.Status) (string, 
 		}
 		t = whole
 	}
-	snap, err := session.Build(ctx, t, session.BuildOptions{
-		Counter:     w.counter,
-		Extractor:   extractor.NewHeuristic(a.log()),
-		Measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
-		Trigger:     handoff.TriggerExhaustion,
-		PauseReason: reason,
-		ReadGit:     !o.noGit,
-		Workflow:    o.workflow,
-		Now:         a.now,
-	})
-	if err != nil {
-		return "", fmt.Errorf("checkpoint: %w", err)
-	}
-
 	s, err := a.openStore(ctx)
 	if err != nil {
 		return "", err
 	}
 	defer s.Close()
-	if err := s.SaveSnapshot(ctx, snap, session.WorkflowInfo(t)); err != nil {
-		return "", fmt.Errorf("checkpoint: save snapshot: %w", err)
+	cp, err := session.Checkpoint(ctx, s, t, session.CheckpointOptions{
+		Build: session.BuildOptions{
+			Counter:     w.counter,
+			Extractor:   extractor.NewHeuristic(a.log()),
+			Measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
+			Trigger:     handoff.TriggerExhaustion,
+			PauseReason: reason,
+			ReadGit:     !o.noGit,
+			Workflow:    o.workflow,
+			Now:         a.now,
+		},
+		Pause:  session.PauseIfAllowed,
+		Logger: a.log(),
+	})
+	if err != nil {
+		return "", fmt.Errorf("checkpoint: %w", err)
 	}
-	if err := s.SetWorkflowStatus(ctx, snap.WorkflowID, handoff.WorkflowPaused, reason); err != nil {
-		// The snapshot is what matters; a workflow someone already marked
-		// completed stays completed.
-		a.log().Warn("could not mark the workflow paused", "workflow", snap.WorkflowID, "err", err)
-	}
+	snap := cp.Snapshot
 
 	res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Counter: w.counter})
 	if err != nil {

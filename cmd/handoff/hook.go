@@ -325,7 +325,7 @@ func (h *hookRun) resume(ctx context.Context, in *hooks.ClaudeInput) {
 		log.Warn("could not open the database to resume the workflow", "err", err)
 		return
 	}
-	wf, err := s.Workflow(ctx, in.SessionID)
+	wf, err := session.Resolve(ctx, s, session.Ref{SessionID: in.SessionID})
 	if err != nil {
 		if handoff.ErrorCode(err) != handoff.ENOTFOUND {
 			log.Warn("could not load the workflow", "workflow", in.SessionID, "err", err)
@@ -341,17 +341,14 @@ func (h *hookRun) resume(ctx context.Context, in *hooks.ClaudeInput) {
 }
 
 // resumePrompt compiles the latest snapshot of the session's workflow, or
-// of the most recent workflow in the same directory (a resumed session can
-// carry a new id), or returns "" when there is none.
+// of the workflow of its directory (a resumed session can carry a new id),
+// or returns "" when there is none.
 func (h *hookRun) resumePrompt(ctx context.Context, in *hooks.ClaudeInput) (string, error) {
 	s, err := h.store(ctx)
 	if err != nil {
 		return "", err
 	}
-	snap, err := s.LatestSnapshot(ctx, in.SessionID)
-	if handoff.ErrorCode(err) == handoff.ENOTFOUND && in.CWD != "" {
-		snap, err = h.latestInDir(ctx, s, in.CWD)
-	}
+	snap, err := session.SnapshotFor(ctx, s, "", session.Ref{SessionID: in.SessionID, Dir: in.CWD})
 	if handoff.ErrorCode(err) == handoff.ENOTFOUND {
 		h.o.app.log().Debug("no snapshot to resume from", "session", in.SessionID, "cwd", in.CWD)
 		return "", nil
@@ -368,17 +365,4 @@ func (h *hookRun) resumePrompt(ctx context.Context, in *hooks.ClaudeInput) (stri
 		return "", fmt.Errorf("compile resume prompt: %w", err)
 	}
 	return res.Prompt, nil
-}
-
-func (h *hookRun) latestInDir(ctx context.Context, s *store.Store, dir string) (*handoff.Snapshot, error) {
-	wfs, err := s.Workflows(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, wf := range wfs {
-		if wf.Dir == dir {
-			return s.LatestSnapshot(ctx, wf.ID)
-		}
-	}
-	return nil, handoff.Errorf(handoff.ENOTFOUND, "no workflow in %s", dir)
 }

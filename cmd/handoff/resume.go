@@ -14,7 +14,7 @@ import (
 	"github.com/handoff-cli/handoff/compiler"
 	"github.com/handoff-cli/handoff/gitstate"
 	"github.com/handoff-cli/handoff/prompts"
-	"github.com/handoff-cli/handoff/store"
+	"github.com/handoff-cli/handoff/session"
 )
 
 // resumeOptions are the flags of `handoff resume`.
@@ -108,7 +108,7 @@ func (o *resumeOptions) run(ctx context.Context) error {
 	}
 	defer s.Close()
 
-	snap, err := pickSnapshot(ctx, s, o.workflow, o.snapshot, dir)
+	snap, err := session.SnapshotFor(ctx, s, o.snapshot, session.Ref{Workflow: o.workflow, Dir: dir})
 	if err != nil {
 		return err
 	}
@@ -180,29 +180,6 @@ func (o *resumeOptions) run(ctx context.Context) error {
 	a.status("resumed workflow %s as session %d from snapshot %s (session %d) · prompt %d/%d tokens%s",
 		r.Workflow.ID, r.Session, snap.ID, snap.SessionNumber, res.Tokens, res.Budget, where)
 	return nil
-}
-
-// pickSnapshot resolves what to resume: --snapshot, else the latest of
-// --workflow, else the latest of the directory's workflow.
-func pickSnapshot(ctx context.Context, s *store.Store, workflow, snapshot, dir string) (*handoff.Snapshot, error) {
-	if snapshot != "" {
-		snap, err := s.Snapshot(ctx, snapshot)
-		if err != nil {
-			return nil, err
-		}
-		if workflow != "" && snap.WorkflowID != workflow {
-			return nil, handoff.Errorf(handoff.EINVALID, "snapshot %s belongs to workflow %s, not %s", snap.ID, snap.WorkflowID, workflow)
-		}
-		return snap, nil
-	}
-	if workflow == "" {
-		wf, err := s.ResolveWorkflow(ctx, dir)
-		if err != nil {
-			return nil, err
-		}
-		workflow = wf.ID
-	}
-	return s.LatestSnapshot(ctx, workflow)
 }
 
 // compareDir picks the working tree a resume checks the snapshot against:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/redact"
+	"github.com/handoff-cli/handoff/session"
 	"github.com/handoff-cli/handoff/store"
 )
 
@@ -114,18 +115,19 @@ func (o *statusOptions) setStatus(ctx context.Context, s *store.Store) error {
 	if !to.Valid() {
 		return handoff.Errorf(handoff.EINVALID, "--set %q: not a status (pending, in_progress, paused, blocked, completed, failed, cancelled)", o.set)
 	}
-	id := o.workflow
-	if id == "" {
+	ref := session.Ref{Workflow: o.workflow}
+	if ref.Workflow == "" {
 		dir, err := dirOrWD(o.dir)
 		if err != nil {
 			return err
 		}
-		wf, err := s.ResolveWorkflow(ctx, dir)
-		if err != nil {
-			return err
-		}
-		id = wf.ID
+		ref.Dir = dir
 	}
+	target, err := session.Resolve(ctx, s, ref)
+	if err != nil {
+		return err
+	}
+	id := target.ID
 	if err := s.SetWorkflowStatus(ctx, id, to, redact.String(o.reason)); err != nil {
 		return err
 	}

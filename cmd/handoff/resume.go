@@ -12,7 +12,6 @@ import (
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/compiler"
-	"github.com/handoff-cli/handoff/gitstate"
 	"github.com/handoff-cli/handoff/prompts"
 	"github.com/handoff-cli/handoff/session"
 )
@@ -108,36 +107,22 @@ func (o *resumeOptions) run(ctx context.Context) error {
 	}
 	defer s.Close()
 
-	snap, err := session.SnapshotFor(ctx, s, o.snapshot, session.Ref{Workflow: o.workflow, Dir: dir})
+	plan, err := session.PrepareResume(ctx, s, session.ResumeOptions{
+		Snapshot:     o.snapshot,
+		Ref:          session.Ref{Workflow: o.workflow, Dir: dir},
+		WorkDir:      dir,
+		WorkDirGiven: o.dir != "",
+		Force:        o.force,
+		Compile:      compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter},
+		Warn:         func(w string) { a.status("warning: %s", w) },
+	})
 	if err != nil {
 		return err
 	}
-	wf, err := s.Workflow(ctx, snap.WorkflowID)
-	if err != nil {
-		return err
+	if plan.Overridden != nil {
+		a.status("warning: resuming anyway (--force): %s", plan.Overridden)
 	}
-	if err := wf.Status.Transition(handoff.WorkflowInProgress); err != nil {
-		return fmt.Errorf("resume workflow %s: %w", wf.ID, err)
-	}
-	if wf.Status == handoff.WorkflowInProgress {
-		a.status("warning: workflow %s is already in progress (another session may be working on it)", wf.ID)
-	}
-
-	div := gitstate.Compare(ctx, compareDir(o.dir, dir, wf.Dir), snap.GitState)
-	for _, w := range div.Warnings() {
-		a.status("warning: %s", w)
-	}
-	if err := div.Conflict(); err != nil {
-		if !o.force {
-			return err
-		}
-		a.status("warning: resuming anyway (--force): %s", err)
-	}
-
-	res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
-	if err != nil {
-		return fmt.Errorf("compile resume prompt: %w", err)
-	}
+	snap, res := plan.Snapshot, plan.Prompt
 	var body []byte
 	switch o.format {
 	case resumeMarkdown:
@@ -161,10 +146,10 @@ func (o *resumeOptions) run(ctx context.Context) error {
 			return err
 		}
 	}
-	r, err := s.Resume(ctx, snap.WorkflowID, snap.ID)
+	r, err := plan.Commit(ctx, s)
 	if err != nil {
 		discard()
-		return fmt.Errorf("resume workflow %s: %w", snap.WorkflowID, err)
+		return err
 	}
 	if publish != nil {
 		if err := publish(); err != nil {
@@ -180,26 +165,6 @@ func (o *resumeOptions) run(ctx context.Context) error {
 	a.status("resumed workflow %s as session %d from snapshot %s (session %d) · prompt %d/%d tokens%s",
 		r.Workflow.ID, r.Session, snap.ID, snap.SessionNumber, res.Tokens, res.Budget, where)
 	return nil
-}
-
-// compareDir picks the working tree a resume checks the snapshot against:
-// --dir when given; else the current directory when it lies inside the
-// workflow's directory (or the workflow has none, or it is gone here); else
-// the workflow's directory, since that is where its work lives.
-func compareDir(flag, wd, wfDir string) string {
-	if flag != "" || wfDir == "" || within(wd, wfDir) {
-		return wd
-	}
-	if fi, err := os.Stat(wfDir); err != nil || !fi.IsDir() {
-		return wd
-	}
-	return wfDir
-}
-
-// within reports whether path is dir or below it.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // workingDir is the process's current directory, the starting point of

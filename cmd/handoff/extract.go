@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,17 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/session"
-	"github.com/handoff-cli/handoff/store"
-	"github.com/handoff-cli/handoff/transcript"
 )
 
 // extractOptions are the flags of `handoff extract`.
@@ -79,24 +73,6 @@ type extractedRecord struct {
 	Record     any    `json:"record"`
 }
 
-// sessionOutcome is what became of one file.
-type sessionOutcome struct {
-	path string
-	snap *handoff.Snapshot
-	// resumed: extracted by an earlier run, loaded from the store.
-	resumed bool
-	// skipped: not a readable transcript; err says why.
-	skipped bool
-	err     error
-}
-
-// extractMark is stored in the extraction cache under a session's content
-// key once it is extracted, so a rerun skips it.
-type extractMark struct {
-	SnapshotID string `json:"snapshot_id"`
-	Path       string `json:"path"`
-}
-
 func (o *extractOptions) run(ctx context.Context, args []string) error {
 	a := o.app
 	a.syncStderr()
@@ -129,7 +105,7 @@ func (o *extractOptions) run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	workers := min(o.concurrency, len(files))
+	workers := o.concurrency
 	chunks := 1
 	if len(files) == 1 {
 		chunks = o.concurrency
@@ -140,75 +116,31 @@ func (o *extractOptions) run(ctx context.Context, args []string) error {
 	}
 
 	prog := a.newProgress(len(files))
-	outcomes := make([]sessionOutcome, len(files))
-	jobs := make(chan int)
-	var (
-		wg       sync.WaitGroup
-		outMu    sync.Mutex
-		fatalErr error
-		once     sync.Once
-	)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				out, fatal := o.extractOne(ctx, s, ex, counter, files[i])
-				if fatal != nil {
-					once.Do(func() { fatalErr = fatal; cancel() })
-					continue
-				}
-				outcomes[i] = out
-				if out.snap == nil && !out.skipped {
-					continue // interrupted
-				}
-				if out.skipped {
-					prog.note("skipped %s: %v", files[i], out.err)
-				}
-				prog.done(out)
-				if o.jsonl && out.snap != nil {
-					outMu.Lock()
-					err := writeRecords(a.stdout, records(out))
-					outMu.Unlock()
-					if err != nil {
-						once.Do(func() { fatalErr = err; cancel() })
-					}
-				}
+	rep, err := session.ExtractAll(ctx, s, session.ExtractOptions{
+		Files: files, Extractor: ex, Name: ex.name, Version: ex.version, Counter: counter,
+		Concurrency: workers, Force: o.force, Logger: a.log(),
+		Done: func(out session.Outcome) error {
+			if out.Skipped {
+				prog.note("skipped %s: %v", out.Path, out.Err)
 			}
-		}()
-	}
-feed:
-	for i := range files {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
+			prog.done(out)
+			if o.jsonl && out.Snapshot != nil {
+				return writeRecords(a.stdout, records(out))
+			}
+			return nil
+		},
+	})
 	prog.finish()
-
+	if err != nil {
+		return err
+	}
 	var all []extractedRecord
-	extracted, resumed, skipped := 0, 0, 0
-	for _, out := range outcomes {
-		switch {
-		case out.snap != nil:
+	for _, out := range rep.Outcomes {
+		if out.Snapshot != nil {
 			all = append(all, records(out)...)
-			if out.resumed {
-				resumed++
-			} else {
-				extracted++
-			}
-		case out.skipped:
-			skipped++
 		}
 	}
-	if fatalErr != nil {
-		return fatalErr
-	}
+	extracted, resumed, skipped := rep.Extracted, rep.Resumed, rep.Skipped
 	if !o.jsonl {
 		if err := o.print(all); err != nil {
 			return err
@@ -236,113 +168,15 @@ func fellBack(ex *builtExtractor) (bool, error) {
 	return ex.fallback.FellBack()
 }
 
-// extractOne extracts one session file, or loads it when an earlier run
-// did. A file that cannot be read as a transcript is an outcome (skipped);
-// the second result is an error that must stop the whole run (the store
-// failing, a wrong API key).
-func (o *extractOptions) extractOne(ctx context.Context, s *store.Store, ex *builtExtractor, counter *capacity.Counter, path string) (sessionOutcome, error) {
-	out := sessionOutcome{path: path}
-	mark, err := markKey(path, ex.version)
-	if err != nil {
-		out.skipped, out.err = true, err
-		return out, nil
-	}
-	if !o.force {
-		if snap, ok := o.resume(ctx, s, mark); ok {
-			out.snap, out.resumed = snap, true
-			return out, nil
-		}
-	}
-	// Parsed from the file, streaming: a session that grew since it was
-	// hashed is marked under its older content and extracted again next
-	// time, which errs on the safe side.
-	t, err := transcript.ParseFile(ctx, path, transcript.Options{Source: path, Logger: o.app.log()})
-	if err != nil {
-		if ctx.Err() != nil {
-			return out, nil
-		}
-		out.skipped, out.err = true, err
-		return out, nil
-	}
-	in := session.BuildOptions{Counter: counter, Extractor: ex, Trigger: handoff.TriggerExtract}
-	if end := t.Session.EndedAt; !end.IsZero() {
-		// A past session's snapshot is dated at its last message, so
-		// --since and newest-first orders follow the history's own time.
-		in.Now = func() time.Time { return end }
-	}
-	snap, err := session.Build(ctx, t, in)
-	if err != nil {
-		if ctx.Err() != nil {
-			return out, nil
-		}
-		return out, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := s.SaveSnapshot(ctx, snap, session.WorkflowInfo(t)); err != nil {
-		if ctx.Err() != nil {
-			return out, nil
-		}
-		return out, fmt.Errorf("save snapshot of %s: %w", path, err)
-	}
-	out.snap = snap
-	// Mark it done only if the extractor asked for answered: a session the
-	// heuristic stood in for is extracted again next time.
-	if u := snap.Usage.Extraction; u != nil && u.Extractor == ex.name {
-		v, _ := json.Marshal(extractMark{SnapshotID: snap.ID, Path: path})
-		if err := s.CachePut(ctx, mark, v); err != nil && ctx.Err() == nil {
-			return out, fmt.Errorf("record %s as extracted: %w", path, err)
-		}
-	}
-	return out, nil
-}
-
-// resume returns the snapshot an earlier run stored for this content and
-// extractor, if it is still there.
-func (o *extractOptions) resume(ctx context.Context, s *store.Store, mark string) (*handoff.Snapshot, bool) {
-	v, ok, err := s.CacheGet(ctx, mark)
-	if err != nil || !ok {
-		return nil, false
-	}
-	var m extractMark
-	if json.Unmarshal(v, &m) != nil || m.SnapshotID == "" {
-		return nil, false
-	}
-	snap, err := s.Snapshot(ctx, m.SnapshotID)
-	if err != nil {
-		o.app.log().Debug("extracted snapshot no longer loads; extracting again", "snapshot", m.SnapshotID, "err", err)
-		return nil, false
-	}
-	return snap, true
-}
-
-// markKey keys a session's "extracted" mark by the file's content and the
-// extractor's identity (name, model, prompt version), so an edited file, or
-// another extractor or prompt, is extracted again. The file is hashed as a
-// stream, never held whole.
-func markKey(path, version string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
-	}
-	h.Write([]byte{0})
-	h.Write([]byte(version))
-	h.Write([]byte{0})
-	fmt.Fprint(h, handoff.SnapshotSchemaVersion)
-	return "extract-session:" + hex.EncodeToString(h.Sum(nil)), nil
-}
-
 // records lists a session's decisions and errors as output records.
-func records(out sessionOutcome) []extractedRecord {
+func records(out session.Outcome) []extractedRecord {
 	var list []extractedRecord
-	for _, d := range out.snap.Decisions {
-		list = append(list, extractedRecord{Kind: "decision", Path: out.path, SnapshotID: out.snap.ID, WorkflowID: out.snap.WorkflowID, Record: d})
+	snap := out.Snapshot
+	for _, d := range snap.Decisions {
+		list = append(list, extractedRecord{Kind: "decision", Path: out.Path, SnapshotID: snap.ID, WorkflowID: snap.WorkflowID, Record: d})
 	}
-	for _, e := range out.snap.Errors {
-		list = append(list, extractedRecord{Kind: "error", Path: out.path, SnapshotID: out.snap.ID, WorkflowID: out.snap.WorkflowID, Record: e})
+	for _, e := range snap.Errors {
+		list = append(list, extractedRecord{Kind: "error", Path: out.Path, SnapshotID: snap.ID, WorkflowID: snap.WorkflowID, Record: e})
 	}
 	return list
 }

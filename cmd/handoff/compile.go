@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -141,78 +138,5 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 		return fmt.Errorf("write resume prompt: %w", err)
 	}
 	a.reportCompile(snap, res, t, o.noStore)
-	return nil
-}
-
-// reportCompile prints what was done, and what had to be cut, on stderr.
-func (a *app) reportCompile(snap *handoff.Snapshot, res *compiler.Result, t *handoff.Transcript, noStore bool) {
-	u := snap.Usage
-	where := "not stored (--no-store)"
-	if !noStore {
-		where = fmt.Sprintf("snapshot %s (workflow %s, session %d)", snap.ID, snap.WorkflowID, snap.SessionNumber)
-	}
-	a.status("%s · %s · context %d/%d tokens (%.1f%%, %s) · prompt %d/%d tokens",
-		where, t.Session.Format, u.TokensUsed, u.ContextWindow, 100*u.ContextUtilization, usageSourceText(u.Source), res.Tokens, res.Budget)
-	if len(res.Dropped) > 0 {
-		parts := make([]string, 0, len(res.Dropped))
-		for _, d := range res.Dropped {
-			parts = append(parts, fmt.Sprintf("%d %s", d.Count, d.Section))
-		}
-		a.status("budget cut: %s (see 'handoff show %s')", strings.Join(parts, ", "), snap.ID)
-	}
-	if res.Truncated {
-		a.status("budget too small: the prompt was hard-truncated")
-	}
-	if a.verbose {
-		a.status("%s", extractionSummary(u.Extraction))
-	}
-	if n := len(t.Warnings); n > 0 {
-		a.status("skipped or repaired %d record(s); first at line %d: %s", n, t.Warnings[0].Line, t.Warnings[0].Reason)
-	}
-}
-
-func usageSourceText(s handoff.UsageSource) string {
-	if s == handoff.UsageProvider {
-		return "provider-reported"
-	}
-	return "estimated"
-}
-
-// readTranscript parses the named file, or standard input when no file is
-// given. A terminal on stdin means the user forgot to pipe something in.
-func (a *app) readTranscript(ctx context.Context, args []string, opts transcript.Options) (*handoff.Transcript, error) {
-	if len(args) == 1 && args[0] != "-" {
-		opts.Source = args[0]
-		t, err := transcript.ParseFile(ctx, args[0], opts)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", args[0], err)
-		}
-		return t, nil
-	}
-	if f, ok := a.stdin.(*os.File); ok && isTerminal(f) {
-		return nil, handoff.Errorf(handoff.EINVALID, "no transcript: pipe one in (cat session.jsonl | handoff) or name a file")
-	}
-	opts.Source = "-"
-	t, err := transcript.Parse(ctx, a.stdin, opts)
-	if err != nil {
-		return nil, fmt.Errorf("read standard input: %w", err)
-	}
-	return t, nil
-}
-
-func parseFormatFlag(name string) (transcript.Format, error) {
-	if name == "" {
-		return "", nil
-	}
-	return transcript.ParseFormat(name)
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("write JSON: %w", err)
-	}
 	return nil
 }

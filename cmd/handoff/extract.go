@@ -2,14 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -61,16 +55,6 @@ working tree today says nothing about a past session.`,
 	f.BoolVar(&o.jsonl, "jsonl", false, "print one JSON record per line, each session's as soon as it is done")
 	f.BoolVar(&o.force, "force", false, "extract sessions again even if already extracted")
 	return cmd
-}
-
-// extractedRecord is one line of extract's output: a decision or an error
-// and the session it came from.
-type extractedRecord struct {
-	Kind       string `json:"kind"` // decision or error
-	Path       string `json:"session_path"`
-	SnapshotID string `json:"snapshot_id"`
-	WorkflowID string `json:"workflow_id"`
-	Record     any    `json:"record"`
 }
 
 func (o *extractOptions) run(ctx context.Context, args []string) error {
@@ -166,173 +150,4 @@ func fellBack(ex *builtExtractor) (bool, error) {
 		return false, nil
 	}
 	return ex.fallback.FellBack()
-}
-
-// records lists a session's decisions and errors as output records.
-func records(out session.Outcome) []extractedRecord {
-	var list []extractedRecord
-	snap := out.Snapshot
-	for _, d := range snap.Decisions {
-		list = append(list, extractedRecord{Kind: "decision", Path: out.Path, SnapshotID: snap.ID, WorkflowID: snap.WorkflowID, Record: d})
-	}
-	for _, e := range snap.Errors {
-		list = append(list, extractedRecord{Kind: "error", Path: out.Path, SnapshotID: snap.ID, WorkflowID: snap.WorkflowID, Record: e})
-	}
-	return list
-}
-
-func countKind(list []extractedRecord, kind string) int {
-	n := 0
-	for _, r := range list {
-		if r.Kind == kind {
-			n++
-		}
-	}
-	return n
-}
-
-// writeRecords writes records one JSON object a line.
-func writeRecords(w io.Writer, list []extractedRecord) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, r := range list {
-		if err := enc.Encode(r); err != nil {
-			return fmt.Errorf("write JSON: %w", err)
-		}
-	}
-	return nil
-}
-
-// print writes the records as --json or a table.
-func (o *extractOptions) print(all []extractedRecord) error {
-	w := o.app.stdout
-	if o.json {
-		if all == nil {
-			all = []extractedRecord{}
-		}
-		return writeJSON(w, all)
-	}
-	if len(all) == 0 {
-		o.app.status("no decisions or errors found")
-		return nil
-	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tKIND\tTYPE\tSTATE\tTEXT")
-	for _, r := range all {
-		session := shorten(strings.TrimSuffix(filepath.Base(r.Path), filepath.Ext(r.Path)), 24)
-		switch v := r.Record.(type) {
-		case handoff.Decision:
-			state := "current"
-			if v.SupersededBy != "" {
-				state = "superseded"
-			}
-			fmt.Fprintf(tw, "%s\tdecision\t%s\t%s\t%s\n", session, v.Type, state, shorten(v.Description, 100))
-		case handoff.ErrorRecord:
-			fmt.Fprintf(tw, "%s\terror\t%s\t%s\t%s\n", session, v.Type, v.Resolution, shorten(v.Message, 100))
-		}
-	}
-	return tw.Flush()
-}
-
-// expandPaths turns PATH arguments into session files: a file as is, a
-// directory's *.jsonl and *.json files at any depth, a glob's matches (**
-// matching any number of directories). A path that matches nothing is
-// ENOTFOUND unless it is a pattern; duplicates are dropped.
-func expandPaths(args []string) ([]string, error) {
-	var files []string
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			files = append(files, p)
-		}
-	}
-	for _, arg := range args {
-		if strings.ContainsAny(arg, "*?[") {
-			matches, err := glob(arg)
-			if err != nil {
-				return nil, err
-			}
-			for _, m := range matches {
-				add(m)
-			}
-			continue
-		}
-		fi, err := os.Stat(arg)
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil, handoff.Errorf(handoff.ENOTFOUND, "%s does not exist", arg)
-			}
-			return nil, fmt.Errorf("read %s: %w", arg, err)
-		}
-		if !fi.IsDir() {
-			add(arg)
-			continue
-		}
-		err = filepath.WalkDir(arg, func(p string, d os.DirEntry, err error) error {
-			if err != nil {
-				return nil // an unreadable subdirectory is not worth failing for
-			}
-			if !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) {
-				add(p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("walk %s: %w", arg, err)
-		}
-	}
-	return files, nil
-}
-
-// glob expands a pattern in which ** stands for any number of
-// directories; without ** it is filepath.Glob. Matches are regular files.
-func glob(pattern string) ([]string, error) {
-	if _, err := filepath.Match(pattern, ""); err != nil {
-		return nil, handoff.Errorf(handoff.EINVALID, "bad pattern %q: %w", pattern, err)
-	}
-	before, after, deep := strings.Cut(filepath.ToSlash(pattern), "**")
-	if !deep {
-		matches, _ := filepath.Glob(pattern)
-		return regularFiles(matches), nil
-	}
-	root := filepath.FromSlash(strings.TrimSuffix(before, "/"))
-	if root == "" {
-		root = "."
-	}
-	rest := strings.TrimPrefix(after, "/")
-	if rest == "" {
-		rest = "*"
-	}
-	var out []string
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		rel, rerr := filepath.Rel(root, p)
-		if rerr != nil {
-			return nil
-		}
-		rel = filepath.ToSlash(rel)
-		// rest matches the path's last len(rest's segments) segments.
-		segs := strings.Split(rel, "/")
-		n := strings.Count(rest, "/") + 1
-		if len(segs) >= n {
-			if ok, _ := filepath.Match(rest, strings.Join(segs[len(segs)-n:], "/")); ok {
-				out = append(out, p)
-			}
-		}
-		return nil
-	})
-	return out, nil
-}
-
-func regularFiles(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			out = append(out, p)
-		}
-	}
-	return out
 }

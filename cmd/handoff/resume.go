@@ -3,9 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -123,18 +120,9 @@ func (o *resumeOptions) run(ctx context.Context) error {
 		a.status("warning: resuming anyway (--force): %s", plan.Overridden)
 	}
 	snap, res := plan.Snapshot, plan.Prompt
-	var body []byte
-	switch o.format {
-	case resumeMarkdown:
-		body = compiler.ResumeMarkdown(snap, res)
-	case resumeJSON:
-		var b strings.Builder
-		if err := writeJSON(&b, snap); err != nil {
-			return err
-		}
-		body = []byte(b.String())
-	default:
-		body = []byte(res.Prompt)
+	body, err := resumeBody(o.format, snap, res)
+	if err != nil {
+		return err
 	}
 
 	// The output file is staged before the workflow changes and published
@@ -164,68 +152,5 @@ func (o *resumeOptions) run(ctx context.Context) error {
 	}
 	a.status("resumed workflow %s as session %d from snapshot %s (session %d) · prompt %d/%d tokens%s",
 		r.Workflow.ID, r.Session, snap.ID, snap.SessionNumber, res.Tokens, res.Budget, where)
-	return nil
-}
-
-// workingDir is the process's current directory, the starting point of
-// workflow resolution.
-func workingDir() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("find the current directory: %w", err)
-	}
-	return wd, nil
-}
-
-// dirOrWD returns dir made absolute, or the current directory.
-func dirOrWD(dir string) (string, error) {
-	if dir == "" {
-		return workingDir()
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", handoff.Errorf(handoff.EINVALID, "--dir %s: %w", dir, err)
-	}
-	return abs, nil
-}
-
-// stageFile writes data to a new temporary file beside path and syncs
-// it. publish renames it over path, so readers see the old file or the
-// whole new one, never a part; discard removes it instead.
-func stageFile(path string, data []byte) (publish func() error, discard func(), err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return nil, nil, handoff.Errorf(handoff.EINVALID, "write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	discard = func() { os.Remove(tmp) }
-	_, werr := f.Write(data)
-	cherr := f.Chmod(0o644)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := firstErr(werr, cherr, serr, cerr); err != nil {
-		discard()
-		return nil, nil, handoff.Errorf(handoff.EUNAVAILABLE, "write %s: %w", path, err)
-	}
-	publish = func() error {
-		if err := os.Rename(tmp, path); err != nil {
-			discard()
-			return handoff.Errorf(handoff.EUNAVAILABLE, "write %s: %w", path, err)
-		}
-		if d, err := os.Open(filepath.Dir(path)); err == nil {
-			d.Sync() // best effort: make the rename itself durable
-			d.Close()
-		}
-		return nil
-	}
-	return publish, discard, nil
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
 	return nil
 }

@@ -141,30 +141,3 @@ func (o *statusOptions) setStatus(ctx context.Context, s *store.Store) error {
 	fmt.Fprintf(o.app.stdout, "%s\t%s\n", wf.ID, wf.Status)
 	return nil
 }
-
-// listEvents is `status --events`.
-func (o *statusOptions) listEvents(ctx context.Context, s *store.Store) error {
-	events, bad, err := s.ListEvents(ctx, o.workflow)
-	if err != nil {
-		return err
-	}
-	for _, e := range bad {
-		o.app.status("skipped a damaged row: %v", e)
-	}
-	if o.json {
-		if events == nil {
-			events = []handoff.Event{}
-		}
-		return writeJSON(o.app.stdout, events)
-	}
-	tw := tabwriter.NewWriter(o.app.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "WHEN\tWORKFLOW\tEVENT\tSNAPSHOT\tDETAIL")
-	for _, e := range events {
-		snap := e.SnapshotID
-		if snap == "" {
-			snap = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.CreatedAt.Local().Format(time.DateTime), shorten(e.WorkflowID, 40), e.Type, snap, shorten(e.Detail, 80))
-	}
-	return tw.Flush()
-}

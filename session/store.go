@@ -43,6 +43,9 @@ type Store interface {
 	// extraction marks of ExtractAll, the LLM extractor's answers).
 	CacheGet(ctx context.Context, key string) ([]byte, bool, error)
 	CachePut(ctx context.Context, key string, value []byte) error
+	// CacheUpdate reads, changes and writes back one value in one write
+	// transaction (Observe's monitor state).
+	CacheUpdate(ctx context.Context, key string, fn func(old []byte, found bool) ([]byte, error)) error
 }
 
 // The SQLite store is a Store.

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -66,19 +64,9 @@ func (o *extractOptions) run(ctx context.Context, args []string) error {
 	if o.json && o.jsonl {
 		return handoff.Errorf(handoff.EINVALID, "--json and --jsonl exclude each other")
 	}
-	if len(args) == 0 {
-		home := a.getenv("HOME")
-		if home == "" {
-			return handoff.Errorf(handoff.EINVALID, "no PATH given and no home directory ($HOME) to find sessions in")
-		}
-		args = []string{filepath.Join(home, ".claude", "projects", "**", "*.jsonl"), filepath.Join(home, ".codex", "sessions", "**", "*.jsonl")}
-	}
-	files, err := expandPaths(args)
+	files, err := sessionFiles(args, a.getenv("HOME"))
 	if err != nil {
 		return err
-	}
-	if len(files) == 0 {
-		return handoff.Errorf(handoff.ENOTFOUND, "no session files found in %s", strings.Join(args, ", "))
 	}
 	counter, err := capacity.NewCounter(capacity.Encoding(o.encoding))
 	if err != nil {
@@ -89,7 +77,6 @@ func (o *extractOptions) run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	workers := o.concurrency
 	chunks := 1
 	if len(files) == 1 {
 		chunks = o.concurrency
@@ -102,7 +89,7 @@ func (o *extractOptions) run(ctx context.Context, args []string) error {
 	prog := a.newProgress(len(files))
 	rep, err := session.ExtractAll(ctx, s, session.ExtractOptions{
 		Files: files, Extractor: ex, Name: ex.name, Version: ex.version, Counter: counter,
-		Concurrency: workers, Force: o.force, Logger: a.log(),
+		Concurrency: o.concurrency, Force: o.force, Logger: a.log(),
 		Done: func(out session.Outcome) error {
 			if out.Skipped {
 				prog.note("skipped %s: %v", out.Path, out.Err)

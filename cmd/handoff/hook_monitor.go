@@ -2,16 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
+	"github.com/handoff-cli/handoff/session"
 	"github.com/handoff-cli/handoff/store"
 )
 
-// One hook invocation's lazily opened resources, and the context monitor
-// whose state persists between hook processes.
+// One hook invocation's lazily opened resources.
 
 // hookRun is one hook invocation, holding what it opened.
 type hookRun struct {
@@ -53,51 +51,19 @@ func (h *hookRun) tokens() (*capacity.Counter, error) {
 	return h.counter, nil
 }
 
-// monitorKey is where a session's MonitorState is kept between hook
-// processes, so a crossing fires once however many hooks see it.
-func monitorKey(sessionID string) string { return "monitor:" + sessionID }
-
 // observe measures the transcript and runs it through the session's
-// monitor, resumed from and saved back to the store.
+// monitor, whose state the store keeps between hook processes.
 func (h *hookRun) observe(ctx context.Context, sessionID string, t *handoff.Transcript, th capacity.Thresholds) (capacity.Status, error) {
 	o := h.o
 	counter, err := h.tokens()
 	if err != nil {
 		return capacity.Status{}, err
 	}
-	usage := capacity.Measure(t, counter, capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow, Logger: o.app.log()})
 	s, err := h.store(ctx)
 	if err != nil {
 		return capacity.Status{}, err
 	}
-	// The state is read, advanced and written back in one write
-	// transaction, so two hooks of one session firing at once cannot both
-	// take the same crossing.
-	var st capacity.Status
-	err = s.CacheUpdate(ctx, monitorKey(sessionID), func(raw []byte, found bool) ([]byte, error) {
-		var state capacity.MonitorState
-		if found {
-			if err := json.Unmarshal(raw, &state); err != nil {
-				// A damaged state only risks one repeated checkpoint.
-				o.app.log().Warn("stored monitor state unreadable; starting fresh", "session", sessionID, "err", err)
-				state = capacity.MonitorState{}
-			}
-		}
-		mon, err := capacity.NewMonitor(capacity.MonitorOptions{
-			Model: o.model, ContextWindow: o.contextWindow, Thresholds: th, State: state, Logger: o.app.log(),
-		})
-		if err != nil {
-			return nil, err
-		}
-		st = mon.ObserveUsage(usage)
-		next, err := json.Marshal(mon.State())
-		if err != nil {
-			return nil, fmt.Errorf("encode monitor state: %w", err)
-		}
-		return next, nil
+	return session.Observe(ctx, s, sessionID, t, session.ObserveOptions{
+		Counter: counter, Model: o.model, ContextWindow: o.contextWindow, Thresholds: th, Logger: o.app.log(),
 	})
-	if err != nil {
-		return capacity.Status{}, err
-	}
-	return st, nil
 }

@@ -12,6 +12,26 @@ import (
 
 // Session files from PATH arguments: files, directories, ** globs.
 
+// sessionFiles lists the session files extract reads: those under args,
+// else under the Claude Code and Codex session folders of home.
+// ENOTFOUND when there are none.
+func sessionFiles(args []string, home string) ([]string, error) {
+	if len(args) == 0 {
+		if home == "" {
+			return nil, handoff.Errorf(handoff.EINVALID, "no PATH given and no home directory ($HOME) to find sessions in")
+		}
+		args = []string{filepath.Join(home, ".claude", "projects", "**", "*.jsonl"), filepath.Join(home, ".codex", "sessions", "**", "*.jsonl")}
+	}
+	files, err := expandPaths(args)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, handoff.Errorf(handoff.ENOTFOUND, "no session files found in %s", strings.Join(args, ", "))
+	}
+	return files, nil
+}
+
 // expandPaths turns PATH arguments into session files: a file as is, a
 // directory's *.jsonl and *.json files at any depth, a glob's matches (**
 // matching any number of directories). A path that matches nothing is

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,9 +27,13 @@ func sample(t *testing.T) *handoff.Transcript {
 	return tr
 }
 
+// newCounter builds the o200k Counter once for all tests: parsing its
+// vocabulary costs a few hundred milliseconds each time.
+var newCounter = sync.OnceValues(func() (*capacity.Counter, error) { return capacity.NewCounter(capacity.O200kBase) })
+
 func testCounter(t testing.TB) *capacity.Counter {
 	t.Helper()
-	c, err := capacity.NewCounter(capacity.O200kBase)
+	c, err := newCounter()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,8 @@ type Checkpointed struct {
 }
 
 // Checkpoint builds a snapshot of t and stores it, pausing its workflow as
-// opts.Pause says. The snapshot, its SNAPSHOT_CREATED event, the status
+// opts.Pause says: the one way a transcript's snapshot reaches the store
+// (compile and extract use it with NoPause). The snapshot, its SNAPSHOT_CREATED event, the status
 // change and the WORKFLOW_PAUSED event are written in one transaction:
 // either all of it is recorded or none. The slow part (measuring,
 // extracting, reading git) runs before the transaction, so the database

@@ -181,19 +181,14 @@ func extractOne(ctx context.Context, s Store, opts ExtractOptions, path string) 
 		// --since and newest-first orders follow the history's own time.
 		in.Now = func() time.Time { return end }
 	}
-	snap, err := Build(ctx, t, in)
+	cp, err := Checkpoint(ctx, s, t, CheckpointOptions{Build: in, Logger: opts.Logger})
 	if err != nil {
 		if ctx.Err() != nil {
 			return out, nil
 		}
 		return out, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := s.SaveSnapshot(ctx, snap, WorkflowInfo(t)); err != nil {
-		if ctx.Err() != nil {
-			return out, nil
-		}
-		return out, fmt.Errorf("save snapshot of %s: %w", path, err)
-	}
+	snap := cp.Snapshot
 	out.Snapshot = snap
 	// Mark it done only if the extractor asked for answered: a session the
 	// fallback stood in for is extracted again next time.

@@ -107,22 +107,25 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	snap, err := session.Build(ctx, t, session.BuildOptions{
+	build := session.BuildOptions{
 		Counter:   counter,
 		Extractor: ex,
 		Measure:   capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
 		Trigger:   handoff.TriggerManual,
 		ReadGit:   !o.noGit,
 		Workflow:  o.workflow,
-	})
+	}
+	var snap *handoff.Snapshot
+	if s == nil {
+		snap, err = session.Build(ctx, t, build)
+	} else {
+		var cp *session.Checkpointed
+		if cp, err = session.Checkpoint(ctx, s, t, session.CheckpointOptions{Build: build, Logger: a.log()}); cp != nil {
+			snap = cp.Snapshot
+		}
+	}
 	if err != nil {
 		return err
-	}
-
-	if s != nil {
-		if err := s.SaveSnapshot(ctx, snap, session.WorkflowInfo(t)); err != nil {
-			return fmt.Errorf("save snapshot: %w", err)
-		}
 	}
 
 	if o.json {

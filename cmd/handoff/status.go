@@ -11,7 +11,6 @@ import (
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/redact"
 	"github.com/handoff-cli/handoff/session"
-	"github.com/handoff-cli/handoff/store"
 )
 
 // statusOptions are the flags of `handoff status`.
@@ -110,7 +109,7 @@ func (o *statusOptions) run(ctx context.Context) error {
 
 // setStatus is `status --set`: one lifecycle move, checked and recorded by
 // the store in one transaction.
-func (o *statusOptions) setStatus(ctx context.Context, s *store.Store) error {
+func (o *statusOptions) setStatus(ctx context.Context, s session.Store) error {
 	to := handoff.WorkflowStatus(o.set)
 	if !to.Valid() {
 		return handoff.Errorf(handoff.EINVALID, "--set %q: not a status (pending, in_progress, paused, blocked, completed, failed, cancelled)", o.set)

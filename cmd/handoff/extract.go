@@ -2,25 +2,12 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"strings"
-	"sync"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
-	"github.com/handoff-cli/handoff/store"
-	"github.com/handoff-cli/handoff/transcript"
+	"github.com/handoff-cli/handoff/session"
 )
 
 // extractOptions are the flags of `handoff extract`.
@@ -68,34 +55,6 @@ working tree today says nothing about a past session.`,
 	return cmd
 }
 
-// extractedRecord is one line of extract's output: a decision or an error
-// and the session it came from.
-type extractedRecord struct {
-	Kind       string `json:"kind"` // decision or error
-	Path       string `json:"session_path"`
-	SnapshotID string `json:"snapshot_id"`
-	WorkflowID string `json:"workflow_id"`
-	Record     any    `json:"record"`
-}
-
-// sessionOutcome is what became of one file.
-type sessionOutcome struct {
-	path string
-	snap *handoff.Snapshot
-	// resumed: extracted by an earlier run, loaded from the store.
-	resumed bool
-	// skipped: not a readable transcript; err says why.
-	skipped bool
-	err     error
-}
-
-// extractMark is stored in the extraction cache under a session's content
-// key once it is extracted, so a rerun skips it.
-type extractMark struct {
-	SnapshotID string `json:"snapshot_id"`
-	Path       string `json:"path"`
-}
-
 func (o *extractOptions) run(ctx context.Context, args []string) error {
 	a := o.app
 	a.syncStderr()
@@ -105,19 +64,9 @@ func (o *extractOptions) run(ctx context.Context, args []string) error {
 	if o.json && o.jsonl {
 		return handoff.Errorf(handoff.EINVALID, "--json and --jsonl exclude each other")
 	}
-	if len(args) == 0 {
-		home := a.getenv("HOME")
-		if home == "" {
-			return handoff.Errorf(handoff.EINVALID, "no PATH given and no home directory ($HOME) to find sessions in")
-		}
-		args = []string{filepath.Join(home, ".claude", "projects", "**", "*.jsonl"), filepath.Join(home, ".codex", "sessions", "**", "*.jsonl")}
-	}
-	files, err := expandPaths(args)
+	files, err := sessionFiles(args, a.getenv("HOME"))
 	if err != nil {
 		return err
-	}
-	if len(files) == 0 {
-		return handoff.Errorf(handoff.ENOTFOUND, "no session files found in %s", strings.Join(args, ", "))
 	}
 	counter, err := capacity.NewCounter(capacity.Encoding(o.encoding))
 	if err != nil {
@@ -128,7 +77,6 @@ func (o *extractOptions) run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	workers := min(o.concurrency, len(files))
 	chunks := 1
 	if len(files) == 1 {
 		chunks = o.concurrency
@@ -139,75 +87,31 @@ func (o *extractOptions) run(ctx context.Context, args []string) error {
 	}
 
 	prog := a.newProgress(len(files))
-	outcomes := make([]sessionOutcome, len(files))
-	jobs := make(chan int)
-	var (
-		wg       sync.WaitGroup
-		outMu    sync.Mutex
-		fatalErr error
-		once     sync.Once
-	)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				out, fatal := o.extractOne(ctx, s, ex, counter, files[i])
-				if fatal != nil {
-					once.Do(func() { fatalErr = fatal; cancel() })
-					continue
-				}
-				outcomes[i] = out
-				if out.snap == nil && !out.skipped {
-					continue // interrupted
-				}
-				if out.skipped {
-					prog.note("skipped %s: %v", files[i], out.err)
-				}
-				prog.done(out)
-				if o.jsonl && out.snap != nil {
-					outMu.Lock()
-					err := writeRecords(a.stdout, records(out))
-					outMu.Unlock()
-					if err != nil {
-						once.Do(func() { fatalErr = err; cancel() })
-					}
-				}
+	rep, err := session.ExtractAll(ctx, s, session.ExtractOptions{
+		Files: files, Extractor: ex, Name: ex.name, Version: ex.version, Counter: counter,
+		Concurrency: o.concurrency, Force: o.force, Logger: a.log(),
+		Done: func(out session.Outcome) error {
+			if out.Skipped {
+				prog.note("skipped %s: %v", out.Path, out.Err)
 			}
-		}()
-	}
-feed:
-	for i := range files {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
+			prog.done(out)
+			if o.jsonl && out.Snapshot != nil {
+				return writeRecords(a.stdout, records(out))
+			}
+			return nil
+		},
+	})
 	prog.finish()
-
+	if err != nil {
+		return err
+	}
 	var all []extractedRecord
-	extracted, resumed, skipped := 0, 0, 0
-	for _, out := range outcomes {
-		switch {
-		case out.snap != nil:
+	for _, out := range rep.Outcomes {
+		if out.Snapshot != nil {
 			all = append(all, records(out)...)
-			if out.resumed {
-				resumed++
-			} else {
-				extracted++
-			}
-		case out.skipped:
-			skipped++
 		}
 	}
-	if fatalErr != nil {
-		return fatalErr
-	}
+	extracted, resumed, skipped := rep.Extracted, rep.Resumed, rep.Skipped
 	if !o.jsonl {
 		if err := o.print(all); err != nil {
 			return err
@@ -233,271 +137,4 @@ func fellBack(ex *builtExtractor) (bool, error) {
 		return false, nil
 	}
 	return ex.fallback.FellBack()
-}
-
-// extractOne extracts one session file, or loads it when an earlier run
-// did. A file that cannot be read as a transcript is an outcome (skipped);
-// the second result is an error that must stop the whole run (the store
-// failing, a wrong API key).
-func (o *extractOptions) extractOne(ctx context.Context, s *store.Store, ex *builtExtractor, counter *capacity.Counter, path string) (sessionOutcome, error) {
-	out := sessionOutcome{path: path}
-	mark, err := markKey(path, ex.version)
-	if err != nil {
-		out.skipped, out.err = true, err
-		return out, nil
-	}
-	if !o.force {
-		if snap, ok := o.resume(ctx, s, mark); ok {
-			out.snap, out.resumed = snap, true
-			return out, nil
-		}
-	}
-	// Parsed from the file, streaming: a session that grew since it was
-	// hashed is marked under its older content and extracted again next
-	// time, which errs on the safe side.
-	t, err := transcript.ParseFile(ctx, path, transcript.Options{Source: path, Logger: o.app.log()})
-	if err != nil {
-		if ctx.Err() != nil {
-			return out, nil
-		}
-		out.skipped, out.err = true, err
-		return out, nil
-	}
-	in := snapshotInputs{counter: counter, extractor: ex, trigger: handoff.TriggerExtract}
-	if end := t.Session.EndedAt; !end.IsZero() {
-		// A past session's snapshot is dated at its last message, so
-		// --since and newest-first orders follow the history's own time.
-		in.now = func() time.Time { return end }
-	}
-	snap, err := buildSnapshot(ctx, t, in)
-	if err != nil {
-		if ctx.Err() != nil {
-			return out, nil
-		}
-		return out, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := s.SaveSnapshot(ctx, snap, workflowInfo(t)); err != nil {
-		if ctx.Err() != nil {
-			return out, nil
-		}
-		return out, fmt.Errorf("save snapshot of %s: %w", path, err)
-	}
-	out.snap = snap
-	// Mark it done only if the extractor asked for answered: a session the
-	// heuristic stood in for is extracted again next time.
-	if u := snap.Usage.Extraction; u != nil && u.Extractor == ex.name {
-		v, _ := json.Marshal(extractMark{SnapshotID: snap.ID, Path: path})
-		if err := s.CachePut(ctx, mark, v); err != nil && ctx.Err() == nil {
-			return out, fmt.Errorf("record %s as extracted: %w", path, err)
-		}
-	}
-	return out, nil
-}
-
-// resume returns the snapshot an earlier run stored for this content and
-// extractor, if it is still there.
-func (o *extractOptions) resume(ctx context.Context, s *store.Store, mark string) (*handoff.Snapshot, bool) {
-	v, ok, err := s.CacheGet(ctx, mark)
-	if err != nil || !ok {
-		return nil, false
-	}
-	var m extractMark
-	if json.Unmarshal(v, &m) != nil || m.SnapshotID == "" {
-		return nil, false
-	}
-	snap, err := s.Snapshot(ctx, m.SnapshotID)
-	if err != nil {
-		o.app.log().Debug("extracted snapshot no longer loads; extracting again", "snapshot", m.SnapshotID, "err", err)
-		return nil, false
-	}
-	return snap, true
-}
-
-// markKey keys a session's "extracted" mark by the file's content and the
-// extractor's identity (name, model, prompt version), so an edited file, or
-// another extractor or prompt, is extracted again. The file is hashed as a
-// stream, never held whole.
-func markKey(path, version string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
-	}
-	h.Write([]byte{0})
-	h.Write([]byte(version))
-	h.Write([]byte{0})
-	fmt.Fprint(h, handoff.SnapshotSchemaVersion)
-	return "extract-session:" + hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// records lists a session's decisions and errors as output records.
-func records(out sessionOutcome) []extractedRecord {
-	var list []extractedRecord
-	for _, d := range out.snap.Decisions {
-		list = append(list, extractedRecord{Kind: "decision", Path: out.path, SnapshotID: out.snap.ID, WorkflowID: out.snap.WorkflowID, Record: d})
-	}
-	for _, e := range out.snap.Errors {
-		list = append(list, extractedRecord{Kind: "error", Path: out.path, SnapshotID: out.snap.ID, WorkflowID: out.snap.WorkflowID, Record: e})
-	}
-	return list
-}
-
-func countKind(list []extractedRecord, kind string) int {
-	n := 0
-	for _, r := range list {
-		if r.Kind == kind {
-			n++
-		}
-	}
-	return n
-}
-
-// writeRecords writes records one JSON object a line.
-func writeRecords(w io.Writer, list []extractedRecord) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, r := range list {
-		if err := enc.Encode(r); err != nil {
-			return fmt.Errorf("write JSON: %w", err)
-		}
-	}
-	return nil
-}
-
-// print writes the records as --json or a table.
-func (o *extractOptions) print(all []extractedRecord) error {
-	w := o.app.stdout
-	if o.json {
-		if all == nil {
-			all = []extractedRecord{}
-		}
-		return writeJSON(w, all)
-	}
-	if len(all) == 0 {
-		o.app.status("no decisions or errors found")
-		return nil
-	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tKIND\tTYPE\tSTATE\tTEXT")
-	for _, r := range all {
-		session := shorten(strings.TrimSuffix(filepath.Base(r.Path), filepath.Ext(r.Path)), 24)
-		switch v := r.Record.(type) {
-		case handoff.Decision:
-			state := "current"
-			if v.SupersededBy != "" {
-				state = "superseded"
-			}
-			fmt.Fprintf(tw, "%s\tdecision\t%s\t%s\t%s\n", session, v.Type, state, shorten(v.Description, 100))
-		case handoff.ErrorRecord:
-			fmt.Fprintf(tw, "%s\terror\t%s\t%s\t%s\n", session, v.Type, v.Resolution, shorten(v.Message, 100))
-		}
-	}
-	return tw.Flush()
-}
-
-// expandPaths turns PATH arguments into session files: a file as is, a
-// directory's *.jsonl and *.json files at any depth, a glob's matches (**
-// matching any number of directories). A path that matches nothing is
-// ENOTFOUND unless it is a pattern; duplicates are dropped.
-func expandPaths(args []string) ([]string, error) {
-	var files []string
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			files = append(files, p)
-		}
-	}
-	for _, arg := range args {
-		if strings.ContainsAny(arg, "*?[") {
-			matches, err := glob(arg)
-			if err != nil {
-				return nil, err
-			}
-			for _, m := range matches {
-				add(m)
-			}
-			continue
-		}
-		fi, err := os.Stat(arg)
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil, handoff.Errorf(handoff.ENOTFOUND, "%s does not exist", arg)
-			}
-			return nil, fmt.Errorf("read %s: %w", arg, err)
-		}
-		if !fi.IsDir() {
-			add(arg)
-			continue
-		}
-		err = filepath.WalkDir(arg, func(p string, d os.DirEntry, err error) error {
-			if err != nil {
-				return nil // an unreadable subdirectory is not worth failing for
-			}
-			if !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) {
-				add(p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("walk %s: %w", arg, err)
-		}
-	}
-	return files, nil
-}
-
-// glob expands a pattern in which ** stands for any number of
-// directories; without ** it is filepath.Glob. Matches are regular files.
-func glob(pattern string) ([]string, error) {
-	if _, err := filepath.Match(pattern, ""); err != nil {
-		return nil, handoff.Errorf(handoff.EINVALID, "bad pattern %q: %w", pattern, err)
-	}
-	before, after, deep := strings.Cut(filepath.ToSlash(pattern), "**")
-	if !deep {
-		matches, _ := filepath.Glob(pattern)
-		return regularFiles(matches), nil
-	}
-	root := filepath.FromSlash(strings.TrimSuffix(before, "/"))
-	if root == "" {
-		root = "."
-	}
-	rest := strings.TrimPrefix(after, "/")
-	if rest == "" {
-		rest = "*"
-	}
-	var out []string
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		rel, rerr := filepath.Rel(root, p)
-		if rerr != nil {
-			return nil
-		}
-		rel = filepath.ToSlash(rel)
-		// rest matches the path's last len(rest's segments) segments.
-		segs := strings.Split(rel, "/")
-		n := strings.Count(rest, "/") + 1
-		if len(segs) >= n {
-			if ok, _ := filepath.Match(rest, strings.Join(segs[len(segs)-n:], "/")); ok {
-				out = append(out, p)
-			}
-		}
-		return nil
-	})
-	return out, nil
-}
-
-func regularFiles(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -2,18 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
-	"github.com/handoff-cli/handoff/compiler"
-	"github.com/handoff-cli/handoff/extractor"
 	"github.com/handoff-cli/handoff/hooks"
-	"github.com/handoff-cli/handoff/store"
-	"github.com/handoff-cli/handoff/transcript"
 )
 
 // hookOptions are the flags of `handoff hook claude|codex`.
@@ -125,46 +120,6 @@ func (o *hookOptions) fail(err error) error {
 	return &exitError{code: hooks.ExitCode(err), err: err, quiet: true}
 }
 
-// hookRun is one hook invocation, holding what it opened.
-type hookRun struct {
-	o       *hookOptions
-	counter *capacity.Counter
-	st      *store.Store
-}
-
-func (h *hookRun) close() {
-	if h.st != nil {
-		h.st.Close()
-	}
-}
-
-// store opens the database once, when first needed: a hook that has
-// nothing to do does not touch it.
-func (h *hookRun) store(ctx context.Context) (*store.Store, error) {
-	if h.st == nil {
-		s, err := h.o.app.openStore(ctx)
-		if err != nil {
-			return nil, err
-		}
-		h.st = s
-	}
-	return h.st, nil
-}
-
-// tokens builds the Counter once, when first needed: loading a vocabulary
-// costs a few hundred milliseconds, which a hook with nothing to count
-// (SessionStart startup, an unknown event) should not pay.
-func (h *hookRun) tokens() (*capacity.Counter, error) {
-	if h.counter == nil {
-		c, err := capacity.NewCounter(capacity.Encoding(h.o.encoding))
-		if err != nil {
-			return nil, err
-		}
-		h.counter = c
-	}
-	return h.counter, nil
-}
-
 func (h *hookRun) handle(ctx context.Context) error {
 	o, a := h.o, h.o.app
 	th := capacity.Thresholds{Warn: fraction(o.warn), Checkpoint: fraction(o.checkpoint)}
@@ -221,169 +176,4 @@ func (h *hookRun) handle(ctx context.Context) error {
 		return fmt.Errorf("write hook output: %w", err)
 	}
 	return nil
-}
-
-func (h *hookRun) readTranscript(ctx context.Context, path string) (*handoff.Transcript, error) {
-	t, err := transcript.ParseFile(ctx, path, transcript.Options{Source: path, Logger: h.o.app.log()})
-	if err != nil {
-		return nil, fmt.Errorf("read transcript %s: %w", path, err)
-	}
-	return t, nil
-}
-
-// monitorKey is where a session's MonitorState is kept between hook
-// processes, so a crossing fires once however many hooks see it.
-func monitorKey(sessionID string) string { return "monitor:" + sessionID }
-
-// observe measures the transcript and runs it through the session's
-// monitor, resumed from and saved back to the store.
-func (h *hookRun) observe(ctx context.Context, sessionID string, t *handoff.Transcript, th capacity.Thresholds) (capacity.Status, error) {
-	o := h.o
-	counter, err := h.tokens()
-	if err != nil {
-		return capacity.Status{}, err
-	}
-	usage := capacity.Measure(t, counter, capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow, Logger: o.app.log()})
-	s, err := h.store(ctx)
-	if err != nil {
-		return capacity.Status{}, err
-	}
-	// The state is read, advanced and written back in one write
-	// transaction, so two hooks of one session firing at once cannot both
-	// take the same crossing.
-	var st capacity.Status
-	err = s.CacheUpdate(ctx, monitorKey(sessionID), func(raw []byte, found bool) ([]byte, error) {
-		var state capacity.MonitorState
-		if found {
-			if err := json.Unmarshal(raw, &state); err != nil {
-				// A damaged state only risks one repeated checkpoint.
-				o.app.log().Warn("stored monitor state unreadable; starting fresh", "session", sessionID, "err", err)
-				state = capacity.MonitorState{}
-			}
-		}
-		mon, err := capacity.NewMonitor(capacity.MonitorOptions{
-			Model: o.model, ContextWindow: o.contextWindow, Thresholds: th, State: state, Logger: o.app.log(),
-		})
-		if err != nil {
-			return nil, err
-		}
-		st = mon.ObserveUsage(usage)
-		next, err := json.Marshal(mon.State())
-		if err != nil {
-			return nil, fmt.Errorf("encode monitor state: %w", err)
-		}
-		return next, nil
-	})
-	if err != nil {
-		return capacity.Status{}, err
-	}
-	return st, nil
-}
-
-// snapshot builds (outside any transaction), saves, and pauses as the plan
-// says. The workflow is the agent's session id, which a compacted or
-// resumed session keeps.
-func (h *hookRun) snapshot(ctx context.Context, in *hooks.ClaudeInput, plan hooks.Plan, t *handoff.Transcript) error {
-	o := h.o
-	counter, err := h.tokens()
-	if err != nil {
-		return err
-	}
-	snap, err := buildSnapshot(ctx, t, snapshotInputs{
-		counter:     counter,
-		extractor:   extractor.NewHeuristic(o.app.log()),
-		measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
-		trigger:     plan.Trigger,
-		pauseReason: plan.PauseReason,
-		readGit:     !o.noGit,
-		workflow:    in.SessionID,
-		now:         o.app.now,
-	})
-	if err != nil {
-		return err
-	}
-	s, err := h.store(ctx)
-	if err != nil {
-		return err
-	}
-	info := workflowInfo(t)
-	if info.Dir == "" {
-		info.Dir = in.CWD
-	}
-	if err := s.SaveSnapshot(ctx, snap, info); err != nil {
-		return fmt.Errorf("save snapshot: %w", err)
-	}
-	if plan.PauseWorkflow {
-		if err := s.SetWorkflowStatus(ctx, snap.WorkflowID, handoff.WorkflowPaused, plan.PauseReason); err != nil {
-			o.app.log().Warn("could not mark the workflow paused", "workflow", snap.WorkflowID, "err", err)
-		}
-	}
-	return nil
-}
-
-// resume marks the session's workflow in progress again if it was paused.
-// It is bookkeeping: a failure is logged, not fatal to the hook.
-func (h *hookRun) resume(ctx context.Context, in *hooks.ClaudeInput) {
-	log := h.o.app.log()
-	s, err := h.store(ctx)
-	if err != nil {
-		log.Warn("could not open the database to resume the workflow", "err", err)
-		return
-	}
-	wf, err := s.Workflow(ctx, in.SessionID)
-	if err != nil {
-		if handoff.ErrorCode(err) != handoff.ENOTFOUND {
-			log.Warn("could not load the workflow", "workflow", in.SessionID, "err", err)
-		}
-		return
-	}
-	if wf.Status != handoff.WorkflowPaused {
-		return
-	}
-	if err := s.SetWorkflowStatus(ctx, wf.ID, handoff.WorkflowInProgress, "session started from "+in.Source); err != nil {
-		log.Warn("could not resume the workflow", "workflow", wf.ID, "err", err)
-	}
-}
-
-// resumePrompt compiles the latest snapshot of the session's workflow, or
-// of the most recent workflow in the same directory (a resumed session can
-// carry a new id), or returns "" when there is none.
-func (h *hookRun) resumePrompt(ctx context.Context, in *hooks.ClaudeInput) (string, error) {
-	s, err := h.store(ctx)
-	if err != nil {
-		return "", err
-	}
-	snap, err := s.LatestSnapshot(ctx, in.SessionID)
-	if handoff.ErrorCode(err) == handoff.ENOTFOUND && in.CWD != "" {
-		snap, err = h.latestInDir(ctx, s, in.CWD)
-	}
-	if handoff.ErrorCode(err) == handoff.ENOTFOUND {
-		h.o.app.log().Debug("no snapshot to resume from", "session", in.SessionID, "cwd", in.CWD)
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	counter, err := h.tokens()
-	if err != nil {
-		return "", err
-	}
-	res, err := compiler.Compile(snap, compiler.Options{Budget: h.o.budget, Counter: counter})
-	if err != nil {
-		return "", fmt.Errorf("compile resume prompt: %w", err)
-	}
-	return res.Prompt, nil
-}
-
-func (h *hookRun) latestInDir(ctx context.Context, s *store.Store, dir string) (*handoff.Snapshot, error) {
-	wfs, err := s.Workflows(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, wf := range wfs {
-		if wf.Dir == dir {
-			return s.LatestSnapshot(ctx, wf.ID)
-		}
-	}
-	return nil, handoff.Errorf(handoff.ENOTFOUND, "no workflow in %s", dir)
 }

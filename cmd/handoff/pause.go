@@ -9,8 +9,7 @@ import (
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/extractor"
-	"github.com/handoff-cli/handoff/redact"
-	"github.com/handoff-cli/handoff/store"
+	"github.com/handoff-cli/handoff/session"
 	"github.com/handoff-cli/handoff/transcript"
 )
 
@@ -84,28 +83,35 @@ func (o *pauseOptions) run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	wfID, err := o.resolve(ctx, s, t)
-	if err != nil {
-		return err
+	wfID := o.workflow
+	if wfID == "" {
+		dir := ""
+		if o.dir != "" || t.Session.CWD == "" {
+			if dir, err = dirOrWD(o.dir); err != nil {
+				return err
+			}
+		}
+		if wfID, err = session.WorkflowFor(ctx, s, t, dir); err != nil {
+			return err
+		}
 	}
-	// The slow part (measuring, extracting, git) runs before the write
-	// transaction, so the database is locked only for the writes.
-	reason := redact.String(o.reason)
-	snap, err := buildSnapshot(ctx, t, snapshotInputs{
-		counter:     counter,
-		extractor:   extractor.NewHeuristic(a.log()),
-		measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
-		trigger:     handoff.TriggerPause,
-		pauseReason: reason,
-		readGit:     !o.noGit,
-		workflow:    wfID,
+	cp, err := session.Checkpoint(ctx, s, t, session.CheckpointOptions{
+		Build: session.BuildOptions{
+			Counter:     counter,
+			Extractor:   extractor.NewHeuristic(a.log()),
+			Measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
+			Trigger:     handoff.TriggerPause,
+			PauseReason: o.reason,
+			ReadGit:     !o.noGit,
+			Workflow:    wfID,
+		},
+		Pause:  session.PauseRequired,
+		Logger: a.log(),
 	})
 	if err != nil {
 		return err
 	}
-	if err := s.PauseSnapshot(ctx, snap, workflowInfo(t), reason); err != nil {
-		return fmt.Errorf("pause workflow %s: %w", snap.WorkflowID, err)
-	}
+	snap := cp.Snapshot
 	if o.json {
 		return writeJSON(a.stdout, snap)
 	}
@@ -113,33 +119,4 @@ func (o *pauseOptions) run(ctx context.Context, args []string) error {
 	a.status("paused workflow %s at snapshot %s (session %d) · context %.1f%% · resume with 'handoff resume --workflow %s'",
 		snap.WorkflowID, snap.ID, snap.SessionNumber, 100*snap.Usage.ContextUtilization, snap.WorkflowID)
 	return nil
-}
-
-// resolve picks the workflow a pause files its snapshot under: the flag,
-// else a workflow named by the session id, else the open workflow of the
-// directory, else the session's own default id (a new workflow).
-func (o *pauseOptions) resolve(ctx context.Context, s *store.Store, t *handoff.Transcript) (string, error) {
-	if o.workflow != "" {
-		return o.workflow, nil
-	}
-	if t.Session.ID != "" {
-		if _, err := s.Workflow(ctx, t.Session.ID); err == nil {
-			return t.Session.ID, nil
-		}
-	}
-	dir := t.Session.CWD
-	if o.dir != "" || dir == "" {
-		var err error
-		if dir, err = dirOrWD(o.dir); err != nil {
-			return "", err
-		}
-	}
-	wf, err := s.ResolveWorkflow(ctx, dir)
-	switch {
-	case err == nil && !wf.Status.Terminal():
-		return wf.ID, nil
-	case err == nil, handoff.ErrorCode(err) == handoff.ENOTFOUND:
-		return workflowID(t), nil
-	}
-	return "", err
 }

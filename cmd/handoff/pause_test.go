@@ -310,22 +310,3 @@ func TestResumeFromWorkingDirectory(t *testing.T) {
 		t.Errorf("stderr: %s", r.stderr)
 	}
 }
-
-func TestCompareDir(t *testing.T) {
-	existing := t.TempDir()
-	tests := []struct {
-		flag, wd, wfDir, want string
-	}{
-		{"/x", "/x", existing, "/x"},                                         // --dir wins
-		{"", existing + "/sub", existing, existing + "/sub"},                 // inside the workflow's tree
-		{"", "/elsewhere", existing, existing},                               // outside: the workflow's tree
-		{"", "/elsewhere", "", "/elsewhere"},                                 // no directory recorded
-		{"", "/elsewhere", "/gone/" + filepath.Base(existing), "/elsewhere"}, // recorded but absent here
-		{"", existing + "-sibling", existing, existing},                      // a sibling with a common prefix is outside
-	}
-	for _, tt := range tests {
-		if got := compareDir(tt.flag, tt.wd, tt.wfDir); got != tt.want {
-			t.Errorf("compareDir(%q, %q, %q) = %q, want %q", tt.flag, tt.wd, tt.wfDir, got, tt.want)
-		}
-	}
-}

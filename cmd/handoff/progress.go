@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/session"
 )
 
 // progress reports a batch on stderr: one line rewritten in place when
@@ -40,12 +41,12 @@ func (a *app) newProgress(total int) *progress {
 }
 
 // done counts one finished session and what its extraction cost.
-func (p *progress) done(out sessionOutcome) {
+func (p *progress) done(out session.Outcome) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.n++
-	if out.snap != nil && !out.resumed {
-		p.add(out.snap.Usage.Extraction)
+	if out.Snapshot != nil && !out.Resumed {
+		p.add(out.Snapshot.Usage.Extraction)
 	}
 	if p.a.quiet {
 		return

@@ -3,18 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/compiler"
-	"github.com/handoff-cli/handoff/gitstate"
 	"github.com/handoff-cli/handoff/prompts"
-	"github.com/handoff-cli/handoff/store"
+	"github.com/handoff-cli/handoff/session"
 )
 
 // resumeOptions are the flags of `handoff resume`.
@@ -108,48 +104,25 @@ func (o *resumeOptions) run(ctx context.Context) error {
 	}
 	defer s.Close()
 
-	snap, err := pickSnapshot(ctx, s, o.workflow, o.snapshot, dir)
+	plan, err := session.PrepareResume(ctx, s, session.ResumeOptions{
+		Snapshot:     o.snapshot,
+		Ref:          session.Ref{Workflow: o.workflow, Dir: dir},
+		WorkDir:      dir,
+		WorkDirGiven: o.dir != "",
+		Force:        o.force,
+		Compile:      compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter},
+		Warn:         func(w string) { a.status("warning: %s", w) },
+	})
 	if err != nil {
 		return err
 	}
-	wf, err := s.Workflow(ctx, snap.WorkflowID)
+	if plan.Overridden != nil {
+		a.status("warning: resuming anyway (--force): %s", plan.Overridden)
+	}
+	snap, res := plan.Snapshot, plan.Prompt
+	body, err := resumeBody(o.format, snap, res)
 	if err != nil {
 		return err
-	}
-	if err := wf.Status.Transition(handoff.WorkflowInProgress); err != nil {
-		return fmt.Errorf("resume workflow %s: %w", wf.ID, err)
-	}
-	if wf.Status == handoff.WorkflowInProgress {
-		a.status("warning: workflow %s is already in progress (another session may be working on it)", wf.ID)
-	}
-
-	div := gitstate.Compare(ctx, compareDir(o.dir, dir, wf.Dir), snap.GitState)
-	for _, w := range div.Warnings() {
-		a.status("warning: %s", w)
-	}
-	if err := div.Conflict(); err != nil {
-		if !o.force {
-			return err
-		}
-		a.status("warning: resuming anyway (--force): %s", err)
-	}
-
-	res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
-	if err != nil {
-		return fmt.Errorf("compile resume prompt: %w", err)
-	}
-	var body []byte
-	switch o.format {
-	case resumeMarkdown:
-		body = compiler.ResumeMarkdown(snap, res)
-	case resumeJSON:
-		var b strings.Builder
-		if err := writeJSON(&b, snap); err != nil {
-			return err
-		}
-		body = []byte(b.String())
-	default:
-		body = []byte(res.Prompt)
 	}
 
 	// The output file is staged before the workflow changes and published
@@ -161,10 +134,10 @@ func (o *resumeOptions) run(ctx context.Context) error {
 			return err
 		}
 	}
-	r, err := s.Resume(ctx, snap.WorkflowID, snap.ID)
+	r, err := plan.Commit(ctx, s)
 	if err != nil {
 		discard()
-		return fmt.Errorf("resume workflow %s: %w", snap.WorkflowID, err)
+		return err
 	}
 	if publish != nil {
 		if err := publish(); err != nil {
@@ -179,111 +152,5 @@ func (o *resumeOptions) run(ctx context.Context) error {
 	}
 	a.status("resumed workflow %s as session %d from snapshot %s (session %d) · prompt %d/%d tokens%s",
 		r.Workflow.ID, r.Session, snap.ID, snap.SessionNumber, res.Tokens, res.Budget, where)
-	return nil
-}
-
-// pickSnapshot resolves what to resume: --snapshot, else the latest of
-// --workflow, else the latest of the directory's workflow.
-func pickSnapshot(ctx context.Context, s *store.Store, workflow, snapshot, dir string) (*handoff.Snapshot, error) {
-	if snapshot != "" {
-		snap, err := s.Snapshot(ctx, snapshot)
-		if err != nil {
-			return nil, err
-		}
-		if workflow != "" && snap.WorkflowID != workflow {
-			return nil, handoff.Errorf(handoff.EINVALID, "snapshot %s belongs to workflow %s, not %s", snap.ID, snap.WorkflowID, workflow)
-		}
-		return snap, nil
-	}
-	if workflow == "" {
-		wf, err := s.ResolveWorkflow(ctx, dir)
-		if err != nil {
-			return nil, err
-		}
-		workflow = wf.ID
-	}
-	return s.LatestSnapshot(ctx, workflow)
-}
-
-// compareDir picks the working tree a resume checks the snapshot against:
-// --dir when given; else the current directory when it lies inside the
-// workflow's directory (or the workflow has none, or it is gone here); else
-// the workflow's directory, since that is where its work lives.
-func compareDir(flag, wd, wfDir string) string {
-	if flag != "" || wfDir == "" || within(wd, wfDir) {
-		return wd
-	}
-	if fi, err := os.Stat(wfDir); err != nil || !fi.IsDir() {
-		return wd
-	}
-	return wfDir
-}
-
-// within reports whether path is dir or below it.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// workingDir is the process's current directory, the starting point of
-// workflow resolution.
-func workingDir() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("find the current directory: %w", err)
-	}
-	return wd, nil
-}
-
-// dirOrWD returns dir made absolute, or the current directory.
-func dirOrWD(dir string) (string, error) {
-	if dir == "" {
-		return workingDir()
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", handoff.Errorf(handoff.EINVALID, "--dir %s: %w", dir, err)
-	}
-	return abs, nil
-}
-
-// stageFile writes data to a new temporary file beside path and syncs
-// it. publish renames it over path, so readers see the old file or the
-// whole new one, never a part; discard removes it instead.
-func stageFile(path string, data []byte) (publish func() error, discard func(), err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return nil, nil, handoff.Errorf(handoff.EINVALID, "write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	discard = func() { os.Remove(tmp) }
-	_, werr := f.Write(data)
-	cherr := f.Chmod(0o644)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := firstErr(werr, cherr, serr, cerr); err != nil {
-		discard()
-		return nil, nil, handoff.Errorf(handoff.EUNAVAILABLE, "write %s: %w", path, err)
-	}
-	publish = func() error {
-		if err := os.Rename(tmp, path); err != nil {
-			discard()
-			return handoff.Errorf(handoff.EUNAVAILABLE, "write %s: %w", path, err)
-		}
-		if d, err := os.Open(filepath.Dir(path)); err == nil {
-			d.Sync() // best effort: make the rename itself durable
-			d.Close()
-		}
-		return nil
-	}
-	return publish, discard, nil
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
 	return nil
 }

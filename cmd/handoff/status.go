@@ -10,7 +10,7 @@ import (
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/redact"
-	"github.com/handoff-cli/handoff/store"
+	"github.com/handoff-cli/handoff/session"
 )
 
 // statusOptions are the flags of `handoff status`.
@@ -109,23 +109,24 @@ func (o *statusOptions) run(ctx context.Context) error {
 
 // setStatus is `status --set`: one lifecycle move, checked and recorded by
 // the store in one transaction.
-func (o *statusOptions) setStatus(ctx context.Context, s *store.Store) error {
+func (o *statusOptions) setStatus(ctx context.Context, s session.Store) error {
 	to := handoff.WorkflowStatus(o.set)
 	if !to.Valid() {
 		return handoff.Errorf(handoff.EINVALID, "--set %q: not a status (pending, in_progress, paused, blocked, completed, failed, cancelled)", o.set)
 	}
-	id := o.workflow
-	if id == "" {
+	ref := session.Ref{Workflow: o.workflow}
+	if ref.Workflow == "" {
 		dir, err := dirOrWD(o.dir)
 		if err != nil {
 			return err
 		}
-		wf, err := s.ResolveWorkflow(ctx, dir)
-		if err != nil {
-			return err
-		}
-		id = wf.ID
+		ref.Dir = dir
 	}
+	target, err := session.Resolve(ctx, s, ref)
+	if err != nil {
+		return err
+	}
+	id := target.ID
 	if err := s.SetWorkflowStatus(ctx, id, to, redact.String(o.reason)); err != nil {
 		return err
 	}
@@ -138,31 +139,4 @@ func (o *statusOptions) setStatus(ctx context.Context, s *store.Store) error {
 	}
 	fmt.Fprintf(o.app.stdout, "%s\t%s\n", wf.ID, wf.Status)
 	return nil
-}
-
-// listEvents is `status --events`.
-func (o *statusOptions) listEvents(ctx context.Context, s *store.Store) error {
-	events, bad, err := s.ListEvents(ctx, o.workflow)
-	if err != nil {
-		return err
-	}
-	for _, e := range bad {
-		o.app.status("skipped a damaged row: %v", e)
-	}
-	if o.json {
-		if events == nil {
-			events = []handoff.Event{}
-		}
-		return writeJSON(o.app.stdout, events)
-	}
-	tw := tabwriter.NewWriter(o.app.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "WHEN\tWORKFLOW\tEVENT\tSNAPSHOT\tDETAIL")
-	for _, e := range events {
-		snap := e.SnapshotID
-		if snap == "" {
-			snap = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.CreatedAt.Local().Format(time.DateTime), shorten(e.WorkflowID, 40), e.Type, snap, shorten(e.Detail, 80))
-	}
-	return tw.Flush()
 }

@@ -12,13 +12,14 @@ import (
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/compiler"
 	"github.com/handoff-cli/handoff/extractor"
+	"github.com/handoff-cli/handoff/session"
 	"github.com/handoff-cli/handoff/transcript"
 )
 
 // checkpoint does what the checkpoint threshold asks: snapshot the whole
-// transcript (trigger exhaustion), save it, pause the workflow, compile the
-// resume prompt to stdout and --out, and run --on-pause. Extraction runs
-// before the database is opened, so no write transaction waits on it.
+// transcript (trigger exhaustion) and pause the workflow (session.Checkpoint,
+// one transaction), compile the resume prompt to stdout and --out, and run
+// --on-pause.
 func (w *watchRun) checkpoint(ctx context.Context, st capacity.Status) (string, error) {
 	a, o := w.o.app, w.o
 	reason := fmt.Sprintf("context window %.0f%% full (%d of %d tokens) at line %d of %s",
@@ -34,33 +35,29 @@ func (w *watchRun) checkpoint(ctx context.Context, st capacity.Status) (string, 
 		}
 		t = whole
 	}
-	snap, err := buildSnapshot(ctx, t, snapshotInputs{
-		counter:     w.counter,
-		extractor:   extractor.NewHeuristic(a.log()),
-		measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
-		trigger:     handoff.TriggerExhaustion,
-		pauseReason: reason,
-		readGit:     !o.noGit,
-		workflow:    o.workflow,
-		now:         a.now,
-	})
-	if err != nil {
-		return "", fmt.Errorf("checkpoint: %w", err)
-	}
-
 	s, err := a.openStore(ctx)
 	if err != nil {
 		return "", err
 	}
 	defer s.Close()
-	if err := s.SaveSnapshot(ctx, snap, workflowInfo(t)); err != nil {
-		return "", fmt.Errorf("checkpoint: save snapshot: %w", err)
+	cp, err := session.Checkpoint(ctx, s, t, session.CheckpointOptions{
+		Build: session.BuildOptions{
+			Counter:     w.counter,
+			Extractor:   extractor.NewHeuristic(a.log()),
+			Measure:     capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
+			Trigger:     handoff.TriggerExhaustion,
+			PauseReason: reason,
+			ReadGit:     !o.noGit,
+			Workflow:    o.workflow,
+			Now:         a.now,
+		},
+		Pause:  session.PauseIfAllowed,
+		Logger: a.log(),
+	})
+	if err != nil {
+		return "", fmt.Errorf("checkpoint: %w", err)
 	}
-	if err := s.SetWorkflowStatus(ctx, snap.WorkflowID, handoff.WorkflowPaused, reason); err != nil {
-		// The snapshot is what matters; a workflow someone already marked
-		// completed stays completed.
-		a.log().Warn("could not mark the workflow paused", "workflow", snap.WorkflowID, "err", err)
-	}
+	snap := cp.Snapshot
 
 	res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Counter: w.counter})
 	if err != nil {
@@ -111,47 +108,5 @@ func (w *watchRun) runOnPause(ctx context.Context, snap *handoff.Snapshot, promp
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%s: %w", w.o.onPause, err)
 	}
-	return nil
-}
-
-// writeFileAtomic replaces path with data so a reader sees the old file or
-// the new one, never half of it: a temp file in the same directory, synced,
-// then renamed over path. An existing file keeps its permissions; a new
-// one gets 0644.
-func writeFileAtomic(path string, data []byte) error {
-	perm := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		perm = fi.Mode().Perm()
-	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		done = true
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	done = true
 	return nil
 }

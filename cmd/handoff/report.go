@@ -1,0 +1,53 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/compiler"
+)
+
+// What the commands print about their results: rendering only.
+
+// reportCompile prints what was done, and what had to be cut, on stderr.
+func (a *app) reportCompile(snap *handoff.Snapshot, res *compiler.Result, t *handoff.Transcript, noStore bool) {
+	u := snap.Usage
+	where := "not stored (--no-store)"
+	if !noStore {
+		where = fmt.Sprintf("snapshot %s (workflow %s, session %d)", snap.ID, snap.WorkflowID, snap.SessionNumber)
+	}
+	a.status("%s · %s · context %d/%d tokens (%.1f%%, %s) · prompt %d/%d tokens",
+		where, t.Session.Format, u.TokensUsed, u.ContextWindow, 100*u.ContextUtilization, usageSourceText(u.Source), res.Tokens, res.Budget)
+	if len(res.Dropped) > 0 {
+		parts := make([]string, 0, len(res.Dropped))
+		for _, d := range res.Dropped {
+			parts = append(parts, fmt.Sprintf("%d %s", d.Count, d.Section))
+		}
+		a.status("budget cut: %s (see 'handoff show %s')", strings.Join(parts, ", "), snap.ID)
+	}
+	if res.Truncated {
+		a.status("budget too small: the prompt was hard-truncated")
+	}
+	if a.verbose {
+		a.status("%s", extractionSummary(u.Extraction))
+	}
+	if n := len(t.Warnings); n > 0 {
+		a.status("skipped or repaired %d record(s); first at line %d: %s", n, t.Warnings[0].Line, t.Warnings[0].Reason)
+	}
+}
+
+// resumeBody renders a resume in the --format asked for.
+func resumeBody(format string, snap *handoff.Snapshot, res *compiler.Result) ([]byte, error) {
+	switch format {
+	case resumeMarkdown:
+		return compiler.ResumeMarkdown(snap, res), nil
+	case resumeJSON:
+		var b strings.Builder
+		if err := writeJSON(&b, snap); err != nil {
+			return nil, err
+		}
+		return []byte(b.String()), nil
+	}
+	return []byte(res.Prompt), nil
+}

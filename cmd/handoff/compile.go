@@ -88,6 +88,7 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	counter.Warm() // compiling always counts: build the tokenizer while the transcript is read
 
 	t, err := a.readTranscript(ctx, args, transcript.Options{Format: format, Strict: o.strict, Logger: a.log()})
 	if err != nil {

@@ -72,6 +72,7 @@ func (o *extractOptions) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	counter.Warm() // extraction counts chunks: build the tokenizer while the store opens
 	s, err := a.openStore(ctx)
 	if err != nil {
 		return err

@@ -37,9 +37,9 @@ func (h *hookRun) store(ctx context.Context) (*store.Store, error) {
 	return h.st, nil
 }
 
-// tokens builds the Counter once, when first needed: loading a vocabulary
-// costs a few hundred milliseconds, which a hook with nothing to count
-// (SessionStart startup, an unknown event) should not pay.
+// tokens returns the hook's Counter, made once. The Counter builds its
+// tables only when something is counted, so a hook that answers from
+// provider usage never pays for them.
 func (h *hookRun) tokens() (*capacity.Counter, error) {
 	if h.counter == nil {
 		c, err := capacity.NewCounter(capacity.Encoding(h.o.encoding))

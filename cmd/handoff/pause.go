@@ -74,6 +74,7 @@ func (o *pauseOptions) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	counter.Warm() // a pause compiles a prompt: build the tokenizer while the transcript is read
 	t, err := a.readTranscript(ctx, args, transcript.Options{Format: format, Strict: o.strict, Logger: a.log()})
 	if err != nil {
 		return err

@@ -94,6 +94,7 @@ func (o *resumeOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	counter.Warm() // resuming compiles a prompt: build the tokenizer while the store is read
 	dir, err := dirOrWD(o.dir)
 	if err != nil {
 		return err

@@ -399,7 +399,15 @@ func (l *LLM) result(name string, parts []records, stats []callStats) *Result {
 	for i, d := range merged.Decisions {
 		ds[i] = d.Decision
 	}
-	return &Result{Decisions: ds, Errors: merged.Errors, Usage: usage, Warnings: warnings}
+	return &Result{
+		Decisions:   ds,
+		Errors:      merged.Errors,
+		Usage:       usage,
+		Warnings:    warnings,
+		CurrentWork: merged.CurrentWork,
+		NextStep:    merged.NextStep,
+		Constraints: merged.Constraints,
+	}
 }
 
 func (l *LLM) endpointKey() string { return l.cfg.BaseURL + "\x00" + l.cfg.Model }

@@ -342,8 +342,17 @@ func validateDecision(raw json.RawMessage, w *citeWindow, byPerson bool) (decisi
 	if err := checkSizes(*wd.Description, wd.Rationale, wd.Chosen); err != nil {
 		return decisionRecord{}, nil, err
 	}
-	if ok, shared, need := grounded(*wd.Description+"\n"+wd.Chosen, w.decisionSource(src)); !ok {
+	// The description must be grounded, and so must what it says was
+	// chosen: a description can share topic words ("rate limiting") with
+	// a message that never made the choice.
+	source := w.decisionSource(src)
+	if ok, shared, need := grounded(*wd.Description+"\n"+wd.Chosen, source); !ok {
 		return decisionRecord{}, nil, groundingError("its description", src.Index, shared, need)
+	}
+	if len(contentWords(wd.Chosen)) > 0 {
+		if ok, shared, need := grounded(wd.Chosen, source); !ok {
+			return decisionRecord{}, nil, groundingError("its chosen phrase", src.Index, shared, need)
+		}
 	}
 	var alts []string
 	for _, a := range wd.Alternatives {

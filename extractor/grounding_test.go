@@ -30,10 +30,10 @@ func TestGrounded(t *testing.T) {
 			"Add rate limiting. Don't change the public handler signatures, other services call them.", true},
 		{"wrong message, same topic", "Wire the limiter into the router and rerun the suite",
 			"Running the tests.", false},
-		// Two shared topic words meet the bar on their own; a decision is
-		// also checked on its chosen phrase (TestDecisionChosenMustBeCited).
+		// Two shared topic words are not half of five.
 		{"topic words only", "Use golang.org/x/time/rate for rate limiting",
-			"Add rate limiting to the API.", true},
+			"Add rate limiting to the API.", false},
+		{"two-word record needs both", "TestLimit panics", "--- FAIL: TestLimit (0.00s)", false},
 		{"wrong message, unrelated", "Use golang.org/x/time/rate middleware",
 			"Go with (a), the in-process limiter; we only run a single instance.", false},
 		{"only framing words shared", "The user decided to use the assistant's choice",
@@ -354,7 +354,7 @@ func TestHybridAlwaysSendsTheEnd(t *testing.T) {
 	c.bash("Checking the build.", "go build ./...", "", 0)
 	n := len(c.msgs)
 	answer := `{"decisions":[],"errors":[],"user_decisions":[],"constraints":[],"current_work":{"source_index":-1,"text":""},
-	"next_step":{"source_index":` + itoa(n-2) + `,"text":"Check the build after removing the debug flag"}}`
+	"next_step":{"source_index":` + itoa(n-2) + `,"text":"Check that the build still passes"}}`
 	f := newFakeServer(t, serveInMode("json_schema_strict", answer))
 	l := newTestLLM(t, f, nil, nil)
 	res, err := NewHybrid(l, nil).Extract(context.Background(), c.msgs)
@@ -375,9 +375,9 @@ func TestHybridAlwaysSendsTheEnd(t *testing.T) {
 	}
 }
 
-// TestDecisionChosenMustBeCited: a decision whose description shares only
-// topic words with the cited message ("rate limiting") is dropped when
-// what it says was chosen is not in that message.
+// TestDecisionChosenMustBeCited: a decision whose description is grounded
+// in the cited message is still dropped when what it says was chosen is
+// not in that message.
 func TestDecisionChosenMustBeCited(t *testing.T) {
 	msgs := decisionSession(t)
 	w := newCiteWindow(msgs)
@@ -387,7 +387,7 @@ func TestDecisionChosenMustBeCited(t *testing.T) {
 		chosen string
 		ok     bool
 	}{
-		{0, "Use golang.org/x/time/rate for rate limiting", "golang.org/x/time/rate", false},
+		{0, "Add rate limiting to the API with a library", "golang.org/x/time/rate", false},
 		{1, "Use golang.org/x/time/rate for rate limiting", "golang.org/x/time/rate", true},
 		{2, "Keep the limiter in process", "in-process limiter", true},
 		{0, "Add rate limiting to the API", "", true},

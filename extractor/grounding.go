@@ -63,12 +63,19 @@ var groundStopWords = func() map[string]bool {
 	return m
 }()
 
-// contentWords returns the distinct stemmed content words of s.
+// contentWords returns the distinct stemmed content words of s. Scripts
+// written without spaces between words (Chinese, Japanese, Korean) yield
+// their character pairs instead, so a paraphrase in them can be matched
+// too.
 func contentWords(s string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
 	}) {
+		if hasUnspaced(w) {
+			addPairs(out, w)
+			continue
+		}
 		w = strings.Trim(w, "'")
 		if len([]rune(w)) < 3 || groundStopWords[w] {
 			continue
@@ -82,6 +89,50 @@ func contentWords(s string) map[string]bool {
 		out[stem(w)] = true
 	}
 	return out
+}
+
+// hasUnspaced reports whether w holds a letter of a script written
+// without spaces between words.
+func hasUnspaced(w string) bool {
+	for _, r := range w {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai) {
+			return true
+		}
+	}
+	return false
+}
+
+// addPairs adds the pairs of adjacent letters of the unspaced runs of w,
+// and its spaced parts as words.
+func addPairs(out map[string]bool, w string) {
+	var run, other []rune
+	flush := func() {
+		for i := 0; i+1 < len(run); i++ {
+			out[string(run[i:i+2])] = true
+		}
+		if len(run) == 1 {
+			out[string(run)] = true
+		}
+		run = run[:0]
+		if len(other) >= 3 && !groundStopWords[string(other)] {
+			out[stem(string(other))] = true
+		}
+		other = other[:0]
+	}
+	for _, r := range w {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai) {
+			if len(other) > 0 {
+				flush()
+			}
+			run = append(run, r)
+		} else {
+			if len(run) > 0 {
+				flush()
+			}
+			other = append(other, r)
+		}
+	}
+	flush()
 }
 
 // stem folds common English inflections. It need not produce words, only
@@ -106,11 +157,14 @@ func stem(w string) string {
 // grounded reports whether record shares enough content words with
 // source, and how many it shares out of how many it needed.
 func grounded(record, source string) (ok bool, shared, need int) {
-	rw := contentWords(record)
+	return groundedIn(contentWords(record), contentWords(source))
+}
+
+// groundedIn is grounded over content words already extracted.
+func groundedIn(rw, sw map[string]bool) (ok bool, shared, need int) {
 	if len(rw) == 0 {
 		return false, 0, 1
 	}
-	sw := contentWords(source)
 	for w := range rw {
 		if sw[w] {
 			shared++
@@ -143,6 +197,19 @@ type citeWindow struct {
 	questions map[string]string
 	// tail holds the indexes a current-work or next-step record may cite.
 	tail map[int]bool
+	// words memoizes contentWords of the sources records were checked
+	// against: many records may cite one long tool output.
+	words map[string]map[string]bool
+}
+
+// grounded is the package's grounded with the source's words memoized.
+func (w *citeWindow) grounded(record, source string) (ok bool, shared, need int) {
+	sw, seen := w.words[source]
+	if !seen {
+		sw = contentWords(source)
+		w.words[source] = sw
+	}
+	return groundedIn(contentWords(record), sw)
 }
 
 func newCiteWindow(msgs []handoff.Message) *citeWindow {
@@ -152,6 +219,7 @@ func newCiteWindow(msgs []handoff.Message) *citeWindow {
 		pos:       make(map[int]int, len(msgs)),
 		questions: questionCalls(msgs),
 		tail:      map[int]bool{},
+		words:     map[string]map[string]bool{},
 	}
 	for i, m := range msgs {
 		w.byIndex[m.Index] = m

@@ -346,11 +346,11 @@ func validateDecision(raw json.RawMessage, w *citeWindow, byPerson bool) (decisi
 	// chosen: a description can share topic words ("rate limiting") with
 	// a message that never made the choice.
 	source := w.decisionSource(src)
-	if ok, shared, need := grounded(*wd.Description+"\n"+wd.Chosen, source); !ok {
+	if ok, shared, need := w.grounded(*wd.Description+"\n"+wd.Chosen, source); !ok {
 		return decisionRecord{}, nil, groundingError("its description", src.Index, shared, need)
 	}
 	if len(contentWords(wd.Chosen)) > 0 {
-		if ok, shared, need := grounded(wd.Chosen, source); !ok {
+		if ok, shared, need := w.grounded(wd.Chosen, source); !ok {
 			return decisionRecord{}, nil, groundingError("its chosen phrase", src.Index, shared, need)
 		}
 	}
@@ -406,7 +406,7 @@ func validateError(raw json.RawMessage, w *citeWindow) (handoff.ErrorRecord, []s
 	if err := checkSizes(we.Type, *we.Message, we.Context, we.ResolutionNotes); err != nil {
 		return handoff.ErrorRecord{}, nil, err
 	}
-	if ok, shared, need := grounded(*we.Message, errorSource(src)); !ok {
+	if ok, shared, need := w.grounded(*we.Message, errorSource(src)); !ok {
 		return handoff.ErrorRecord{}, nil, groundingError("its error_message", src.Index, shared, need)
 	}
 	typ := strings.TrimSpace(we.Type)
@@ -469,7 +469,7 @@ func validateJudged(raw json.RawMessage, w *citeWindow, kind string) (*Judged, [
 			return nil, nil, fmt.Errorf("source_index %d is not among the last %d user or assistant turns", src.Index, tailTurns)
 		}
 	}
-	if ok, shared, need := grounded(text, source); !ok {
+	if ok, shared, need := w.grounded(text, source); !ok {
 		return nil, nil, groundingError("its text", src.Index, shared, need)
 	}
 	return &Judged{Text: truncate(text, limit), Source: src.Ref()}, warnings, nil
@@ -505,6 +505,8 @@ func describeRole(m handoff.Message) string {
 		return "tool-result"
 	case strings.TrimSpace(m.Text) == "":
 		return "textless " + string(m.Role)
+	case m.Role == handoff.RoleUser && userRequest(m.Text) == "":
+		return "harness-text"
 	}
 	return string(m.Role)
 }

@@ -2,6 +2,7 @@ package extractor
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -400,5 +401,29 @@ func TestDecisionChosenMustBeCited(t *testing.T) {
 		if (err == nil) != tc.ok {
 			t.Errorf("%q (chosen %q) citing %d: err = %v, want ok %v", tc.desc, tc.chosen, tc.index, err, tc.ok)
 		}
+	}
+}
+
+// TestJudgedFieldsCached: a rerun served from the cache returns the same
+// person's decisions, constraints, current work and next step.
+func TestJudgedFieldsCached(t *testing.T) {
+	f := newFakeServer(t, serveInMode("json_schema_strict", fullAnswer))
+	cache := &memCache{}
+	first, err := newTestLLM(t, f, nil, func(c *LLMConfig) { c.Cache = cache }).Extract(context.Background(), decisionSession(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := newTestLLM(t, f, nil, func(c *LLMConfig) { c.Cache = cache }).Extract(context.Background(), decisionSession(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.requests()) != 1 || second.Usage.CacheHits != 1 {
+		t.Fatalf("requests %d, usage %+v", len(f.requests()), second.Usage)
+	}
+	if second.NextStep == nil || second.CurrentWork == nil || *second.NextStep != *first.NextStep || *second.CurrentWork != *first.CurrentWork {
+		t.Errorf("judged fields differ: %+v / %+v", first, second)
+	}
+	if fmt.Sprint(second.Constraints, second.Decisions) != fmt.Sprint(first.Constraints, first.Decisions) {
+		t.Errorf("cached records differ:\n%+v\n%+v", first, second)
 	}
 }

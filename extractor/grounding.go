@@ -44,7 +44,9 @@ const (
 
 // groundStopWords are words that say nothing about what a message is
 // about: English function words, and the words a model uses to frame a
-// record ("the user decided to…") that any message could match.
+// record ("the user decided to…") that any message could match. The
+// stems of contractions ("don" of "don’t") are listed because a typographic
+// apostrophe splits the word.
 var groundStopWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`
@@ -57,6 +59,7 @@ var groundStopWords = func() map[string]bool {
 		user users assistant person session message messages decide decided decides decision decisions
 		chose choose chosen choice record step next current currently work working task instead rather
 		i'll i'm we'll we're it's that's don't doesn't didn't isn't won't can't
+		don doesn didn isn won aren wasn weren shouldn wouldn couldn haven hasn
 	`) {
 		m[w] = true
 	}

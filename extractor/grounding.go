@@ -198,6 +198,9 @@ type citeWindow struct {
 	pos map[int]int
 	// questions maps a question tool call's id to its question text.
 	questions map[string]string
+	// plans maps a plan-approval call's id (an input with a "plan" text,
+	// such as Claude Code's ExitPlanMode) to the plan.
+	plans map[string]string
 	// tail holds the indexes a current-work or next-step record may cite.
 	tail map[int]bool
 	// words memoizes contentWords of the sources records were checked
@@ -221,6 +224,7 @@ func newCiteWindow(msgs []handoff.Message) *citeWindow {
 		order:     msgs,
 		pos:       make(map[int]int, len(msgs)),
 		questions: questionCalls(msgs),
+		plans:     planCalls(msgs),
 		tail:      map[int]bool{},
 		words:     map[string]map[string]bool{},
 	}
@@ -254,10 +258,39 @@ func assistantText(m handoff.Message) string {
 	return strings.TrimSpace(m.Text)
 }
 
+// planCalls finds calls that put a plan to the person for approval, by
+// shape: an input with a non-empty "plan" text. It returns each plan by
+// call id.
+func planCalls(msgs []handoff.Message) map[string]string {
+	out := map[string]string{}
+	for _, m := range msgs {
+		if m.Role != handoff.RoleAssistant {
+			continue
+		}
+		for _, c := range m.ToolCalls {
+			if c.ID == "" {
+				continue
+			}
+			if p := strings.TrimSpace(str(decodeObject(c.Input), "plan")); p != "" {
+				out[c.ID] = p
+			}
+		}
+	}
+	return out
+}
+
+// planApproved reports whether a plan call's result says the person
+// approved the plan.
+func planApproved(content string) bool {
+	c := strings.ToLower(strings.TrimSpace(content))
+	return strings.HasPrefix(c, "user has approved") || strings.HasPrefix(c, "the user approved")
+}
+
 // personWords is what the person said in m: the text of a real user
-// message (harness wrappers removed), or their answers to a question tool
-// call (questions maps call ids to question texts; nil skips answers).
-func personWords(m handoff.Message, questions map[string]string) string {
+// message (harness wrappers removed), their answers to a question tool
+// call, or their approval of a plan (those two only when w, the window
+// that holds the calls, is given).
+func personWords(m handoff.Message, w *citeWindow) string {
 	if m.Meta || m.Role != handoff.RoleUser && m.Role != handoff.RoleTool {
 		return ""
 	}
@@ -267,19 +300,28 @@ func personWords(m handoff.Message, questions map[string]string) string {
 			parts = append(parts, t)
 		}
 	}
+	if w == nil {
+		return strings.Join(parts, "\n")
+	}
 	for _, r := range m.ToolResults {
-		if _, ok := questions[r.CallID]; ok && r.CallID != "" {
+		if r.CallID == "" {
+			continue
+		}
+		if _, ok := w.questions[r.CallID]; ok {
 			if a := answerText(r.Content); a != "" {
 				parts = append(parts, a)
 			}
+		}
+		if _, ok := w.plans[r.CallID]; ok && planApproved(r.Content) {
+			parts = append(parts, "The person approved the plan.")
 		}
 	}
 	return strings.Join(parts, "\n")
 }
 
-// proposalBefore is the assistant's text (and the questions it asked)
-// just before the person's message at idx: what "yes, do that" or "(b)"
-// approves.
+// proposalBefore is the assistant's text (and the questions it asked or
+// the plan it put forward) just before the person's message at idx: what
+// "yes, do that", "(b)" or a plan approval approves.
 func (w *citeWindow) proposalBefore(idx int) string {
 	p, ok := w.pos[idx]
 	if !ok {
@@ -294,6 +336,9 @@ func (w *citeWindow) proposalBefore(idx int) string {
 		for _, c := range m.ToolCalls {
 			if q, ok := w.questions[c.ID]; ok {
 				parts = append(parts, q)
+			}
+			if p, ok := w.plans[c.ID]; ok {
+				parts = append(parts, p)
 			}
 		}
 		if t := assistantText(m); t != "" {
@@ -313,7 +358,7 @@ func (w *citeWindow) decisionSource(m handoff.Message) string {
 	if m.CompactSummary {
 		return m.Text
 	}
-	if p := personWords(m, w.questions); p != "" {
+	if p := personWords(m, w); p != "" {
 		return p + "\n" + w.proposalBefore(m.Index)
 	}
 	return ""

@@ -427,3 +427,29 @@ func TestJudgedFieldsCached(t *testing.T) {
 		t.Errorf("cached records differ:\n%+v\n%+v", first, second)
 	}
 }
+
+// TestPlanApprovalIsThePersonsDecision: a plan put to the person through a
+// plan-approval call and approved is the person's decision, grounded in
+// the plan; the harness's wording after the approval is not the person's.
+func TestPlanApprovalIsThePersonsDecision(t *testing.T) {
+	c := newConvo(t)
+	c.user("Plan the move of the session store.")
+	id := c.call("", "ExitPlanMode", map[string]any{"plan": "1. Move sessions from files to SQLite with WAL mode.\n2. Keep the file store as a read-only fallback for one release."})
+	c.result(id, "User has approved your plan. You can now start coding. Start with updating your todo list if applicable", false, -1)
+	c.say("Starting with the SQLite session store.")
+	answer := `{"decisions":[],"errors":[],"constraints":[],"current_work":{"source_index":-1,"text":""},"next_step":{"source_index":-1,"text":""},
+	"user_decisions":[
+		{"source_index":2,"decision_type":"architecture","description":"Approved moving sessions to SQLite with WAL mode, keeping the file store as a read-only fallback","rationale":"","alternatives_considered":[],"chosen":"SQLite session store"},
+		{"source_index":2,"decision_type":"approach","description":"Update the todo list before coding","rationale":"","alternatives_considered":[],"chosen":"todo list first"}]}`
+	f := newFakeServer(t, serveInMode("json_schema_strict", answer))
+	res, err := newTestLLM(t, f, nil, nil).Extract(context.Background(), c.msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Decisions) != 1 || res.Decisions[0].Type != handoff.DecisionArchitecture || res.Decisions[0].Source.Index != 2 {
+		t.Errorf("decisions = %+v, warnings %q", res.Decisions, res.Warnings)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "not grounded") {
+		t.Errorf("warnings = %q", res.Warnings)
+	}
+}

@@ -333,7 +333,7 @@ func validateDecision(raw json.RawMessage, w *citeWindow, byPerson bool) (decisi
 	if !ok {
 		return decisionRecord{}, nil, fmt.Errorf("source_index %d is not a message of the window", *wd.SourceIndex)
 	}
-	if byPerson && personWords(src, w.questions) == "" {
+	if byPerson && personWords(src, w) == "" {
 		return decisionRecord{}, nil, fmt.Errorf("source_index %d is a %s message, not the person's words", src.Index, describeRole(src))
 	}
 	if !byPerson && !canSourceDecision(src) {
@@ -452,7 +452,7 @@ func validateJudged(raw json.RawMessage, w *citeWindow, kind string) (*Judged, [
 	var source string
 	limit := statedNextLimit
 	if kind == "constraint" {
-		source = personWords(src, w.questions)
+		source = personWords(src, w)
 		if source == "" {
 			return nil, nil, fmt.Errorf("source_index %d is a %s message, not the person's words", src.Index, describeRole(src))
 		}
@@ -460,7 +460,7 @@ func validateJudged(raw json.RawMessage, w *citeWindow, kind string) (*Judged, [
 	} else {
 		source = assistantText(src)
 		if source == "" {
-			source = personWords(src, w.questions)
+			source = personWords(src, w)
 		}
 		if source == "" {
 			return nil, nil, fmt.Errorf("source_index %d is a %s message, not something the user or assistant said", src.Index, describeRole(src))

@@ -9,10 +9,11 @@ import (
 )
 
 // Hybrid lets the offline heuristic pick, within the checkpoint window,
-// the messages worth the model's judgement: what the person asked, what the assistant said with a
-// decision cue, failed tool results and the calls that caused them, and
-// the last user and assistant turns (where the session stopped). Only those are sent, so fewer tokens go out
-// than with LLM alone over the same window.
+// the messages worth the model's judgement: what the person asked, what
+// the assistant said with a decision cue, failed tool results and the
+// calls that caused them, and the last user and assistant turns (where
+// the session stopped). Only those are sent, so fewer tokens go out than
+// with LLM alone over the same window.
 type Hybrid struct {
 	llm    *LLM
 	pat    decisionPatterns

@@ -136,7 +136,30 @@ func (l *LLM) historyChunks(msgs []handoff.Message) [][]handoff.Message {
 // words) is folded into it; a decision whose alternatives name what an
 // earlier decision chose reverses it, and the earlier one is marked
 // superseded. Errors cited twice (from overlapping chunks) are folded.
+// Constraints are joined without repeats. Current work and the next step
+// come from the last window only: parts are in transcript order, and only
+// the last one reaches the session's end, where both are stated.
 func mergeRecords(parts []records) records {
+	out := mergeDecisionsAndErrors(parts)
+	seen := map[string]bool{}
+	for _, p := range parts {
+		for _, c := range p.Constraints {
+			key := strings.ToLower(strings.Join(strings.Fields(c.Text), " "))
+			if !seen[key] {
+				seen[key] = true
+				out.Constraints = append(out.Constraints, c)
+			}
+		}
+	}
+	sort.SliceStable(out.Constraints, func(i, j int) bool { return out.Constraints[i].Source.Index < out.Constraints[j].Source.Index })
+	if n := len(parts); n > 0 {
+		out.CurrentWork, out.NextStep = parts[n-1].CurrentWork, parts[n-1].NextStep
+	}
+	return out
+}
+
+// mergeDecisionsAndErrors is mergeRecords' part for decisions and errors.
+func mergeDecisionsAndErrors(parts []records) records {
 	var ds []decisionRecord
 	var es []handoff.ErrorRecord
 	for _, p := range parts {

@@ -288,3 +288,52 @@ func TestConcurrentFallback(t *testing.T) {
 		t.Errorf("%d json_object requests, %d calls, want %d", objects, res.Usage.Calls, chunks)
 	}
 }
+
+// TestMergeJudgedRecords: constraints from overlapping chunks are joined
+// without repeats; current work and the next step come from the last
+// chunk only, even when it has none and an earlier chunk had one.
+func TestMergeJudgedRecords(t *testing.T) {
+	ref := func(i int) handoff.MessageRef { return handoff.MessageRef{Index: i} }
+	early := &Judged{Text: "Write the migration", Source: ref(10)}
+	late := &Judged{Text: "Update the README", Source: ref(40)}
+	parts := []records{
+		{Constraints: []handoff.Constraint{{Text: "Never push to main", Source: ref(5)}}, NextStep: early, CurrentWork: early},
+		{Constraints: []handoff.Constraint{{Text: "never  push to main", Source: ref(5)}, {Text: "Ask before deleting data", Source: ref(30)}}, NextStep: late},
+	}
+	got := mergeRecords(parts)
+	if len(got.Constraints) != 2 || got.Constraints[0].Source.Index != 5 || got.Constraints[1].Source.Index != 30 {
+		t.Errorf("constraints = %+v", got.Constraints)
+	}
+	if got.NextStep != late || got.CurrentWork != nil {
+		t.Errorf("next %+v, current %+v; want the last chunk's", got.NextStep, got.CurrentWork)
+	}
+}
+
+// TestExtractHistoryNextStepFromTheEnd: every chunk's model states a next
+// step from its own last turn; the history's is the final chunk's.
+func TestExtractHistoryNextStepFromTheEnd(t *testing.T) {
+	f := newFakeServer(t, func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
+		last := -1
+		for i, role := range sentIndexes(req.transcript()) {
+			if role == "assistant" && i > last {
+				last = i
+			}
+		}
+		text := "Retry the migration with a busy timeout"
+		if last == 33 {
+			text = "Confirm the storage layer is done"
+		}
+		completion(w, `{"decisions":[],"errors":[],"user_decisions":[],"constraints":[],"current_work":{"source_index":-1,"text":""},"next_step":{"source_index":`+itoa(last)+`,"text":"`+text+`"}}`, "stop", "")
+	})
+	l := newTestLLM(t, f, nil, func(c *LLMConfig) { c.ChunkTokens = 600; c.Concurrency = 3 })
+	res, err := l.ExtractHistory(context.Background(), longSession(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.requests()) < 3 {
+		t.Fatalf("%d requests; the test wants several chunks", len(f.requests()))
+	}
+	if res.NextStep == nil || res.NextStep.Source.Index != 33 || res.NextStep.Text != "Confirm the storage layer is done" {
+		t.Errorf("next step = %+v (warnings %q)", res.NextStep, res.Warnings)
+	}
+}

@@ -9,10 +9,11 @@ import (
 )
 
 // Hybrid lets the offline heuristic pick, within the checkpoint window,
-// the messages worth the model's judgement: what the person asked, what the assistant said with a
-// decision cue, failed tool results and the calls that caused them, and
-// the latest assistant turn. Only those are sent, so fewer tokens go out
-// than with LLM alone over the same window.
+// the messages worth the model's judgement: what the person asked, what
+// the assistant said with a decision cue, failed tool results and the
+// calls that caused them, and the last user and assistant turns (where
+// the session stopped). Only those are sent, so fewer tokens go out than
+// with LLM alone over the same window.
 type Hybrid struct {
 	llm    *LLM
 	pat    decisionPatterns
@@ -83,6 +84,12 @@ func (h *Hybrid) Select(msgs []handoff.Message) []handoff.Message {
 	}
 	if lastAssistant >= 0 {
 		keep[lastAssistant] = true
+	}
+	// The end of the session is where the current work and the next step
+	// are stated, and where the only messages a record of either may cite
+	// are: the last turns always go, cue or not.
+	for _, i := range lastTurns(msgs, tailTurns) {
+		keep[i] = true
 	}
 	var out []handoff.Message
 	for i, m := range msgs {

@@ -111,10 +111,12 @@ func ConfigFromEnv(getenv func(string) string) LLMConfig {
 }
 
 // LLM is the Extractor that asks an OpenAI-compatible model for decisions
-// and error notes. It redacts everything before sending, sends the
-// transcript as delimited data, validates every answer locally, and
-// remembers which structured-output mode the endpoint accepts. It is safe
-// for concurrent use.
+// (the assistant's and the person's), error notes, the person's
+// constraints, the current work and the next step. It redacts everything
+// before sending, sends the transcript as delimited data, validates every
+// answer locally — each record must be grounded in the message it cites
+// (see grounded) — and remembers which structured-output mode the endpoint
+// accepts. It is safe for concurrent use.
 type LLM struct {
 	cfg         LLMConfig
 	client      *openai.Client
@@ -399,7 +401,15 @@ func (l *LLM) result(name string, parts []records, stats []callStats) *Result {
 	for i, d := range merged.Decisions {
 		ds[i] = d.Decision
 	}
-	return &Result{Decisions: ds, Errors: merged.Errors, Usage: usage, Warnings: warnings}
+	return &Result{
+		Decisions:   ds,
+		Errors:      merged.Errors,
+		Usage:       usage,
+		Warnings:    warnings,
+		CurrentWork: merged.CurrentWork,
+		NextStep:    merged.NextStep,
+		Constraints: merged.Constraints,
+	}
 }
 
 func (l *LLM) endpointKey() string { return l.cfg.BaseURL + "\x00" + l.cfg.Model }

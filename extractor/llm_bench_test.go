@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -33,16 +34,21 @@ func realClaudeCode(tb testing.TB) map[string]*handoff.Transcript {
 	return out
 }
 
+// firstAssistantRe finds the first assistant message of a rendered
+// transcript that starts with text, and that text's first line.
+var firstAssistantRe = regexp.MustCompile(`<message index="(\d+)" role="assistant">\n([^\[\n][^\n]*)`)
+
 // echoFirstAssistant answers with one decision citing the first assistant
-// message the request carried, and reports no usage, so the extractor
-// counts what it sent with its own tokenizer.
+// message with text that the request carried, described in that message's
+// own first words (so it is grounded, as a faithful model's would be), and
+// reports no usage, so the extractor counts what it sent with its own
+// tokenizer.
 func echoFirstAssistant(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
 	answer := `{"decisions":[],"errors":[]}`
-	for i, role := range sentIndexes(req.transcript()) {
-		if role == "assistant" {
-			answer = `{"decisions":[{"source_index":` + itoa(i) + `,"decision_type":"approach","description":"Approach taken at message ` + itoa(i) + `","rationale":"","alternatives_considered":[],"chosen":""}],"errors":[]}`
-			break
-		}
+	if m := firstAssistantRe.FindStringSubmatch(req.transcript()); m != nil {
+		words := strings.Fields(m[2])
+		desc, _ := json.Marshal(strings.Join(words[:min(len(words), 12)], " "))
+		answer = `{"decisions":[{"source_index":` + m[1] + `,"decision_type":"approach","description":` + string(desc) + `,"rationale":"","alternatives_considered":[],"chosen":""}],"errors":[]}`
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{
@@ -82,6 +88,9 @@ func TestBatchOverRealTranscripts(t *testing.T) {
 		decisions += len(res.Decisions)
 	}
 	t.Logf("first run over %d sessions: %d calls, %d prompt tokens sent (estimated), %d decisions", len(sessions), calls, tokens, decisions)
+	if decisions == 0 {
+		t.Error("no decision survived validation, though the fake cites each one in its message's own words")
+	}
 	if calls == 0 || calls != len(f.requests()) {
 		t.Errorf("calls = %d, requests = %d", calls, len(f.requests()))
 	}

@@ -18,7 +18,7 @@ import (
 const extractionSchema = `{
   "type": "object",
   "additionalProperties": false,
-  "required": ["decisions", "errors"],
+  "required": ["decisions", "errors", "user_decisions", "constraints", "current_work", "next_step"],
   "properties": {
     "decisions": {
       "type": "array",
@@ -51,6 +51,52 @@ const extractionSchema = `{
           "resolution_notes": {"type": "string"}
         }
       }
+    },
+    "user_decisions": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["source_index", "decision_type", "description", "rationale", "alternatives_considered", "chosen"],
+        "properties": {
+          "source_index": {"type": "integer"},
+          "decision_type": {"type": "string", "enum": ["approach", "library", "architecture", "workaround", "skip", "clarification"]},
+          "description": {"type": "string"},
+          "rationale": {"type": "string"},
+          "alternatives_considered": {"type": "array", "items": {"type": "string"}},
+          "chosen": {"type": "string"}
+        }
+      }
+    },
+    "constraints": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["source_index", "text"],
+        "properties": {
+          "source_index": {"type": "integer"},
+          "text": {"type": "string"}
+        }
+      }
+    },
+    "current_work": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["source_index", "text"],
+      "properties": {
+        "source_index": {"type": "integer"},
+        "text": {"type": "string"}
+      }
+    },
+    "next_step": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["source_index", "text"],
+      "properties": {
+        "source_index": {"type": "integer"},
+        "text": {"type": "string"}
+      }
     }
   }
 }`
@@ -68,7 +114,7 @@ const (
 
 // errInvalidJSON marks an answer that is not a JSON object of the expected
 // shape at all: worth one more request, unlike single bad records.
-var errInvalidJSON = errors.New("answer is not a JSON object with decisions and errors")
+var errInvalidJSON = errors.New("answer is not a JSON object with the schema's lists")
 
 // decisionRecord is a validated decision plus the chosen phrase, which the
 // merge step uses to spot later reversals.
@@ -77,10 +123,14 @@ type decisionRecord struct {
 	Chosen   string           `json:"chosen,omitempty"`
 }
 
-// records is what one window yielded, in the form the cache stores.
+// records is what one window yielded, in the form the cache stores. The
+// person's decisions are among Decisions, citing the person's message.
 type records struct {
-	Decisions []decisionRecord      `json:"decisions"`
-	Errors    []handoff.ErrorRecord `json:"errors"`
+	Decisions   []decisionRecord      `json:"decisions"`
+	Errors      []handoff.ErrorRecord `json:"errors"`
+	Constraints []handoff.Constraint  `json:"constraints,omitempty"`
+	CurrentWork *Judged               `json:"current_work,omitempty"`
+	NextStep    *Judged               `json:"next_step,omitempty"`
 }
 
 // wireDecision and wireError are the answer's records as the model wrote
@@ -103,13 +153,23 @@ type wireError struct {
 	ResolutionNotes string  `json:"resolution_notes"`
 }
 
+// wireJudged is a constraint, the current work or the next step.
+type wireJudged struct {
+	SourceIndex *int   `json:"source_index"`
+	Text        string `json:"text"`
+}
+
 var (
+	answerKeys   = []string{"decisions", "errors", "user_decisions", "constraints", "current_work", "next_step"}
 	decisionKeys = []string{"source_index", "decision_type", "description", "rationale", "alternatives_considered", "chosen"}
 	errorKeys    = []string{"source_index", "error_type", "error_message", "context", "resolution", "resolution_notes"}
+	judgedKeys   = []string{"source_index", "text"}
 )
 
 // parseAnswer decodes and validates one answer against the window it was
-// asked about. Records that fail validation are dropped and described in
+// asked about. Records that fail validation — a bad field, a source that
+// is not a message of the window or not of the right kind, text the cited
+// message does not support (see grounded) — are dropped and described in
 // the returned warnings; errInvalidJSON means nothing in it was usable as
 // an answer.
 func parseAnswer(content []byte, window []handoff.Message) (records, []string, error) {
@@ -117,58 +177,96 @@ func parseAnswer(content []byte, window []handoff.Message) (records, []string, e
 	if err := json.Unmarshal(bytes.TrimSpace(content), &top); err != nil {
 		return records{}, nil, fmt.Errorf("%w: %v", errInvalidJSON, err)
 	}
-	rawDecisions, hasD := top["decisions"]
-	rawErrors, hasE := top["errors"]
-	if !hasD && !hasE {
-		return records{}, nil, fmt.Errorf("%w: neither \"decisions\" nor \"errors\" present", errInvalidJSON)
-	}
+	present := false
 	var warnings []string
+	var unexpected []string
 	for k := range top {
-		if k != "decisions" && k != "errors" {
-			warnings = append(warnings, fmt.Sprintf("ignored unexpected key %q in answer", k))
+		if containsString(answerKeys, k) {
+			present = true
+		} else {
+			unexpected = append(unexpected, k)
 		}
 	}
-	var ds, es []json.RawMessage
-	if hasD && !isNull(rawDecisions) {
-		if err := json.Unmarshal(rawDecisions, &ds); err != nil {
-			return records{}, nil, fmt.Errorf("%w: decisions is not a list", errInvalidJSON)
+	if !present {
+		return records{}, nil, fmt.Errorf("%w: none of %s present", errInvalidJSON, strings.Join(answerKeys, ", "))
+	}
+	sort.Strings(unexpected)
+	for _, k := range unexpected {
+		warnings = append(warnings, fmt.Sprintf("ignored unexpected key %q in answer", k))
+	}
+	lists := map[string][]json.RawMessage{}
+	for _, k := range []string{"decisions", "errors", "user_decisions", "constraints"} {
+		raw, ok := top[k]
+		if !ok || isNull(raw) {
+			continue
 		}
-	}
-	if hasE && !isNull(rawErrors) {
-		if err := json.Unmarshal(rawErrors, &es); err != nil {
-			return records{}, nil, fmt.Errorf("%w: errors is not a list", errInvalidJSON)
+		var l []json.RawMessage
+		if err := json.Unmarshal(raw, &l); err != nil {
+			return records{}, nil, fmt.Errorf("%w: %s is not a list", errInvalidJSON, k)
 		}
+		lists[k] = l
 	}
-	byIndex := make(map[int]handoff.Message, len(window))
-	for _, m := range window {
-		byIndex[m.Index] = m
-	}
+	w := newCiteWindow(window)
 	var out records
-	for i, raw := range ds {
-		if i >= maxRecords {
-			warnings = append(warnings, fmt.Sprintf("dropped %d decisions over the limit of %d", len(ds)-maxRecords, maxRecords))
-			break
+	each := func(kind, plural string, list []json.RawMessage, f func(json.RawMessage) ([]string, error)) {
+		for i, raw := range list {
+			if i >= maxRecords {
+				warnings = append(warnings, fmt.Sprintf("dropped %d %s over the limit of %d", len(list)-maxRecords, plural, maxRecords))
+				return
+			}
+			warn, err := f(raw)
+			if err != nil {
+				warnings = append(warnings, fmt.Sprintf("dropped %s %d: %v", kind, i, err))
+				continue
+			}
+			warnings = append(warnings, warn...)
 		}
-		d, warn, err := validateDecision(raw, byIndex)
-		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("dropped decision %d: %v", i, err))
-			continue
-		}
-		warnings = append(warnings, warn...)
-		out.Decisions = append(out.Decisions, d)
 	}
-	for i, raw := range es {
-		if i >= maxRecords {
-			warnings = append(warnings, fmt.Sprintf("dropped %d errors over the limit of %d", len(es)-maxRecords, maxRecords))
-			break
+	each("decision", "decisions", lists["decisions"], func(raw json.RawMessage) ([]string, error) {
+		d, warn, err := validateDecision(raw, w, false)
+		if err == nil {
+			out.Decisions = append(out.Decisions, d)
 		}
-		e, warn, err := validateError(raw, byIndex)
+		return warn, err
+	})
+	each("error", "errors", lists["errors"], func(raw json.RawMessage) ([]string, error) {
+		e, warn, err := validateError(raw, w)
+		if err == nil {
+			out.Errors = append(out.Errors, e)
+		}
+		return warn, err
+	})
+	each("user decision", "user decisions", lists["user_decisions"], func(raw json.RawMessage) ([]string, error) {
+		d, warn, err := validateDecision(raw, w, true)
+		if err == nil {
+			out.Decisions = append(out.Decisions, d)
+		}
+		return warn, err
+	})
+	each("constraint", "constraints", lists["constraints"], func(raw json.RawMessage) ([]string, error) {
+		j, warn, err := validateJudged(raw, w, "constraint")
+		if err == nil && j != nil {
+			out.Constraints = append(out.Constraints, handoff.Constraint{Text: j.Text, Source: j.Source})
+		}
+		return warn, err
+	})
+	for _, k := range []string{"current_work", "next_step"} {
+		raw, ok := top[k]
+		if !ok || isNull(raw) {
+			continue
+		}
+		kind := strings.ReplaceAll(k, "_", " ")
+		j, warn, err := validateJudged(raw, w, kind)
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("dropped error %d: %v", i, err))
+			warnings = append(warnings, fmt.Sprintf("dropped %s: %v", kind, err))
 			continue
 		}
 		warnings = append(warnings, warn...)
-		out.Errors = append(out.Errors, e)
+		if k == "current_work" {
+			out.CurrentWork = j
+		} else {
+			out.NextStep = j
+		}
 	}
 	return out, warnings, nil
 }
@@ -202,36 +300,62 @@ func decodeRecord(raw json.RawMessage, known []string, v any) ([]string, error) 
 	return warnings, nil
 }
 
-func validateDecision(raw json.RawMessage, byIndex map[int]handoff.Message) (decisionRecord, []string, error) {
-	var w wireDecision
-	warnings, err := decodeRecord(raw, decisionKeys, &w)
+// validateDecision checks one decision. byPerson marks the answer's
+// user_decisions: those must cite the person's own words (a message of
+// theirs, or their answer to a question tool), are grounded in those words
+// together with the proposal they answered, and default to the
+// clarification type.
+func validateDecision(raw json.RawMessage, w *citeWindow, byPerson bool) (decisionRecord, []string, error) {
+	var wd wireDecision
+	warnings, err := decodeRecord(raw, decisionKeys, &wd)
 	if err != nil {
 		return decisionRecord{}, nil, err
 	}
 	switch {
-	case w.SourceIndex == nil:
+	case wd.SourceIndex == nil:
 		return decisionRecord{}, nil, errors.New("no source_index")
-	case w.Type == nil:
+	case wd.Type == nil && !byPerson:
 		return decisionRecord{}, nil, errors.New("no decision_type")
-	case w.Description == nil || strings.TrimSpace(*w.Description) == "":
+	case wd.Description == nil || strings.TrimSpace(*wd.Description) == "":
 		return decisionRecord{}, nil, errors.New("no description")
 	}
-	typ := handoff.DecisionType(*w.Type)
+	var typ handoff.DecisionType
+	if wd.Type != nil {
+		typ = handoff.DecisionType(*wd.Type)
+	}
 	if !typ.Valid() {
-		return decisionRecord{}, nil, fmt.Errorf("decision_type %q is not one of the schema's", *w.Type)
+		if !byPerson {
+			return decisionRecord{}, nil, fmt.Errorf("decision_type %q is not one of the schema's", typ)
+		}
+		typ = handoff.DecisionClarification
 	}
-	src, ok := byIndex[*w.SourceIndex]
+	src, ok := w.byIndex[*wd.SourceIndex]
 	if !ok {
-		return decisionRecord{}, nil, fmt.Errorf("source_index %d is not a message of the window", *w.SourceIndex)
+		return decisionRecord{}, nil, fmt.Errorf("source_index %d is not a message of the window", *wd.SourceIndex)
 	}
-	if !canSourceDecision(src) {
+	if byPerson && personWords(src, w) == "" {
+		return decisionRecord{}, nil, fmt.Errorf("source_index %d is a %s message, not the person's words", src.Index, describeRole(src))
+	}
+	if !byPerson && !canSourceDecision(src) {
 		return decisionRecord{}, nil, fmt.Errorf("source_index %d is a %s message, not something the user or assistant said", src.Index, describeRole(src))
 	}
-	if err := checkSizes(*w.Description, w.Rationale, w.Chosen); err != nil {
+	if err := checkSizes(*wd.Description, wd.Rationale, wd.Chosen); err != nil {
 		return decisionRecord{}, nil, err
 	}
+	// The description must be grounded, and so must what it says was
+	// chosen: a description can share topic words ("rate limiting") with
+	// a message that never made the choice.
+	source := w.decisionSource(src)
+	if ok, shared, need := w.grounded(*wd.Description+"\n"+wd.Chosen, source); !ok {
+		return decisionRecord{}, nil, groundingError("its description", src.Index, shared, need)
+	}
+	if len(contentWords(wd.Chosen)) > 0 {
+		if ok, shared, need := w.grounded(wd.Chosen, source); !ok {
+			return decisionRecord{}, nil, groundingError("its chosen phrase", src.Index, shared, need)
+		}
+	}
 	var alts []string
-	for _, a := range w.Alternatives {
+	for _, a := range wd.Alternatives {
 		if err := checkSizes(a); err != nil {
 			return decisionRecord{}, nil, err
 		}
@@ -243,55 +367,112 @@ func validateDecision(raw json.RawMessage, byIndex map[int]handoff.Message) (dec
 		Decision: handoff.Decision{
 			Timestamp:    src.Timestamp,
 			Type:         typ,
-			Description:  truncate(*w.Description, descriptionLimit),
-			Rationale:    truncate(w.Rationale, rationaleLimit),
+			Description:  truncate(*wd.Description, descriptionLimit),
+			Rationale:    truncate(wd.Rationale, rationaleLimit),
 			Alternatives: alts,
 			Source:       src.Ref(),
 		},
-		Chosen: truncate(w.Chosen, alternativeLimit),
+		Chosen: truncate(wd.Chosen, alternativeLimit),
 	}, warnings, nil
 }
 
-func validateError(raw json.RawMessage, byIndex map[int]handoff.Message) (handoff.ErrorRecord, []string, error) {
-	var w wireError
-	warnings, err := decodeRecord(raw, errorKeys, &w)
+// validateError checks one error note; its error_message must be
+// grounded in the cited message's text or tool output.
+func validateError(raw json.RawMessage, w *citeWindow) (handoff.ErrorRecord, []string, error) {
+	var we wireError
+	warnings, err := decodeRecord(raw, errorKeys, &we)
 	if err != nil {
 		return handoff.ErrorRecord{}, nil, err
 	}
 	switch {
-	case w.SourceIndex == nil:
+	case we.SourceIndex == nil:
 		return handoff.ErrorRecord{}, nil, errors.New("no source_index")
-	case w.Message == nil || strings.TrimSpace(*w.Message) == "":
+	case we.Message == nil || strings.TrimSpace(*we.Message) == "":
 		return handoff.ErrorRecord{}, nil, errors.New("no error_message")
-	case w.Resolution == nil:
+	case we.Resolution == nil:
 		return handoff.ErrorRecord{}, nil, errors.New("no resolution")
 	}
-	res := handoff.Resolution(*w.Resolution)
+	res := handoff.Resolution(*we.Resolution)
 	if !res.Valid() {
-		return handoff.ErrorRecord{}, nil, fmt.Errorf("resolution %q is not one of the schema's", *w.Resolution)
+		return handoff.ErrorRecord{}, nil, fmt.Errorf("resolution %q is not one of the schema's", *we.Resolution)
 	}
-	src, ok := byIndex[*w.SourceIndex]
+	src, ok := w.byIndex[*we.SourceIndex]
 	if !ok {
-		return handoff.ErrorRecord{}, nil, fmt.Errorf("source_index %d is not a message of the window", *w.SourceIndex)
+		return handoff.ErrorRecord{}, nil, fmt.Errorf("source_index %d is not a message of the window", *we.SourceIndex)
 	}
 	if !canSourceError(src) {
 		return handoff.ErrorRecord{}, nil, fmt.Errorf("source_index %d is tool output that did not fail", src.Index)
 	}
-	if err := checkSizes(w.Type, *w.Message, w.Context, w.ResolutionNotes); err != nil {
+	if err := checkSizes(we.Type, *we.Message, we.Context, we.ResolutionNotes); err != nil {
 		return handoff.ErrorRecord{}, nil, err
 	}
-	typ := strings.TrimSpace(w.Type)
+	if ok, shared, need := w.grounded(*we.Message, errorSource(src)); !ok {
+		return handoff.ErrorRecord{}, nil, groundingError("its error_message", src.Index, shared, need)
+	}
+	typ := strings.TrimSpace(we.Type)
 	if typ == "" {
 		typ = "error"
 	}
 	return handoff.ErrorRecord{
 		Type:            truncate(typ, errorTypeLimit),
-		Message:         truncate(*w.Message, errorMessageLimit),
-		Context:         truncate(w.Context, contextLimit),
+		Message:         truncate(*we.Message, errorMessageLimit),
+		Context:         truncate(we.Context, contextLimit),
 		Resolution:      res,
-		ResolutionNotes: truncate(w.ResolutionNotes, notesLimit),
+		ResolutionNotes: truncate(we.ResolutionNotes, notesLimit),
 		Source:          src.Ref(),
 	}, warnings, nil
+}
+
+// validateJudged checks a constraint ("constraint"), the current work or
+// the next step. A constraint must cite the person's words and be grounded
+// in them; current work and the next step must cite one of the last
+// user/assistant turns (tailTurns) and be grounded in its text. Tool
+// output can never be the source, so an instruction planted in it cannot
+// come back as the next step. An empty text is no record (nil, no error).
+func validateJudged(raw json.RawMessage, w *citeWindow, kind string) (*Judged, []string, error) {
+	var wj wireJudged
+	warnings, err := decodeRecord(raw, judgedKeys, &wj)
+	if err != nil {
+		return nil, nil, err
+	}
+	text := strings.TrimSpace(wj.Text)
+	if text == "" {
+		return nil, warnings, nil
+	}
+	if wj.SourceIndex == nil {
+		return nil, nil, errors.New("no source_index")
+	}
+	if err := checkSizes(text); err != nil {
+		return nil, nil, err
+	}
+	src, ok := w.byIndex[*wj.SourceIndex]
+	if !ok {
+		return nil, nil, fmt.Errorf("source_index %d is not a message of the window", *wj.SourceIndex)
+	}
+	var source string
+	limit := statedNextLimit
+	if kind == "constraint" {
+		source = personWords(src, w)
+		if source == "" {
+			return nil, nil, fmt.Errorf("source_index %d is a %s message, not the person's words", src.Index, describeRole(src))
+		}
+		limit = constraintLimit
+	} else {
+		source = assistantText(src)
+		if source == "" {
+			source = personWords(src, w)
+		}
+		if source == "" {
+			return nil, nil, fmt.Errorf("source_index %d is a %s message, not something the user or assistant said", src.Index, describeRole(src))
+		}
+		if !w.tail[src.Index] {
+			return nil, nil, fmt.Errorf("source_index %d is not among the last %d user or assistant turns", src.Index, tailTurns)
+		}
+	}
+	if ok, shared, need := w.grounded(text, source); !ok {
+		return nil, nil, groundingError("its text", src.Index, shared, need)
+	}
+	return &Judged{Text: truncate(text, limit), Source: src.Ref()}, warnings, nil
 }
 
 // canSourceDecision reports whether a decision may cite m: only what a
@@ -324,6 +505,8 @@ func describeRole(m handoff.Message) string {
 		return "tool-result"
 	case strings.TrimSpace(m.Text) == "":
 		return "textless " + string(m.Role)
+	case m.Role == handoff.RoleUser && userRequest(m.Text) == "":
+		return "harness-text"
 	}
 	return string(m.Role)
 }

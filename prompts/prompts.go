@@ -24,7 +24,7 @@ var templateFS embed.FS
 // ExtractionPromptVersion names the wording of ExtractionSystemPrompt. It
 // is part of every extraction cache key: change it whenever the prompt
 // changes, so records cached under the old wording are not reused.
-const ExtractionPromptVersion = "extract-v2"
+const ExtractionPromptVersion = "extract-v3"
 
 // mustRead returns an embedded file. The files are compiled in, so a
 // missing one is a build mistake that every test run would catch.

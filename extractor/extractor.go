@@ -137,8 +137,11 @@ func mergeJudged(snap *handoff.Snapshot, res *Result) string {
 			snap.Constraints = append(snap.Constraints, c)
 		}
 	}
-	if res.NextStep != nil {
-		return truncate(strings.TrimSpace(res.NextStep.Text), statedNextLimit)
+	if res.NextStep != nil && strings.TrimSpace(res.NextStep.Text) != "" {
+		// The model's words are data like the transcript's: quoted, with
+		// the message they rest on.
+		return fmt.Sprintf("Next step as the LLM extractor judged it (message %d): %s",
+			res.NextStep.Source.Index, quoteData(truncate(strings.TrimSpace(res.NextStep.Text), statedNextLimit)))
 	}
 	return ""
 }

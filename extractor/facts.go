@@ -131,7 +131,10 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 					f.Tasks = tasks
 				}
 			}
-			if p.track(call, r.Content) {
+			if p.continuation(r) && (call == nil || !call.running) {
+				continue // the parser put this outcome on the exec_command already
+			}
+			if p.track(call, r) {
 				continue // a process still running: its outcome comes later
 			}
 			if call != nil && call.kind == kindOther && call.command == call.Name && shellNameHint(call.Name) {

@@ -366,10 +366,12 @@ type pairing struct {
 	byID     map[string]*callInfo
 	sessions map[string]*callInfo
 	queue    []*callInfo
+	// continuations are the ids of write_stdin calls.
+	continuations map[string]bool
 }
 
 func newPairing() *pairing {
-	return &pairing{byID: map[string]*callInfo{}, sessions: map[string]*callInfo{}}
+	return &pairing{byID: map[string]*callInfo{}, sessions: map[string]*callInfo{}, continuations: map[string]bool{}}
 }
 
 // queueLook bounds the search of the id-less queue for a name match.
@@ -377,6 +379,9 @@ const queueLook = 8
 
 func (p *pairing) add(id string, c *callInfo) {
 	if c.session != "" {
+		if id != "" {
+			p.continuations[id] = true
+		}
 		if orig := p.sessions[c.session]; orig != nil {
 			c = orig
 		}
@@ -407,11 +412,20 @@ func (p *pairing) call(r handoff.ToolResult) *callInfo {
 
 var sessionRe = regexp.MustCompile(`Process running with session ID (\d+)`)
 
+// continuation reports a result of a write_stdin call. The parser puts a
+// process's final status and output on the exec_command that started it,
+// so a continuation is judged only when that exec_command is still
+// running in the facts' view (a transcript the parser did not merge).
+func (p *pairing) continuation(r handoff.ToolResult) bool {
+	return r.CallID != "" && p.continuations[r.CallID]
+}
+
 // track notes an exec_command whose process is still running, so that
-// write_stdin results count for it.
-func (p *pairing) track(c *callInfo, content string) bool {
-	m := sessionRe.FindStringSubmatch(headOf(content, 400))
-	if m == nil {
+// write_stdin results count for it. A result that carries its exit code
+// has finished, whatever its first chunk said.
+func (p *pairing) track(c *callInfo, r handoff.ToolResult) bool {
+	m := sessionRe.FindStringSubmatch(headOf(r.Content, 400))
+	if m == nil || r.ExitCode != nil {
 		if c != nil {
 			c.running = false
 		}

@@ -34,8 +34,7 @@ const (
 	statedNextLimit    = 500
 	turnTextLimit      = 900
 	toolLineLimit      = 220
-	// outcomeLimit bounds the excerpt of a tool's output on its line: the
-	// failure's headline or the output's last line.
+	// outcomeLimit bounds the failure headline on a tool call's line.
 	outcomeLimit = 140
 	// recentBytes bounds the stored recent conversation: comfortably more
 	// than the largest budget's share, small next to a transcript.
@@ -592,10 +591,9 @@ func toolLine(c handoff.ToolCall, results map[string]handoff.ToolResult) string 
 		}
 		return line + ": " + truncate(errorMessage(r.Content), outcomeLimit)
 	}
-	if body := outputBody(r.Content); len(body) > 0 {
-		return line + " → " + truncate(body[len(body)-1], outcomeLimit)
-	}
-	return line
+	// A success's output is not quoted: tool output is where injected
+	// instructions live, and only a failure's headline is worth the risk.
+	return line + " → ok"
 }
 
 // clipSentences shortens s to at most n runes, cutting after the last

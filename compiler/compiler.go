@@ -368,8 +368,7 @@ func (c *compilation) cut(text string) (string, int, error) {
 }
 
 // dropped counts, per kind, the items not shown at all (a shorter variant
-// shown counts as shown). The recent conversation is a filler, not a
-// record, and is not counted.
+// shown counts as shown).
 func (c *compilation) dropped(chosen []bool) []Dropped {
 	shownGroup := map[int]bool{}
 	for i, p := range c.pieces {
@@ -381,7 +380,7 @@ func (c *compilation) dropped(chosen []bool) []Dropped {
 	var kinds []string
 	seenGroup := map[int]bool{}
 	for i, p := range c.pieces {
-		if chosen[i] || p.kind == "" || p.sec == secRecent {
+		if chosen[i] || p.kind == "" {
 			continue
 		}
 		if p.group != 0 {

@@ -79,7 +79,7 @@ const (
 	rankQuestion      = 3
 	rankGoalShort     = 4
 	rankLatestShort   = 4
-	rankMore          = 5
+	rankMore          = 30
 	rankInFlight      = 6 // + stride 2
 	rankOpenErrors    = 7 // + stride 5
 	rankTests         = 8
@@ -525,14 +525,14 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 		case handoff.RoleAssistant:
 			lead = "- assistant: "
 		default:
-			b.add(secRecent, rankRecent+rankRecentStride*n, "", "- tool: "+code(t.Text, commandText+outcomeText))
+			b.add(secRecent, rankRecent+rankRecentStride*n, "recent turns", "- tool: "+code(t.Text, commandText+outcomeText))
 			n++
 			continue
 		}
 		if shown[t.Source.Index] {
 			continue
 		}
-		b.variants(secRecent, "", []int{rankRecent + rankRecentStride*n, rankRecentFull + rankRecentStride*n},
+		b.variants(secRecent, "recent turns", []int{rankRecent + rankRecentStride*n, rankRecentFull + rankRecentStride*n},
 			[]string{lead + quoted(t.Text, recentShort), lead + quoted(t.Text, recentText)})
 		n++
 	}

@@ -73,6 +73,9 @@ type Snapshot struct {
 	EndState *EndState `json:"end_state,omitempty"`
 	// Commits are the commits the session made, from git's own output.
 	Commits []Commit `json:"commits,omitempty"`
+	// Carried is what the agent's latest compaction summary carried
+	// forward, section by section, when the transcript has one.
+	Carried *Carried `json:"carried,omitempty"`
 	// Recent is the end of the conversation (user and assistant text, one
 	// line per tool call), oldest first, so that a prompt is never poorer
 	// than the transcript's own tail.
@@ -175,6 +178,27 @@ type EndState struct {
 	// Signal is the format's own end signal, if any ("submitted",
 	// "finished", "awaiting user input", "user exited", "turn aborted").
 	Signal string `json:"signal,omitempty"`
+}
+
+// Carried is an agent's own compaction summary, cut into its sections
+// ("Pending Tasks", "Current Work", "Optional Next Step", or a Gemini
+// state snapshot's <current_plan> …).
+type Carried struct {
+	Source MessageRef `json:"source"`
+	// AtEnd reports that nothing the assistant said follows the summary:
+	// its current-work and next-step sections describe where the session
+	// stopped.
+	AtEnd    bool             `json:"at_end,omitempty"`
+	Sections []CarriedSection `json:"sections"`
+}
+
+// CarriedSection is one section of a compaction summary.
+type CarriedSection struct {
+	Title string `json:"title"`
+	Text  string `json:"text"`
+	// Kind classifies the section for ranking: current_work, next_step,
+	// pending, problems, user_messages, request, or other.
+	Kind string `json:"kind"`
 }
 
 // Commit is a commit the session made.

@@ -22,6 +22,7 @@ const (
 	secRequest
 	secConstraints
 	secRequests
+	secCarried
 	secPlan
 	secDecisions
 	secErrors
@@ -40,6 +41,7 @@ var sectionInfo = [numSections]struct{ key, title string }{
 	secRequest:     {"request", "What the person asked for"},
 	secConstraints: {"constraints", "The person's constraints and preferences"},
 	secRequests:    {"requests", "Earlier messages from the person (newest first)"},
+	secCarried:     {"carried", "From the agent's last compaction summary"},
 	secPlan:        {"plan", "Plan"},
 	secDecisions:   {"decisions", "Decisions in force"},
 	secErrors:      {"errors", "Open errors (newest first)"},
@@ -71,41 +73,44 @@ type piece struct {
 // items of a less important list can come before the tail of a more
 // important one.
 const (
-	rankNext          = 1
-	rankNextFull      = 10
-	rankUnanswered    = 2
-	rankSignal        = 2
-	rankLastShort     = 3
-	rankQuestion      = 3
-	rankGoalShort     = 4
-	rankLatestShort   = 4
-	rankMore          = 30
-	rankInFlight      = 6 // + stride 2
-	rankOpenErrors    = 7 // + stride 5
-	rankTests         = 8
-	rankPlanSummary   = 8
-	rankInProgress    = 8  // + stride 3
-	rankConstraints   = 9  // + stride 3
-	rankDecisions     = 11 // + stride 4
-	rankRequests      = 12 // + stride 3
-	rankPending       = 14 // + stride 3
-	rankCommits       = 16 // + stride 4
-	rankLastLonger    = 18
-	rankGit           = 20
-	rankLatestFull    = 23
-	rankGoalFull      = 24
-	rankFiles         = 26 // + stride 2
-	rankDone          = 28 // + stride 3
-	rankLastFull      = 45
-	rankNoTests       = 30
-	rankGitFiles      = 40 // + stride 2
-	rankResolved      = 60 // + stride 5
-	rankRecent        = 100
-	rankRecentFull    = 400
-	rankRequestsFull  = 300 // + stride 3
-	rankRecentStride  = 1
-	rankDecisionExtra = 35 // + stride 4: rationale and alternatives
-	rankErrorDetail   = 21 // + stride 5: context and notes
+	rankNext           = 1
+	rankNextFull       = 10
+	rankUnanswered     = 2
+	rankSignal         = 2
+	rankLastShort      = 3
+	rankQuestion       = 3
+	rankGoalShort      = 4
+	rankLatestShort    = 4
+	rankMore           = 30
+	rankInFlight       = 6 // + stride 2
+	rankOpenErrors     = 7 // + stride 5
+	rankTests          = 8
+	rankPlanSummary    = 8
+	rankInProgress     = 8  // + stride 3
+	rankConstraints    = 9  // + stride 3
+	rankDecisions      = 11 // + stride 4
+	rankRequests       = 12 // + stride 3
+	rankPending        = 14 // + stride 3
+	rankCommits        = 16 // + stride 4
+	rankLastLonger     = 5
+	rankGit            = 20
+	rankLatestFull     = 23
+	rankGoalFull       = 24
+	rankFiles          = 26 // + stride 2
+	rankDone           = 28 // + stride 3
+	rankLastFull       = 45
+	rankNoTests        = 30
+	rankGitFiles       = 40 // + stride 2
+	rankResolved       = 60 // + stride 5
+	rankCarriedEnd     = 4
+	rankCarriedPending = 12
+	rankCarriedOther   = 32
+	rankRecent         = 100
+	rankRecentFull     = 400
+	rankRequestsFull   = 300 // + stride 3
+	rankRecentStride   = 1
+	rankDecisionExtra  = 35 // + stride 4: rationale and alternatives
+	rankErrorDetail    = 21 // + stride 5: context and notes
 )
 
 // Text limits, in runes.
@@ -164,6 +169,7 @@ func buildPieces(s *handoff.Snapshot, show string) []piece {
 	}
 	b.variants(secNext, "next step", []int{rankNext, rankNextFull}, []string{inline(next, 160), inline(next, 700)})
 	b.request(s, shown)
+	b.carried(s)
 	b.plan(s)
 	b.decisions(s)
 	b.errors(s)
@@ -312,6 +318,42 @@ func containsText(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// carriedRank ranks a compaction summary's section by its kind: where the
+// session stood and what was next lead when the summary ends the
+// transcript, and are history otherwise.
+func carriedRank(kind string, atEnd bool) (short, full int) {
+	switch kind {
+	case "current_work", "next_step":
+		if atEnd {
+			return rankCarriedEnd, rankCarriedEnd + 12
+		}
+		return rankCarriedPending + 8, rankCarriedOther
+	case "pending":
+		return rankCarriedPending, rankCarriedPending + 20
+	case "problems":
+		return rankCarriedPending + 5, rankCarriedOther
+	case "user_messages":
+		return rankCarriedPending + 10, rankCarriedOther + 5
+	case "request":
+		return rankCarriedOther + 10, rankCarriedOther + 30
+	}
+	return rankCarriedOther, rankCarriedOther + 20
+}
+
+func (b *builder) carried(s *handoff.Snapshot) {
+	c := s.Carried
+	if c == nil {
+		return
+	}
+	for _, sec := range c.Sections {
+		short, full := carriedRank(sec.Kind, c.AtEnd)
+		lead := inline(sec.Title, 60) + ":\n"
+		b.variants(secCarried, "summary sections", []int{short, full}, []string{
+			lead + blockQuote(sec.Text, 400), lead + blockQuote(sec.Text, 1600),
+		})
+	}
 }
 
 func (b *builder) plan(s *handoff.Snapshot) {

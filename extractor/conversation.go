@@ -24,6 +24,7 @@ type Conversation struct {
 	Constraints   []handoff.Constraint
 	End           *handoff.EndState
 	Recent        []handoff.Turn
+	Carried       *handoff.Carried
 }
 
 // Limits on conversation text, in runes unless said otherwise.
@@ -68,9 +69,12 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 			if m.Meta {
 				continue
 			}
-			if m.CompactSummary {
+			if m.CompactSummary || isSummaryText(m.Text) {
 				if summaryGoal == "" {
 					summaryGoal = primaryRequest(m.Text)
+				}
+				if secs := readCarried(m.Text); len(secs) > 0 {
+					c.Carried = &handoff.Carried{Source: m.Ref(), Sections: secs}
 				}
 				continue
 			}
@@ -126,8 +130,42 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 	}
 	c.Constraints = constraints(c.Requests)
 	c.End = endState(t, main, results)
+	if c.Carried != nil {
+		c.Carried.AtEnd = !assistantSpokeAfter(main, c.Carried.Source.Index)
+		if c.Carried.AtEnd {
+			carriedEnd(&c)
+		}
+	}
 	c.Recent = recentTurns(main, results)
 	return c
+}
+
+// assistantSpokeAfter reports whether the assistant said anything after
+// the message with index idx.
+func assistantSpokeAfter(main []handoff.Message, idx int) bool {
+	for _, m := range main {
+		if m.Index > idx && m.Role == handoff.RoleAssistant && strings.TrimSpace(m.Text) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// carriedEnd takes where the session stands from a compaction summary
+// that ends the transcript: its next step is the assistant's stated next
+// step, unless the assistant said one after its last message anyway.
+func carriedEnd(c *Conversation) {
+	for _, sec := range c.Carried.Sections {
+		if sec.Kind != CarriedNextStep {
+			continue
+		}
+		if c.End == nil {
+			c.End = &handoff.EndState{}
+		}
+		if c.End.StatedNext == "" {
+			c.End.StatedNext = clipSentences(spaceRun.ReplaceAllString(sec.Text, " "), statedNextLimit)
+		}
+	}
 }
 
 // summaryBeforeFirstRequest reports whether a compaction summary opens
@@ -138,7 +176,7 @@ func summaryBeforeFirstRequest(main []handoff.Message) bool {
 		if m.Role != handoff.RoleUser || m.Meta {
 			continue
 		}
-		if m.CompactSummary {
+		if m.CompactSummary || isSummaryText(m.Text) {
 			return true
 		}
 		if cleanRequest(userRequest(m.Text)) != "" {

@@ -82,6 +82,7 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 		Constraints:   conv.Constraints,
 		EndState:      conv.End,
 		Recent:        conv.Recent,
+		Carried:       conv.Carried,
 		Tasks:         facts.Tasks,
 		CurrentTaskID: facts.CurrentTaskID,
 		NextTaskID:    facts.NextTaskID,

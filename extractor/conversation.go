@@ -137,7 +137,45 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 		}
 	}
 	c.Recent = recentTurns(main, results)
+	tidyAssistant(&c, t.Session.CWD)
 	return c
+}
+
+// markdownLinkRe is a markdown link: [text](target).
+var markdownLinkRe = regexp.MustCompile(`\[([^\]\n]{1,200})\]\(([^)\s]{1,400})\)`)
+
+// tidyText makes the assistant's text cheaper to quote without losing
+// anything: a markdown link to a file becomes the file's path, and paths
+// inside the session's working directory become relative to it, as a
+// person would name them.
+func tidyText(s, cwd string) string {
+	s = markdownLinkRe.ReplaceAllStringFunc(s, func(link string) string {
+		m := markdownLinkRe.FindStringSubmatch(link)
+		text, target := m[1], m[2]
+		if strings.HasSuffix(target, text) || strings.HasSuffix(strings.Split(target, "#")[0], text) {
+			return target
+		}
+		return link
+	})
+	if cwd = strings.TrimSuffix(cwd, "/"); len(cwd) > 1 {
+		s = strings.ReplaceAll(s, cwd+"/", "")
+	}
+	return s
+}
+
+// tidyAssistant applies tidyText to the assistant's words the prompt
+// quotes; the person's words are kept as typed.
+func tidyAssistant(c *Conversation, cwd string) {
+	if e := c.End; e != nil {
+		e.LastAssistant = tidyText(e.LastAssistant, cwd)
+		e.StatedNext = tidyText(e.StatedNext, cwd)
+		e.Question = tidyText(e.Question, cwd)
+	}
+	for i := range c.Recent {
+		if c.Recent[i].Role != handoff.RoleUser {
+			c.Recent[i].Text = tidyText(c.Recent[i].Text, cwd)
+		}
+	}
 }
 
 // assistantSpokeAfter reports whether the assistant said anything after

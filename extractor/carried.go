@@ -26,6 +26,9 @@ var (
 	// summary ("7. Pending Tasks:", "8. **Current Work**:"): a number at
 	// the line start, a short title, a colon.
 	summaryHeadingRe = regexp.MustCompile(`(?m)^(\d{1,2})\.\s+(?:\*\*)?([^\n:*]{3,60}?)(?:\*\*)?:(?:\*\*)?[ \t]*`)
+	// markdownHeadingRe is the same as a markdown heading ("## 7. Pending
+	// Tasks"), where the colon is optional and the title ends the line.
+	markdownHeadingRe = regexp.MustCompile(`(?m)^#{1,4}[ \t]*(\d{1,2})\.\s+(?:\*\*)?([^\n:*]{3,60}?)(?:\*\*)?:?[ \t]*$`)
 	// stateTagRe opens a section of a Gemini <state_snapshot>.
 	stateTagRe = regexp.MustCompile(`<([a-z_]{3,40})>`)
 )
@@ -47,17 +50,9 @@ func readCarried(text string) []handoff.CarriedSection {
 		}
 	}
 	body = strings.TrimSuffix(strings.TrimSpace(body), "</summary>")
-	locs := summaryHeadingRe.FindAllStringSubmatchIndex(body, -1)
-	// Keep the first run of headings numbered 1, 2, 3, …: nested lists
-	// restart their numbers.
-	var heads [][]int
-	want := 1
-	for _, l := range locs {
-		n := atoiSmall(body[l[2]:l[3]])
-		if n == want {
-			heads = append(heads, l)
-			want++
-		}
+	heads := lastNumberedRun(markdownHeadingRe.FindAllStringSubmatchIndex(body, -1), body)
+	if len(heads) == 0 {
+		heads = lastNumberedRun(summaryHeadingRe.FindAllStringSubmatchIndex(body, -1), body)
 	}
 	if len(heads) < 3 {
 		if len([]rune(text)) <= carriedSectionLimit {
@@ -79,6 +74,30 @@ func readCarried(text string) []handoff.CarriedSection {
 		out = append(out, handoff.CarriedSection{Title: title, Text: clipSentences(content, carriedSectionLimit), Kind: carriedKind(title)})
 	}
 	return out
+}
+
+// lastNumberedRun returns the last run of headings numbered 1, 2, 3, …
+// with at least three entries: an analysis that precedes the summary, and
+// lists nested in its sections, number their items too, and the summary
+// proper comes last.
+func lastNumberedRun(locs [][]int, body string) [][]int {
+	var best, run [][]int
+	for _, l := range locs {
+		n := atoiSmall(body[l[2]:l[3]])
+		switch {
+		case n == 1:
+			if len(run) >= 3 {
+				best = run
+			}
+			run = [][]int{l}
+		case len(run) > 0 && n == len(run)+1:
+			run = append(run, l)
+		}
+	}
+	if len(run) >= 3 {
+		best = run
+	}
+	return best
 }
 
 // stateSections reads a Gemini state snapshot's tagged sections.

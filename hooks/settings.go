@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -341,4 +342,79 @@ func marshalCompact(v any) ([]byte, error) {
 
 func isNull(raw json.RawMessage) bool {
 	return string(bytes.TrimSpace(raw)) == "null"
+}
+
+// MCPServerName is the key handoff's MCP server is registered under.
+const MCPServerName = "handoff"
+
+// MergeClaudeMCP registers `<handoffPath> mcp` as a stdio MCP server in a
+// Claude Code .mcp.json (project scope; empty existing means none), with
+// the guarantees of MergeClaudeSettings: every other key and server stays
+// as it was, and when a server named "handoff" or any server running
+// `handoff mcp` is already there the input is returned unchanged, so a
+// person's own entry (another path, --db, --dir) is never overwritten.
+// Claude Code asks before it first starts a server from .mcp.json.
+func MergeClaudeMCP(existing []byte, handoffPath string) ([]byte, error) {
+	if strings.TrimSpace(handoffPath) == "" {
+		return nil, handoff.Errorf(handoff.EINVALID, "the path of the handoff binary is empty")
+	}
+	root := object{}
+	if len(bytes.TrimSpace(existing)) > 0 {
+		var err error
+		if root, err = parseObject(existing); err != nil {
+			return nil, handoff.Errorf(handoff.EINVALID, "MCP config is not a JSON object: %w", err)
+		}
+	}
+	servers := object{}
+	if raw, ok := root.get("mcpServers"); ok && !isNull(raw) {
+		var err error
+		if servers, err = parseObject(raw); err != nil {
+			return nil, handoff.Errorf(handoff.EINVALID, `MCP config "mcpServers" is not a JSON object: %w`, err)
+		}
+	}
+	if _, ok := servers.get(MCPServerName); ok {
+		return existing, nil
+	}
+	for _, m := range servers {
+		var srv struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		}
+		if json.Unmarshal(m.value, &srv) == nil && isHandoffBinary(srv.Command) && slices.Contains(srv.Args, "mcp") {
+			return existing, nil
+		}
+	}
+	ours, err := marshalCompact(struct {
+		Type    string   `json:"type"`
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	}{"stdio", handoffPath, []string{"mcp"}})
+	if err != nil {
+		return nil, err
+	}
+	servers.set(MCPServerName, ours)
+	serversRaw, err := marshalCompact(servers)
+	if err != nil {
+		return nil, err
+	}
+	root.set("mcpServers", serversRaw)
+	compact, err := marshalCompact(root)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, compact, "", "  "); err != nil {
+		return nil, handoff.Errorf(handoff.EINTERNAL, "indent MCP config: %w", err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// isHandoffBinary reports whether command names a program called handoff
+// (any directory, with or without .exe).
+func isHandoffBinary(command string) bool {
+	if j := strings.LastIndexAny(command, `/\`); j >= 0 {
+		command = command[j+1:]
+	}
+	return strings.TrimSuffix(strings.ToLower(command), ".exe") == "handoff"
 }

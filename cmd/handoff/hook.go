@@ -20,6 +20,7 @@ type hookOptions struct {
 	write       bool
 	settings    string
 	handoffPath string
+	mcpInstall  // --mcp: register `handoff mcp` instead (hook_install.go)
 
 	budget        int
 	encoding      string
@@ -76,6 +77,9 @@ func (a *app) newHookAgentCmd(agent, settings string) *cobra.Command {
 			if o.write {
 				return handoff.Errorf(handoff.EINVALID, "--write only goes with --install")
 			}
+			if o.mcp {
+				return handoff.Errorf(handoff.EINVALID, "--mcp only goes with --install")
+			}
 			return o.run(cmd.Context())
 		},
 	}
@@ -85,6 +89,7 @@ func (a *app) newHookAgentCmd(agent, settings string) *cobra.Command {
 	f.BoolVar(&o.write, "write", false, "with --install: merge it into the settings file (atomically, keeping everything else)")
 	f.StringVar(&o.settings, "settings", settings, "with --install --write: the settings `file` to merge into")
 	f.StringVar(&o.handoffPath, "handoff-path", "", "with --install: the handoff binary the hooks run (default: this one)")
+	o.mcpInstall.addFlags(cmd)
 	f.IntVar(&o.budget, "budget", 2000, "resume prompt budget in `tokens`")
 	f.StringVar(&o.encoding, "encoding", string(capacity.O200kBase), "tokenizer: o200k_base or cl100k_base")
 	f.StringVar(&o.model, "model", "", "model whose context window to measure against (default: from the transcript)")

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/spf13/cobra"
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/hooks"
@@ -27,6 +30,9 @@ func (o *hookOptions) runInstall() error {
 		}
 		path = exe
 	}
+	if o.mcp {
+		return o.runInstallMCP(path)
+	}
 	merge := hooks.MergeClaudeSettings
 	if o.agent == "codex" {
 		merge = hooks.MergeCodexHooks
@@ -39,25 +45,75 @@ func (o *hookOptions) runInstall() error {
 		_, err = a.stdout.Write(block)
 		return err
 	}
+	return a.mergeInto(o.settings, path, merge, "handoff's hooks")
+}
 
-	existing, err := os.ReadFile(o.settings)
+// mergeInto merges what merge makes for the binary at path into file,
+// atomically, creating the file and its directory when missing and leaving
+// it untouched when merge changes nothing.
+func (a *app) mergeInto(file, path string, merge func(existing []byte, path string) ([]byte, error), what string) error {
+	existing, err := os.ReadFile(file)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return handoff.Errorf(handoff.EINVALID, "read %s: %v", o.settings, err)
+		return handoff.Errorf(handoff.EINVALID, "read %s: %v", file, err)
 	}
 	merged, err := merge(existing, path)
 	if err != nil {
-		return fmt.Errorf("%s: %w", o.settings, err)
+		return fmt.Errorf("%s: %w", file, err)
 	}
 	if existing != nil && bytes.Equal(merged, existing) {
-		a.status("%s already runs handoff's hooks; nothing changed", o.settings)
+		a.status("%s already runs %s; nothing changed", file, what)
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(o.settings), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(o.settings), err)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(file), err)
 	}
-	if err := writeFileAtomic(o.settings, merged); err != nil {
+	if err := writeFileAtomic(file, merged); err != nil {
 		return err
 	}
-	a.status("installed handoff's hooks in %s", o.settings)
+	a.status("installed %s in %s", what, file)
 	return nil
+}
+
+// mcpInstall is `hook <agent> --install --mcp`: register `handoff mcp` as
+// the agent's MCP server instead of installing the hooks. It is a switch,
+// not an addition, so each run prints or writes one file in one format,
+// and `--install` alone keeps doing exactly what it did.
+type mcpInstall struct {
+	mcp bool
+	cmd *cobra.Command
+}
+
+func (m *mcpInstall) addFlags(cmd *cobra.Command) {
+	m.cmd = cmd
+	cmd.Flags().BoolVar(&m.mcp, "mcp", false, "with --install: register 'handoff mcp' as an MCP server instead of the hooks (Claude Code: .mcp.json, the default --settings; Codex: prints the config.toml table)")
+}
+
+// runInstallMCP prints the MCP server entry, or for Claude Code with
+// --write merges it into the project's .mcp.json (or --settings).
+func (o *hookOptions) runInstallMCP(path string) error {
+	a := o.app
+	if o.agent == "codex" {
+		if o.write {
+			return handoff.Errorf(handoff.EINVALID, "--mcp --write: Codex reads MCP servers from ~/.codex/config.toml, which handoff does not edit; run without --write and add the printed table to it")
+		}
+		quoted, err := json.Marshal(path) // a JSON string is a TOML basic string
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(a.stdout, "[mcp_servers.%s]\ncommand = %s\nargs = [\"mcp\"]\n", hooks.MCPServerName, quoted)
+		return err
+	}
+	if !o.write {
+		block, err := hooks.MergeClaudeMCP(nil, path)
+		if err != nil {
+			return err
+		}
+		_, err = a.stdout.Write(block)
+		return err
+	}
+	file := o.settings
+	if !o.cmd.Flags().Changed("settings") {
+		file = ".mcp.json"
+	}
+	return a.mergeInto(file, path, hooks.MergeClaudeMCP, "handoff's MCP server")
 }

@@ -601,7 +601,7 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 func (b *builder) more(s *handoff.Snapshot, show string) {
 	var parts []string
 	if s.ID != "" {
-		parts = append(parts, "run "+code(show+" "+s.ID+" --decisions", 80)+" (or --errors, --tasks, --files) for the full records")
+		parts = append(parts, "run "+code(show+" "+s.ID+" --decisions", 80)+" (or --errors, --tasks, --files) for the full records, or, with the handoff MCP server connected, call its decisions, errors or resume_prompt tools with workflow "+code(s.WorkflowID, 80))
 	}
 	if p := s.Source.Path; p != "" && p != "-" {
 		t := "the transcript is " + code(p, 200)

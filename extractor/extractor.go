@@ -271,7 +271,7 @@ func NextStep(s *handoff.Snapshot) string {
 		}
 		return fmt.Sprintf("Fix the failing %s %s%s%s", noun, strings.Join(names, ", "), more, run)
 	}
-	if e, ok := newestOpenError(s.Errors); ok {
+	if e, ok := newestOpenError(s.Errors, lastRequestIndex(s)); ok {
 		if e.Command != "" {
 			return "Fix the open error from `" + firstLine(e.Command) + "` (see Open errors)."
 		}
@@ -287,6 +287,10 @@ func NextStep(s *handoff.Snapshot) string {
 			}
 		}
 	}
+	if e := s.EndState; e != nil && e.LastAssistant != "" {
+		return "The last turn ended with the assistant reporting " + quoteData(truncate(firstSentence(e.LastAssistant), 240)) +
+			": check with the person that this settles their latest request, then ask what comes next."
+	}
 	req := s.LatestRequest
 	if req == "" {
 		req = s.Goal
@@ -297,12 +301,35 @@ func NextStep(s *handoff.Snapshot) string {
 	return "Ask the person what to do next."
 }
 
-// newestOpenError returns the newest error that is still open and worth a
-// successor's time.
-func newestOpenError(errs []handoff.ErrorRecord) (handoff.ErrorRecord, bool) {
+// lastRequestIndex is the message index of the person's latest message,
+// or -1.
+func lastRequestIndex(s *handoff.Snapshot) int {
+	if n := len(s.Requests); n > 0 {
+		return s.Requests[n-1].Source.Index
+	}
+	return -1
+}
+
+// firstSentence returns the first sentence (or line) of text.
+func firstSentence(text string) string {
+	text = strings.TrimSpace(stripCode(text))
+	if i := strings.IndexByte(text, '\n'); i > 0 {
+		text = text[:i]
+	}
+	if sents := splitSentences(text); len(sents) > 0 {
+		return strings.TrimSpace(sents[0])
+	}
+	return text
+}
+
+// newestOpenError returns the newest error that is still open, worth a
+// successor's time, and met while working on the person's latest message
+// (after index since): an error from before it was either dealt with or
+// set aside by the person, and is listed, not made the next step.
+func newestOpenError(errs []handoff.ErrorRecord, since int) (handoff.ErrorRecord, bool) {
 	best := -1
 	for i, e := range errs {
-		if e.Resolution != handoff.ResolutionUnresolved || benign(e) {
+		if e.Resolution != handoff.ResolutionUnresolved || benign(e) || e.Source.Index < since {
 			continue
 		}
 		if best < 0 || e.Source.Index > errs[best].Source.Index {

@@ -73,6 +73,10 @@ type Snapshot struct {
 	EndState *EndState `json:"end_state,omitempty"`
 	// Commits are the commits the session made, from git's own output.
 	Commits []Commit `json:"commits,omitempty"`
+	// FileNotes are the decisions, status and next steps the agent wrote
+	// into notes files (STATUS.md, DECISIONS.md, ADRs, TODO.md, …), the
+	// latest writing per file.
+	FileNotes []FileNote `json:"file_notes,omitempty"`
 	// Carried is what the agent's latest compaction summary carried
 	// forward, section by section, when the transcript has one.
 	Carried *Carried `json:"carried,omitempty"`
@@ -199,6 +203,15 @@ type CarriedSection struct {
 	// Kind classifies the section for ranking: current_work, next_step,
 	// pending, problems, user_messages, request, or other.
 	Kind string `json:"kind"`
+}
+
+// FileNote is what the agent last wrote into a notes file, cut down to
+// the sections a successor needs (decisions, status, next steps, open
+// issues).
+type FileNote struct {
+	Path   string     `json:"path"`
+	Text   string     `json:"text"`
+	Source MessageRef `json:"source"`
 }
 
 // Commit is a commit the session made.

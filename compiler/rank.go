@@ -23,6 +23,7 @@ const (
 	secConstraints
 	secRequests
 	secCarried
+	secNotes
 	secPlan
 	secDecisions
 	secErrors
@@ -42,6 +43,7 @@ var sectionInfo = [numSections]struct{ key, title string }{
 	secConstraints: {"constraints", "The person's constraints and preferences"},
 	secRequests:    {"requests", "Earlier messages from the person (newest first)"},
 	secCarried:     {"carried", "From the agent's last compaction summary"},
+	secNotes:       {"notes", "Notes the agent wrote into files"},
 	secPlan:        {"plan", "Plan"},
 	secDecisions:   {"decisions", "Decisions in force"},
 	secErrors:      {"errors", "Open errors (newest first)"},
@@ -102,6 +104,8 @@ const (
 	rankNoTests        = 30
 	rankGitFiles       = 40 // + stride 2
 	rankResolved       = 60 // + stride 5
+	rankNotes          = 13 // + stride 4
+	rankNotesFull      = 33 // + stride 4
 	rankCarriedEnd     = 4
 	rankCarriedPending = 12
 	rankCarriedOther   = 32
@@ -170,6 +174,7 @@ func buildPieces(s *handoff.Snapshot, show string) []piece {
 	b.variants(secNext, "next step", []int{rankNext, rankNextFull}, []string{inline(next, 160), inline(next, 700)})
 	b.request(s, shown)
 	b.carried(s)
+	b.notes(s)
 	b.plan(s)
 	b.decisions(s)
 	b.errors(s)
@@ -352,6 +357,16 @@ func (b *builder) carried(s *handoff.Snapshot) {
 		lead := inline(sec.Title, 60) + ":\n"
 		b.variants(secCarried, "summary sections", []int{short, full}, []string{
 			lead + blockQuote(sec.Text, 400), lead + blockQuote(sec.Text, 1600),
+		})
+	}
+}
+
+// notes adds what the agent wrote into its notes files, newest first.
+func (b *builder) notes(s *handoff.Snapshot) {
+	for i, n := range s.FileNotes {
+		lead := code(n.Path, 120) + ":\n"
+		b.variants(secNotes, "file notes", []int{rankNotes + 4*i, rankNotesFull + 4*i}, []string{
+			lead + blockQuote(n.Text, 400), lead + blockQuote(n.Text, 1600),
 		})
 	}
 }

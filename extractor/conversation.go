@@ -25,6 +25,7 @@ type Conversation struct {
 	End           *handoff.EndState
 	Recent        []handoff.Turn
 	Carried       *handoff.Carried
+	FileNotes     []handoff.FileNote
 }
 
 // Limits on conversation text, in runes unless said otherwise.
@@ -137,6 +138,7 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 		}
 	}
 	c.Recent = recentTurns(main, results)
+	c.FileNotes = fileNotes(main, t.Session.CWD)
 	tidyAssistant(&c, t.Session.CWD)
 	return c
 }

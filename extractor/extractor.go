@@ -83,6 +83,7 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 		EndState:      conv.End,
 		Recent:        conv.Recent,
 		Carried:       conv.Carried,
+		FileNotes:     conv.FileNotes,
 		Tasks:         facts.Tasks,
 		CurrentTaskID: facts.CurrentTaskID,
 		NextTaskID:    facts.NextTaskID,

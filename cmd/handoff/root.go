@@ -160,6 +160,7 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newDecisionsCmd(),
 		a.newErrorsCmd(),
 		a.newParseCmd(),
+		a.newServeCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return handoff.Errorf(handoff.EINVALID, "%w", err)

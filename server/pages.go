@@ -254,4 +254,3 @@ func shortID(id string) string {
 	}
 	return id
 }
-

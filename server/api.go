@@ -430,7 +430,8 @@ func (s *Server) snapshotOf(r *http.Request, wf *handoff.Workflow, id string) (*
 }
 
 // snapshots loads a workflow's snapshots, oldest first (the timeline's
-// order). Damaged rows are skipped, as the CLI's listing skips them.
+// order). Damaged rows are skipped, as the CLI's listing skips them. The
+// snapshots are shared with the cache: read them, never change them.
 func (s *Server) snapshots(r *http.Request, workflowID string) ([]*handoff.Snapshot, error) {
 	sums, _, err := s.cfg.Store.ListSnapshots(r.Context(), store.ListFilter{WorkflowID: workflowID})
 	if err != nil {
@@ -438,10 +439,14 @@ func (s *Server) snapshots(r *http.Request, workflowID string) ([]*handoff.Snaps
 	}
 	out := make([]*handoff.Snapshot, 0, len(sums))
 	for _, sum := range sums {
-		snap, err := s.cfg.Store.Snapshot(r.Context(), sum.ID)
-		if err != nil {
-			s.log.Warn("skipped unreadable snapshot", "id", sum.ID, "err", err)
-			continue
+		snap, ok := s.cache.get(sum.ID)
+		if !ok {
+			var err error
+			if snap, err = s.cfg.Store.Snapshot(r.Context(), sum.ID); err != nil {
+				s.log.Warn("skipped unreadable snapshot", "id", sum.ID, "err", err)
+				continue
+			}
+			s.cache.put(snap)
 		}
 		out = append(out, snap)
 	}

@@ -37,6 +37,9 @@ const (
 	DefaultMaxTranscriptBytes = 32 << 20
 )
 
+// snapCacheSize bounds the decoded snapshots kept (a few MB at most).
+const snapCacheSize = 512
+
 // Config is what New needs.
 type Config struct {
 	// Store is the database; required.
@@ -63,6 +66,7 @@ type Server struct {
 	log     *slog.Logger
 	handler http.Handler
 	pages   *pages
+	cache   *snapCache
 }
 
 // New builds the server's handler tree.
@@ -81,7 +85,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: log, pages: p}
+	s := &Server{cfg: cfg, log: log, pages: p, cache: newSnapCache(snapCacheSize)}
 	mux := http.NewServeMux()
 	s.routes(mux)
 	s.handler = s.secure(mux)

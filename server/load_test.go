@@ -149,4 +149,3 @@ func BenchmarkConcurrentReads(b *testing.B) {
 		})
 	}
 }
-

@@ -3,6 +3,7 @@ package server
 import (
 	"crypto/sha256"
 	"crypto/subtle"
+	"net"
 	"net/http"
 	"strings"
 )
@@ -29,6 +30,14 @@ func (s *Server) secure(next http.Handler) http.Handler {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'")
+		if s.cfg.Token == "" && !loopbackHost(r.Host) {
+			// Without a token the server is only for this machine. A page
+			// on another site whose name was re-pointed at 127.0.0.1 (DNS
+			// rebinding) looks same-origin to the browser, but its Host
+			// header still names that site.
+			s.writeError(w, r, errorCode(codeForbidden, "host "+r.Host+" refused: without a token only localhost names are served"))
+			return
+		}
 		if s.cfg.Token != "" {
 			if r.Method == http.MethodGet && r.URL.Path == "/" && r.URL.Query().Has("token") {
 				s.login(w, r)
@@ -78,4 +87,18 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
 	})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// loopbackHost reports whether a Host header names this machine:
+// localhost or a loopback address, with or without a port.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

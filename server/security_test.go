@@ -122,3 +122,37 @@ func TestListenAndServe(t *testing.T) {
 		t.Error("still serving after shutdown")
 	}
 }
+
+// TestRebindingHostRefused: without a token, a request whose Host is not a
+// localhost name (a DNS-rebound site) is refused, reads included.
+func TestRebindingHostRefused(t *testing.T) {
+	f := newFixture(t, nil)
+	for host, ok := range map[string]bool{
+		"127.0.0.1:7420": true, "localhost:7420": true, "[::1]:7420": true, "app.localhost": true,
+		"evil.example:7420": false, "evil.example": false, "192.168.1.5:7420": false,
+	} {
+		req, _ := http.NewRequest("GET", f.srv.URL+"/api/workflows", nil)
+		req.Host = host
+		resp, err := f.srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if (resp.StatusCode == 200) != ok {
+			t.Errorf("Host %s: %d, want allowed=%v", host, resp.StatusCode, ok)
+		}
+	}
+	// With a token the bearer decides, whatever the name.
+	g := newFixture(t, func(c *Config) { c.Token = "t" })
+	req, _ := http.NewRequest("GET", g.srv.URL+"/api/workflows", nil)
+	req.Host = "handoff.internal:7420"
+	req.Header.Set("Authorization", "Bearer t")
+	resp, err := g.srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("token and another host name: %d", resp.StatusCode)
+	}
+}

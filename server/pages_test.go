@@ -92,6 +92,9 @@ func TestStaticAndHeaders(t *testing.T) {
 			t.Errorf("%s: %d (%d bytes)", p, status, len(body))
 		}
 	}
+	if status, _ := f.do("GET", "/static/", nil); status == 200 {
+		t.Error("the static directory is listed")
+	}
 	if status, _ := f.do("GET", "/static/../layout.html", nil); status == 200 {
 		t.Error("templates are served as static files")
 	}

@@ -116,5 +116,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 
 	mux.HandleFunc("GET /{$}", s.page(s.indexPage))
 	mux.HandleFunc("GET /workflows/{id}", s.page(s.workflowPage))
-	mux.Handle("GET /static/", http.FileServerFS(staticFS()))
+	static := http.FileServerFS(staticFS())
+	mux.HandleFunc("GET /static/{file}", func(w http.ResponseWriter, r *http.Request) {
+		static.ServeHTTP(w, r) // files only: no directory listing
+	})
 }

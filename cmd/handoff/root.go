@@ -161,6 +161,7 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newErrorsCmd(),
 		a.newParseCmd(),
 		a.newMCPCmd(),
+		a.newServeCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return handoff.Errorf(handoff.EINVALID, "%w", err)

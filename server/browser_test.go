@@ -1,0 +1,150 @@
+package server
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// chromiumPath finds the system Chromium. Locally a missing browser skips
+// the browser test; under CI=true it fails it, since CI installs Chromium
+// and a skipped check there would pass without checking anything.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "/usr/bin/chromium"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium not found; CI must install it (apt-get install chromium)")
+	}
+	t.Skip("chromium not installed; apt-get install chromium to run the browser test")
+	return ""
+}
+
+// TestBrowserPauseResume drives the dashboard in headless Chromium: the
+// timeline of a workflow with two snapshots, Pause with a reason, the
+// status becoming paused, Resume, the status back to in progress. It
+// saves screenshots in $HANDOFF_SCREENSHOT_DIR when set, else t.TempDir().
+func TestBrowserPauseResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test in -short mode")
+	}
+	exe := chromiumPath(t)
+	f := newFixture(t, nil)
+	f.checkpoint("")
+	f.checkpoint("")
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1200, 1800),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	defer acancel()
+	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithErrorf(t.Logf))
+	defer bcancel()
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("chromium (%s) did not start: %v", exe, err)
+	}
+
+	shots := os.Getenv("HANDOFF_SCREENSHOT_DIR")
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	shot := func(name string) chromedp.Action[chromedp.Void] {
+		return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+			png, err := chromedp.FullScreenshot(100)(ctx, tg) // quality 100 is a PNG
+			if err != nil {
+				return chromedp.Void{}, err
+			}
+			path := filepath.Join(shots, name)
+			t.Logf("screenshot: %s", path)
+			return chromedp.Void{}, os.WriteFile(path, png, 0o644)
+		}
+	}
+	statusIs := func(want string) chromedp.Action[chromedp.Void] {
+		poll := chromedp.Poll[bool](`document.querySelector("#status") !== null && document.querySelector("#status").textContent.trim() === "`+want+`"`,
+			chromedp.WithPollingTimeout(15*time.Second))
+		return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+			_, err := poll(ctx, tg)
+			return chromedp.Void{}, err
+		}
+	}
+
+	err := chromedp.Do(bctx,
+		chromedp.Navigate(f.srv.URL+"/"),
+		chromedp.WaitVisible(chromedp.ID("workflows")),
+		chromedp.Click(chromedp.CSS(`a[href="/workflows/`+sampleWF+`"]`)),
+		chromedp.WaitVisible(chromedp.ID("timeline")),
+	)
+	if err != nil {
+		t.Fatalf("open the workflow page: %v", err)
+	}
+	cards, err := chromedp.Run(bctx, chromedp.Evaluate[int](`document.querySelectorAll("#timeline li.card").length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, err := chromedp.Run(bctx, chromedp.Text(chromedp.ID("status")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cards < 2 || strings.TrimSpace(status) != "in progress" {
+		t.Fatalf("timeline has %d cards, status %q; want ≥ 2, in progress", cards, status)
+	}
+
+	err = chromedp.Do(bctx,
+		chromedp.Click(chromedp.ID("pause-btn")),
+		chromedp.WaitVisible(chromedp.ID("pause-reason")),
+		chromedp.SendKeys(chromedp.ID("pause-reason"), "end of day"),
+		chromedp.Click(chromedp.ID("pause-confirm")),
+		statusIs("paused"),
+		chromedp.WaitVisible(chromedp.ID("resume-btn")), // after the page reloads
+		statusIs("paused"),
+		shot("dashboard-paused.png"),
+	)
+	if err != nil {
+		t.Fatalf("pause from the dashboard: %v", err)
+	}
+	var d workflowDetail
+	f.json("GET", "/api/workflows/"+sampleWF, nil, 200, &d)
+	if d.Status != handoff.WorkflowPaused || d.PauseReason != "end of day" {
+		t.Fatalf("after the Pause click the store says %s %q", d.Status, d.PauseReason)
+	}
+
+	err = chromedp.Do(bctx,
+		chromedp.Click(chromedp.ID("resume-btn")),
+		statusIs("in progress"),
+		chromedp.WaitVisible(chromedp.ID("pause-btn")),
+		statusIs("in progress"),
+		shot("dashboard-resumed.png"),
+	)
+	if err != nil {
+		t.Fatalf("resume from the dashboard: %v", err)
+	}
+	f.json("GET", "/api/workflows/"+sampleWF, nil, 200, &d)
+	if d.Status != handoff.WorkflowInProgress || d.Latest == nil || d.Latest.Trigger != handoff.TriggerPause {
+		t.Fatalf("after the Resume click the store says %s, latest %+v", d.Status, d.Latest)
+	}
+}

@@ -1,0 +1,123 @@
+// Package server is handoff's HTTP adapter: a JSON API and a dashboard over
+// the same use-case layer (package session) and the same database the CLI
+// uses, so a browser, a script on another machine and the terminal see and
+// change workflows the same way.
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/capacity"
+	"github.com/handoff-cli/handoff/session"
+	"github.com/handoff-cli/handoff/store"
+)
+
+// Store is what the server needs from a database: the use cases' Store
+// plus the listings only a reader of many workflows needs. *store.Store
+// satisfies it.
+type Store interface {
+	session.Store
+	// Overview lists every workflow with its latest snapshot summary.
+	Overview(ctx context.Context) ([]store.WorkflowOverview, []error, error)
+	// ListSnapshots summarises a workflow's snapshots, newest first.
+	ListSnapshots(ctx context.Context, f store.ListFilter) ([]store.SnapshotSummary, []error, error)
+	// Events lists a workflow's events, oldest first.
+	Events(ctx context.Context, workflowID string) ([]handoff.Event, error)
+}
+
+var _ Store = (*store.Store)(nil)
+
+// Default body limits: a JSON request is a few fields; a transcript can be
+// long but is bounded so one request cannot exhaust memory.
+const (
+	DefaultMaxJSONBytes       = 64 << 10
+	DefaultMaxTranscriptBytes = 32 << 20
+)
+
+// snapCacheSize bounds the decoded snapshots kept (a few MB at most).
+const snapCacheSize = 512
+
+// Config is what New needs.
+type Config struct {
+	// Store is the database; required.
+	Store Store
+	// Counter counts tokens for compiled prompts and new snapshots;
+	// required. It is shared by every request (it is safe for that).
+	Counter *capacity.Counter
+	// Token, when set, is required as "Authorization: Bearer TOKEN" (or
+	// the cookie the dashboard's ?token= login sets) on every request.
+	Token string
+	// MaxTranscriptBytes bounds POST /api/transcripts bodies; 0 is
+	// DefaultMaxTranscriptBytes.
+	MaxTranscriptBytes int64
+	// ReadGit lets a pause read git state from the transcript's working
+	// directory (the server's file system), as `handoff pause` does.
+	ReadGit bool
+	// Logger receives request failures; nil discards them.
+	Logger *slog.Logger
+}
+
+// Server serves the API and the dashboard.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	handler http.Handler
+	pages   *pages
+	cache   *snapCache
+}
+
+// New builds the server's handler tree.
+func New(cfg Config) (*Server, error) {
+	if cfg.Store == nil || cfg.Counter == nil {
+		return nil, handoff.Errorf(handoff.EINTERNAL, "server: a store and a counter are required")
+	}
+	if cfg.MaxTranscriptBytes <= 0 {
+		cfg.MaxTranscriptBytes = DefaultMaxTranscriptBytes
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	p, err := newPages()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, log: log, pages: p, cache: newSnapCache(snapCacheSize)}
+	mux := http.NewServeMux()
+	s.routes(mux)
+	s.handler = s.secure(mux)
+	return s, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+func (s *Server) routes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/openapi.json", s.openAPI)
+	mux.HandleFunc("GET /api/workflows", s.api(s.listWorkflows))
+	mux.HandleFunc("GET /api/workflows/{id}", s.api(s.getWorkflow))
+	mux.HandleFunc("POST /api/workflows/{id}/pause", s.api(s.pauseWorkflow))
+	mux.HandleFunc("POST /api/workflows/{id}/resume", s.api(s.resumeWorkflow))
+	mux.HandleFunc("GET /api/workflows/{id}/snapshots", s.api(s.listSnapshots))
+	mux.HandleFunc("GET /api/workflows/{id}/snapshots/{sid}", s.api(s.getSnapshot))
+	mux.HandleFunc("GET /api/workflows/{id}/snapshots/{sid}/decisions", s.api(s.snapshotDecisions))
+	mux.HandleFunc("GET /api/workflows/{id}/snapshots/{sid}/errors", s.api(s.snapshotErrors))
+	mux.HandleFunc("GET /api/workflows/{id}/snapshots/{sid}/git-changes", s.api(s.snapshotGit))
+	mux.HandleFunc("GET /api/workflows/{id}/snapshots/{sid}/prompt", s.api(s.snapshotPrompt))
+	mux.HandleFunc("GET /api/workflows/{id}/events", s.api(s.listEvents))
+	mux.HandleFunc("GET /api/workflows/{id}/diff", s.api(s.diff))
+	mux.HandleFunc("POST /api/transcripts", s.api(s.postTranscript))
+	mux.HandleFunc("/api/", s.api(func(*http.Request) (int, any, error) {
+		return 0, nil, handoff.Errorf(handoff.ENOTFOUND, "no such API endpoint")
+	}))
+
+	mux.HandleFunc("GET /{$}", s.page(s.indexPage))
+	mux.HandleFunc("GET /workflows/{id}", s.page(s.workflowPage))
+	static := http.FileServerFS(staticFS())
+	mux.HandleFunc("GET /static/{file}", func(w http.ResponseWriter, r *http.Request) {
+		static.ServeHTTP(w, r) // files only: no directory listing
+	})
+}

@@ -119,6 +119,23 @@ func classify(op string, err error) error {
 	if err == nil {
 		return nil
 	}
+	if handoff.ErrorCode(err) != handoff.EINTERNAL {
+		return err // already classified further down
+	}
+	e := classifyRaw(op, err)
+	// pgx lists every address it tried on its own line; a person reads one.
+	var he *handoff.Error
+	if errors.As(e, &he) && strings.ContainsAny(he.Message, "\n\t") {
+		return &handoff.Error{Code: he.Code, Message: strings.Join(strings.Fields(he.Message), " "), Err: err}
+	}
+	if strings.ContainsAny(e.Error(), "\n\t") {
+		return &handoff.Error{Code: handoff.EINTERNAL, Message: strings.Join(strings.Fields(e.Error()), " "), Err: err}
+	}
+	return e
+}
+
+// classifyRaw is classify before the message is flattened.
+func classifyRaw(op string, err error) error {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		switch {
@@ -194,9 +211,6 @@ func (s *Store) inTx(ctx context.Context, op string, idempotent bool, fn func(tx
 			return nil
 		}
 		if !retryable(err, idempotent) || attempt == maxWriteAttempts || ctx.Err() != nil {
-			if handoff.ErrorCode(err) != handoff.EINTERNAL {
-				return err // already classified by fn
-			}
 			return classify(op, err)
 		}
 		s.log.Debug("transaction failed, retrying", "op", op, "attempt", attempt, "err", err)

@@ -94,6 +94,15 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 	return s, nil
 }
 
+// RedactURL returns rawURL with its password hidden, for messages.
+func RedactURL(rawURL string) (string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", handoff.Errorf(handoff.EINVALID, "not a URL")
+	}
+	return u.Redacted(), nil
+}
+
 // redactURL hides a password in a URL that may not even parse.
 func redactURL(raw string) string {
 	if u, err := url.Parse(raw); err == nil {

@@ -29,6 +29,8 @@ type Store interface {
 	ListWorkflows(ctx context.Context) ([]handoff.Workflow, []error, error)
 	ListEvents(ctx context.Context, workflowID string) ([]handoff.Event, []error, error)
 	Overview(ctx context.Context) ([]store.WorkflowOverview, []error, error)
+	Decisions(ctx context.Context, f store.DecisionFilter) ([]store.StoredDecision, []error, error)
+	Errors(ctx context.Context, f store.ErrorFilter) ([]store.StoredError, []error, error)
 	Close() error
 }
 
@@ -68,6 +70,8 @@ func Run(t *testing.T, open func(t *testing.T) Store, opts Options) {
 		{"WorkflowsAndResolve", testWorkflowsResolve},
 		{"StartCommit", testStartCommit},
 		{"Cache", testCache},
+		{"Decisions", testDecisions},
+		{"Errors", testErrors},
 		{"ConcurrentSavers", func(t *testing.T, s Store) { testConcurrent(t, s, opts.Writers, opts.SavesPerWriter) }},
 	}
 	for _, tc := range tests {

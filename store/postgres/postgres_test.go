@@ -135,3 +135,38 @@ func TestUnreachableServer(t *testing.T) {
 		t.Fatalf("a path: %v", err)
 	}
 }
+
+// A damaged row does not count against a listing's limit: the next page
+// is read to fill it.
+func TestListSkipsDamagedAcrossPages(t *testing.T) {
+	s, u := open(t)
+	ctx := context.Background()
+	for i := range 5 {
+		if err := s.SaveSnapshot(ctx, storetest.Snap("wf_a", i), store.WorkflowInfo{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := sql.Open("pgx", u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// Two newest rows whose JSON is another snapshot's.
+	for i, id := range []string{"snap_bad1", "snap_bad2"} {
+		if _, err := db.ExecContext(ctx, `INSERT INTO session_snapshots (id, workflow_id, session_number, "trigger", schema_version, snapshot_json, content_hash, created_at)
+			VALUES ($1, 'wf_a', $2, 'manual', 1, '{"id": "snap_other"}', $1, now())`, id, 10+i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, damaged, err := s.ListSnapshots(ctx, store.ListFilter{Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 3 || len(damaged) != 2 || list[0].Goal != "goal wf_a #4" {
+		t.Fatalf("got %d summaries (first %+v) and %d damaged, want 3 from #4 down and 2", len(list), list, len(damaged))
+	}
+	all, damaged, err := s.ListSnapshots(ctx, store.ListFilter{})
+	if err != nil || len(all) != 5 || len(damaged) != 2 {
+		t.Fatalf("unlimited: %d, %d damaged, %v", len(all), len(damaged), err)
+	}
+}

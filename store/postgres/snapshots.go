@@ -295,56 +295,109 @@ func decodeSnapshot(id, body string) (*handoff.Snapshot, error) {
 }
 
 // ListSnapshots summarises stored snapshots, newest first; rows that do
-// not decode are skipped and reported in the second result.
+// not decode are skipped and reported in the second result. With a limit
+// the rows are read a page at a time (keyset on created_at, seq), so a
+// short listing of a long history does not ship every snapshot's JSON;
+// damaged rows do not count against the limit.
 func (s *Store) ListSnapshots(ctx context.Context, f store.ListFilter) ([]store.SnapshotSummary, []error, error) {
 	if f.Limit < 0 {
 		return nil, nil, handoff.Errorf(handoff.EINVALID, "list snapshots: negative limit %d", f.Limit)
 	}
-	query := `SELECT id, workflow_id, session_number, "trigger", created_at, snapshot_json FROM session_snapshots`
-	var args []any
-	if f.WorkflowID != "" {
-		query += " WHERE workflow_id = $1"
-		args = append(args, f.WorkflowID)
-	}
-	query += " ORDER BY created_at DESC, seq DESC"
-	rows, err := s.db.QueryxContext(ctx, query, args...)
-	if err != nil {
-		return nil, nil, classify("list snapshots", err)
-	}
-	defer rows.Close()
 	var (
 		out     []store.SnapshotSummary
 		damaged []error
+		after   *struct {
+			at  time.Time
+			seq int64
+		}
 	)
-	for rows.Next() {
-		sum, err := scanSummary(rows)
+	for {
+		query := `SELECT id, workflow_id, session_number, "trigger", created_at, seq, snapshot_json FROM session_snapshots WHERE true`
+		var args []any
+		if f.WorkflowID != "" {
+			args = append(args, f.WorkflowID)
+			query += fmt.Sprintf(" AND workflow_id = $%d", len(args))
+		}
+		if after != nil {
+			args = append(args, after.at, after.seq)
+			query += fmt.Sprintf(" AND (created_at, seq) < ($%d, $%d)", len(args)-1, len(args))
+		}
+		query += " ORDER BY created_at DESC, seq DESC"
+		page := 0
+		if f.Limit > 0 {
+			page = f.Limit - len(out)
+			args = append(args, page)
+			query += fmt.Sprintf(" LIMIT $%d", len(args))
+		}
+		n, err := s.listPage(ctx, query, args, f.Limit, &out, &damaged, &after)
 		if err != nil {
-			damaged = append(damaged, err)
+			return out, damaged, err
+		}
+		if page == 0 || n < page || len(out) >= f.Limit {
+			return out, damaged, nil
+		}
+	}
+}
+
+// listPage reads one page of ListSnapshots, appending summaries and
+// damage, and moves the keyset cursor; it returns the rows read.
+func (s *Store) listPage(ctx context.Context, query string, args []any, limit int, out *[]store.SnapshotSummary, damaged *[]error,
+	after **struct {
+		at  time.Time
+		seq int64
+	}) (int, error) {
+	rows, err := s.db.QueryxContext(ctx, query, args...)
+	if err != nil {
+		return 0, classify("list snapshots", err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		n++
+		var key struct {
+			At  time.Time `db:"created_at"`
+			Seq int64     `db:"seq"`
+		}
+		sum, err := scanSummary(rows, &key)
+		*after = &struct {
+			at  time.Time
+			seq int64
+		}{key.At, key.Seq}
+		if err != nil {
+			*damaged = append(*damaged, err)
 			continue
 		}
-		out = append(out, *sum)
-		if f.Limit > 0 && len(out) == f.Limit {
+		*out = append(*out, *sum)
+		if limit > 0 && len(*out) == limit {
 			break
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return out, damaged, classify("list snapshots", err)
+		return n, classify("list snapshots", err)
 	}
-	return out, damaged, nil
+	return n, nil
 }
 
 // scanSummary reads one snapshot row into a summary.
-func scanSummary(rows interface{ StructScan(any) error }) (*store.SnapshotSummary, error) {
+// key, when given, receives the row's keyset position (created_at, seq).
+func scanSummary(rows interface{ StructScan(any) error }, key *struct {
+	At  time.Time `db:"created_at"`
+	Seq int64     `db:"seq"`
+}) (*store.SnapshotSummary, error) {
 	var row struct {
 		ID            string    `db:"id"`
 		WorkflowID    string    `db:"workflow_id"`
 		SessionNumber int       `db:"session_number"`
 		Trigger       string    `db:"trigger"`
 		CreatedAt     time.Time `db:"created_at"`
+		Seq           int64     `db:"seq"`
 		JSON          string    `db:"snapshot_json"`
 	}
 	if err := rows.StructScan(&row); err != nil {
 		return nil, handoff.Errorf(handoff.ECORRUPT, "a snapshot row does not read: %w", err)
+	}
+	if key != nil {
+		key.At, key.Seq = row.CreatedAt, row.Seq
 	}
 	snap, err := decodeSnapshot(row.ID, row.JSON)
 	if err != nil {

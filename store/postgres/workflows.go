@@ -279,7 +279,7 @@ func (s *Store) Overview(ctx context.Context) ([]store.WorkflowOverview, []error
 	if err != nil {
 		return nil, damaged, err
 	}
-	rows, err := s.db.QueryxContext(ctx, `SELECT DISTINCT ON (workflow_id) id, workflow_id, session_number, "trigger", created_at, snapshot_json
+	rows, err := s.db.QueryxContext(ctx, `SELECT DISTINCT ON (workflow_id) id, workflow_id, session_number, "trigger", created_at, seq, snapshot_json
 		FROM session_snapshots ORDER BY workflow_id, session_number DESC`)
 	if err != nil {
 		return nil, damaged, classify("list the latest snapshots", err)
@@ -287,7 +287,7 @@ func (s *Store) Overview(ctx context.Context) ([]store.WorkflowOverview, []error
 	defer rows.Close()
 	latest := map[string]*store.SnapshotSummary{}
 	for rows.Next() {
-		sum, err := scanSummary(rows)
+		sum, err := scanSummary(rows, nil)
 		if err != nil {
 			damaged = append(damaged, err)
 			continue

@@ -22,6 +22,12 @@ type syncStore interface {
 	Close() error
 }
 
+// hashStore is a store that keeps each snapshot's content hash (the
+// PostgreSQL one), so sync reads hashes instead of decoding snapshots.
+type hashStore interface {
+	ContentHashes(ctx context.Context) (map[string]string, error)
+}
+
 // openTarget opens a SQLite path or a postgres:// URL.
 func (a *app) openTarget(ctx context.Context, target string) (syncStore, error) {
 	if postgres.IsURL(target) {
@@ -137,10 +143,20 @@ func syncSnapshots(ctx context.Context, src, dst syncStore, progress func(done, 
 		}
 		return x.SessionNumber - y.SessionNumber
 	})
+	var srcHashes map[string]string
+	if h, ok := src.(hashStore); ok {
+		if srcHashes, err = h.ContentHashes(ctx); err != nil {
+			return st, fmt.Errorf("sync: read the source: %w", err)
+		}
+	}
 	infos := map[string]store.WorkflowInfo{}
 	for i, sum := range list {
 		if i > 0 && i%progressEvery == 0 && progress != nil {
 			progress(i, len(list))
+		}
+		if h, ok := srcHashes[sum.ID]; ok && have[h] {
+			st.present++
+			continue
 		}
 		snap, err := src.Snapshot(ctx, sum.ID)
 		if err != nil {
@@ -172,8 +188,20 @@ func syncSnapshots(ctx context.Context, src, dst syncStore, progress func(done, 
 	return st, nil
 }
 
-// contentHashes reads every snapshot of s and returns their content hashes.
+// contentHashes returns the content hashes of every snapshot of s: from
+// the store when it keeps them, else by reading each snapshot.
 func contentHashes(ctx context.Context, s syncStore) (map[string]bool, error) {
+	if h, ok := s.(hashStore); ok {
+		byID, err := h.ContentHashes(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[string]bool, len(byID))
+		for _, hash := range byID {
+			out[hash] = true
+		}
+		return out, nil
+	}
 	list, _, err := s.ListSnapshots(ctx, store.ListFilter{})
 	if err != nil {
 		return nil, err

@@ -170,3 +170,37 @@ func TestListSkipsDamagedAcrossPages(t *testing.T) {
 		t.Fatalf("unlimited: %d, %d damaged, %v", len(all), len(damaged), err)
 	}
 }
+
+// The stored hash column is the hash of the snapshot as it loads, so sync
+// may compare either.
+func TestStoredHashMatchesLoaded(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	snaps := []*handoff.Snapshot{storetest.Snap("wf_a", 1), storetest.Snap("wf_a", 2), {WorkflowID: "wf_b", Trigger: handoff.TriggerPause}}
+	snaps[1].GitState = &handoff.GitState{Available: true, Commit: "abc"}
+	for _, snap := range snaps {
+		if err := s.SaveSnapshot(ctx, snap, store.WorkflowInfo{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hashes, err := s.ContentHashes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hashes) != len(snaps) {
+		t.Fatalf("%d hashes for %d snapshots", len(hashes), len(snaps))
+	}
+	for _, snap := range snaps {
+		loaded, err := s.Snapshot(ctx, snap.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := postgres.ContentHash(loaded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hashes[snap.ID] != want {
+			t.Errorf("snapshot %s: stored hash %s, loaded snapshot hashes to %s", snap.ID, hashes[snap.ID], want)
+		}
+	}
+}

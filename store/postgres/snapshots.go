@@ -415,3 +415,20 @@ func scanSummary(rows interface{ StructScan(any) error }, key *struct {
 		OpenErrors:    len(snap.UnresolvedErrors()),
 	}, nil
 }
+
+// ContentHashes returns every stored snapshot's content hash by id, read
+// from the column without decoding any snapshot: what sync compares.
+func (s *Store) ContentHashes(ctx context.Context) (map[string]string, error) {
+	var rows []struct {
+		ID   string `db:"id"`
+		Hash string `db:"content_hash"`
+	}
+	if err := s.db.SelectContext(ctx, &rows, "SELECT id, content_hash FROM session_snapshots"); err != nil {
+		return nil, classify("read the content hashes", err)
+	}
+	out := make(map[string]string, len(rows))
+	for _, r := range rows {
+		out[r.ID] = r.Hash
+	}
+	return out, nil
+}

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -111,6 +112,102 @@ func testErrors(t *testing.T, s Store) {
 		}
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func testFork(t *testing.T, s Store) {
+	ctx := context.Background()
+	src := Snap("wf_a", 1)
+	must(t, s.SaveSnapshot(ctx, src, store.WorkflowInfo{Name: "demo", Dir: "/src/demo"}))
+	cp := *src
+	cp.ID, cp.WorkflowID, cp.Goal = "", "wf_fork", "the other approach"
+	must(t, s.Fork(ctx, &cp, store.WorkflowInfo{Name: "fork of demo"}, src.ID, "try it"))
+	if cp.SessionNumber != 1 || cp.ID == "" || cp.ID == src.ID {
+		t.Fatalf("fork = session %d id %q", cp.SessionNumber, cp.ID)
+	}
+	wf, err := s.Workflow(ctx, "wf_fork")
+	must(t, err)
+	if wf.Status != handoff.WorkflowPaused || wf.SessionCount != 1 || !strings.Contains(wf.PauseReason, src.ID) {
+		t.Fatalf("forked workflow = %+v", wf)
+	}
+	evs, _, err := s.ListEvents(ctx, "wf_fork")
+	must(t, err)
+	want := []handoff.EventType{handoff.EventWorkflowCreated, handoff.EventSnapshotCreated, handoff.EventWorkflowForked, handoff.EventWorkflowPaused}
+	if got := eventTypes(evs); !slices.Equal(got, want) {
+		t.Fatalf("fork events = %v, want %v", got, want)
+	}
+	again, err := s.Snapshot(ctx, src.ID)
+	must(t, err)
+	if again.WorkflowID != "wf_a" || again.Goal != src.Goal {
+		t.Fatalf("the source changed: %+v", again)
+	}
+	cp2 := *src
+	cp2.ID, cp2.WorkflowID, cp2.Goal = "", "wf_fork", "again"
+	code(t, s.Fork(ctx, &cp2, store.WorkflowInfo{}, src.ID, ""), handoff.ECONFLICT)
+	list, _, err := s.ListSnapshots(ctx, store.ListFilter{WorkflowID: "wf_fork"})
+	must(t, err)
+	if len(list) != 1 {
+		t.Fatalf("%d snapshots in the fork, want 1", len(list))
+	}
+}
+
+func testGC(t *testing.T, s Store) {
+	ctx := context.Background()
+	for _, wf := range []string{"done", "dropped", "failed", "open"} {
+		for i := range 2 {
+			must(t, s.SaveSnapshot(ctx, Snap(wf, i), store.WorkflowInfo{}))
+		}
+	}
+	must(t, s.SetWorkflowStatus(ctx, "done", handoff.WorkflowCompleted, ""))
+	must(t, s.SetWorkflowStatus(ctx, "dropped", handoff.WorkflowCancelled, ""))
+	must(t, s.SetWorkflowStatus(ctx, "failed", handoff.WorkflowFailed, ""))
+	past, future := time.Now().Add(-time.Hour), time.Now().Add(time.Hour)
+	none, err := s.GC(ctx, past, false)
+	must(t, err)
+	if len(none) != 0 {
+		t.Fatalf("a cutoff before every update removed %v", none)
+	}
+	dry, err := s.GC(ctx, future, true)
+	must(t, err)
+	var ids []string
+	for _, c := range dry {
+		ids = append(ids, c.ID)
+		if c.Snapshots != 2 {
+			t.Errorf("%s: %d snapshots, want 2", c.ID, c.Snapshots)
+		}
+	}
+	slices.Sort(ids)
+	if !slices.Equal(ids, []string{"done", "dropped"}) {
+		t.Fatalf("dry run picks %v, want [done dropped]", ids)
+	}
+	if _, err := s.LatestSnapshot(ctx, "done"); err != nil {
+		t.Fatalf("the dry run removed something: %v", err)
+	}
+	removed, err := s.GC(ctx, future, false)
+	must(t, err)
+	if len(removed) != 2 {
+		t.Fatalf("removed %v", removed)
+	}
+	for _, wf := range []string{"done", "dropped"} {
+		_, err := s.Workflow(ctx, wf)
+		code(t, err, handoff.ENOTFOUND)
+		list, _, err := s.ListSnapshots(ctx, store.ListFilter{WorkflowID: wf})
+		must(t, err)
+		if len(list) != 0 {
+			t.Fatalf("%s: %d snapshots left", wf, len(list))
+		}
+	}
+	for _, wf := range []string{"failed", "open"} {
+		if _, err := s.LatestSnapshot(ctx, wf); err != nil {
+			t.Fatalf("%s lost its latest snapshot: %v", wf, err)
+		}
+	}
+	all, _, err := s.ListEvents(ctx, "")
+	must(t, err)
+	for _, e := range all {
+		if e.WorkflowID == "done" || e.WorkflowID == "dropped" {
+			t.Fatalf("event of a removed workflow left: %v", e)
 		}
 	}
 }

@@ -31,6 +31,8 @@ type Store interface {
 	Overview(ctx context.Context) ([]store.WorkflowOverview, []error, error)
 	Decisions(ctx context.Context, f store.DecisionFilter) ([]store.StoredDecision, []error, error)
 	Errors(ctx context.Context, f store.ErrorFilter) ([]store.StoredError, []error, error)
+	Fork(ctx context.Context, snap *handoff.Snapshot, wf store.WorkflowInfo, sourceID, note string) error
+	GC(ctx context.Context, cutoff time.Time, dryRun bool) ([]store.GCCandidate, error)
 	Close() error
 }
 
@@ -72,6 +74,8 @@ func Run(t *testing.T, open func(t *testing.T) Store, opts Options) {
 		{"Cache", testCache},
 		{"Decisions", testDecisions},
 		{"Errors", testErrors},
+		{"Fork", testFork},
+		{"GC", testGC},
 		{"ConcurrentSavers", func(t *testing.T, s Store) { testConcurrent(t, s, opts.Writers, opts.SavesPerWriter) }},
 	}
 	for _, tc := range tests {

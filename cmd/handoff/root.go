@@ -13,6 +13,7 @@ import (
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/store"
+	"github.com/handoff-cli/handoff/store/postgres"
 )
 
 // Exit codes. Scripts and agent hooks branch on these, so they are part of
@@ -162,6 +163,7 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newParseCmd(),
 		a.newMCPCmd(),
 		a.newServeCmd(),
+		a.newSyncCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return handoff.Errorf(handoff.EINVALID, "%w", err)
@@ -203,18 +205,35 @@ func (a *app) log() *slog.Logger {
 	return a.logger
 }
 
-// openStore opens the database named by --db, $HANDOFF_DB or the default.
-func (a *app) openStore(ctx context.Context) (*store.Store, error) {
-	path := a.dbPath
-	if path == "" {
-		path = a.getenv("HANDOFF_DB")
+// dbTarget is the database named by --db, $HANDOFF_DB or the default: a
+// SQLite path or a postgres:// URL.
+func (a *app) dbTarget() (string, error) {
+	target := a.dbPath
+	if target == "" {
+		target = a.getenv("HANDOFF_DB")
 	}
-	if path == "" {
+	if target == "" {
 		p, err := store.DefaultPath()
 		if err != nil {
-			return nil, fmt.Errorf("locate the database: %w", err)
+			return "", fmt.Errorf("locate the database: %w", err)
 		}
-		path = p
+		target = p
+	}
+	return target, nil
+}
+
+// openStore opens the SQLite database named by --db, $HANDOFF_DB or the
+// default. A postgres:// URL there is refused with a pointer to `handoff
+// sync`: the commands hold a *store.Store until they move to session.Store,
+// and PostgreSQL is reached through sync (and openTarget) until then.
+func (a *app) openStore(ctx context.Context) (*store.Store, error) {
+	path, err := a.dbTarget()
+	if err != nil {
+		return nil, err
+	}
+	if postgres.IsURL(path) {
+		return nil, handoff.Errorf(handoff.EINVALID,
+			"--db/HANDOFF_DB is a PostgreSQL URL, which only `handoff sync` uses so far: keep a local SQLite --db and share with `handoff sync --to URL`")
 	}
 	s, err := store.Open(ctx, path, store.Options{Logger: a.log()})
 	if err != nil {

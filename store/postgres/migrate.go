@@ -1,0 +1,90 @@
+package postgres
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+
+	handoff "github.com/handoff-cli/handoff"
+)
+
+// migrationFiles holds the Postgres schema, one numbered file per step. A
+// released step is never edited; a change is a new file.
+//
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// migrationLock is the advisory lock key ("HAND") that serialises
+// migrations of several processes opening a fresh database at once.
+const migrationLock = 0x48414E44
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// loadMigrations reads the embedded steps in order and checks they are
+// numbered 1, 2, 3… with no gap.
+func loadMigrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	if err != nil {
+		return nil, fmt.Errorf("read embedded migrations: %w", err)
+	}
+	var out []migration
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v != len(out)+1 {
+			return nil, handoff.Errorf(handoff.EINTERNAL, "embedded migration %s is out of sequence (want number %d)", e.Name(), len(out)+1)
+		}
+		body, err := fs.ReadFile(migrationFiles, "migrations/"+e.Name())
+		if err != nil {
+			return nil, fmt.Errorf("read embedded migration %s: %w", e.Name(), err)
+		}
+		out = append(out, migration{version: v, name: e.Name(), sql: string(body)})
+	}
+	return out, nil
+}
+
+// migrate applies the steps this database has not recorded yet, each in its
+// own transaction with its row in schema_migrations, under an advisory
+// lock so concurrent openers apply each step once.
+func (s *Store) migrate(ctx context.Context) error {
+	steps, err := loadMigrations()
+	if err != nil {
+		return err
+	}
+	return s.inTx(ctx, "migrate the schema", false, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", migrationLock); err != nil {
+			return classify("lock for migration", err)
+		}
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS handoff_schema_migrations (
+			version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
+			return classify("create the migrations table", err)
+		}
+		var version int
+		if err := tx.GetContext(ctx, &version, "SELECT COALESCE(MAX(version), 0) FROM handoff_schema_migrations"); err != nil {
+			return classify("read the schema version", err)
+		}
+		if version > len(steps) {
+			return handoff.Errorf(handoff.ECONFLICT,
+				"the database has schema version %d but this build knows only %d: upgrade handoff", version, len(steps))
+		}
+		for _, m := range steps[version:] {
+			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+				return classify("apply migration "+m.name, err)
+			}
+			if _, err := tx.ExecContext(ctx, "INSERT INTO handoff_schema_migrations (version, name) VALUES ($1, $2)", m.version, m.name); err != nil {
+				return classify("record migration "+m.name, err)
+			}
+			s.log.Info("applied migration", "name", m.name)
+		}
+		return nil
+	})
+}

@@ -3,6 +3,7 @@ package compiler
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,7 +105,8 @@ const (
 	rankNoTests        = 30
 	rankGitFiles       = 40 // + stride 2
 	rankResolved       = 60 // + stride 5
-	rankNotes          = 13 // + stride 4
+	rankNotes          = 17 // + stride 4
+	rankNotesOther     = 24 // + stride 4
 	rankNotesFull      = 33 // + stride 4
 	rankCarriedEnd     = 4
 	rankCarriedPending = 12
@@ -361,14 +363,58 @@ func (b *builder) carried(s *handoff.Snapshot) {
 	}
 }
 
-// notes adds what the agent wrote into its notes files, newest first.
+// notes adds what the agent wrote into its notes files, newest file
+// first, a piece per section: decisions rank with the decisions, next
+// steps and open items with the plan, the rest lower.
 func (b *builder) notes(s *handoff.Snapshot) {
 	for i, n := range s.FileNotes {
-		lead := code(n.Path, 120) + ":\n"
-		b.variants(secNotes, "file notes", []int{rankNotes + 4*i, rankNotesFull + 4*i}, []string{
-			lead + blockQuote(n.Text, 400), lead + blockQuote(n.Text, 1600),
-		})
+		for j, block := range noteBlocks(n.Text) {
+			short, full := rankNotesOther+4*i+j, rankNotesFull+4*i+j
+			switch {
+			case noteDecisionRe.MatchString(block.heading):
+				short = rankNotes + 4*i + j
+			case noteNextRe.MatchString(block.heading):
+				short = rankNotes + 3 + 4*i + j
+			}
+			lead := code(n.Path, 120) + ", " + quoted(block.heading, 80) + ":\n"
+			if block.heading == "" {
+				lead = code(n.Path, 120) + ":\n"
+			}
+			b.variants(secNotes, "file notes", []int{short, full}, []string{
+				lead + blockQuote(block.body, 300), lead + blockQuote(block.body, 1000),
+			})
+		}
 	}
+}
+
+var (
+	noteDecisionRe = regexp.MustCompile(`(?i)decision|decided|chose|choice|architecture|approach|design`)
+	noteNextRe     = regexp.MustCompile(`(?i)next|todo|to do|pending|remaining|priorit|plan|open|issue|blocker|pinned`)
+	noteHeadingRe  = regexp.MustCompile(`^#{1,6}\s+\S|^\*\*[^*]+\*\*:?\s*$`)
+)
+
+type noteBlock struct{ heading, body string }
+
+// noteBlocks cuts a notes text at its headings.
+func noteBlocks(text string) []noteBlock {
+	var out []noteBlock
+	cur := noteBlock{}
+	flush := func() {
+		if strings.TrimSpace(cur.body) != "" {
+			out = append(out, cur)
+		}
+	}
+	for _, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		if noteHeadingRe.MatchString(t) {
+			flush()
+			cur = noteBlock{heading: strings.Trim(t, "#*: ")}
+			continue
+		}
+		cur.body += l + "\n"
+	}
+	flush()
+	return out
 }
 
 func (b *builder) plan(s *handoff.Snapshot) {

@@ -322,8 +322,19 @@ func answerText(content string) string {
 	if i := strings.Index(s, "You can now continue"); i > 0 {
 		s = s[:i]
 	}
+	// Claude Code: `User has answered your questions: "Q"="A", "Q2"="A2".`
+	if pairs := answerPairRe.FindAllStringSubmatch(s, -1); len(pairs) > 0 {
+		var out []string
+		for _, p := range pairs {
+			out = append(out, p[2])
+		}
+		return strings.Join(out, "; ")
+	}
 	return strings.TrimSpace(s)
 }
+
+// answerPairRe is one "question"="answer" pair of a Claude Code answer.
+var answerPairRe = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"="((?:[^"\\]|\\.)*)"`)
 
 var (
 	// slashCommandRe is a message that is only a harness command
@@ -443,7 +454,7 @@ func constraints(reqs []handoff.Request) []handoff.Constraint {
 }
 
 var (
-	statedNextRe = regexp.MustCompile(`(?i)(?:^(?:#+\s*|\*\*)?(?:recommended |suggested |immediate |possible )?next steps?\b|\bthe next (?:step|thing) (?:is|would be|will be)\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will) (?:now|then|next)\b|\bthen I(?:'ll| will)\b|^(?:#+\s*|\*\*)?remaining(?: work| tasks| items| issues)?\b.*:|\bstill (?:need|needs) to\b|\bleft to do\b|\bto do next\b|\bwould you like\b|\bshould I\b|\bshall I\b|\bdo you want\b|\bwant me to\b)`)
+	statedNextRe = regexp.MustCompile(`(?i)(?:^(?:#+\s*|\*\*)?(?:recommended |suggested |immediate |possible )?next steps?\b|\bnext steps?\s*:|\bthe next (?:step|thing) (?:is|would be|will be)\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will) (?:now|then|next)\b|\bthen I(?:'ll| will)\b|^(?:#+\s*|\*\*)?remaining(?: work| tasks| items| issues)?\b.*:|\bstill (?:need|needs) to\b|\bleft to do\b|\bto do next\b|\bwould you like\b|\bshould I\b|\bshall I\b|\bdo you want\b|\bwant me to\b)`)
 	questionEnd  = regexp.MustCompile(`\?\s*(?:\*\*)?\s*$`)
 )
 

@@ -96,14 +96,18 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 	if snap.Goal == "" {
 		snap.Goal = facts.Goal
 	}
+	personal := approvals(mainThread(t.Messages), conv.Requests)
 	var judgedNext string
+	if ex == nil {
+		snap.Decisions = personal
+	}
 	if ex != nil {
 		res, err := ex.Extract(ctx, t.Messages)
 		if err != nil {
 			return nil, fmt.Errorf("build snapshot: %s extractor: %w", ex.Name(), err)
 		}
 		if res != nil {
-			snap.Decisions = cleanDecisions(res.Decisions)
+			snap.Decisions = cleanDecisions(append(res.Decisions, personal...))
 			snap.Errors = mergeErrors(snap.Errors, res.Errors)
 			snap.Usage.Extraction = res.Usage
 			judgedNext = mergeJudged(snap, res)
@@ -116,6 +120,17 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 		snap.NextStep = judgedNext
 	}
 	return snap, nil
+}
+
+// mainThread returns the messages that are not subagent traffic.
+func mainThread(msgs []handoff.Message) []handoff.Message {
+	out := make([]handoff.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if !m.Sidechain {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // mergeJudged adds an LLM extractor's judgement of where the session

@@ -1,0 +1,103 @@
+package extractor
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+var (
+	// approvalRe is a short reply that approves what was just proposed.
+	approvalRe = regexp.MustCompile(`(?i)^\s*(?:yes|yep|yeah|yup|ok(?:ay)?|sure|sounds good|looks good|lgtm|perfect|great|go ahead|go for it|do it|let'?s do (?:it|that)|approved?|agreed|proceed|ship it|ja|oui|si|да)\b[^?]{0,80}$`)
+	// proposalRe is a sentence in which the assistant proposes or asks
+	// leave to do something.
+	proposalRe = regexp.MustCompile(`(?i)\b(?:I (?:propose|suggest|recommend|'d recommend|would recommend|'d suggest|plan to|'d like to)|my recommendation|recommendation:|the plan is|here'?s (?:the|my) plan|should I|shall I|would you like me to|do you want me to|want me to|I can (?:now )?(?:either|go ahead))\b`)
+)
+
+// approvals finds the decisions a person made by answering: a proposal of
+// the assistant's that the person's short reply approved, and an option
+// the person picked from a list (Request.Answers). The decision is the
+// assistant's proposal in its own words, so it names the concrete choice;
+// the person's reply is its rationale.
+func approvals(main []handoff.Message, reqs []handoff.Request) []handoff.Decision {
+	var out []handoff.Decision
+	lastText := ""
+	var lastMsg handoff.Message
+	for _, m := range main {
+		switch {
+		case m.Role == handoff.RoleAssistant && strings.TrimSpace(m.Text) != "":
+			lastText, lastMsg = m.Text, m
+		case m.Role == handoff.RoleUser && !m.Meta && !m.CompactSummary && lastText != "":
+			reply := cleanRequest(userRequest(m.Text))
+			if reply == "" || !approvalRe.MatchString(reply) {
+				continue
+			}
+			if p := proposal(lastText); p != "" {
+				out = append(out, handoff.Decision{
+					Type: handoff.DecisionApproach, Description: truncate(p, descriptionLimit),
+					Rationale: "the person approved it: " + quoteData(truncate(reply, 80)),
+					Source:    lastMsg.Ref(), Timestamp: m.Timestamp,
+				})
+			}
+			lastText = ""
+		}
+	}
+	for _, r := range reqs {
+		if r.Answers == "" || strings.HasPrefix(strings.TrimSpace(r.Text), "{") {
+			continue
+		}
+		desc := "The person chose " + quoteData(truncate(r.Text, 160))
+		if pickRe.MatchString(r.Text) {
+			desc = "The person picked " + quoteData(truncate(r.Answers, 200))
+		} else {
+			desc += " when asked " + quoteData(truncate(r.Answers, 160))
+		}
+		out = append(out, handoff.Decision{Type: handoff.DecisionClarification, Description: desc, Source: r.Source, Timestamp: r.Timestamp})
+	}
+	for i := range out {
+		out[i].ID = "p" + strconv.Itoa(i+1)
+	}
+	return out
+}
+
+// proposal returns the sentences of text that propose something, with the
+// list that follows a proposal line, or "".
+func proposal(text string) string {
+	lines := strings.Split(stripCode(text), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l == "" || !proposalRe.MatchString(l) {
+			continue
+		}
+		out := l
+		// A bare question ("Want me to do that?") names its choice in the
+		// line before.
+		if len(l) < 80 && i > 0 {
+			for k := i - 1; k >= 0; k-- {
+				if prev := strings.TrimSpace(lines[k]); prev != "" {
+					out = prev + " " + l
+					break
+				}
+			}
+		}
+		if strings.HasSuffix(strings.TrimRight(l, "*"), ":") {
+			for _, f := range lines[i+1:] {
+				f = strings.TrimSpace(f)
+				if f == "" {
+					continue
+				}
+				if !listItem(f) {
+					break
+				}
+				out += " " + f
+				if len(out) > 400 {
+					break
+				}
+			}
+		}
+		return spaceRun.ReplaceAllString(out, " ")
+	}
+	return ""
+}

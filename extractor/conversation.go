@@ -421,7 +421,7 @@ func resolvePick(req, asked string) string {
 }
 
 // constraintRe finds a person's standing instruction or preference.
-var constraintRe = regexp.MustCompile(`(?i)\b(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|keep|avoid|without|only use|use only|instead of|rather than|not \w+ but|prefer|ask (?:me )?before|let me know before|check with me|no need to|stop|shouldn'?t|should not|not allowed|forbid|mustn't|important(?:ly)?|remember)\b`)
+var constraintRe = regexp.MustCompile(`(?i)\b(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|keep|avoid|without|only use|use only|instead of|rather than|not \w+ but|prefer|(?:use|using|go with)\b[^.;]{1,60}\b(?:not|instead of|over)\b|ask (?:me )?before|let me know before|check with me|no need to|stop|shouldn'?t|should not|not allowed|forbid|mustn't|important(?:ly)?|remember)\b`)
 
 // constraints returns the person's constraints, newest first: sentences of
 // their requests (code and quoted logs removed) that state a rule or
@@ -461,12 +461,11 @@ var (
 // endState reads where the session stopped.
 func endState(t *handoff.Transcript, main []handoff.Message, results map[string]handoff.ToolResult) *handoff.EndState {
 	e := &handoff.EndState{Signal: t.Session.EndSignal}
-	lastText, lastAny := -1, -1
+	lastText := -1
 	for i, m := range main {
 		if m.Role != handoff.RoleAssistant {
 			continue
 		}
-		lastAny = i
 		if strings.TrimSpace(m.Text) != "" {
 			lastText = i
 		}
@@ -507,21 +506,26 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 			}
 		}
 	}
-	// Calls left without a result, in the final stretch of work.
-	start := max(lastAny-8, 0)
-	for _, m := range main[start:] {
-		for _, c := range m.ToolCalls {
-			if c.ID == "" {
-				continue
+	// Calls left without a result: only those after the assistant's last
+	// words (it spoke after the others, so they had come back), only in
+	// formats that pair results with calls by id, and not when the format
+	// says the run finished.
+	if pairsByID(main) && e.Signal != "finished" && e.Signal != "submitted" {
+		start := max(lastText, 0)
+		for _, m := range main[start:] {
+			for _, c := range m.ToolCalls {
+				if c.ID == "" {
+					continue
+				}
+				if _, ok := results[c.ID]; ok {
+					continue
+				}
+				if q := questionText(c); q != "" {
+					e.Question = clipSentences(q, statedNextLimit)
+					continue
+				}
+				e.InFlight = append(e.InFlight, truncate(firstLine(describeCall(c)), toolLineLimit))
 			}
-			if _, ok := results[c.ID]; ok {
-				continue
-			}
-			if q := questionText(c); q != "" {
-				e.Question = clipSentences(q, statedNextLimit)
-				continue
-			}
-			e.InFlight = append(e.InFlight, truncate(firstLine(describeCall(c)), toolLineLimit))
 		}
 	}
 	// A question put to the person in the last text, still unanswered.
@@ -548,6 +552,19 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 		return nil
 	}
 	return e
+}
+
+// pairsByID reports whether the transcript pairs tool results with their
+// calls by id: without that, a call cannot be known to lack a result.
+func pairsByID(main []handoff.Message) bool {
+	for _, m := range main {
+		for _, r := range m.ToolResults {
+			if r.CallID != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lastQuestion returns the question sentences that end the text, if it

@@ -71,6 +71,7 @@ func TestEndStateAndNextStepByEvidence(t *testing.T) {
 		}, "port the AST builder"},
 		{"call in flight", func(c *convo) {
 			c.user("Deploy to staging")
+			c.bash("", "make build", "ok", 0)
 			c.call("Deploying.", "Bash", map[string]string{"command": "make deploy-staging"})
 		}, "make deploy-staging"},
 		{"failing test run", func(c *convo) {

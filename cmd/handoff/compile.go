@@ -130,7 +130,11 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	}
 
 	if o.json {
-		return writeJSON(a.stdout, snap)
+		if err := writeJSON(a.stdout, snap); err != nil {
+			return err
+		}
+		a.status("%s · %s · %s", storedWhere(snap, o.noStore), t.Session.Format, ex.describe())
+		return nil
 	}
 	res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
 	if err != nil {
@@ -141,6 +145,6 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	if _, err := io.WriteString(a.stdout, res.Prompt); err != nil {
 		return fmt.Errorf("write resume prompt: %w", err)
 	}
-	a.reportCompile(snap, res, t, o.noStore)
+	a.reportCompile(snap, res, t, o.noStore, ex.describe())
 	return nil
 }

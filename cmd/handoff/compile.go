@@ -120,8 +120,17 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	if s == nil {
 		snap, err = session.Build(ctx, t, build)
 	} else {
+		var target session.Store = s
+		if !o.json {
+			// Render before storing: a --template that fails at run time
+			// must leave nothing behind.
+			target = renderFirst{Store: s, render: func(snap *handoff.Snapshot) error {
+				_, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
+				return err
+			}}
+		}
 		var cp *session.Checkpointed
-		if cp, err = session.Checkpoint(ctx, s, t, session.CheckpointOptions{Build: build, Logger: a.log()}); cp != nil {
+		if cp, err = session.Checkpoint(ctx, target, t, session.CheckpointOptions{Build: build, Logger: a.log()}); cp != nil {
 			snap = cp.Snapshot
 		}
 	}
@@ -147,4 +156,20 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	}
 	a.reportCompile(snap, res, t, o.noStore, ex.describe())
 	return nil
+}
+
+// renderFirst is a session.Store that renders a snapshot's prompt before
+// saving it and saves nothing when rendering fails, so compile's output
+// and what it stores succeed or fail together. The prompt is rendered
+// again after saving, since the store assigns the id the prompt names.
+type renderFirst struct {
+	session.Store
+	render func(*handoff.Snapshot) error
+}
+
+func (r renderFirst) SaveSnapshot(ctx context.Context, snap *handoff.Snapshot, wf store.WorkflowInfo) error {
+	if err := r.render(snap); err != nil {
+		return fmt.Errorf("compile resume prompt: %w", err)
+	}
+	return r.Store.SaveSnapshot(ctx, snap, wf)
 }

@@ -70,11 +70,16 @@ func (a *app) newHookAgentCmd(agent, settings string) *cobra.Command {
 		Example: fmt.Sprintf(`  handoff hook %[1]s --install            # print the hooks block
   handoff hook %[1]s --install --write    # merge it into %[2]s`, agent, settings),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// Every failure under hook exits 1, installing included: a
+			// script that wires hooks must never see the blocking 2.
 			if o.install {
-				return o.runInstall()
+				if err := o.runInstall(); err != nil {
+					return o.fail(err)
+				}
+				return nil
 			}
 			if o.write {
-				return handoff.Errorf(handoff.EINVALID, "--write only goes with --install")
+				return o.fail(handoff.Errorf(handoff.EINVALID, "--write only goes with --install (handoff hook %s --install --write)", agent))
 			}
 			return o.run(cmd.Context())
 		},

@@ -100,18 +100,19 @@ func TestHookInstallWriteCreatesAndRefuses(t *testing.T) {
 		t.Errorf("codex --write to a new file: %v (%s)", r.err, r.stderr)
 	}
 
-	// A file that is not JSON is refused and left as it was.
+	// A file that is not JSON is refused and left as it was, with exit 1:
+	// nothing under hook exits 2, which Claude Code reads as "block".
 	bad := filepath.Join(dir, "settings.json")
 	if err := os.WriteFile(bad, []byte("{ not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r = runCLI(t, db, "", "hook", "claude", "--install", "--write", "--settings", bad, "--handoff-path", handoffBin)
-	if exitCode(r.err) != exitInvalid || readFile(t, bad) != "{ not json" || !strings.Contains(r.stderr, "not a JSON object") {
+	if exitCode(r.err) != exitInternal || readFile(t, bad) != "{ not json" || !strings.Contains(r.stderr, "not a JSON object") {
 		t.Errorf("bad settings: exit %d, stderr %q, file %q", exitCode(r.err), r.stderr, readFile(t, bad))
 	}
 
 	r = runCLI(t, db, "", "hook", "claude", "--write")
-	if exitCode(r.err) != exitInvalid || !strings.Contains(r.stderr, "--write only goes with --install") {
+	if exitCode(r.err) != exitInternal || !strings.Contains(r.stderr, "--write only goes with --install") {
 		t.Errorf("--write alone: exit %d, stderr %q", exitCode(r.err), r.stderr)
 	}
 }

@@ -108,6 +108,7 @@ func (a *app) execute(ctx context.Context, args []string) error {
 	if e, ok := errors.AsType[*exitError](err); ok && e.quiet {
 		return err
 	}
+	err = classifyMachine(err)
 	if err != nil {
 		a.printError(err)
 	}
@@ -131,6 +132,12 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			a.setupLogger()
+			if err := checkCountFlags(cmd.Flags()); err != nil {
+				if underHook(cmd) {
+					return &exitError{code: exitInternal, err: err}
+				}
+				return err
+			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -89,6 +92,9 @@ type app struct {
 	logger *slog.Logger
 	// now, when set, stamps the snapshots watch and hook take (tests).
 	now func() time.Time
+	// outTerm, when set, says whether stdout is a terminal and how wide
+	// (tests); else it is asked of stdout itself.
+	outTerm func() (bool, int)
 }
 
 // run executes the handoff CLI with the given arguments and streams and
@@ -141,9 +147,15 @@ a token budget. With no subcommand it runs "handoff compile".`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := notACommand(cmd, args); err != nil {
+				return err
+			}
 			return compileOpts.run(cmd.Context(), args)
 		},
+		Version:                    versionString(),
+		SuggestionsMinimumDistance: 2,
 	}
+	root.SetVersionTemplate("handoff {{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.dbPath, "db", "", "SQLite database `path` (default $HANDOFF_DB, else $XDG_DATA_HOME/handoff/handoff.db)")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log diagnostics to stderr")
@@ -175,6 +187,34 @@ a token budget. With no subcommand it runs "handoff compile".`,
 	return root
 }
 
+// notACommand catches a mistyped command that bare `handoff FILE` would
+// otherwise read as a missing transcript: an argument that names no file
+// but is close to a command's name is an unknown command (exit 2), with
+// cobra's suggestions.
+func notACommand(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 || args[0] == "-" {
+		return nil
+	}
+	if _, err := os.Stat(args[0]); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		return handoff.Errorf(handoff.EINVALID, "unknown command %q for %q; did you mean %s?", args[0], cmd.Name(), quoteAll(s))
+	}
+	if !strings.ContainsAny(args[0], "./\\") {
+		return handoff.Errorf(handoff.ENOTFOUND, "%q is neither a command nor a file (see 'handoff --help')", args[0])
+	}
+	return nil
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, " or ")
+}
+
 // usageErrorsInvalid makes cobra's argument checks (a missing or extra
 // argument, an unknown subcommand) EINVALID, so a mistyped command line
 // exits 2 like a bad flag instead of 1, the code for a bug.
@@ -193,9 +233,14 @@ func usageErrorsInvalid(cmd *cobra.Command) {
 }
 
 func (a *app) setupLogger() {
+	// -q keeps stderr for errors: warnings are what the status line would
+	// have said, and a person who asked for quiet does not want them.
 	level := slog.LevelWarn
-	if a.verbose {
+	switch {
+	case a.verbose:
 		level = slog.LevelDebug
+	case a.quiet:
+		level = slog.LevelError
 	}
 	a.logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 }

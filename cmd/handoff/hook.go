@@ -20,6 +20,9 @@ type hookOptions struct {
 	write       bool
 	settings    string
 	handoffPath string
+	// defaultSettings is the agent's settings file relative to the
+	// project root.
+	defaultSettings string
 
 	budget        int
 	encoding      string
@@ -53,7 +56,7 @@ Install with: handoff hook claude --install --write`,
 }
 
 func (a *app) newHookAgentCmd(agent, settings string) *cobra.Command {
-	o := &hookOptions{app: a, agent: agent}
+	o := &hookOptions{app: a, agent: agent, defaultSettings: settings}
 	name := map[string]string{"claude": "Claude Code", "codex": "Codex CLI"}[agent]
 	cmd := &cobra.Command{
 		Use:   agent,
@@ -73,7 +76,7 @@ func (a *app) newHookAgentCmd(agent, settings string) *cobra.Command {
 			// Every failure under hook exits 1, installing included: a
 			// script that wires hooks must never see the blocking 2.
 			if o.install {
-				if err := o.runInstall(); err != nil {
+				if err := o.runInstall(cmd.Context()); err != nil {
 					return o.fail(err)
 				}
 				return nil
@@ -88,8 +91,8 @@ func (a *app) newHookAgentCmd(agent, settings string) *cobra.Command {
 	f := cmd.Flags()
 	f.BoolVar(&o.install, "install", false, "print the hooks configuration that runs this command")
 	f.BoolVar(&o.write, "write", false, "with --install: merge it into the settings file (atomically, keeping everything else)")
-	f.StringVar(&o.settings, "settings", settings, "with --install --write: the settings `file` to merge into")
-	f.StringVar(&o.handoffPath, "handoff-path", "", "with --install: the handoff binary the hooks run (default: this one)")
+	f.StringVar(&o.settings, "settings", "", "with --install --write: the settings `file` to merge into (default: "+settings+" at the top of the git repository, else in the current directory)")
+	f.StringVar(&o.handoffPath, "handoff-path", "", "with --install: the handoff command the hooks run (default: handoff when it is on PATH, else this binary)")
 	f.IntVar(&o.budget, "budget", 2000, "resume prompt budget in `tokens`")
 	f.StringVar(&o.encoding, "encoding", string(capacity.O200kBase), "tokenizer: o200k_base or cl100k_base")
 	f.StringVar(&o.model, "model", "", "model whose context window to measure against (default: from the transcript)")

@@ -30,7 +30,7 @@ type extractorFlags struct {
 
 func (f *extractorFlags) add(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&f.kind, "extractor", "", "who extracts decisions and errors: heuristic, llm or hybrid (default $HANDOFF_EXTRACTOR, else heuristic; an API key alone never selects the llm)")
+	fs.StringVar(&f.kind, "extractor", "", "who extracts decisions and errors: heuristic, llm or hybrid (default $HANDOFF_EXTRACTOR, else the config file's extractor, else heuristic; an API key alone never selects the llm)")
 	fs.StringVar(&f.model, "extract-model", "", "model the llm and hybrid extractors ask (default $HANDOFF_MODEL, else "+extractor.DefaultModel+")")
 }
 
@@ -98,6 +98,9 @@ func (a *app) newExtractor(f extractorFlags, in extractorSetup) (*builtExtractor
 	if kind == "" {
 		kind, source = strings.ToLower(strings.TrimSpace(a.getenv("HANDOFF_EXTRACTOR"))), "HANDOFF_EXTRACTOR"
 	}
+	if kind == "" && a.config != nil && a.config.Extractor != "" {
+		kind, source = strings.ToLower(strings.TrimSpace(a.config.Extractor)), "extractor in "+a.config.path
+	}
 	if kind == "" {
 		kind = extractHeuristic
 	}
@@ -109,8 +112,11 @@ func (a *app) newExtractor(f extractorFlags, in extractorSetup) (*builtExtractor
 	default:
 		return nil, handoff.Errorf(handoff.EINVALID, "unknown %s %q: use heuristic, llm or hybrid", source, kind)
 	}
-	if f.model != "" {
+	switch {
+	case f.model != "":
 		cfg.Model = f.model
+	case a.getenv("HANDOFF_MODEL") == "" && a.config != nil && a.config.Model != "":
+		cfg.Model = a.config.Model
 	}
 	cfg.Cache = in.cache
 	cfg.Logger = a.log()

@@ -95,6 +95,18 @@ type app struct {
 	// outTerm, when set, says whether stdout is a terminal and how wide
 	// (tests); else it is asked of stdout itself.
 	outTerm func() (bool, int)
+	// config is the config file's defaults (never nil once a command runs).
+	config *config
+}
+
+// configure reads the config file and applies its defaults to cmd's flags.
+func (a *app) configure(cmd *cobra.Command) error {
+	c, err := a.loadConfig()
+	if err != nil {
+		return err
+	}
+	a.config = c
+	return c.applyDefaults(cmd.Flags())
 }
 
 // run executes the handoff CLI with the given arguments and streams and
@@ -138,7 +150,11 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			a.setupLogger()
-			if err := checkCountFlags(cmd.Flags()); err != nil {
+			err := a.configure(cmd)
+			if err == nil {
+				err = checkCountFlags(cmd.Flags())
+			}
+			if err != nil {
 				if underHook(cmd) {
 					return &exitError{code: exitInternal, err: err}
 				}
@@ -258,6 +274,9 @@ func (a *app) openStore(ctx context.Context) (*store.Store, error) {
 	path := a.dbPath
 	if path == "" {
 		path = a.getenv("HANDOFF_DB")
+	}
+	if path == "" && a.config != nil {
+		path = a.config.DB
 	}
 	if path == "" {
 		p, err := store.DefaultPath()

@@ -525,7 +525,8 @@ func TestExtractBadInput(t *testing.T) {
 
 func TestExpandPaths(t *testing.T) {
 	dir := t.TempDir()
-	for _, p := range []string{"a/x.jsonl", "a/b/y.jsonl", "a/b/c/z.jsonl", "a/b/notes.txt", "d/w.json", "top.jsonl"} {
+	for _, p := range []string{"a/x.jsonl", "a/b/y.jsonl", "a/b/c/z.jsonl", "a/b/notes.txt", "d/w.json", "top.jsonl",
+		"m/proj/.aider.chat.history.md", "m/proj/README.md", "m/proj/.specstory/history/2025-01-01_chat.md", "m/proj/docs/notes.md"} {
 		full := filepath.Join(dir, p)
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
@@ -553,6 +554,8 @@ func TestExpandPaths(t *testing.T) {
 		{[]string{"a/**/c/*.jsonl"}, []string{"a/b/c/z.jsonl"}},
 		{[]string{"*.jsonl", "top.jsonl", "d"}, []string{"d/w.json", "top.jsonl"}},
 		{[]string{"a/*/y.jsonl"}, []string{"a/b/y.jsonl"}},
+		// Markdown histories (Aider, SpecStory), not every Markdown file.
+		{[]string{"m"}, []string{"m/proj/.aider.chat.history.md", "m/proj/.specstory/history/2025-01-01_chat.md"}},
 	}
 	for _, tt := range tests {
 		var args []string

@@ -195,6 +195,7 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newDecisionsCmd(),
 		a.newErrorsCmd(),
 		a.newParseCmd(),
+		a.newDoctorCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return handoff.Errorf(handoff.EINVALID, "%w", err)
@@ -269,21 +270,30 @@ func (a *app) log() *slog.Logger {
 	return a.logger
 }
 
-// openStore opens the database named by --db, $HANDOFF_DB or the default.
+// databasePath is the database named by --db, $HANDOFF_DB, the config
+// file or the default, and which of them named it.
+func (a *app) databasePath() (path, from string, err error) {
+	switch {
+	case a.dbPath != "":
+		return a.dbPath, "--db", nil
+	case a.getenv("HANDOFF_DB") != "":
+		return a.getenv("HANDOFF_DB"), "HANDOFF_DB", nil
+	case a.config != nil && a.config.DB != "":
+		return a.config.DB, a.config.path, nil
+	}
+	p, err := store.DefaultPath()
+	if err != nil {
+		return "", "", fmt.Errorf("locate the database: %w", err)
+	}
+	return p, "default", nil
+}
+
+// openStore opens the database named by --db, $HANDOFF_DB, the config
+// file or the default.
 func (a *app) openStore(ctx context.Context) (*store.Store, error) {
-	path := a.dbPath
-	if path == "" {
-		path = a.getenv("HANDOFF_DB")
-	}
-	if path == "" && a.config != nil {
-		path = a.config.DB
-	}
-	if path == "" {
-		p, err := store.DefaultPath()
-		if err != nil {
-			return nil, fmt.Errorf("locate the database: %w", err)
-		}
-		path = p
+	path, _, err := a.databasePath()
+	if err != nil {
+		return nil, err
 	}
 	s, err := store.Open(ctx, path, store.Options{Logger: a.log()})
 	if err != nil {

@@ -33,6 +33,7 @@ type compileOptions struct {
 	noGit         bool
 	workflow      string
 	extract       extractorFlags
+	latest        bool
 }
 
 func (o *compileOptions) addFlags(cmd *cobra.Command) {
@@ -48,7 +49,29 @@ func (o *compileOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.noStore, "no-store", false, "do not save the snapshot in the database")
 	f.BoolVar(&o.noGit, "no-git", false, "do not read git state from the session's working directory")
 	f.StringVar(&o.workflow, "workflow", "", "workflow `id` to file the snapshot under (default: the session id, else the working directory)")
+	f.BoolVar(&o.latest, "latest", false, "compile the newest Claude Code, Codex or Gemini CLI session of the current directory (or one above it)")
 	o.extract.add(cmd)
+}
+
+// newLatestCmd is `handoff latest`: compile --latest.
+func (a *app) newLatestCmd() *cobra.Command {
+	o := &compileOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "latest",
+		Short: "Compile the newest agent session of the current directory (compile --latest)",
+		Long: `latest finds the most recently written Claude Code, Codex CLI or Gemini CLI
+session whose working directory is the current directory (else the nearest
+directory above it) and compiles it like 'handoff compile'.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return o.run(cmd.Context(), args)
+		},
+	}
+	o.addFlags(cmd)
+	// Registering --latest set it to its default: latest always is.
+	o.latest = true
+	_ = cmd.Flags().MarkHidden("latest")
+	return cmd
 }
 
 func (a *app) newCompileCmd() *cobra.Command {
@@ -89,6 +112,22 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 		return err
 	}
 	counter.Warm() // compiling always counts: build the tokenizer while the transcript is read
+
+	if o.latest {
+		if len(args) > 0 {
+			return handoff.Errorf(handoff.EINVALID, "--latest finds the transcript itself: name no FILE")
+		}
+		wd, err := workingDir()
+		if err != nil {
+			return err
+		}
+		found, err := latestSession(a.getenv("HOME"), wd)
+		if err != nil {
+			return err
+		}
+		a.status("latest %s session: %s (written %s)", found.agent, found.path, found.modTime.Local().Format("2006-01-02 15:04"))
+		args = []string{found.path}
+	}
 
 	t, err := a.readTranscript(ctx, args, transcript.Options{Format: format, Strict: o.strict, Logger: a.log()})
 	if err != nil {

@@ -196,6 +196,7 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newErrorsCmd(),
 		a.newParseCmd(),
 		a.newDoctorCmd(),
+		a.newLatestCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return handoff.Errorf(handoff.EINVALID, "%w", err)

@@ -50,7 +50,7 @@ func TestCompileSample(t *testing.T) {
 	prompt := r.stdout
 	for _, want := range []string{
 		"TestRateLimitBurst", // the failing test is named
-		"next step: \"Fix the failing test TestRateLimitBurst", // and fixing it is the next step
+		"## Next step\n\nFix the failing test TestRateLimitBurst", // and fixing it is the next step
 		"rate limiting",                      // the goal
 		"Redis",                              // the current decision
 		"Run go test ./... and fix failures", // the in-progress task

@@ -463,6 +463,7 @@ func TestLLMOptIn(t *testing.T) {
 	for _, args := range [][]string{
 		{"--no-git"},
 		{"compile", "--no-git", "--json"},
+		{"pause", "--no-git"},
 		{"extract", "--json", filepath.Join(historyDir(t), "project-a")},
 	} {
 		db := filepath.Join(t.TempDir(), "h.db")

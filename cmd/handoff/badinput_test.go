@@ -95,6 +95,9 @@ func TestInvalidCounts(t *testing.T) {
 		{[]string{"hook", "claude", "--budget", "0"}, exitInternal, "--budget"},
 		{[]string{"hook", "claude", "--write"}, exitInternal, "--install"},
 		{[]string{"hook", "codex", "--write"}, exitInternal, "--install"},
+		{[]string{"hook", "claud"}, exitInternal, `did you mean "claude"?`},
+		{[]string{"hook", "gemini"}, exitInternal, "use claude or codex"},
+		{[]string{"hook", "claude", "extra"}, exitInternal, "unknown command"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

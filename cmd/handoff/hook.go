@@ -50,6 +50,21 @@ A failure inside handoff never blocks the agent: it is reported on stderr
 and the hook exits 1, which agents treat as non-blocking.
 
 Install with: handoff hook claude --install --write`,
+		// A mistyped agent (handoff hook claud) in an agent's settings must
+		// neither block it (exit 2) nor answer with help text on stdout,
+		// which the agent would read as the hook's reply: exit 1, stdout
+		// empty.
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			msg := fmt.Sprintf("unknown agent %q for 'handoff hook': use claude or codex", args[0])
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += fmt.Sprintf(" (did you mean %s?)", quoteAll(s))
+			}
+			return &exitError{code: exitInternal, err: handoff.Errorf(handoff.EINVALID, "%s", msg)}
+		},
 	}
 	cmd.AddCommand(a.newHookAgentCmd("claude", ".claude/settings.json"), a.newHookAgentCmd("codex", ".codex/hooks.json"))
 	return cmd

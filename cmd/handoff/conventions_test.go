@@ -242,3 +242,16 @@ func TestQuietHidesWarnings(t *testing.T) {
 		t.Errorf("-q printed on stderr:\n%s", quiet.stderr)
 	}
 }
+
+// TestStdinTerminal: with a terminal on stdin and no FILE, compile says
+// to pipe a transcript in (exit 2) instead of waiting for input.
+func TestStdinTerminal(t *testing.T) {
+	_, tty := openPTY(t, 80)
+	defer tty.Close()
+	var stdout, stderr bytes.Buffer
+	a := &app{stdin: tty, stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+	err := a.execute(context.Background(), []string{"--db", filepath.Join(t.TempDir(), "h.db"), "--no-git"})
+	if exitCode(err) != exitInvalid || !strings.Contains(stderr.String(), "pipe one in") || stdout.Len() != 0 {
+		t.Errorf("exit %d, stderr %q, stdout %q", exitCode(err), stderr.String(), stdout.String())
+	}
+}

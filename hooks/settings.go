@@ -47,7 +47,8 @@ func ClaudeSettings(handoffPath string) ([]byte, error) {
 // MergeClaudeSettings merges the hooks of ClaudeSettings into an existing
 // settings.json (empty means none) without touching anything else: other
 // keys, other events and other hooks of the same event stay as they were,
-// in their order. An event that already runs `handoff … hook claude`, in
+// in their order, and a multi-line file keeps its layout byte for byte
+// outside the lines added (see splice.go). An event that already runs `handoff … hook claude`, in
 // any form (another path, extra flags, another matcher), is left alone, so
 // merging twice is the same as merging once; when nothing needs adding the
 // input is returned unchanged, byte for byte. A file that is not a JSON
@@ -94,7 +95,8 @@ func mergeSettings(existing []byte, handoffPath, agent string) ([]byte, error) {
 		}
 	}
 
-	changed := false
+	var missing []string
+	ourGroups := map[string]json.RawMessage{}
 	for _, ev := range installedEvents() {
 		var groups []json.RawMessage
 		if raw, ok := hooks.get(ev.event); ok && !isNull(raw) {
@@ -113,16 +115,27 @@ func mergeSettings(existing []byte, handoffPath, agent string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		missing = append(missing, ev.event)
+		ourGroups[ev.event] = ours
 		groups = append(groups, ours)
 		list, err := marshalCompact(groups)
 		if err != nil {
 			return nil, err
 		}
 		hooks.set(ev.event, list)
-		changed = true
 	}
-	if !changed {
+	if len(missing) == 0 {
 		return existing, nil
+	}
+	// A file a person laid out over several lines keeps its layout: the
+	// hooks are spliced in. A one-line (or empty) file is written out
+	// indented, as there is no layout to keep.
+	if r := rootSpan(existing); bytes.Contains(existing[r.start:r.end], []byte("\n")) {
+		if spliced, err := spliceHooks(existing, missing, ourGroups); err == nil {
+			return spliced, nil
+		}
+		// Unreachable for a document parseObject accepted; re-encoding
+		// the whole file is still correct, only a bigger diff.
 	}
 	hooksRaw, err := marshalCompact(hooks)
 	if err != nil {

@@ -284,3 +284,49 @@ func TestIsHandoffHook(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeMinimalDiff: a hand-laid-out settings file keeps every line
+// (the line before an insertion may gain a comma) and its indentation
+// style; only handoff's hooks are added, indented like their neighbours.
+func TestMergeMinimalDiff(t *testing.T) {
+	tests := []struct {
+		name, unit, doc string
+	}{
+		{"two spaces, unrelated", "  ", string(readSettings(t, "unrelated.json"))},
+		{"four spaces, no hooks", "    ", "{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\"}\n}\n"},
+		{"tabs, other events", "\t", "{\n\t\"hooks\": {\n\t\t\"PostToolUse\": []\n\t},\n\t\"z\": 1\n}"},
+		{"empty hooks object", "  ", "{\n  \"hooks\": {},\n  \"model\": \"opus\"\n}\n"},
+		{"event null", "  ", "{\n  \"hooks\": {\n    \"Stop\": null\n  }\n}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			merged, err := MergeClaudeSettings([]byte(tt.doc), testHandoffPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(handoffCommands(t, merged, "claude")); n != 3 {
+				t.Errorf("handoff runs on %d events, want 3:\n%s", n, merged)
+			}
+			orig := strings.Split(tt.doc, "\n")
+			got := strings.Split(string(merged), "\n")
+			j := 0
+			for _, l := range got {
+				if j < len(orig) && (l == orig[j] || l == orig[j]+"," || l == strings.TrimSuffix(strings.Replace(orig[j], "{}", "{", 1), ",") || strings.Contains(orig[j], "null") && strings.HasPrefix(l, strings.TrimSuffix(orig[j], "null"))) {
+					j++
+					continue
+				}
+				// An added line: indented with the file's own unit.
+				indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+				if strings.ReplaceAll(indent, tt.unit, "") != "" {
+					t.Errorf("added line %q is not indented with %q", l, tt.unit)
+				}
+			}
+			if j != len(orig) {
+				t.Errorf("original line %d %q is gone or changed:\n%s", j+1, orig[j], merged)
+			}
+			if strings.HasSuffix(tt.doc, "\n") != bytes.HasSuffix(merged, []byte("\n")) {
+				t.Error("the trailing newline changed")
+			}
+		})
+	}
+}

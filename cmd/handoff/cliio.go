@@ -30,7 +30,7 @@ func (a *app) readTranscript(ctx context.Context, args []string, opts transcript
 		opts.Source = args[0]
 		t, err := transcript.ParseFile(ctx, args[0], opts)
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", args[0], err)
+			return nil, unreadableInput(fmt.Errorf("read %s: %w", args[0], err))
 		}
 		return t, nil
 	}

@@ -33,6 +33,7 @@ type compileOptions struct {
 	noGit         bool
 	workflow      string
 	extract       extractorFlags
+	latest        bool
 }
 
 func (o *compileOptions) addFlags(cmd *cobra.Command) {
@@ -48,7 +49,29 @@ func (o *compileOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.noStore, "no-store", false, "do not save the snapshot in the database")
 	f.BoolVar(&o.noGit, "no-git", false, "do not read git state from the session's working directory")
 	f.StringVar(&o.workflow, "workflow", "", "workflow `id` to file the snapshot under (default: the session id, else the working directory)")
+	f.BoolVar(&o.latest, "latest", false, "compile the newest Claude Code, Codex or Gemini CLI session of the current directory (or one above it)")
 	o.extract.add(cmd)
+}
+
+// newLatestCmd is `handoff latest`: compile --latest.
+func (a *app) newLatestCmd() *cobra.Command {
+	o := &compileOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "latest",
+		Short: "Compile the newest agent session of the current directory (compile --latest)",
+		Long: `latest finds the most recently written Claude Code, Codex CLI or Gemini CLI
+session whose working directory is the current directory (else the nearest
+directory above it) and compiles it like 'handoff compile'.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return o.run(cmd.Context(), args)
+		},
+	}
+	o.addFlags(cmd)
+	// Registering --latest set it to its default: latest always is.
+	o.latest = true
+	_ = cmd.Flags().MarkHidden("latest")
+	return cmd
 }
 
 func (a *app) newCompileCmd() *cobra.Command {
@@ -90,6 +113,22 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	}
 	counter.Warm() // compiling always counts: build the tokenizer while the transcript is read
 
+	if o.latest {
+		if len(args) > 0 {
+			return handoff.Errorf(handoff.EINVALID, "--latest finds the transcript itself: name no FILE")
+		}
+		wd, err := workingDir()
+		if err != nil {
+			return err
+		}
+		found, err := latestSession(a.getenv("HOME"), wd)
+		if err != nil {
+			return err
+		}
+		a.status("latest %s session: %s (written %s)", found.agent, found.path, found.modTime.Local().Format("2006-01-02 15:04"))
+		args = []string{found.path}
+	}
+
 	t, err := a.readTranscript(ctx, args, transcript.Options{Format: format, Strict: o.strict, Logger: a.log()})
 	if err != nil {
 		return err
@@ -120,8 +159,17 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	if s == nil {
 		snap, err = session.Build(ctx, t, build)
 	} else {
+		var target session.Store = s
+		if !o.json {
+			// Render before storing: a --template that fails at run time
+			// must leave nothing behind.
+			target = renderFirst{Store: s, render: func(snap *handoff.Snapshot) error {
+				_, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
+				return err
+			}}
+		}
 		var cp *session.Checkpointed
-		if cp, err = session.Checkpoint(ctx, s, t, session.CheckpointOptions{Build: build, Logger: a.log()}); cp != nil {
+		if cp, err = session.Checkpoint(ctx, target, t, session.CheckpointOptions{Build: build, Logger: a.log()}); cp != nil {
 			snap = cp.Snapshot
 		}
 	}
@@ -130,7 +178,11 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	}
 
 	if o.json {
-		return writeJSON(a.stdout, snap)
+		if err := writeJSON(a.stdout, snap); err != nil {
+			return err
+		}
+		a.status("%s · %s · %s", storedWhere(snap, o.noStore), t.Session.Format, ex.describe())
+		return nil
 	}
 	res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
 	if err != nil {
@@ -141,6 +193,22 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	if _, err := io.WriteString(a.stdout, res.Prompt); err != nil {
 		return fmt.Errorf("write resume prompt: %w", err)
 	}
-	a.reportCompile(snap, res, t, o.noStore)
+	a.reportCompile(snap, res, t, o.noStore, ex.describe())
 	return nil
+}
+
+// renderFirst is a session.Store that renders a snapshot's prompt before
+// saving it and saves nothing when rendering fails, so compile's output
+// and what it stores succeed or fail together. The prompt is rendered
+// again after saving, since the store assigns the id the prompt names.
+type renderFirst struct {
+	session.Store
+	render func(*handoff.Snapshot) error
+}
+
+func (r renderFirst) SaveSnapshot(ctx context.Context, snap *handoff.Snapshot, wf store.WorkflowInfo) error {
+	if err := r.render(snap); err != nil {
+		return fmt.Errorf("compile resume prompt: %w", err)
+	}
+	return r.Store.SaveSnapshot(ctx, snap, wf)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -75,25 +74,25 @@ func (o *decisionsOptions) run(ctx context.Context) error {
 		a.status("no decisions match")
 		return nil
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "WORKFLOW\tSESSION\tTYPE\tSTATE\tDECISION\tWHY")
+	tb := a.newTable("WORKFLOW", "SESSION", "TYPE", "STATE", "DECISION", "WHY")
 	for _, d := range list {
 		state := "current"
 		if d.SupersededBy != "" {
 			state = "superseded"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", workflowLabelOf(d.Origin), d.SessionNumber, d.Type, state,
-			shorten(d.Description, 80), shorten(d.Rationale, 60))
+		tb.row(tb.workflowLabel(d.Origin), cellf("%d", d.SessionNumber), string(d.Type), state, d.Description, d.Rationale)
 	}
-	return tw.Flush()
+	return tb.flush()
 }
 
-func workflowLabelOf(o store.Origin) string {
-	id := shorten(o.WorkflowID, 10)
+// workflowLabel names a record's workflow in a table: its name (the
+// project directory) and its id, short on a terminal.
+func (t *table) workflowLabel(o store.Origin) string {
+	id := t.id(o.WorkflowID)
 	if o.WorkflowName == "" || o.WorkflowName == o.WorkflowID {
 		return id
 	}
-	return shorten(o.WorkflowName, 20) + " (" + id + ")"
+	return o.WorkflowName + " (" + id + ")"
 }
 
 // reportDamaged says on stderr which stored records could not be read.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -68,13 +67,11 @@ func (o *errorsOptions) run(ctx context.Context) error {
 		a.status("no errors match")
 		return nil
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "WORKFLOW\tSESSION\tTYPE\tRESOLUTION\tERROR\tCOMMAND")
+	tb := a.newTable("WORKFLOW", "SESSION", "TYPE", "RESOLUTION", "ERROR", "COMMAND")
 	for _, e := range list {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", workflowLabelOf(e.Origin), e.SessionNumber, e.Type, e.Resolution,
-			shorten(e.Message, 80), shorten(e.Command, 50))
+		tb.row(tb.workflowLabel(e.Origin), cellf("%d", e.SessionNumber), string(e.Type), string(e.Resolution), e.Message, e.Command)
 	}
-	return tw.Flush()
+	return tb.flush()
 }
 
 // workflowLabelOf names a record's workflow in a table: its name (the

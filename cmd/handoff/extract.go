@@ -118,8 +118,8 @@ func (o *extractOptions) run(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	a.status("%d session(s) extracted, %d already done, %d skipped of %d · %d decisions, %d errors · %s",
-		extracted, resumed, skipped, len(files), countKind(all, "decision"), countKind(all, "error"), prog.totals())
+	a.status("%d session(s) extracted, %d already done, %d skipped of %d · %d decisions, %d errors · %s · %s",
+		extracted, resumed, skipped, len(files), countKind(all, "decision"), countKind(all, "error"), ex.describe(), prog.totals())
 	if err := ctx.Err(); err != nil {
 		return handoff.Errorf(handoff.EUNAVAILABLE, "interrupted after %d of %d session(s): run the same command again to resume: %w",
 			extracted+resumed+skipped, len(files), err)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/session"
@@ -62,22 +61,21 @@ func (o *extractOptions) print(all []extractedRecord) error {
 		o.app.status("no decisions or errors found")
 		return nil
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tKIND\tTYPE\tSTATE\tTEXT")
+	tb := o.app.newTable("SESSION", "KIND", "TYPE", "STATE", "TEXT")
 	for _, r := range all {
-		session := shorten(strings.TrimSuffix(filepath.Base(r.Path), filepath.Ext(r.Path)), 24)
+		session := strings.TrimSuffix(filepath.Base(r.Path), filepath.Ext(r.Path))
 		switch v := r.Record.(type) {
 		case handoff.Decision:
 			state := "current"
 			if v.SupersededBy != "" {
 				state = "superseded"
 			}
-			fmt.Fprintf(tw, "%s\tdecision\t%s\t%s\t%s\n", session, v.Type, state, shorten(v.Description, 100))
+			tb.row(tb.id(session), "decision", string(v.Type), state, v.Description)
 		case handoff.ErrorRecord:
-			fmt.Fprintf(tw, "%s\terror\t%s\t%s\t%s\n", session, v.Type, v.Resolution, shorten(v.Message, 100))
+			tb.row(tb.id(session), "error", string(v.Type), string(v.Resolution), v.Message)
 		}
 	}
-	return tw.Flush()
+	return tb.flush()
 }
 
 // extractedRecord is one line of extract's output: a decision or an error

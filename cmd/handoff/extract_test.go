@@ -60,7 +60,14 @@ func newFakeLLM(t *testing.T, reply func(n int, transcript string, w http.Respon
 	return f
 }
 
+// env configures the fake endpoint and opts in to the LLM extractor.
 func (f *fakeLLM) env() map[string]string {
+	return withEnv(f.configEnv(), "HANDOFF_EXTRACTOR", "llm")
+}
+
+// configEnv configures the fake endpoint without opting in: what a user
+// with OPENAI_* exported for other tools has.
+func (f *fakeLLM) configEnv() map[string]string {
 	return map[string]string{"OPENAI_BASE_URL": f.srv.URL + "/v1", "OPENAI_API_KEY": "test-key-not-a-secret"}
 }
 
@@ -406,8 +413,9 @@ func showSnapshot(t *testing.T, db string) *handoff.Snapshot {
 	return &snap
 }
 
-// TestExtractorChoice: the default follows the environment; a named
-// extractor needs its configuration.
+// TestExtractorChoice: the LLM is opt-in (--extractor or
+// HANDOFF_EXTRACTOR); an API key or base URL alone keeps the heuristic; a
+// named extractor needs its configuration.
 func TestExtractorChoice(t *testing.T) {
 	f := newFakeLLM(t, firstAssistantDecision)
 	tests := []struct {
@@ -418,7 +426,10 @@ func TestExtractorChoice(t *testing.T) {
 		wantCode int
 	}{
 		{"no environment: heuristic", nil, nil, "heuristic", 0},
-		{"OPENAI_BASE_URL set: llm", f.env(), nil, "llm", 0},
+		{"OPENAI_BASE_URL and key set, no opt-in: heuristic", f.configEnv(), nil, "heuristic", 0},
+		{"HANDOFF_EXTRACTOR=llm opts in", f.env(), nil, "llm", 0},
+		{"the flag beats HANDOFF_EXTRACTOR", f.env(), []string{"--extractor", "heuristic"}, "heuristic", 0},
+		{"unknown HANDOFF_EXTRACTOR", map[string]string{"HANDOFF_EXTRACTOR": "gpt"}, nil, "", exitInvalid},
 		{"explicit heuristic despite the environment", f.env(), []string{"--extractor", "heuristic"}, "heuristic", 0},
 		{"hybrid", f.env(), []string{"--extractor", "hybrid"}, "hybrid", 0},
 		{"llm without a key or endpoint", nil, []string{"--extractor", "llm"}, "", exitInvalid},
@@ -442,6 +453,57 @@ func TestExtractorChoice(t *testing.T) {
 				t.Errorf("extractor = %+v, want %s", u, tt.want)
 			}
 		})
+	}
+}
+
+// withEnv returns a copy of env with k set to v.
+func withEnv(env map[string]string, k, v string) map[string]string {
+	out := map[string]string{k: v}
+	for key, val := range env {
+		if key != k {
+			out[key] = val
+		}
+	}
+	return out
+}
+
+// TestLLMOptIn: with OPENAI_API_KEY and OPENAI_BASE_URL set but no opt-in,
+// neither compile nor extract sends a single request, and the status line
+// names the extractor; with the opt-in it names the endpoint's host too.
+func TestLLMOptIn(t *testing.T) {
+	f := newFakeLLM(t, firstAssistantDecision)
+	env := withEnv(f.configEnv(), "OPENAI_API_KEY", "sk-proj-"+strings.Repeat("Ab1", 16))
+	host := strings.TrimPrefix(f.srv.URL, "http://")
+	for _, args := range [][]string{
+		{"--no-git"},
+		{"compile", "--no-git", "--json"},
+		{"pause", "--no-git"},
+		{"extract", "--json", filepath.Join(historyDir(t), "project-a")},
+	} {
+		db := filepath.Join(t.TempDir(), "h.db")
+		r := runEnv(context.Background(), t, db, env, readFile(t, sampleTranscript), args...)
+		if r.err != nil {
+			t.Fatalf("%v: %v\n%s", args, r.err, r.stderr)
+		}
+		if !strings.Contains(r.stderr, "extractor heuristic") {
+			t.Errorf("%v: status line does not name the extractor:\n%s", args, r.stderr)
+		}
+		if strings.Contains(r.stderr, host) {
+			t.Errorf("%v: status line names the endpoint though nothing was sent:\n%s", args, r.stderr)
+		}
+	}
+	if n := len(f.requests()); n != 0 {
+		t.Fatalf("%d request(s) reached the LLM endpoint without an opt-in", n)
+	}
+	r := runEnv(context.Background(), t, filepath.Join(t.TempDir(), "h.db"), env, readFile(t, sampleTranscript), "--no-git", "--extractor", "llm")
+	if r.err != nil {
+		t.Fatalf("opt-in: %v\n%s", r.err, r.stderr)
+	}
+	if len(f.requests()) == 0 {
+		t.Error("--extractor llm sent nothing")
+	}
+	if want := "extractor llm (gpt-4o-mini at " + host + ")"; !strings.Contains(r.stderr, want) {
+		t.Errorf("status line lacks %q:\n%s", want, r.stderr)
 	}
 }
 
@@ -478,7 +540,8 @@ func TestExtractBadInput(t *testing.T) {
 
 func TestExpandPaths(t *testing.T) {
 	dir := t.TempDir()
-	for _, p := range []string{"a/x.jsonl", "a/b/y.jsonl", "a/b/c/z.jsonl", "a/b/notes.txt", "d/w.json", "top.jsonl"} {
+	for _, p := range []string{"a/x.jsonl", "a/b/y.jsonl", "a/b/c/z.jsonl", "a/b/notes.txt", "d/w.json", "top.jsonl",
+		"m/proj/.aider.chat.history.md", "m/proj/README.md", "m/proj/.specstory/history/2025-01-01_chat.md", "m/proj/docs/notes.md"} {
 		full := filepath.Join(dir, p)
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
@@ -506,6 +569,8 @@ func TestExpandPaths(t *testing.T) {
 		{[]string{"a/**/c/*.jsonl"}, []string{"a/b/c/z.jsonl"}},
 		{[]string{"*.jsonl", "top.jsonl", "d"}, []string{"d/w.json", "top.jsonl"}},
 		{[]string{"a/*/y.jsonl"}, []string{"a/b/y.jsonl"}},
+		// Markdown histories (Aider, SpecStory), not every Markdown file.
+		{[]string{"m"}, []string{"m/proj/.aider.chat.history.md", "m/proj/.specstory/history/2025-01-01_chat.md"}},
 	}
 	for _, tt := range tests {
 		var args []string

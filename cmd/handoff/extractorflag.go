@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -29,7 +30,7 @@ type extractorFlags struct {
 
 func (f *extractorFlags) add(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&f.kind, "extractor", "", "who extracts decisions and errors: heuristic, llm or hybrid (default: llm when OPENAI_API_KEY or OPENAI_BASE_URL is set, else heuristic)")
+	fs.StringVar(&f.kind, "extractor", "", "who extracts decisions and errors: heuristic, llm or hybrid (default $HANDOFF_EXTRACTOR, else the config file's extractor, else heuristic; an API key alone never selects the llm)")
 	fs.StringVar(&f.model, "extract-model", "", "model the llm and hybrid extractors ask (default $HANDOFF_MODEL, else "+extractor.DefaultModel+")")
 }
 
@@ -56,19 +57,52 @@ type builtExtractor struct {
 	// fallback is set for llm and hybrid: it tells whether the heuristic
 	// had to stand in.
 	fallback *extractor.Fallback
+	// host is the LLM endpoint's host, "" for the heuristic: the status
+	// line names it so a person always sees where transcripts went.
+	host  string
+	model string
+}
+
+// describe names the extractor for the status line: the heuristic, or
+// the LLM with its model and the host the transcript is sent to.
+func (b *builtExtractor) describe() string {
+	if b.host == "" {
+		return "extractor " + b.name
+	}
+	return fmt.Sprintf("extractor %s (%s at %s)", b.name, b.model, b.host)
+}
+
+// endpointHost is the host[:port] of an OpenAI-compatible base URL, or
+// the URL itself when it does not parse.
+func endpointHost(baseURL string) string {
+	if baseURL == "" {
+		baseURL = extractor.DefaultBaseURL
+	}
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Host == "" {
+		return baseURL
+	}
+	return u.Host
 }
 
 // newExtractor builds the extractor the flags and the environment name.
-// An LLM-backed one falls back to the heuristic, with a warning, when the
-// model is unavailable.
+// Sending a transcript to a model is opt-in: only --extractor or
+// $HANDOFF_EXTRACTOR select llm or hybrid; OPENAI_API_KEY and
+// OPENAI_BASE_URL only configure it, since a key exported for other tools
+// must never start shipping transcripts off the machine. An LLM-backed
+// extractor falls back to the heuristic, with a warning, when the model is
+// unavailable.
 func (a *app) newExtractor(f extractorFlags, in extractorSetup) (*builtExtractor, error) {
 	cfg := extractor.ConfigFromEnv(a.getenv)
-	kind := strings.ToLower(strings.TrimSpace(f.kind))
+	kind, source := strings.ToLower(strings.TrimSpace(f.kind)), "--extractor"
+	if kind == "" {
+		kind, source = strings.ToLower(strings.TrimSpace(a.getenv("HANDOFF_EXTRACTOR"))), "HANDOFF_EXTRACTOR"
+	}
+	if kind == "" && a.config != nil && a.config.Extractor != "" {
+		kind, source = strings.ToLower(strings.TrimSpace(a.config.Extractor)), "extractor in "+a.config.path
+	}
 	if kind == "" {
 		kind = extractHeuristic
-		if cfg.APIKey != "" || cfg.BaseURL != "" {
-			kind = extractLLM
-		}
 	}
 	heuristic := extractor.NewHeuristic(a.log())
 	switch kind {
@@ -76,10 +110,13 @@ func (a *app) newExtractor(f extractorFlags, in extractorSetup) (*builtExtractor
 		return &builtExtractor{Extractor: heuristic, name: kind, version: kind}, nil
 	case extractLLM, extractHybrid:
 	default:
-		return nil, handoff.Errorf(handoff.EINVALID, "unknown --extractor %q: use heuristic, llm or hybrid", f.kind)
+		return nil, handoff.Errorf(handoff.EINVALID, "unknown %s %q: use heuristic, llm or hybrid", source, kind)
 	}
-	if f.model != "" {
+	switch {
+	case f.model != "":
 		cfg.Model = f.model
+	case a.getenv("HANDOFF_MODEL") == "" && a.config != nil && a.config.Model != "":
+		cfg.Model = a.config.Model
 	}
 	cfg.Cache = in.cache
 	cfg.Logger = a.log()
@@ -110,6 +147,8 @@ func (a *app) newExtractor(f extractorFlags, in extractorSetup) (*builtExtractor
 		name:      kind,
 		version:   fmt.Sprintf("%s/%s/%s", kind, l.Model(), prompts.ExtractionPromptVersion),
 		fallback:  fb,
+		host:      endpointHost(cfg.BaseURL),
+		model:     l.Model(),
 	}, nil
 }
 

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -21,12 +19,11 @@ func (a *app) newFormatsCmd() *cobra.Command {
 			if asJSON {
 				return writeJSON(a.stdout, formats)
 			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "FORMAT\tDESCRIPTION\tEXAMPLE\tALIASES")
+			tb := a.newTable("FORMAT", "DESCRIPTION", "EXAMPLE", "ALIASES").keep(0)
 			for _, f := range formats {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Name, f.Description, f.Example, strings.Join(f.Aliases, ","))
+				tb.row(string(f.Name), f.Description, f.Example, strings.Join(f.Aliases, ","))
 			}
-			return tw.Flush()
+			return tb.flush()
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")

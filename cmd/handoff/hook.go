@@ -21,6 +21,9 @@ type hookOptions struct {
 	settings    string
 	handoffPath string
 	mcpInstall  // --mcp: register `handoff mcp` instead (hook_install.go)
+	// defaultSettings is the agent's settings file relative to the
+	// project root.
+	defaultSettings string
 
 	budget        int
 	encoding      string
@@ -48,13 +51,28 @@ A failure inside handoff never blocks the agent: it is reported on stderr
 and the hook exits 1, which agents treat as non-blocking.
 
 Install with: handoff hook claude --install --write`,
+		// A mistyped agent (handoff hook claud) in an agent's settings must
+		// neither block it (exit 2) nor answer with help text on stdout,
+		// which the agent would read as the hook's reply: exit 1, stdout
+		// empty.
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			msg := fmt.Sprintf("unknown agent %q for 'handoff hook': use claude or codex", args[0])
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += fmt.Sprintf(" (did you mean %s?)", quoteAll(s))
+			}
+			return &exitError{code: exitInternal, err: handoff.Errorf(handoff.EINVALID, "%s", msg)}
+		},
 	}
 	cmd.AddCommand(a.newHookAgentCmd("claude", ".claude/settings.json"), a.newHookAgentCmd("codex", ".codex/hooks.json"))
 	return cmd
 }
 
 func (a *app) newHookAgentCmd(agent, settings string) *cobra.Command {
-	o := &hookOptions{app: a, agent: agent}
+	o := &hookOptions{app: a, agent: agent, defaultSettings: settings}
 	name := map[string]string{"claude": "Claude Code", "codex": "Codex CLI"}[agent]
 	cmd := &cobra.Command{
 		Use:   agent,
@@ -71,11 +89,16 @@ func (a *app) newHookAgentCmd(agent, settings string) *cobra.Command {
 		Example: fmt.Sprintf(`  handoff hook %[1]s --install            # print the hooks block
   handoff hook %[1]s --install --write    # merge it into %[2]s`, agent, settings),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// Every failure under hook exits 1, installing included: a
+			// script that wires hooks must never see the blocking 2.
 			if o.install {
-				return o.runInstall()
+				if err := o.runInstall(cmd.Context()); err != nil {
+					return o.fail(err)
+				}
+				return nil
 			}
 			if o.write {
-				return handoff.Errorf(handoff.EINVALID, "--write only goes with --install")
+				return o.fail(handoff.Errorf(handoff.EINVALID, "--write only goes with --install (handoff hook %s --install --write)", agent))
 			}
 			if o.mcp {
 				return handoff.Errorf(handoff.EINVALID, "--mcp only goes with --install")
@@ -87,8 +110,8 @@ func (a *app) newHookAgentCmd(agent, settings string) *cobra.Command {
 	f := cmd.Flags()
 	f.BoolVar(&o.install, "install", false, "print the hooks configuration that runs this command")
 	f.BoolVar(&o.write, "write", false, "with --install: merge it into the settings file (atomically, keeping everything else)")
-	f.StringVar(&o.settings, "settings", settings, "with --install --write: the settings `file` to merge into")
-	f.StringVar(&o.handoffPath, "handoff-path", "", "with --install: the handoff binary the hooks run (default: this one)")
+	f.StringVar(&o.settings, "settings", "", "with --install --write: the settings `file` to merge into (default: "+settings+" at the top of the git repository, else in the current directory)")
+	f.StringVar(&o.handoffPath, "handoff-path", "", "with --install: the handoff command the hooks run (default: handoff when it is on PATH, else this binary)")
 	o.mcpInstall.addFlags(cmd)
 	f.IntVar(&o.budget, "budget", 2000, "resume prompt budget in `tokens`")
 	f.StringVar(&o.encoding, "encoding", string(capacity.O200kBase), "tokenizer: o200k_base or cl100k_base")

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,18 +102,107 @@ func TestHookInstallWriteCreatesAndRefuses(t *testing.T) {
 		t.Errorf("codex --write to a new file: %v (%s)", r.err, r.stderr)
 	}
 
-	// A file that is not JSON is refused and left as it was.
+	// A file that is not JSON is refused and left as it was, with exit 1:
+	// nothing under hook exits 2, which Claude Code reads as "block".
 	bad := filepath.Join(dir, "settings.json")
 	if err := os.WriteFile(bad, []byte("{ not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r = runCLI(t, db, "", "hook", "claude", "--install", "--write", "--settings", bad, "--handoff-path", handoffBin)
-	if exitCode(r.err) != exitInvalid || readFile(t, bad) != "{ not json" || !strings.Contains(r.stderr, "not a JSON object") {
+	if exitCode(r.err) != exitInternal || readFile(t, bad) != "{ not json" || !strings.Contains(r.stderr, "not a JSON object") {
 		t.Errorf("bad settings: exit %d, stderr %q, file %q", exitCode(r.err), r.stderr, readFile(t, bad))
 	}
 
 	r = runCLI(t, db, "", "hook", "claude", "--write")
-	if exitCode(r.err) != exitInvalid || !strings.Contains(r.stderr, "--write only goes with --install") {
+	if exitCode(r.err) != exitInternal || !strings.Contains(r.stderr, "--write only goes with --install") {
 		t.Errorf("--write alone: exit %d, stderr %q", exitCode(r.err), r.stderr)
+	}
+}
+
+// TestHookInstallFromSubfolder: run from deep inside a git repository,
+// --install --write merges into the repository's .claude/settings.json
+// (keeping the file's layout) and the hooks run plain "handoff" when it is
+// on PATH; outside a repository the current directory is the root.
+func TestHookInstallFromSubfolder(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	repo := t.TempDir()
+	gitCmd(t, repo, "init", "-q")
+	sub := filepath.Join(repo, "internal", "api")
+	if err := os.MkdirAll(filepath.Join(repo, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	original := "{\n    \"model\": \"opus\",\n    \"permissions\": {\"allow\": [\"Bash(go test:*)\"]}\n}\n"
+	settings := filepath.Join(repo, ".claude", "settings.json")
+	if err := os.WriteFile(settings, []byte(original), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "handoff"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+	env := map[string]string{"PATH": bin}
+	r := runEnv(context.Background(), t, filepath.Join(t.TempDir(), "h.db"), env, "", "hook", "claude", "--install", "--write")
+	if r.err != nil {
+		t.Fatalf("install: %v\n%s", r.err, r.stderr)
+	}
+	got := readFile(t, settings)
+	if !strings.HasPrefix(got, "{\n    \"model\": \"opus\",\n    \"permissions\": {\"allow\": [\"Bash(go test:*)\"]},\n    \"hooks\": {\n        \"PreCompact\": [") {
+		t.Errorf("settings lost their layout or key order:\n%s", got)
+	}
+	if !strings.Contains(got, `"command": "handoff hook claude"`) {
+		t.Errorf("hooks do not run plain handoff:\n%s", got)
+	}
+	if _, err := os.Stat(filepath.Join(sub, ".claude")); err == nil {
+		t.Error("settings were written into the subfolder")
+	}
+
+	// Outside a repository: the current directory.
+	plain := t.TempDir()
+	t.Chdir(plain)
+	r = runEnv(context.Background(), t, filepath.Join(t.TempDir(), "h.db"), env, "", "hook", "codex", "--install", "--write")
+	if r.err != nil {
+		t.Fatalf("install outside git: %v\n%s", r.err, r.stderr)
+	}
+	if !strings.Contains(readFile(t, filepath.Join(plain, ".codex", "hooks.json")), `"handoff hook codex"`) {
+		t.Error("codex hooks not written in the current directory")
+	}
+}
+
+// TestHookInstallRefusesBuildCache: with no handoff on PATH, a binary in
+// Go's build cache (go run, go test) is refused with a hint, exit 1.
+func TestHookInstallRefusesBuildCache(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil || !inBuildCache(exe, os.Getenv("GOCACHE")) {
+		t.Skipf("the test binary %s is not in the build cache", exe)
+	}
+	r := runEnv(context.Background(), t, filepath.Join(t.TempDir(), "h.db"), map[string]string{"PATH": t.TempDir()}, "", "hook", "claude", "--install")
+	if got := exitCode(r.err); got != exitInternal || !strings.Contains(r.stderr, "go install ./cmd/handoff") {
+		t.Errorf("exit %d, stderr %q", got, r.stderr)
+	}
+	if r.stdout != "" {
+		t.Errorf("printed hooks running a build-cache binary:\n%s", r.stdout)
+	}
+}
+
+func TestInBuildCache(t *testing.T) {
+	tests := []struct {
+		exe, gocache string
+		want         bool
+	}{
+		{"/tmp/go-build1234/b001/exe/handoff", "", true},
+		{"/home/me/.cache/go-build/ab/handoff", "/home/me/.cache/go-build", true},
+		{"/home/me/go/bin/handoff", "/home/me/.cache/go-build", false},
+		{"/usr/local/bin/handoff", "", false},
+	}
+	for _, tt := range tests {
+		if got := inBuildCache(tt.exe, tt.gocache); got != tt.want {
+			t.Errorf("inBuildCache(%q, %q) = %v", tt.exe, tt.gocache, got)
+		}
 	}
 }

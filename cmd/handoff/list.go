@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -57,13 +56,12 @@ func (o *listOptions) run(ctx context.Context) error {
 		a.status("no snapshots stored yet")
 		return nil
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SNAPSHOT\tWORKFLOW\tSESSION\tTRIGGER\tCREATED\tCONTEXT\tDECISIONS\tOPEN ERRORS\tGOAL")
+	tb := a.newTable("SNAPSHOT", "WORKFLOW", "SESSION", "TRIGGER", "CREATED", "CONTEXT", "DECISIONS", "OPEN ERRORS", "GOAL").keep(0, 1)
 	for _, sn := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%.0f%%\t%d\t%d\t%s\n", sn.ID, shorten(sn.WorkflowID, 20), sn.SessionNumber, sn.Trigger,
-			sn.CreatedAt.Local().Format(time.DateTime), 100*sn.Utilization, sn.Decisions, sn.OpenErrors, shorten(sn.Goal, 60))
+		tb.row(sn.ID, tb.id(sn.WorkflowID), cellf("%d", sn.SessionNumber), string(sn.Trigger),
+			sn.CreatedAt.Local().Format(time.DateTime), cellf("%.0f%%", 100*sn.Utilization), cellf("%d", sn.Decisions), cellf("%d", sn.OpenErrors), sn.Goal)
 	}
-	return tw.Flush()
+	return tb.flush()
 }
 
 // shorten cuts s to at most n runes on one line, marking the cut.

@@ -32,8 +32,26 @@ func sessionFiles(args []string, home string) ([]string, error) {
 	return files, nil
 }
 
+// isHistoryFile reports whether a file found in a directory is worth
+// reading as a session: JSONL and JSON (Claude Code, Codex, Gemini,
+// trajectories), and the Markdown histories handoff reads — Aider's
+// .aider.chat.history.md and SpecStory's .specstory/history/*.md — but not
+// every Markdown file (a README is no session).
+func isHistoryFile(p string) bool {
+	slash := filepath.ToSlash(p)
+	switch {
+	case strings.HasSuffix(p, ".jsonl"), strings.HasSuffix(p, ".json"):
+		return true
+	case strings.HasSuffix(p, ".aider.chat.history.md"):
+		return true
+	case strings.HasSuffix(p, ".md") && strings.Contains(slash, "/.specstory/history/"):
+		return true
+	}
+	return false
+}
+
 // expandPaths turns PATH arguments into session files: a file as is, a
-// directory's *.jsonl and *.json files at any depth, a glob's matches (**
+// directory's session files (isHistoryFile) at any depth, a glob's matches (**
 // matching any number of directories). A path that matches nothing is
 // ENOTFOUND unless it is a pattern; duplicates are dropped.
 func expandPaths(args []string) ([]string, error) {
@@ -71,7 +89,7 @@ func expandPaths(args []string) ([]string, error) {
 			if err != nil {
 				return nil // an unreadable subdirectory is not worth failing for
 			}
-			if !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) {
+			if !d.IsDir() && isHistoryFile(p) {
 				add(p)
 			}
 			return nil

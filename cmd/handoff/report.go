@@ -11,20 +11,22 @@ import (
 // What the commands print about their results: rendering only.
 
 // reportCompile prints what was done, and what had to be cut, on stderr.
-func (a *app) reportCompile(snap *handoff.Snapshot, res *compiler.Result, t *handoff.Transcript, noStore bool) {
+// extractorName is the extractor's description (builtExtractor.describe):
+// the line always says whether, and where, the transcript was sent.
+func (a *app) reportCompile(snap *handoff.Snapshot, res *compiler.Result, t *handoff.Transcript, noStore bool, extractorName string) {
 	u := snap.Usage
-	where := "not stored (--no-store)"
-	if !noStore {
-		where = fmt.Sprintf("snapshot %s (workflow %s, session %d)", snap.ID, snap.WorkflowID, snap.SessionNumber)
-	}
-	a.status("%s · %s · context %d/%d tokens (%.1f%%, %s) · prompt %d/%d tokens",
-		where, t.Session.Format, u.TokensUsed, u.ContextWindow, 100*u.ContextUtilization, usageSourceText(u.Source), res.Tokens, res.Budget)
+	a.status("%s · %s · %s · context %d/%d tokens (%.1f%%, %s) · prompt %d/%d tokens",
+		storedWhere(snap, noStore), t.Session.Format, extractorName, u.TokensUsed, u.ContextWindow, 100*u.ContextUtilization, usageSourceText(u.Source), res.Tokens, res.Budget)
 	if len(res.Dropped) > 0 {
 		parts := make([]string, 0, len(res.Dropped))
 		for _, d := range res.Dropped {
 			parts = append(parts, fmt.Sprintf("%d %s", d.Count, d.Section))
 		}
-		a.status("budget cut: %s (see 'handoff show %s')", strings.Join(parts, ", "), snap.ID)
+		more := "see 'handoff show " + snap.ID + "'"
+		if noStore {
+			more = "not stored: run without --no-store to keep every record"
+		}
+		a.status("budget cut: %s (%s)", strings.Join(parts, ", "), more)
 	}
 	if res.Truncated {
 		a.status("budget too small: the prompt was hard-truncated")
@@ -35,6 +37,14 @@ func (a *app) reportCompile(snap *handoff.Snapshot, res *compiler.Result, t *han
 	if n := len(t.Warnings); n > 0 {
 		a.status("skipped or repaired %d record(s); first at line %d: %s", n, t.Warnings[0].Line, t.Warnings[0].Reason)
 	}
+}
+
+// storedWhere says where a compiled snapshot went.
+func storedWhere(snap *handoff.Snapshot, noStore bool) string {
+	if noStore {
+		return "not stored (--no-store)"
+	}
+	return fmt.Sprintf("snapshot %s (workflow %s, session %d)", snap.ID, snap.WorkflowID, snap.SessionNumber)
 }
 
 // resumeBody renders a resume in the --format asked for.

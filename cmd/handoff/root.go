@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -90,6 +93,21 @@ type app struct {
 	logger *slog.Logger
 	// now, when set, stamps the snapshots watch and hook take (tests).
 	now func() time.Time
+	// outTerm, when set, says whether stdout is a terminal and how wide
+	// (tests); else it is asked of stdout itself.
+	outTerm func() (bool, int)
+	// config is the config file's defaults (never nil once a command runs).
+	config *config
+}
+
+// configure reads the config file and applies its defaults to cmd's flags.
+func (a *app) configure(cmd *cobra.Command) error {
+	c, err := a.loadConfig()
+	if err != nil {
+		return err
+	}
+	a.config = c
+	return c.applyDefaults(cmd.Flags())
 }
 
 // run executes the handoff CLI with the given arguments and streams and
@@ -109,6 +127,7 @@ func (a *app) execute(ctx context.Context, args []string) error {
 	if e, ok := errors.AsType[*exitError](err); ok && e.quiet {
 		return err
 	}
+	err = classifyMachine(err)
 	if err != nil {
 		a.printError(err)
 	}
@@ -132,12 +151,28 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			a.setupLogger()
+			err := a.configure(cmd)
+			if err == nil {
+				err = checkCountFlags(cmd.Flags())
+			}
+			if err != nil {
+				if underHook(cmd) {
+					return &exitError{code: exitInternal, err: err}
+				}
+				return err
+			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := notACommand(cmd, args); err != nil {
+				return err
+			}
 			return compileOpts.run(cmd.Context(), args)
 		},
+		Version:                    versionString(),
+		SuggestionsMinimumDistance: 2,
 	}
+	root.SetVersionTemplate("handoff {{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.dbPath, "db", "", "SQLite database `path` (default $HANDOFF_DB, else $XDG_DATA_HOME/handoff/handoff.db)")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log diagnostics to stderr")
@@ -164,12 +199,42 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newMCPCmd(),
 		a.newServeCmd(),
 		a.newSyncCmd(),
+		a.newDoctorCmd(),
+		a.newLatestCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return handoff.Errorf(handoff.EINVALID, "%w", err)
 	})
 	usageErrorsInvalid(root)
 	return root
+}
+
+// notACommand catches a mistyped command that bare `handoff FILE` would
+// otherwise read as a missing transcript: an argument that names no file
+// but is close to a command's name is an unknown command (exit 2), with
+// cobra's suggestions.
+func notACommand(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 || args[0] == "-" {
+		return nil
+	}
+	if _, err := os.Stat(args[0]); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		return handoff.Errorf(handoff.EINVALID, "unknown command %q for %q; did you mean %s?", args[0], cmd.Name(), quoteAll(s))
+	}
+	if !strings.ContainsAny(args[0], "./\\") {
+		return handoff.Errorf(handoff.ENOTFOUND, "%q is neither a command nor a file (see 'handoff --help')", args[0])
+	}
+	return nil
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, " or ")
 }
 
 // usageErrorsInvalid makes cobra's argument checks (a missing or extra
@@ -190,9 +255,14 @@ func usageErrorsInvalid(cmd *cobra.Command) {
 }
 
 func (a *app) setupLogger() {
+	// -q keeps stderr for errors: warnings are what the status line would
+	// have said, and a person who asked for quiet does not want them.
 	level := slog.LevelWarn
-	if a.verbose {
+	switch {
+	case a.verbose:
 		level = slog.LevelDebug
+	case a.quiet:
+		level = slog.LevelError
 	}
 	a.logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 }
@@ -205,29 +275,37 @@ func (a *app) log() *slog.Logger {
 	return a.logger
 }
 
-// dbTarget is the database named by --db, $HANDOFF_DB or the default: a
-// SQLite path or a postgres:// URL.
-func (a *app) dbTarget() (string, error) {
-	target := a.dbPath
-	if target == "" {
-		target = a.getenv("HANDOFF_DB")
+// databasePath is the database named by --db, $HANDOFF_DB, the config
+// file or the default, and which of them named it: a SQLite path or a
+// postgres:// URL.
+func (a *app) databasePath() (path, from string, err error) {
+	switch {
+	case a.dbPath != "":
+		return a.dbPath, "--db", nil
+	case a.getenv("HANDOFF_DB") != "":
+		return a.getenv("HANDOFF_DB"), "HANDOFF_DB", nil
+	case a.config != nil && a.config.DB != "":
+		return a.config.DB, a.config.path, nil
 	}
-	if target == "" {
-		p, err := store.DefaultPath()
-		if err != nil {
-			return "", fmt.Errorf("locate the database: %w", err)
-		}
-		target = p
+	p, err := store.DefaultPath()
+	if err != nil {
+		return "", "", fmt.Errorf("locate the database: %w", err)
 	}
-	return target, nil
+	return p, "default", nil
 }
 
-// openStore opens the SQLite database named by --db, $HANDOFF_DB or the
-// default. A postgres:// URL there is refused with a pointer to `handoff
-// sync`: the commands hold a *store.Store until they move to session.Store,
-// and PostgreSQL is reached through sync (and openTarget) until then.
+// dbTarget is databasePath without saying where it came from.
+func (a *app) dbTarget() (string, error) {
+	p, _, err := a.databasePath()
+	return p, err
+}
+
+// openStore opens the SQLite database named by --db, $HANDOFF_DB, the
+// config file or the default. A postgres:// URL there is refused with a
+// pointer to `handoff sync`: the commands hold a *store.Store until they
+// move to session.Store, and PostgreSQL is reached through sync until then.
 func (a *app) openStore(ctx context.Context) (*store.Store, error) {
-	path, err := a.dbTarget()
+	path, _, err := a.databasePath()
 	if err != nil {
 		return nil, err
 	}

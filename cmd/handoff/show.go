@@ -10,7 +10,6 @@ import (
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/compiler"
-	"github.com/handoff-cli/handoff/store"
 )
 
 // showOptions are the flags of `handoff show`.
@@ -35,9 +34,11 @@ func (a *app) newShowCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show [SNAPSHOT]",
 		Short: "Print a stored snapshot (default: the newest), or one part of it",
-		Long: `show prints a stored snapshot by id or unique id prefix (default: the
-newest). With a view flag it prints only that part, in full: the resume
-prompt points here for what its budget left out.`,
+		Long: `show prints a stored snapshot: a summary, or with --json the whole
+snapshot. SNAPSHOT is a snapshot id or unique prefix (the "snap_" may be
+left out), or a workflow id or unique prefix for that workflow's latest
+snapshot; default: the newest. With a view flag it prints only that part,
+in full: the resume prompt points here for what its budget left out.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return o.run(cmd.Context(), args)
@@ -132,21 +133,8 @@ func (o *showOptions) run(ctx context.Context, args []string) error {
 		}
 		return nil
 	}
-	return writeJSON(a.stdout, snap)
-}
-
-// loadSnapshot resolves the SNAPSHOT argument: an id or prefix, or the
-// newest snapshot when none is given.
-func loadSnapshot(ctx context.Context, s *store.Store, args []string) (*handoff.Snapshot, error) {
-	if len(args) == 1 {
-		return s.Snapshot(ctx, args[0])
+	if o.json {
+		return writeJSON(a.stdout, snap)
 	}
-	list, _, err := s.ListSnapshots(ctx, store.ListFilter{Limit: 1})
-	if err != nil {
-		return nil, err
-	}
-	if len(list) == 0 {
-		return nil, handoff.Errorf(handoff.ENOTFOUND, "no snapshots stored yet: run 'handoff compile' first")
-	}
-	return s.Snapshot(ctx, list[0].ID)
+	return printSummary(a.stdout, snap)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -90,8 +89,7 @@ func (o *statusOptions) run(ctx context.Context) error {
 		a.status("no workflows yet: run 'handoff compile' or 'handoff pause' on a session")
 		return nil
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "WORKFLOW\tSTATUS\tSESSIONS\tLAST SNAPSHOT\tTRIGGER\tWHEN\tCONTEXT\tNAME")
+	tb := a.newTable("WORKFLOW", "STATUS", "SESSIONS", "LAST SNAPSHOT", "TRIGGER", "WHEN", "CONTEXT", "NAME").keep(0, 3)
 	for _, w := range list {
 		snap, trigger, when, util := "-", "-", w.UpdatedAt.Local().Format(time.DateTime), "-"
 		if l := w.Latest; l != nil {
@@ -100,11 +98,11 @@ func (o *statusOptions) run(ctx context.Context) error {
 		}
 		status := string(w.Status)
 		if w.PauseReason != "" {
-			status += " (" + shorten(w.PauseReason, 30) + ")"
+			status += " (" + w.PauseReason + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", shorten(w.ID, 40), status, w.SessionCount, snap, trigger, when, util, shorten(w.Name, 30))
+		tb.row(tb.id(w.ID), status, cellf("%d", w.SessionCount), snap, trigger, when, util, w.Name)
 	}
-	return tw.Flush()
+	return tb.flush()
 }
 
 // setStatus is `status --set`: one lifecycle move, checked and recorded by

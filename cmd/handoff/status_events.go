@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/handoff-cli/handoff"
@@ -25,14 +23,13 @@ func (o *statusOptions) listEvents(ctx context.Context, s *store.Store) error {
 		}
 		return writeJSON(o.app.stdout, events)
 	}
-	tw := tabwriter.NewWriter(o.app.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "WHEN\tWORKFLOW\tEVENT\tSNAPSHOT\tDETAIL")
+	tb := o.app.newTable("WHEN", "WORKFLOW", "EVENT", "SNAPSHOT", "DETAIL").keep(1, 3)
 	for _, e := range events {
 		snap := e.SnapshotID
 		if snap == "" {
 			snap = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.CreatedAt.Local().Format(time.DateTime), shorten(e.WorkflowID, 40), e.Type, snap, shorten(e.Detail, 80))
+		tb.row(e.CreatedAt.Local().Format(time.DateTime), tb.id(e.WorkflowID), string(e.Type), snap, e.Detail)
 	}
-	return tw.Flush()
+	return tb.flush()
 }

@@ -20,11 +20,18 @@ type statusLine struct {
 	on    bool
 	last  time.Time
 	drawn bool
+	// width reports the terminal's width, asked at each redraw since the
+	// window can be resized; nil: no limit.
+	width func() int
 }
 
 func newStatusLine(w io.Writer, quiet bool) *statusLine {
 	f, ok := w.(*os.File)
-	return &statusLine{w: w, on: ok && !quiet && isTerminal(f)}
+	s := &statusLine{w: w, on: ok && !quiet && isTerminal(f)}
+	if s.on {
+		s.width = func() int { _, w := terminalOf(f); return w }
+	}
+	return s
 }
 
 func (s *statusLine) show(st capacity.Status) {
@@ -40,7 +47,15 @@ func (s *statusLine) show(st capacity.Status) {
 	if model == "" {
 		model = "unknown model"
 	}
-	fmt.Fprintf(s.w, "\r\x1b[Khandoff: %s · %d/%d tokens · %.1f%%", model, st.TokensUsed, st.ContextWindow, 100*st.Utilization)
+	line := fmt.Sprintf("handoff: %s · %d/%d tokens · %.1f%%", model, st.TokensUsed, st.ContextWindow, 100*st.Utilization)
+	// One column short of the width: a line that fills the last column
+	// wraps on some terminals, and \r then redraws only its second row.
+	if s.width != nil {
+		if w := s.width(); w > 1 {
+			line = cut(line, w-1)
+		}
+	}
+	fmt.Fprint(s.w, "\r\x1b[K"+line)
 }
 
 // clear erases the line before other output.

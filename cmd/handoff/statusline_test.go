@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff/capacity"
 )
@@ -39,5 +41,14 @@ func TestStatusLine(t *testing.T) {
 	want := "\r\x1b[Khandoff: claude-sonnet-4-5 · 150000/200000 tokens · 75.0%\n"
 	if buf.String() != want {
 		t.Errorf("terminal status line %q, want %q", buf.String(), want)
+	}
+
+	// A narrow terminal: the line is cut one column short, so it never
+	// wraps (a wrapped line is not redrawn in place).
+	buf.Reset()
+	narrow := &statusLine{w: &buf, on: true, width: func() int { return 30 }}
+	narrow.show(st)
+	if got := strings.TrimPrefix(buf.String(), "\r\x1b[K"); utf8.RuneCountInString(got) != 29 || !strings.HasSuffix(got, "…") {
+		t.Errorf("narrow status line %q: want 29 columns ending in …", got)
 	}
 }

@@ -447,7 +447,7 @@ func TestWatchKeepGoing(t *testing.T) {
 	if n := strings.Count(stderr.String(), "checkpoint at line"); n != 2 {
 		t.Errorf("%d checkpoints, want 2 (lines 1 and 4):\n%s", n, stderr.String())
 	}
-	if n := strings.Count(stdout.String(), "# Handoff: continue"); n != 2 {
+	if n := strings.Count(stdout.String(), "# Handoff: "); n != 2 {
 		t.Errorf("%d resume prompts on stdout, want 2", n)
 	}
 	s, err := store.Open(context.Background(), db, store.Options{})

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// table prints rows the way gh and kubectl do: on a terminal, aligned
+// columns cut to the terminal's width; piped, tab-separated values with
+// no padding and nothing cut, so `cut -f`, awk and sort see whole fields.
+// The header is kept in both forms (TSV readers take it as column names).
+type table struct {
+	out   io.Writer
+	tty   bool
+	width int
+	rows  [][]string
+	// fixed marks the columns never cut on a terminal.
+	fixed map[int]bool
+}
+
+// keep marks columns (by index) that are never cut on a terminal: the
+// ids a person copies into the next command.
+func (t *table) keep(cols ...int) *table {
+	for _, c := range cols {
+		t.fixed[c] = true
+	}
+	return t
+}
+
+// newTable starts a table for stdout with these column names.
+func (a *app) newTable(header ...string) *table {
+	tty, width := a.stdoutTerminal()
+	return &table{out: a.stdout, tty: tty, width: width, rows: [][]string{header}, fixed: map[int]bool{}}
+}
+
+// row adds a row; a cell's tabs and line breaks become spaces so a row is
+// always one line.
+func (t *table) row(cells ...string) {
+	clean := make([]string, len(cells))
+	for i, c := range cells {
+		clean[i] = oneLine(c)
+	}
+	t.rows = append(t.rows, clean)
+}
+
+// id is how the table shows a long id: its first 8 characters on a
+// terminal (enough to be unique in practice, and every command takes a
+// unique prefix), whole when piped. Short, structured ids (snap_…) stay
+// whole.
+func (t *table) id(id string) string {
+	if t.tty && len(id) > 12 && !strings.HasPrefix(id, "snap_") {
+		return id[:8]
+	}
+	return id
+}
+
+// gap is the space between aligned columns.
+const gap = 2
+
+// minColumn is the narrowest a long column is cut to on a narrow
+// terminal; a column no wider than shortColumn (a date, a count, a
+// status) is never cut: cutting it would leave nothing readable.
+const (
+	minColumn   = 12
+	shortColumn = 20
+)
+
+func (t *table) flush() error {
+	if !t.tty {
+		var b strings.Builder
+		for _, r := range t.rows {
+			b.WriteString(strings.Join(r, "\t"))
+			b.WriteByte('\n')
+		}
+		_, err := io.WriteString(t.out, b.String())
+		return err
+	}
+	widths := t.columnWidths()
+	var b strings.Builder
+	for _, r := range t.rows {
+		var line strings.Builder
+		for i, c := range r {
+			if widths[i] == 0 {
+				break
+			}
+			c = cut(c, widths[i])
+			line.WriteString(c)
+			if i < len(r)-1 && widths[i+1] > 0 {
+				line.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+gap))
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(t.out, b.String())
+	return err
+}
+
+// columnWidths fits the columns to the terminal: the widest column that
+// may be cut loses a rune at a time, down to minColumn; a fixed column
+// (an id a person copies) and a short one are never cut. When that is not enough the
+// rightmost columns are left out (width 0), as a narrow terminal cannot
+// show them anyway and wrapped rows would be unreadable.
+func (t *table) columnWidths() []int {
+	var widths []int
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	floor := make([]int, len(widths))
+	for i, w := range widths {
+		floor[i] = minColumn
+		if t.fixed[i] || w <= shortColumn {
+			floor[i] = w
+		}
+	}
+	shown := len(widths)
+	total := func() int {
+		n := gap * (shown - 1)
+		for _, w := range widths[:shown] {
+			n += w
+		}
+		return n
+	}
+	for total() > t.width {
+		widest := -1
+		for i, w := range widths[:shown] {
+			if w > floor[i] && (widest < 0 || w > widths[widest]) {
+				widest = i
+			}
+		}
+		if widest >= 0 {
+			widths[widest]--
+			continue
+		}
+		if shown == 1 {
+			break
+		}
+		shown--
+		widths[shown] = 0
+	}
+	return widths
+}
+
+// cut shortens s to n runes, marking the cut with an ellipsis.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if n <= 1 {
+		return string(r[:n])
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// oneLine replaces tabs and line breaks with spaces.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\t\r\n") {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// cellf formats a cell.
+func cellf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

@@ -101,7 +101,7 @@ func (a *app) newHookAgentCmd(agent, settings string) *cobra.Command {
 				return o.fail(handoff.Errorf(handoff.EINVALID, "--write only goes with --install (handoff hook %s --install --write)", agent))
 			}
 			if o.mcp {
-				return handoff.Errorf(handoff.EINVALID, "--mcp only goes with --install")
+				return o.fail(handoff.Errorf(handoff.EINVALID, "--mcp only goes with --install"))
 			}
 			return o.run(cmd.Context())
 		},

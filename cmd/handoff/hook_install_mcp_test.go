@@ -34,7 +34,8 @@ func TestHookInstallMCP(t *testing.T) {
 		{"hook", "codex", "--install", "--mcp", "--write"},
 		{"hook", "claude", "--mcp"},
 	} {
-		if r := runCLI(t, db, "", args...); exitCode(r.err) != exitInvalid || r.stdout != "" {
+		// Every error under hook exits 1: Claude Code reads 2 as "block".
+		if r := runCLI(t, db, "", args...); exitCode(r.err) != 1 || r.stdout != "" {
 			t.Errorf("%v: exit %d, stdout %q", args, exitCode(r.err), r.stdout)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -305,28 +304,15 @@ func (d *Decoder) seeTime(ts time.Time) {
 const elisionMarker = "\n[… %d bytes elided …]\n"
 
 // clipOutput cuts tool output longer than the limit to its head and tail
-// around a marker, on rune boundaries. It returns the text kept and the
-// original size, or 0 when nothing was cut.
+// around a marker, on rune boundaries, redacting each piece before it is
+// cut (see redactOverlap). It returns the text kept and the original size,
+// or 0 when nothing was cut.
 func (d *Decoder) clipOutput(s string) (string, int) {
 	limit := d.opts.MaxToolOutputBytes
 	if limit < 0 || len(s) <= limit {
 		return s, 0
 	}
-	headN := limit / 2
-	tailN := limit - headN
-	for headN > 0 && !utf8.RuneStart(s[headN]) {
-		headN--
-	}
-	tailStart := len(s) - tailN
-	for tailStart < len(s) && !utf8.RuneStart(s[tailStart]) {
-		tailStart++
-	}
-	var b strings.Builder
-	b.Grow(limit + 48)
-	b.WriteString(s[:headN])
-	fmt.Fprintf(&b, elisionMarker, tailStart-headN)
-	b.WriteString(s[tailStart:])
-	return b.String(), len(s)
+	return clipString(s, limit), len(s)
 }
 
 // parseTime reads an RFC 3339 timestamp; anything else is the zero time.

@@ -38,6 +38,7 @@ func toolResult(content string) handoff.Message {
 const sonnet = "claude-sonnet-4-20250514"
 
 func TestMeasureTokensUsed(t *testing.T) {
+	t.Parallel()
 	c := counterFor(t, O200kBase)
 	count := func(ms ...handoff.Message) int { return c.CountMessages(ms) }
 	tests := []struct {
@@ -82,6 +83,7 @@ func TestMeasureTokensUsed(t *testing.T) {
 }
 
 func TestMeasureContextWindow(t *testing.T) {
+	t.Parallel()
 	c := counterFor(t, O200kBase)
 	withWindow := func(u *handoff.ProviderUsage, w int) *handoff.ProviderUsage { u.ContextWindow = w; return u }
 	tests := []struct {
@@ -138,6 +140,7 @@ func TestMeasureContextWindow(t *testing.T) {
 }
 
 func TestMeasureCallsAndDuration(t *testing.T) {
+	t.Parallel()
 	c := counterFor(t, O200kBase)
 	at := func(m handoff.Message, minutes int) handoff.Message {
 		m.Timestamp = t0.Add(time.Duration(minutes) * time.Minute)
@@ -179,6 +182,7 @@ func TestMeasureCallsAndDuration(t *testing.T) {
 }
 
 func TestMeasureNilTranscript(t *testing.T) {
+	t.Parallel()
 	got := Measure(nil, counterFor(t, O200kBase), MeasureOptions{})
 	if got.TokensUsed != 0 || got.ContextWindow != DefaultContextWindow || got.TokensRemainingEstimate != DefaultContextWindow {
 		t.Errorf("Measure(nil) = %+v", got)
@@ -186,6 +190,7 @@ func TestMeasureNilTranscript(t *testing.T) {
 }
 
 func TestThresholdsDecide(t *testing.T) {
+	t.Parallel()
 	th := DefaultThresholds()
 	if th.Warn != 0.70 || th.Checkpoint != 0.85 {
 		t.Fatalf("DefaultThresholds() = %+v, want warn 0.70 checkpoint 0.85", th)
@@ -205,6 +210,7 @@ func TestThresholdsDecide(t *testing.T) {
 }
 
 func TestThresholdsValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		th Thresholds
 		ok bool

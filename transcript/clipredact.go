@@ -23,11 +23,19 @@ const redactOverlap = 4 << 10
 // a tail of the rest around the elision marker, redacting each piece
 // before the cut (see redactOverlap). It returns the text kept.
 func clipString(s string, limit int) string {
+	return clipStringOf(s, limit, len(s))
+}
+
+// clipStringOf is clipString for s that may itself be a cut of a text of
+// original bytes (tool output cut again as it ages): the marker counts
+// what is missing from the original, the earlier marker's few bytes
+// included.
+func clipStringOf(s string, limit, original int) string {
 	headN := limit / 2
 	tailN := limit - headN
 	head := s[:min(len(s), headN+redactOverlap)]
 	tail := s[max(0, len(s)-tailN-redactOverlap):]
-	return joinClipped(head, tail, len(s), headN, tailN)
+	return joinClipped(head, tail, len(s), headN, tailN, original-len(s))
 }
 
 // joinClipped builds the clipped form of a text of total bytes from its
@@ -36,8 +44,9 @@ func clipString(s string, limit int) string {
 // replaced in both pieces before they are cut: the head keeps the text
 // before offset headN (a secret that straddles it is kept as its
 // placeholder), the tail the text from total-tailN on (likewise). The
-// marker between them counts the original bytes left out.
-func joinClipped(head, tail string, total, headN, tailN int) string {
+// marker between them counts the original bytes left out, plus missing:
+// bytes already missing from the text.
+func joinClipped(head, tail string, total, headN, tailN, missing int) string {
 	h, headEnd := keepHead(head, headN)
 	tailOff := total - len(tail) // offset of tail[0] in the text
 	start := len(tail) - tailN
@@ -54,7 +63,7 @@ func joinClipped(head, tail string, total, headN, tailN int) string {
 	var b strings.Builder
 	b.Grow(len(h) + len(t) + 48)
 	b.WriteString(h)
-	fmt.Fprintf(&b, elisionMarker, tailOff+tailStart-headEnd)
+	fmt.Fprintf(&b, elisionMarker, tailOff+tailStart-headEnd+missing)
 	b.WriteString(t)
 	return b.String()
 }

@@ -24,7 +24,11 @@ type Decoder struct {
 	line     int // lines consumed so far (fed or skipped)
 	nonBlank int // lines that had content
 	finished bool
+	// recent lists the tool results (message, result) that still keep
+	// MaxToolOutputBytes, oldest first; see Options.OlderToolOutputBytes.
+	recent []resultRef
 }
+
 
 // formatParser is the per-format half of a Decoder.
 type formatParser interface {
@@ -283,7 +287,50 @@ func (d *Decoder) warn(line int, reason string) {
 func (d *Decoder) add(m handoff.Message) int {
 	m.Index = len(d.t.Messages)
 	d.t.Messages = append(d.t.Messages, m)
+	if len(m.ToolResults) > 0 {
+		d.ageResults(m.Index)
+	}
 	return m.Index
+}
+
+// ageResults records message i's tool results as recent and re-cuts the
+// results that this pushes out of the recent window to
+// OlderToolOutputBytes. A message's ToolResults are copied before they
+// change, so a Transcript or MessagesFrom taken earlier keeps what it
+// saw.
+func (d *Decoder) ageResults(i int) {
+	limit := d.opts.OlderToolOutputBytes
+	if limit < 0 || d.opts.MaxToolOutputBytes >= 0 && limit >= d.opts.MaxToolOutputBytes {
+		return
+	}
+	for j, r := range d.t.Messages[i].ToolResults {
+		if len(r.Content) > limit {
+			d.recent = append(d.recent, resultRef{i, j})
+		}
+	}
+	n := len(d.recent) - d.opts.RecentToolResults
+	if n <= 0 {
+		return
+	}
+	lastMsg := -1
+	for _, ref := range d.recent[:n] {
+		m := &d.t.Messages[ref.msg]
+		if ref.msg != lastMsg {
+			m.ToolResults = slices.Clone(m.ToolResults)
+			lastMsg = ref.msg
+		}
+		r := &m.ToolResults[ref.res]
+		if len(r.Content) <= limit {
+			continue // a parser may have changed it since
+		}
+		original := r.OriginalBytes
+		if original == 0 {
+			original = len(r.Content)
+		}
+		r.Content = clipStringOf(r.Content, limit, original)
+		r.OriginalBytes = original
+	}
+	d.recent = slices.Delete(d.recent, 0, n)
 }
 
 // seeTime widens the session's time span to include ts.

@@ -160,7 +160,7 @@ func clipJSONString(lit []byte, limit int) (string, int, error) {
 	}
 	start := tailPos % ringN
 	t := append(append(make([]byte, 0, ringN), tail[start:]...), tail[:start]...)
-	return joinClipped(string(head), string(t), total, headN, tailN), total, nil
+	return joinClipped(string(head), string(t), total, headN, tailN, 0), total, nil
 }
 
 // plainJSON reports whether a string literal's body needs no unquoting:

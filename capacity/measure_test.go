@@ -233,3 +233,40 @@ func TestThresholdsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestMeasureEstimateTail checks the opt-in estimate of the unseen tail:
+// with provider usage it answers from usage plus EstimateMessage and never
+// builds the tables (a fresh Counter stays unbuilt); the estimate stays
+// near the exact count on ordinary text; without usage the figure is
+// still counted exactly.
+func TestMeasureEstimateTail(t *testing.T) {
+	t.Parallel()
+	tail := []handoff.Message{
+		toolResult("=== RUN   TestParse\n--- FAIL: TestParse (0.01s)\n    parse_test.go:42: got 3 messages, want 4\nFAIL\nexit status 1\nFAIL\tgithub.com/acme/app/parse\t0.214s\n"),
+		user("the parser drops the last message when the file has no trailing newline; fix it and rerun the tests"),
+	}
+	withUsage := &handoff.Transcript{Messages: append([]handoff.Message{user("hi"), assistant(sonnet, "a", usage(5, 0, 2000, 50))}, tail...)}
+
+	fresh, err := NewCounter(O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Measure(withUsage, fresh, MeasureOptions{EstimateTail: true})
+	want := 5 + 2000 + 50 + EstimateMessage(&tail[0]) + EstimateMessage(&tail[1])
+	if got.TokensUsed != want || got.Source != handoff.UsageProvider {
+		t.Errorf("estimated tail: %d tokens from %s, want %d from provider", got.TokensUsed, got.Source, want)
+	}
+	if fresh.Built() {
+		t.Error("Measure with EstimateTail built the tokenizer tables although usage was reported")
+	}
+
+	exact := Measure(withUsage, counterFor(t, O200kBase), MeasureOptions{})
+	if diff := math.Abs(float64(got.TokensUsed - exact.TokensUsed)); diff > 0.5*float64(exact.TokensUsed-2055) {
+		t.Errorf("estimate %d is far from the exact %d", got.TokensUsed, exact.TokensUsed)
+	}
+
+	noUsage := &handoff.Transcript{Messages: tail}
+	if u := Measure(noUsage, fresh, MeasureOptions{EstimateTail: true}); u.Source != handoff.UsageEstimate || u.TokensUsed != counterFor(t, O200kBase).CountMessages(tail) {
+		t.Errorf("without usage: %d tokens from %s, want the exact count", u.TokensUsed, u.Source)
+	}
+}

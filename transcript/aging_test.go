@@ -5,20 +5,25 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/handoff-cli/handoff/redact"
 )
 
-// toolRound is a Claude Code tool call and its result of output.
+// toolRound is a Claude Code tool call and its result of output; every
+// third result is a failure.
 func toolRound(i int, output string) []string {
 	q, _ := json.Marshal(output)
+	isError := i%3 == 1
 	return []string{
 		fmt.Sprintf(`{"type":"assistant","sessionId":"s","uuid":"a%d","message":{"id":"m%d","role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"Bash","input":{"command":"make"}}]}}`, i, i, i),
-		fmt.Sprintf(`{"type":"user","sessionId":"s","uuid":"r%d","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":%s}]}}`, i, i, q),
+		fmt.Sprintf(`{"type":"user","sessionId":"s","uuid":"r%d","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":%s,"is_error":%v}]}}`, i, i, q, isError),
 	}
 }
 
 // TestOlderToolOutputIsCutAgain feeds more tool results than the recent
 // window holds: the recent ones keep MaxToolOutputBytes, older ones are
-// cut to OlderToolOutputBytes with their original size recorded and a
+// cut to OlderToolOutputBytes (failures to eight times that) with their
+// original size recorded and a
 // secret at the new cut redacted, and a Transcript taken before a result
 // aged still shows it whole.
 func TestOlderToolOutputIsCutAgain(t *testing.T) {
@@ -73,13 +78,19 @@ func TestOlderToolOutputIsCutAgain(t *testing.T) {
 			}
 			continue
 		}
-		if len(r.Content) > older+64 || r.OriginalBytes != full {
-			t.Errorf("older result %d: %d bytes kept, original %d (want ≤ %d, %d)", k, len(r.Content), r.OriginalBytes, older+64, full)
+		keep := older
+		if r.IsError {
+			keep = failedOlderFactor * older // a failure keeps more for its error
+		}
+		if len(r.Content) > keep+64 || len(r.Content) < keep-64 || r.OriginalBytes != full {
+			t.Errorf("older result %d (failed %v): %d bytes kept, original %d (want %d±64, %d)", k, r.IsError, len(r.Content), r.OriginalBytes, keep, full)
 		}
 		if !strings.HasPrefix(r.Content, fmt.Sprintf("run %d\n", k)) || !strings.HasSuffix(r.Content, "ok\n") {
 			t.Errorf("older result %d lost its head or tail: %q", k, r.Content)
 		}
-		if strings.Contains(r.Content, "Zq9Zq9") {
+		// Kept whole, the secret is redacted with the transcript later;
+		// cut through, its body must not be left unrecognisable.
+		if strings.Contains(redact.String(r.Content), "Zq9Zq9") {
 			t.Errorf("older result %d: the secret at the cut survived: %q", k, r.Content)
 		}
 	}

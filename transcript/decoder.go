@@ -293,6 +293,11 @@ func (d *Decoder) add(m handoff.Message) int {
 	return m.Index
 }
 
+// failedOlderFactor: an older failed result (IsError, or a non-zero exit
+// code) keeps this many times OlderToolOutputBytes, since the snapshot
+// records its error and the headline is often deep in a build log.
+const failedOlderFactor = 8
+
 // ageResults records message i's tool results as recent and re-cuts the
 // results that this pushes out of the recent window to
 // OlderToolOutputBytes. A message's ToolResults are copied before they
@@ -320,14 +325,18 @@ func (d *Decoder) ageResults(i int) {
 			lastMsg = ref.msg
 		}
 		r := &m.ToolResults[ref.res]
-		if len(r.Content) <= limit {
-			continue // a parser may have changed it since
+		keep := limit
+		if r.IsError || r.ExitCode != nil && *r.ExitCode != 0 {
+			keep = failedOlderFactor * limit
+		}
+		if len(r.Content) <= keep {
+			continue // a failure's output, or a parser changed it since
 		}
 		original := r.OriginalBytes
 		if original == 0 {
 			original = len(r.Content)
 		}
-		r.Content = clipStringOf(r.Content, limit, original)
+		r.Content = clipStringOf(r.Content, keep, original)
 		r.OriginalBytes = original
 	}
 	d.recent = slices.Delete(d.recent, 0, n)

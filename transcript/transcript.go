@@ -175,7 +175,8 @@ type Options struct {
 	// their output. The recent ones keep MaxToolOutputBytes, which is
 	// what the prompt's recent tail and the latest test run need; older
 	// ones keep enough for an error's headline, an exit-code header, a
-	// test summary or a commit line. Zero means
+	// test summary or a commit line; a failed one (IsError or a non-zero
+	// exit code) keeps eight times as much for its error. Zero means
 	// DefaultOlderToolOutputBytes; negative keeps MaxToolOutputBytes for
 	// every result.
 	OlderToolOutputBytes int

@@ -39,10 +39,10 @@ func TestOlderToolOutputIsCutAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	filler := strings.Repeat("building package ... ok\n", 400) // 9.6 KB
-	secret := "ghp_" + strings.Repeat("Zq9", 12)
-	// The secret starts just before the older head's cut (512 bytes in).
+	secret := secretShapes()[0] // a GitHub token, alone on its line
+	// The older head is cut 512 bytes in, 24 bytes into the secret's body.
 	output := func(i int) string {
-		return fmt.Sprintf("run %d\n", i) + filler[:490] + "\ntoken " + secret + "\n" + filler
+		return fmt.Sprintf("run %d\n", i) + filler[:477] + "\nghp_" + secret.body + "\n" + filler
 	}
 	var early []string // result contents as a Transcript saw them before aging
 	for i := range rounds {
@@ -90,8 +90,8 @@ func TestOlderToolOutputIsCutAgain(t *testing.T) {
 		}
 		// Kept whole, the secret is redacted with the transcript later;
 		// cut through, its body must not be left unrecognisable.
-		if strings.Contains(redact.String(r.Content), "Zq9Zq9") {
-			t.Errorf("older result %d: the secret at the cut survived: %q", k, r.Content)
+		if frag := leaked(redact.String(r.Content), secret.body); frag != "" {
+			t.Errorf("older result %d: %q of the secret at the cut survived: %q", k, frag, r.Content)
 		}
 	}
 	if len(early) != 1 || early[0] != output(0) {

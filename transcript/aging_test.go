@@ -39,7 +39,7 @@ func TestOlderToolOutputIsCutAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	filler := strings.Repeat("building package ... ok\n", 400) // 9.6 KB
-	secret := secretShapes()[0] // a GitHub token, alone on its line
+	secret := secretShapes()[0]                                // a GitHub token, alone on its line
 	// The older head is cut 512 bytes in, 24 bytes into the secret's body.
 	output := func(i int) string {
 		return fmt.Sprintf("run %d\n", i) + filler[:477] + "\nghp_" + secret.body + "\n" + filler

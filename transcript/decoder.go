@@ -29,7 +29,6 @@ type Decoder struct {
 	recent []resultRef
 }
 
-
 // formatParser is the per-format half of a Decoder.
 type formatParser interface {
 	// record consumes one line (never too long, valid UTF-8). An error

@@ -396,24 +396,29 @@ func (r *ccToolUseResult) UnmarshalJSON(raw []byte) error {
 	case '"':
 		r.isError = bytes.HasPrefix(raw, []byte(`"Error:`)) || bytes.HasPrefix(raw, []byte(`"Error\n`))
 	case '{':
-		var obj struct {
-			ExitCode   json.RawMessage `json:"exitCode"`
-			ExitCodeS  json.RawMessage `json:"exit_code"`
-			ReturnCode json.RawMessage `json:"returnCode"`
-			IsError    json.RawMessage `json:"is_error"`
-			IsErrorC   json.RawMessage `json:"isError"`
-		}
-		if json.Unmarshal(raw, &obj) != nil {
-			return nil // tool-specific shapes vary; an odd one is not an error
-		}
-		for _, v := range []json.RawMessage{obj.ExitCode, obj.ExitCodeS, obj.ReturnCode} {
+		// One pass over the members, not a nested json.Unmarshal: the
+		// object repeats the tool's whole output (stdout), which the
+		// line's decode has already checked once.
+		var codes [3][]byte // exitCode, exit_code, returnCode: first that is a number wins
+		objectMembers(raw, func(key, value []byte) {
+			switch strings.ToLower(string(key)) { // as encoding/json matches names
+			case "exitcode":
+				codes[0] = value
+			case "exit_code":
+				codes[1] = value
+			case "returncode":
+				codes[2] = value
+			case "is_error", "iserror":
+				r.isError = r.isError || flag(value)
+			}
+		})
+		for _, v := range codes {
 			var n int
 			if len(v) > 0 && json.Unmarshal(v, &n) == nil {
 				r.exitCode = &n
 				break
 			}
 		}
-		r.isError = flag(obj.IsError) || flag(obj.IsErrorC)
 	}
 	return nil
 }

@@ -320,19 +320,76 @@ func (c *ccContent) UnmarshalJSON(raw []byte) error {
 		*c = nil
 		return nil
 	case raw[0] == '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
+		s, err := jsonString(raw)
+		if err != nil {
 			return err
 		}
 		*c = ccContent{{Type: "text", Text: s}}
 		return nil
+	case raw[0] != '[':
+		return fmt.Errorf("message content is not a string or an array")
 	}
+	// The line's json.Unmarshal has checked these bytes; the blocks are
+	// read in one pass over them (arrayElements, objectMembers) instead
+	// of a nested json.Unmarshal that would check them all again and
+	// decode them after, which for a tool result means two more passes
+	// over its whole output.
 	var blocks []ccBlock
-	if err := json.Unmarshal(raw, &blocks); err != nil {
+	var err error
+	arrayElements(raw, func(elem []byte) {
+		if err != nil {
+			return
+		}
+		var b ccBlock
+		if err = b.read(elem); err == nil {
+			blocks = append(blocks, b)
+		}
+	})
+	if err != nil {
 		return err
 	}
 	*c = blocks
 	return nil
+}
+
+// read fills b from one content block object, matching member names as
+// encoding/json does (case-insensitively, the last of duplicates).
+func (b *ccBlock) read(obj []byte) error {
+	if len(obj) == 0 || obj[0] != '{' {
+		if string(obj) == "null" {
+			return nil
+		}
+		return fmt.Errorf("content block is not an object")
+	}
+	var err error
+	str := func(dst *string, v []byte) {
+		if err == nil {
+			*dst, err = jsonString(v)
+		}
+	}
+	objectMembers(obj, func(key, value []byte) {
+		switch strings.ToLower(string(key)) {
+		case "type":
+			str(&b.Type, value)
+		case "text":
+			str(&b.Text, value)
+		case "thinking":
+			str(&b.Thinking, value)
+		case "id":
+			str(&b.ID, value)
+		case "name":
+			str(&b.Name, value)
+		case "tool_use_id":
+			str(&b.ToolUseID, value)
+		case "input":
+			b.Input = append(json.RawMessage(nil), value...)
+		case "content":
+			b.Content = rawJSON(value)
+		case "is_error":
+			b.IsError = json.RawMessage(value)
+		}
+	})
+	return err
 }
 
 // resultContent is tool_result content flattened to text: a string, or

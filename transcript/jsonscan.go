@@ -1,6 +1,10 @@
 package transcript
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
 
 // objectMembers calls fn with each top-level member of the JSON object
 // obj: its key (still quoted, escapes undecoded) and its raw value. It
@@ -105,4 +109,47 @@ func valueEnd(b []byte, i int) int {
 		j++
 	}
 	return j
+}
+
+// arrayElements calls fn with each element of the JSON array arr, raw,
+// in one pass; like objectMembers it expects input already validated.
+func arrayElements(arr []byte, fn func(elem []byte)) {
+	i := skipSpace(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
+		return
+	}
+	i = skipSpace(arr, i+1)
+	if i < len(arr) && arr[i] == ']' {
+		return
+	}
+	for {
+		end := valueEnd(arr, i)
+		if end < 0 {
+			return
+		}
+		fn(arr[i:end])
+		i = skipSpace(arr, end)
+		if i >= len(arr) || arr[i] != ',' {
+			return
+		}
+		i = skipSpace(arr, i+1)
+	}
+}
+
+// jsonString decodes a JSON string value already validated: without
+// escapes it is the bytes between the quotes (the line was made valid
+// UTF-8 before decoding); null is "". Anything else is the type error
+// encoding/json would report.
+func jsonString(v []byte) (string, error) {
+	switch {
+	case len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0:
+		return string(v[1 : len(v)-1]), nil
+	case string(v) == "null":
+		return "", nil
+	case len(v) > 0 && v[0] == '"':
+		var s string
+		err := json.Unmarshal(v, &s)
+		return s, err
+	}
+	return "", fmt.Errorf("expected a JSON string, got %.20s", v)
 }

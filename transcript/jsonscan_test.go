@@ -70,3 +70,57 @@ func TestToolUseResultFields(t *testing.T) {
 		}
 	}
 }
+
+// TestContentBlocksMatchUnmarshal reads message content arrays with the
+// one-pass reader and with encoding/json into the same fields, and
+// compares: names matched case-insensitively, the last duplicate wins,
+// escapes decoded, null and absent fields empty, type errors reported.
+func TestContentBlocksMatchUnmarshal(t *testing.T) {
+	t.Parallel()
+	type mirror struct {
+		Type      string          `json:"type"`
+		Text      string          `json:"text"`
+		Thinking  string          `json:"thinking"`
+		ID        string          `json:"id"`
+		Name      string          `json:"name"`
+		Input     json.RawMessage `json:"input"`
+		ToolUseID string          `json:"tool_use_id"`
+		Content   json.RawMessage `json:"content"`
+		IsError   json.RawMessage `json:"is_error"`
+	}
+	arrays := []string{
+		`[]`,
+		`[{"type":"text","text":"plain"}]`,
+		`[{"type":"text","text":"say \"hi\"\n\u00e9\\"},{"type":"thinking","thinking":"hmm","signature":"x"}]`,
+		`[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"echo \"}]\""}}]`,
+		`[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"ok"}],"is_error":true}]`,
+		`[{"Type":"text","TEXT":"upper","text":"last wins"}, {"type":"image","source":{"data":"AAAA"}}]`,
+		`[ {"type" : "text" , "text" : null } ]`,
+	}
+	for _, arr := range arrays {
+		var want []mirror
+		if err := json.Unmarshal([]byte(arr), &want); err != nil {
+			t.Fatalf("bad test array %s: %v", arr, err)
+		}
+		var got ccContent
+		if err := got.UnmarshalJSON([]byte(arr)); err != nil {
+			t.Fatalf("%s: %v", arr, err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d blocks, want %d", arr, len(got), len(want))
+		}
+		for i, w := range want {
+			g := got[i]
+			if g.Type != w.Type || g.Text != w.Text || g.Thinking != w.Thinking || g.ID != w.ID || g.Name != w.Name ||
+				g.ToolUseID != w.ToolUseID || string(g.Input) != string(w.Input) || string(g.Content) != string(w.Content) || string(g.IsError) != string(w.IsError) {
+				t.Errorf("%s block %d:\ngot  %+v\nwant %+v", arr, i, g, w)
+			}
+		}
+	}
+	for _, bad := range []string{`[{"type":5}]`, `["text"]`, `{"type":"text"}`} {
+		var c ccContent
+		if err := c.UnmarshalJSON([]byte(bad)); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}

@@ -28,6 +28,7 @@ func reported(in, out int) *handoff.ProviderUsage {
 // its pinning exists for and checks after every step that its figure is
 // exactly Measure's over the whole transcript so far.
 func TestIncrementalMatchesMeasure(t *testing.T) {
+	t.Parallel()
 	const model = "claude-sonnet-4-5"
 	type step struct {
 		name string
@@ -81,6 +82,7 @@ func TestIncrementalMatchesMeasure(t *testing.T) {
 }
 
 func TestIncrementalTextAndReset(t *testing.T) {
+	t.Parallel()
 	c := counterFor(t, O200kBase)
 	in, err := NewIncremental(c, MonitorOptions{ContextWindow: 40})
 	if err != nil {
@@ -110,6 +112,7 @@ func TestIncrementalTextAndReset(t *testing.T) {
 // TestIncrementalModelOverride: MonitorOptions.Model picks the window, as
 // MeasureOptions.Model does for Measure.
 func TestIncrementalModelOverride(t *testing.T) {
+	t.Parallel()
 	in, err := NewIncremental(counterFor(t, O200kBase), MonitorOptions{Model: "gpt-4o"})
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,17 @@ type MeasureOptions struct {
 	// ContextWindow, when > 0, overrides every other source of the window:
 	// it is the --context-window flag.
 	ContextWindow int
+	// EstimateTail counts the main-thread messages after the last
+	// provider usage by bytes (EstimateMessage: a quarter token per byte)
+	// instead of with the tokenizer. They are the short tail the provider
+	// has not seen yet (a tool result, the user's next prompt), a few
+	// hundred tokens next to a reported context of tens of thousands, so
+	// the estimate moves the fill by well under a percent; and with it a
+	// measurement that has provider usage never builds the tokenizer's
+	// tables, which cost more than everything else a hook does (Stop and
+	// PostToolUse run on every turn). A transcript without usage, or whose
+	// usage predates its last compaction, is still counted exactly.
+	EstimateTail bool
 	// Logger receives diagnostics (which source the figures came from and
 	// why); nil discards them.
 	Logger *slog.Logger
@@ -61,7 +72,7 @@ func Measure(t *handoff.Transcript, c *Counter, opts MeasureOptions) handoff.Usa
 		t = &handoff.Transcript{}
 	}
 
-	used, source, providerContext := tokensUsed(t, c, log)
+	used, source, providerContext := tokensUsed(t, c, opts.EstimateTail, log)
 	model := measuredModel(t, opts.Model)
 	window := contextWindowFor(t, model, opts, providerContext, log)
 
@@ -96,7 +107,7 @@ func hasUsage(m *handoff.Message) bool {
 
 // tokensUsed returns the main thread's tokens in context, where the figure
 // came from, and the provider-reported context (0 when estimated).
-func tokensUsed(t *handoff.Transcript, c *Counter, log *slog.Logger) (int, handoff.UsageSource, int) {
+func tokensUsed(t *handoff.Transcript, c *Counter, estimateTail bool, log *slog.Logger) (int, handoff.UsageSource, int) {
 	lastUsage, lastCompact := -1, -1
 	for i := range t.Messages {
 		m := &t.Messages[i]
@@ -114,8 +125,16 @@ func tokensUsed(t *handoff.Transcript, c *Counter, log *slog.Logger) (int, hando
 	if lastUsage >= 0 && lastCompact < lastUsage {
 		u := t.Messages[lastUsage].Usage
 		reported := u.ContextTokens() + u.OutputTokens
-		unseen := c.CountMessages(mainThread(t.Messages[lastUsage+1:]))
-		log.Debug("context from provider usage", "message", lastUsage, "reported", reported, "counted_after", unseen)
+		tail := mainThread(t.Messages[lastUsage+1:])
+		var unseen int
+		if estimateTail {
+			for i := range tail {
+				unseen += EstimateMessage(&tail[i])
+			}
+		} else {
+			unseen = c.CountMessages(tail)
+		}
+		log.Debug("context from provider usage", "message", lastUsage, "reported", reported, "counted_after", unseen, "estimated", estimateTail)
 		return reported + unseen, handoff.UsageProvider, reported
 	}
 
@@ -124,6 +143,21 @@ func tokensUsed(t *handoff.Transcript, c *Counter, log *slog.Logger) (int, hando
 		log.Debug("provider usage predates the last compaction; estimating", "usage_message", lastUsage, "compaction", lastCompact)
 	}
 	return c.CountMessages(mainThread(t.Messages[start:])), handoff.UsageEstimate, 0
+}
+
+// EstimateMessage is CountMessage without the tokenizer: the same parts
+// and overheads, each part at a quarter token per byte (rounded up), the
+// usual rule of thumb for English and code; a cut tool result counts at
+// its original size.
+func EstimateMessage(m *handoff.Message) int {
+	n := MessageOverhead + estimate(m.Text) + estimate(m.Thinking)
+	for _, call := range m.ToolCalls {
+		n += ToolBlockOverhead + estimate(call.Name) + estimate(string(call.Input))
+	}
+	for _, res := range m.ToolResults {
+		n += ToolBlockOverhead + scaleToOriginal(estimate(res.Content), len(res.Content), res.OriginalBytes)
+	}
+	return n
 }
 
 func mainThread(ms []handoff.Message) []handoff.Message {

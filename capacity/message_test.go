@@ -11,6 +11,7 @@ import (
 )
 
 func TestNewCounterUnknownEncoding(t *testing.T) {
+	t.Parallel()
 	for _, enc := range []Encoding{"", "p50k_base", "O200K_BASE", "gpt-4o"} {
 		_, err := NewCounter(enc)
 		if code := handoff.ErrorCode(err); code != handoff.EINVALID {
@@ -20,6 +21,7 @@ func TestNewCounterUnknownEncoding(t *testing.T) {
 }
 
 func TestCounterEncoding(t *testing.T) {
+	t.Parallel()
 	for _, enc := range bothEncodings {
 		if got := counterFor(t, enc).Encoding(); got != enc {
 			t.Errorf("Encoding() = %q, want %q", got, enc)
@@ -28,6 +30,7 @@ func TestCounterEncoding(t *testing.T) {
 }
 
 func TestCountKnownTexts(t *testing.T) {
+	t.Parallel()
 	// Counts published with OpenAI's tiktoken (its README and cookbook).
 	tests := []struct {
 		enc  Encoding
@@ -54,6 +57,7 @@ func TestCountKnownTexts(t *testing.T) {
 }
 
 func TestCountMessageCountsEveryPart(t *testing.T) {
+	t.Parallel()
 	c := counterFor(t, O200kBase)
 	exit := 1
 	input := json.RawMessage(`{"command":"go test ./...","description":"run the tests"}`)
@@ -99,6 +103,7 @@ func TestCountMessageCountsEveryPart(t *testing.T) {
 }
 
 func TestCountMessageUsesCache(t *testing.T) {
+	t.Parallel()
 	c, err := NewCounter(O200kBase) // a fresh cache, not the shared counter's
 	if err != nil {
 		t.Fatal(err)
@@ -116,6 +121,7 @@ func TestCountMessageUsesCache(t *testing.T) {
 }
 
 func TestMessageKeyDistinguishesContent(t *testing.T) {
+	t.Parallel()
 	c := counterFor(t, O200kBase)
 	msgs := map[string]handoff.Message{
 		"text":              {Text: "ab"},
@@ -143,6 +149,7 @@ func TestMessageKeyDistinguishesContent(t *testing.T) {
 }
 
 func TestMessageCacheIsBounded(t *testing.T) {
+	t.Parallel()
 	mc := newMessageCache(8)
 	for k := range uint64(100) {
 		mc.put(k, int(k))
@@ -163,6 +170,7 @@ func TestMessageCacheIsBounded(t *testing.T) {
 // goroutines on one Counter; with -race it checks the Counter's claim to be
 // safe for concurrent use, and the results must match sequential ones.
 func TestCounterConcurrentUse(t *testing.T) {
+	t.Parallel()
 	c := counterFor(t, O200kBase)
 	msgs := make([]handoff.Message, 40)
 	for i := range msgs {

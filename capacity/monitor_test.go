@@ -30,6 +30,7 @@ type step struct {
 }
 
 func TestMonitorCrossings(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		steps []step
@@ -82,6 +83,7 @@ func TestMonitorCrossings(t *testing.T) {
 }
 
 func TestMonitorStatusFigures(t *testing.T) {
+	t.Parallel()
 	m := newTestMonitor(t, MonitorOptions{Model: "claude-sonnet-4-5"})
 	got := m.Observe(Observation{ProviderUsage: usage(10, 2000, 150000, 500), CountedTokens: 1})
 	want := Status{
@@ -98,6 +100,7 @@ func TestMonitorStatusFigures(t *testing.T) {
 }
 
 func TestMonitorPrefersProviderUsage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		obs    Observation
@@ -119,6 +122,7 @@ func TestMonitorPrefersProviderUsage(t *testing.T) {
 }
 
 func TestMonitorWindowLookup(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		opts MonitorOptions
@@ -146,6 +150,7 @@ func TestMonitorWindowLookup(t *testing.T) {
 }
 
 func TestMonitorRemembersModelAndWindow(t *testing.T) {
+	t.Parallel()
 	m := newTestMonitor(t, MonitorOptions{})
 	m.Observe(Observation{ProviderUsage: usage(5, 0, 300_000, 10), Model: "claude-opus-4-1"})
 	if got := m.Observe(counted(310_000)); got.ContextWindow != 1_000_000 || got.Model != "claude-opus-4-1" {
@@ -159,6 +164,7 @@ func TestMonitorRemembersModelAndWindow(t *testing.T) {
 }
 
 func TestNewMonitorValidates(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		opts MonitorOptions
@@ -191,6 +197,7 @@ func TestNewMonitorValidates(t *testing.T) {
 }
 
 func TestMonitorStateResumes(t *testing.T) {
+	t.Parallel()
 	first := newTestMonitor(t, MonitorOptions{ContextWindow: 1000})
 	if s := first.Observe(counted(900)); !s.Fired {
 		t.Fatalf("first process: checkpoint did not fire: %+v", s)
@@ -219,6 +226,7 @@ func TestMonitorStateResumes(t *testing.T) {
 }
 
 func TestMonitorObserveMessage(t *testing.T) {
+	t.Parallel()
 	c := counterFor(t, O200kBase)
 	m := newTestMonitor(t, MonitorOptions{ContextWindow: 10_000})
 	tool := toolResult("PASS ok 0.3s")
@@ -261,6 +269,7 @@ func TestMonitorObserveMessage(t *testing.T) {
 }
 
 func TestMonitorObserveUsage(t *testing.T) {
+	t.Parallel()
 	m := newTestMonitor(t, MonitorOptions{})
 	u := handoff.Usage{TokensUsed: 180_000, ContextWindow: 200_000, Source: handoff.UsageProvider, Model: sonnet}
 	if s := m.ObserveUsage(u); !s.Fired || s.Level != Checkpoint || s.Utilization != 0.9 || s.Source != handoff.UsageProvider {
@@ -274,6 +283,7 @@ func TestMonitorObserveUsage(t *testing.T) {
 // TestMonitorConcurrent: many goroutines observing above the line see
 // exactly one Fired checkpoint (run with -race).
 func TestMonitorConcurrent(t *testing.T) {
+	t.Parallel()
 	m := newTestMonitor(t, MonitorOptions{ContextWindow: 1000})
 	var wg sync.WaitGroup
 	var mu sync.Mutex

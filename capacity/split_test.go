@@ -46,6 +46,7 @@ func assertSplitsExact(t *testing.T, c *Counter, name, text string) {
 }
 
 func TestSafeSplitsExactOnOrdinaryText(t *testing.T) {
+	t.Parallel()
 	corpus := []struct{ name, text string }{
 		{"prose", "The quick brown fox jumps over the lazy dog. It's 9 o'clock; we'll see.\nNew paragraph here."},
 		{"contractions", "don't DON'T I'M they'RE you've he'd she'll it's"},
@@ -73,10 +74,15 @@ func TestSafeSplitsExactOnOrdinaryText(t *testing.T) {
 }
 
 func TestSafeSplitsExactOnRandomText(t *testing.T) {
+	t.Parallel()
 	for _, enc := range bothEncodings {
 		c := counterFor(t, enc)
 		rng := rand.New(rand.NewPCG(1, uint64(len(enc))))
-		for i := range 150 {
+		n := 150
+		if raceEnabled {
+			n = 30
+		}
+		for i := range n {
 			text := randomText(rng, 200+rng.IntN(3000))
 			assertSplitsExact(t, c, fmt.Sprintf("random #%d", i), text)
 			if t.Failed() {
@@ -87,13 +93,25 @@ func TestSafeSplitsExactOnRandomText(t *testing.T) {
 	}
 }
 
+// TestSafeSplitsExactOnTranscripts checks every split position of the
+// first 40 KB of each shared transcript (4 KB under the race detector,
+// which makes encoding ten times slower and is there for concurrency, not
+// coverage), one parallel subtest per encoding.
 func TestSafeSplitsExactOnTranscripts(t *testing.T) {
-	texts := transcriptTexts(t, 40<<10)
+	t.Parallel()
+	maxBytes := 40 << 10
+	if raceEnabled {
+		maxBytes = 4 << 10
+	}
+	texts := transcriptTexts(t, maxBytes)
 	for _, enc := range bothEncodings {
-		c := counterFor(t, enc)
-		for name, text := range texts {
-			assertSplitsExact(t, c, name, text)
-		}
+		t.Run(string(enc), func(t *testing.T) {
+			t.Parallel()
+			c := counterFor(t, enc)
+			for name, text := range texts {
+				assertSplitsExact(t, c, name, text)
+			}
+		})
 	}
 }
 
@@ -101,6 +119,7 @@ func TestSafeSplitsExactOnTranscripts(t *testing.T) {
 // chunk boundaries fall inside ordinary text: the chunks must rebuild the
 // text, stay within the limit, and, where no cut was blind, count exactly.
 func TestChunksCoverTextAndStayBounded(t *testing.T) {
+	t.Parallel()
 	c := counterFor(t, O200kBase)
 	rng := rand.New(rand.NewPCG(7, 7))
 	exactChecked := 0
@@ -138,6 +157,7 @@ func TestChunksCoverTextAndStayBounded(t *testing.T) {
 }
 
 func TestSafeSplitRules(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		prev, next rune
 		after      string
@@ -180,9 +200,11 @@ func TestSafeSplitRules(t *testing.T) {
 
 // TestPathologicalInputs checks the guarded count on runs with no safe
 // split: on a 5 KB version, which the plain encoder handles quickly, it is
-// within 3% of the exact count; the 1 MB version counts to a positive
+// within 3% of the exact count; the 1 MB version (128 KB under the race
+// detector, still far past the guard's run limit) counts to a positive
 // number at the same density.
 func TestPathologicalInputs(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 3))
 	inputs := []struct {
 		name string
@@ -214,7 +236,11 @@ func TestPathologicalInputs(t *testing.T) {
 			if enc != O200kBase || in.name == "mixed emoji" {
 				continue // the 1 MB runs cost time; one encoding shows the guard works
 			}
-			big := in.make(1 << 20)
+			bigSize := 1 << 20
+			if raceEnabled {
+				bigSize = 128 << 10
+			}
+			big := in.make(bigSize)
 			n := c.Count(big)
 			perByteBig, perByteSmall := float64(n)/float64(len(big)), float64(exact)/float64(len(small))
 			if n <= 0 || perByteBig > perByteSmall*1.05 || perByteBig < perByteSmall*0.95 {
@@ -229,12 +255,17 @@ func TestPathologicalInputs(t *testing.T) {
 // apostrophes and contraction letters, marks, digits, '/', emoji, invalid
 // UTF-8), so that every rule meets every neighbour many times.
 func TestSafeSplitsExactOnAdversarialText(t *testing.T) {
+	t.Parallel()
 	alphabet := []string{" ", " ", "\n", "\r", "\t", "a", "A", "1", "'", "/", ".", "\u0301", "😀", "中",
 		"\u00a0", "s", "ll", "\xff", "Ǆ", "ʰ", "²", "\u2028", "\x00", "-", "\"", "{"}
 	for _, enc := range bothEncodings {
 		c := counterFor(t, enc)
 		rng := rand.New(rand.NewPCG(5, uint64(len(enc))))
-		for range 5000 {
+		n := 5000
+		if raceEnabled {
+			n = 1000
+		}
+		for range n {
 			var b strings.Builder
 			for range 1 + rng.IntN(24) {
 				b.WriteString(alphabet[rng.IntN(len(alphabet))])

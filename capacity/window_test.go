@@ -3,6 +3,7 @@ package capacity
 import "testing"
 
 func TestContextWindow(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		model string
 		want  int
@@ -81,6 +82,7 @@ func TestContextWindow(t *testing.T) {
 }
 
 func TestNormalizeModel(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"  Claude-Sonnet-4 ":                      "claude-sonnet-4",
 		"openrouter/anthropic/claude-3.5-sonnet":  "claude-3.5-sonnet",

@@ -211,6 +211,7 @@ func catalogueCases(t testing.TB) []catalogueCase {
 // shape, standing alone in prose (no key name to help): the rule's own
 // kind is reported and no 16-byte piece of the sample is left.
 func TestCatalogueRules(t *testing.T) {
+	t.Parallel()
 	r := New()
 	for _, c := range catalogueCases(t) {
 		t.Run(c.id+"/"+c.prefix, func(t *testing.T) {
@@ -250,6 +251,7 @@ func secretPart(c catalogueCase) string {
 // with a recognisable shape that the catalogue must carry, so a rule
 // dropped by mistake fails here.
 func TestCatalogueCoversGitleaksDefaults(t *testing.T) {
+	t.Parallel()
 	have := map[string]bool{}
 	for _, rl := range catalogue() {
 		have[rl.id] = true

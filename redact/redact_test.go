@@ -28,6 +28,7 @@ var (
 )
 
 func TestStringRedacts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in, want string
 	}{
@@ -86,6 +87,7 @@ func TestStringRedacts(t *testing.T) {
 }
 
 func TestStringKeepsOrdinaryText(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, in string }{
 		{"password alone", "Enter the password to continue."},
 		{"password prose", "The password is stored hashed with bcrypt."},
@@ -135,6 +137,7 @@ func TestStringKeepsOrdinaryText(t *testing.T) {
 }
 
 func TestFindReportsRangesInOrder(t *testing.T) {
+	t.Parallel()
 	in := "a " + fakeGitHub + " b password=hunter22 c " + fakeOpenAI
 	got := Find(in)
 	wantKinds := []string{KindGitHub, KindPassword, KindOpenAI}
@@ -158,6 +161,7 @@ func TestFindReportsRangesInOrder(t *testing.T) {
 }
 
 func TestPlaceholderShape(t *testing.T) {
+	t.Parallel()
 	if got := Placeholder(KindJWT); got != "[redacted:jwt]" {
 		t.Errorf("Placeholder = %q", got)
 	}

@@ -115,6 +115,7 @@ func uEscape(s string) string {
 // document (String and JSON), and clipped at every offset by Clip. No
 // 16-byte piece of the secret may remain.
 func TestShapesNeverLeak(t *testing.T) {
+	t.Parallel()
 	r := New()
 	all := shapes(t)
 	if len(all) < 80 {
@@ -182,6 +183,7 @@ func TestShapesNeverLeak(t *testing.T) {
 // TestOrdinaryTextUnchanged is the false-positive table: code, hashes,
 // ids, base64 of ordinary text, counters and paths stay as they are.
 func TestOrdinaryTextUnchanged(t *testing.T) {
+	t.Parallel()
 	tests := []string{
 		"commit 9fceb02d0ae598e95dc970b74767f19372d61af8\nAuthor: Dev <dev@example.com>",
 		"Merge: 1a2b3c4 5d6e7f8",
@@ -251,6 +253,7 @@ func TestOrdinaryTextUnchanged(t *testing.T) {
 // TestPlaceholdersByShape: a random value that happens to contain "xxx",
 // "your" or "example" is a secret; a placeholder shape is not.
 func TestPlaceholdersByShape(t *testing.T) {
+	t.Parallel()
 	r := New()
 	secrets := []string{
 		"OPENAI_API_KEY=sk-proj-q7YourZk2Lm9Xp4Wr8Tn3Vb6Hc1",

@@ -10,6 +10,7 @@ import (
 )
 
 func TestTranscriptRedactsEveryField(t *testing.T) {
+	t.Parallel()
 	exit := 1
 	tr := &handoff.Transcript{
 		Session: handoff.SessionInfo{
@@ -73,6 +74,7 @@ func TestTranscriptRedactsEveryField(t *testing.T) {
 }
 
 func TestSnapshotRedactsEveryStringField(t *testing.T) {
+	t.Parallel()
 	s := &handoff.Snapshot{
 		Goal:     "deploy with " + fakeOpenAI,
 		NextStep: "run with password=hunter22",
@@ -191,6 +193,7 @@ func collectStrings(v reflect.Value, out *[]string) {
 // secret, redacts, and checks that none remains anywhere. A new field
 // that redaction skipped would fail here without this test changing.
 func TestEveryStringFieldIsRedacted(t *testing.T) {
+	t.Parallel()
 	secret := "ghp_" + "Zq8Lm2Nx4Vb6Tc1Rk9Jh3Gf5Dd7Ss0Aa2Pq4"
 	for _, tt := range []struct {
 		name string
@@ -232,6 +235,7 @@ func TestEveryStringFieldIsRedacted(t *testing.T) {
 // TestSnapshotNewFields names the snapshot fields added for where a
 // session stopped, so their redaction is checked by name as well.
 func TestSnapshotNewFields(t *testing.T) {
+	t.Parallel()
 	s := &handoff.Snapshot{}
 	v := reflect.ValueOf(s).Elem()
 	for _, name := range []string{"LatestRequest", "Requests", "Constraints", "EndState", "Commits", "Recent", "Source"} {

@@ -12,6 +12,7 @@ import (
 // key through separate handles on one file (as separate processes would
 // be) lose none of each other's changes.
 func TestCacheUpdateSerialises(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := tempDB(t)
 	const handles, perHandle = 4, 25
@@ -56,6 +57,7 @@ func TestCacheUpdateSerialises(t *testing.T) {
 
 // TestCacheUpdateError: an error from fn leaves the stored value as it was.
 func TestCacheUpdateError(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	if err := s.CachePut(ctx, "k", []byte("old")); err != nil {

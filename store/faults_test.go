@@ -50,6 +50,7 @@ func checkSeeded(t *testing.T, path string, ids []string) {
 }
 
 func TestGarbageHeader(t *testing.T) {
+	t.Parallel()
 	path := tempDB(t)
 	ids := seeded(t, path, 3)
 	orig, err := os.ReadFile(path)
@@ -103,6 +104,7 @@ func mount(t *testing.T, args ...string) {
 }
 
 func TestReadOnlyDirectory(t *testing.T) {
+	t.Parallel()
 	path := tempDB(t)
 	dir := filepath.Dir(path)
 	ids := seeded(t, path, 3)
@@ -136,6 +138,7 @@ func TestReadOnlyDirectory(t *testing.T) {
 }
 
 func TestFullDisk(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mount(t, "-t", "tmpfs", "-o", "size=512k", "tmpfs", dir)
 	path := filepath.Join(dir, "handoff.db")

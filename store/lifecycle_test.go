@@ -36,6 +36,7 @@ func snapshotCount(t *testing.T, s *Store, wf string) int {
 }
 
 func TestPauseResumeCycle(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	info := WorkflowInfo{Name: "demo", Dir: "/src/demo"}
@@ -115,6 +116,7 @@ func TestPauseResumeCycle(t *testing.T) {
 }
 
 func TestSnapshotsAreImmutable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	snap := fullSnapshot("wf")
@@ -137,6 +139,7 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 }
 
 func TestOlderSchemaVersionUpgradedOnRead(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	if err := s.SaveSnapshot(ctx, minimalSnapshot("wf"), WorkflowInfo{}); err != nil {
@@ -164,6 +167,7 @@ func TestOlderSchemaVersionUpgradedOnRead(t *testing.T) {
 }
 
 func TestFork(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	src := fullSnapshot("wf")
@@ -210,6 +214,7 @@ func TestFork(t *testing.T) {
 }
 
 func TestGC(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -277,6 +282,7 @@ func TestGC(t *testing.T) {
 }
 
 func TestOverviewAndResolve(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	root := t.TempDir()
@@ -361,6 +367,7 @@ func TestOverviewAndResolve(t *testing.T) {
 // but shorter than the retries' backoff: the write must get through on a
 // later attempt instead of failing.
 func TestBusyRetried(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := tempDB(t)
 	holder := openTest(t, path)
@@ -391,6 +398,7 @@ func TestBusyRetried(t *testing.T) {
 }
 
 func TestBackoffBounds(t *testing.T) {
+	t.Parallel()
 	for n := 1; n <= 20; n++ {
 		want := min(retryBaseDelay<<min(n-1, 16), retryMaxDelay)
 		for range 50 {

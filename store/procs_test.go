@@ -122,6 +122,7 @@ func checkIntact(t *testing.T, s *Store) int {
 // fresh database, racing to create it too; every write must be stored,
 // numbered without gaps, counted and logged.
 func TestManyProcessWriters(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(writerDBEnv) != "" {
 		t.Skip("already a child")
 	}
@@ -161,6 +162,7 @@ func TestManyProcessWriters(t *testing.T) {
 // every snapshot decodes, and sessions, counts and events agree — a
 // snapshot is stored whole or not at all.
 func TestKillWriters(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(writerDBEnv) != "" {
 		t.Skip("already a child")
 	}

@@ -83,6 +83,7 @@ func key(o Origin, id string) string {
 }
 
 func TestDecisionsQuery(t *testing.T) {
+	t.Parallel()
 	s, bad := recordsFixture(t)
 	ctx := context.Background()
 	since := func(v string) time.Time {
@@ -190,6 +191,7 @@ func TestDecisionsQuery(t *testing.T) {
 }
 
 func TestErrorsQuery(t *testing.T) {
+	t.Parallel()
 	s, bad := recordsFixture(t)
 	ctx := context.Background()
 	tests := []struct {
@@ -238,6 +240,7 @@ func TestErrorsQuery(t *testing.T) {
 
 // TestRecordsEmptyStore: no snapshots is no records and no reports.
 func TestRecordsEmptyStore(t *testing.T) {
+	t.Parallel()
 	s := openTest(t, tempDB(t))
 	ds, damaged, err := s.Decisions(context.Background(), DecisionFilter{})
 	if err != nil || len(ds) != 0 || len(damaged) != 0 {

@@ -31,6 +31,7 @@ func tickingClock(start time.Time, step time.Duration) func() time.Time {
 }
 
 func TestSaveLoadRoundTrip(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	// A non-UTC clock with nanoseconds: stored and read back as the same instant in UTC.
@@ -105,6 +106,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 }
 
 func TestSaveSnapshotRejects(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	taken := minimalSnapshot("wf")
@@ -145,6 +147,7 @@ func TestSaveSnapshotRejects(t *testing.T) {
 }
 
 func TestSessionNumbersPerWorkflow(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	order := []string{"a", "b", "a", "a", "c", "b", "a"}
@@ -173,6 +176,7 @@ func TestSessionNumbersPerWorkflow(t *testing.T) {
 }
 
 func TestSnapshotLookup(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	for _, id := range []string{"snap_aaa1", "snap_aaa10", "snap_aab", "snap_b%c", "snap_b_d"} {
@@ -219,6 +223,7 @@ func TestSnapshotLookup(t *testing.T) {
 }
 
 func TestListSnapshots(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	s.now = tickingClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), time.Second)
@@ -276,6 +281,7 @@ func TestListSnapshots(t *testing.T) {
 }
 
 func TestDamagedSnapshotRow(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	var ids []string
@@ -328,6 +334,7 @@ func TestDamagedSnapshotRow(t *testing.T) {
 }
 
 func TestSetWorkflowStatus(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	if err := s.SaveSnapshot(ctx, minimalSnapshot("wf"), WorkflowInfo{Name: "demo", Dir: "/src/demo"}); err != nil {
@@ -457,6 +464,7 @@ func checkSessions(t *testing.T, s *Store, wf string, n int) {
 }
 
 func TestConcurrentSavers(t *testing.T) {
+	t.Parallel()
 	const goroutines, each = 8, 25
 	ctx := context.Background()
 	tests := []struct {
@@ -511,6 +519,7 @@ const childSaves = 20
 // TestMultiProcessChild is the body of one child process of
 // TestMultiProcessSavers; run directly it does nothing.
 func TestMultiProcessChild(t *testing.T) {
+	t.Parallel()
 	path := os.Getenv(childEnv)
 	if path == "" {
 		t.Skip("only runs as a child of TestMultiProcessSavers")
@@ -529,6 +538,7 @@ func TestMultiProcessChild(t *testing.T) {
 }
 
 func TestMultiProcessSavers(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(childEnv) != "" {
 		t.Skip("already a child")
 	}

@@ -95,6 +95,7 @@ func minimalSnapshot(workflowID string) *handoff.Snapshot {
 }
 
 func TestOpenCreatesAndMigratesIdempotently(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := tempDB(t)
 	for i := range 3 {
@@ -144,6 +145,7 @@ func TestOpenCreatesAndMigratesIdempotently(t *testing.T) {
 }
 
 func TestOpenRejects(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	tests := []struct {
 		name    string
@@ -245,6 +247,7 @@ func mustExec(t testing.TB, s *Store, query string, args ...any) {
 }
 
 func TestReadOnly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := tempDB(t)
 	rw := openTest(t, path)
@@ -270,6 +273,7 @@ func TestReadOnly(t *testing.T) {
 }
 
 func TestLockedDatabaseIsUnavailable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := tempDB(t)
 	holder := openTest(t, path)
@@ -301,6 +305,7 @@ func TestLockedDatabaseIsUnavailable(t *testing.T) {
 }
 
 func TestDSNEscapesPath(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "we?ird #dir %41")
 	path := filepath.Join(dir, "db?x.db")
@@ -337,6 +342,7 @@ func TestDefaultPath(t *testing.T) {
 }
 
 func TestNewID(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for range 1000 {
 		id := NewID("snap_")
@@ -357,6 +363,7 @@ func TestNewID(t *testing.T) {
 }
 
 func TestCache(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
 	steps := []struct {

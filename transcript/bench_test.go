@@ -3,9 +3,11 @@ package transcript
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // BenchmarkParse parses the largest shared transcript of each format;
@@ -73,4 +75,48 @@ func BenchmarkParseLargest(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkParseVsJSONDecode parses the largest shared Claude Code session
+// and, in the same loop, decodes each of its lines with encoding/json into
+// an any (bench/jsondecode's floor), and reports parse/plain: how many
+// plain decodes of the file one Parse costs. Both halves see the same
+// machine load, so the ratio holds where absolute times do not.
+func BenchmarkParseVsJSONDecode(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join(sharedDir, "claude-code", "*.jsonl"))
+	var path string
+	var size int64
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil && fi.Size() > size {
+			path, size = f, fi.Size()
+		}
+	}
+	if path == "" {
+		b.Skip("no shared claude-code transcripts")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	var parse, plain time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := Parse(context.Background(), bytes.NewReader(data), Options{}); err != nil {
+			b.Fatal(err)
+		}
+		mid := time.Now()
+		for line := range bytes.Lines(data) {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			var v any
+			if err := json.Unmarshal(line, &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+		parse += mid.Sub(start)
+		plain += time.Since(mid)
+	}
+	b.ReportMetric(float64(parse)/float64(plain), "parse/plain")
 }

@@ -320,19 +320,76 @@ func (c *ccContent) UnmarshalJSON(raw []byte) error {
 		*c = nil
 		return nil
 	case raw[0] == '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
+		s, err := jsonString(raw)
+		if err != nil {
 			return err
 		}
 		*c = ccContent{{Type: "text", Text: s}}
 		return nil
+	case raw[0] != '[':
+		return fmt.Errorf("message content is not a string or an array")
 	}
+	// The line's json.Unmarshal has checked these bytes; the blocks are
+	// read in one pass over them (arrayElements, objectMembers) instead
+	// of a nested json.Unmarshal that would check them all again and
+	// decode them after, which for a tool result means two more passes
+	// over its whole output.
 	var blocks []ccBlock
-	if err := json.Unmarshal(raw, &blocks); err != nil {
+	var err error
+	arrayElements(raw, func(elem []byte) {
+		if err != nil {
+			return
+		}
+		var b ccBlock
+		if err = b.read(elem); err == nil {
+			blocks = append(blocks, b)
+		}
+	})
+	if err != nil {
 		return err
 	}
 	*c = blocks
 	return nil
+}
+
+// read fills b from one content block object, matching member names as
+// encoding/json does (case-insensitively, the last of duplicates).
+func (b *ccBlock) read(obj []byte) error {
+	if len(obj) == 0 || obj[0] != '{' {
+		if string(obj) == "null" {
+			return nil
+		}
+		return fmt.Errorf("content block is not an object")
+	}
+	var err error
+	str := func(dst *string, v []byte) {
+		if err == nil {
+			*dst, err = jsonString(v)
+		}
+	}
+	objectMembers(obj, func(key, value []byte) {
+		switch strings.ToLower(string(key)) {
+		case "type":
+			str(&b.Type, value)
+		case "text":
+			str(&b.Text, value)
+		case "thinking":
+			str(&b.Thinking, value)
+		case "id":
+			str(&b.ID, value)
+		case "name":
+			str(&b.Name, value)
+		case "tool_use_id":
+			str(&b.ToolUseID, value)
+		case "input":
+			b.Input = append(json.RawMessage(nil), value...)
+		case "content":
+			b.Content = rawJSON(value)
+		case "is_error":
+			b.IsError = json.RawMessage(value)
+		}
+	})
+	return err
 }
 
 // resultContent is tool_result content flattened to text: a string, or
@@ -396,24 +453,29 @@ func (r *ccToolUseResult) UnmarshalJSON(raw []byte) error {
 	case '"':
 		r.isError = bytes.HasPrefix(raw, []byte(`"Error:`)) || bytes.HasPrefix(raw, []byte(`"Error\n`))
 	case '{':
-		var obj struct {
-			ExitCode   json.RawMessage `json:"exitCode"`
-			ExitCodeS  json.RawMessage `json:"exit_code"`
-			ReturnCode json.RawMessage `json:"returnCode"`
-			IsError    json.RawMessage `json:"is_error"`
-			IsErrorC   json.RawMessage `json:"isError"`
-		}
-		if json.Unmarshal(raw, &obj) != nil {
-			return nil // tool-specific shapes vary; an odd one is not an error
-		}
-		for _, v := range []json.RawMessage{obj.ExitCode, obj.ExitCodeS, obj.ReturnCode} {
+		// One pass over the members, not a nested json.Unmarshal: the
+		// object repeats the tool's whole output (stdout), which the
+		// line's decode has already checked once.
+		var codes [3][]byte // exitCode, exit_code, returnCode: first that is a number wins
+		objectMembers(raw, func(key, value []byte) {
+			switch strings.ToLower(string(key)) { // as encoding/json matches names
+			case "exitcode":
+				codes[0] = value
+			case "exit_code":
+				codes[1] = value
+			case "returncode":
+				codes[2] = value
+			case "is_error", "iserror":
+				r.isError = r.isError || flag(value)
+			}
+		})
+		for _, v := range codes {
 			var n int
 			if len(v) > 0 && json.Unmarshal(v, &n) == nil {
 				r.exitCode = &n
 				break
 			}
 		}
-		r.isError = flag(obj.IsError) || flag(obj.IsErrorC)
 	}
 	return nil
 }

@@ -53,6 +53,7 @@ func firstLine(s string) string {
 }
 
 func TestParseClaudeCodeFixture(t *testing.T) {
+	t.Parallel()
 	tr, err := ParseFile(context.Background(), "testdata/claude-basic.jsonl", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -134,6 +135,7 @@ func ccAssistant(uuid, id, content string) string {
 }
 
 func TestParseClaudeCodeCases(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		lines []string

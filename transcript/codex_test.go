@@ -41,6 +41,7 @@ const codexRollout = `{"timestamp":"2025-09-01T10:00:00Z","type":"session_meta",
 `
 
 func TestCodexRollout(t *testing.T) {
+	t.Parallel()
 	f, err := Detect([]byte(codexRollout))
 	if err != nil || f != FormatCodex {
 		t.Fatalf("Detect = %q, %v", f, err)
@@ -105,6 +106,7 @@ func TestCodexRollout(t *testing.T) {
 }
 
 func TestCodexMalformedLine(t *testing.T) {
+	t.Parallel()
 	in := strings.Replace(codexRollout, `{"timestamp":"2025-09-01T10:00:06Z"`, `{"timestamp":"2025-09-01T10:00:06Z",`, 1)
 	tr, err := Parse(context.Background(), strings.NewReader(in), Options{})
 	if err != nil {
@@ -121,6 +123,7 @@ func TestCodexMalformedLine(t *testing.T) {
 // TestCodexLegacyRollout reads the envelope-less rollouts early Codex CLI
 // versions wrote: a header line, then bare response items.
 func TestCodexLegacyRollout(t *testing.T) {
+	t.Parallel()
 	in := `{"id":"old-1","timestamp":"2025-04-20T10:00:00.000Z","instructions":""}
 {"record_type":"state"}
 {"type":"message","role":"user","content":[{"type":"input_text","text":"run the tests"}]}

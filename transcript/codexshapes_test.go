@@ -46,6 +46,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // lines, the parent's history replayed up to the spawn call, then the
 // child's own task.
 func TestCodexSubagentChild(t *testing.T) {
+	t.Parallel()
 	tr := parseTestdata(t, "codex-subagent-child.jsonl")
 	s := tr.Session
 	if s.ID != "child-1" || s.Subagent != "Write table tests for parse.go only." || s.EndSignal != EndTaskComplete || s.GitBranch != "feature-x" {
@@ -75,6 +76,7 @@ func TestCodexSubagentChild(t *testing.T) {
 // The code-mode exec tool (FORMATS.md): nested tool calls become calls of
 // their own with their own results and exit codes.
 func TestCodexCodeMode(t *testing.T) {
+	t.Parallel()
 	tr := parseTestdata(t, "codex-code-mode.jsonl")
 	var names []string
 	inputs := map[string]string{}
@@ -123,6 +125,7 @@ func TestCodexCodeMode(t *testing.T) {
 // failures, patch verification failures, shell apply_patch and the
 // turn_aborted end signal.
 func TestCodexUnifiedExec(t *testing.T) {
+	t.Parallel()
 	tr := parseTestdata(t, "codex-unified-exec.jsonl")
 	res := results(tr)
 	cases := []struct {
@@ -187,6 +190,7 @@ func TestCodexUnifiedExec(t *testing.T) {
 }
 
 func TestCodexEndSignalOnlyWhenLast(t *testing.T) {
+	t.Parallel()
 	base := `{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"s"}}
 {"timestamp":"2026-01-01T00:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"go"}]}}
 {"timestamp":"2026-01-01T00:00:02Z","type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted"}}
@@ -217,6 +221,7 @@ func TestCodexEndSignalOnlyWhenLast(t *testing.T) {
 // kept, the subagent rollout is resumed as the child's task, and failures
 // are flagged.
 func TestRealCodexFiles(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(sharedDir, "codex")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("shared transcripts absent: %v", err)
@@ -294,6 +299,7 @@ func last(s []string) string {
 // A session cut off between a command's end event and its output: the
 // event's status and output become the result, once.
 func TestCodexEndEventWithoutOutput(t *testing.T) {
+	t.Parallel()
 	in := `{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"s"}}
 {"timestamp":"2026-01-01T00:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"build"}]}}
 {"timestamp":"2026-01-01T00:00:02Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"make\"}","call_id":"c1"}}

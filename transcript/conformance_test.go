@@ -92,6 +92,7 @@ var conformance = []struct {
 }
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(sharedDir); err != nil {
 		t.Skipf("shared transcripts absent: %v", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -25,6 +24,9 @@ type Decoder struct {
 	line     int // lines consumed so far (fed or skipped)
 	nonBlank int // lines that had content
 	finished bool
+	// recent lists the tool results (message, result) that still keep
+	// MaxToolOutputBytes, oldest first; see Options.OlderToolOutputBytes.
+	recent []resultRef
 }
 
 // formatParser is the per-format half of a Decoder.
@@ -284,7 +286,59 @@ func (d *Decoder) warn(line int, reason string) {
 func (d *Decoder) add(m handoff.Message) int {
 	m.Index = len(d.t.Messages)
 	d.t.Messages = append(d.t.Messages, m)
+	if len(m.ToolResults) > 0 {
+		d.ageResults(m.Index)
+	}
 	return m.Index
+}
+
+// failedOlderFactor: an older failed result (IsError, or a non-zero exit
+// code) keeps this many times OlderToolOutputBytes, since the snapshot
+// records its error and the headline is often deep in a build log.
+const failedOlderFactor = 8
+
+// ageResults records message i's tool results as recent and re-cuts the
+// results that this pushes out of the recent window to
+// OlderToolOutputBytes. A message's ToolResults are copied before they
+// change, so a Transcript or MessagesFrom taken earlier keeps what it
+// saw.
+func (d *Decoder) ageResults(i int) {
+	limit := d.opts.OlderToolOutputBytes
+	if limit < 0 || d.opts.MaxToolOutputBytes >= 0 && limit >= d.opts.MaxToolOutputBytes {
+		return
+	}
+	for j, r := range d.t.Messages[i].ToolResults {
+		if len(r.Content) > limit {
+			d.recent = append(d.recent, resultRef{i, j})
+		}
+	}
+	n := len(d.recent) - d.opts.RecentToolResults
+	if n <= 0 {
+		return
+	}
+	lastMsg := -1
+	for _, ref := range d.recent[:n] {
+		m := &d.t.Messages[ref.msg]
+		if ref.msg != lastMsg {
+			m.ToolResults = slices.Clone(m.ToolResults)
+			lastMsg = ref.msg
+		}
+		r := &m.ToolResults[ref.res]
+		keep := limit
+		if r.IsError || r.ExitCode != nil && *r.ExitCode != 0 {
+			keep = failedOlderFactor * limit
+		}
+		if len(r.Content) <= keep {
+			continue // a failure's output, or a parser changed it since
+		}
+		original := r.OriginalBytes
+		if original == 0 {
+			original = len(r.Content)
+		}
+		r.Content = clipStringOf(r.Content, keep, original)
+		r.OriginalBytes = original
+	}
+	d.recent = slices.Delete(d.recent, 0, n)
 }
 
 // seeTime widens the session's time span to include ts.
@@ -305,28 +359,15 @@ func (d *Decoder) seeTime(ts time.Time) {
 const elisionMarker = "\n[… %d bytes elided …]\n"
 
 // clipOutput cuts tool output longer than the limit to its head and tail
-// around a marker, on rune boundaries. It returns the text kept and the
-// original size, or 0 when nothing was cut.
+// around a marker, on rune boundaries, redacting each piece before it is
+// cut (see redactOverlap). It returns the text kept and the original size,
+// or 0 when nothing was cut.
 func (d *Decoder) clipOutput(s string) (string, int) {
 	limit := d.opts.MaxToolOutputBytes
 	if limit < 0 || len(s) <= limit {
 		return s, 0
 	}
-	headN := limit / 2
-	tailN := limit - headN
-	for headN > 0 && !utf8.RuneStart(s[headN]) {
-		headN--
-	}
-	tailStart := len(s) - tailN
-	for tailStart < len(s) && !utf8.RuneStart(s[tailStart]) {
-		tailStart++
-	}
-	var b strings.Builder
-	b.Grow(limit + 48)
-	b.WriteString(s[:headN])
-	fmt.Fprintf(&b, elisionMarker, tailStart-headN)
-	b.WriteString(s[tailStart:])
-	return b.String(), len(s)
+	return clipString(s, limit), len(s)
 }
 
 // parseTime reads an RFC 3339 timestamp; anything else is the zero time.

@@ -11,6 +11,7 @@ import (
 // Codex token_count attaching usage) shows on the next read, never in a
 // copy already handed out.
 func TestDecoderMessagesFrom(t *testing.T) {
+	t.Parallel()
 	d, err := NewDecoder(FormatCodex, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +92,7 @@ func TestDecoderMessagesFrom(t *testing.T) {
 // TestDecoderMultiLine: formats whose records span lines say so, line-
 // based ones do not, and OpenAI chat / Gemini decide by what they read.
 func TestDecoderMultiLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		format Format

@@ -12,6 +12,7 @@ import (
 // read from the files by hand (the last event of each), "" where the
 // session just stops.
 func TestRealEndSignals(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(sharedDir); err != nil {
 		t.Skipf("shared transcripts absent: %v", err)
 	}
@@ -52,6 +53,7 @@ func TestRealEndSignals(t *testing.T) {
 }
 
 func TestOpenHandsEndSignal(t *testing.T) {
+	t.Parallel()
 	ev := func(s string) string { return s }
 	user := ev(`{"id":0,"source":"user","action":"message","args":{"content":"build it"}}`)
 	finish := ev(`{"id":1,"source":"agent","action":"finish","message":"Done.","args":{}}`)
@@ -80,6 +82,7 @@ func TestOpenHandsEndSignal(t *testing.T) {
 }
 
 func TestSWEAgentEndSignal(t *testing.T) {
+	t.Parallel()
 	traj := func(action, status string) string {
 		return `{"trajectory":[],"info":{"exit_status":"` + status + `"},"history":[
 {"role":"system","content":"SETTING"},
@@ -106,6 +109,7 @@ func TestSWEAgentEndSignal(t *testing.T) {
 }
 
 func TestConsoleAndAiderExit(t *testing.T) {
+	t.Parallel()
 	aider := "\n# aider chat started at 2025-01-01 10:00:00\n\n#### fix the bug  \n\nDone.\n\n#### /exit  \n"
 	tr, err := Parse(context.Background(), strings.NewReader(aider), Options{Format: FormatAider})
 	if err != nil {

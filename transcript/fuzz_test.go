@@ -123,6 +123,7 @@ func readSeed(tb testing.TB, path string) []string {
 // each valid seed is detected as its format, parses with the format's
 // own parser, and damaged records become warnings, not failures.
 func TestSeedsPerFormat(t *testing.T) {
+	t.Parallel()
 	seeds, _ := filepath.Glob("testdata/fuzz/FuzzParse/*")
 	covered := map[Format]bool{}
 	for _, p := range seeds {

@@ -21,6 +21,7 @@ var update = goflag.Bool("update", false, "rewrite testdata/golden/*.txt from th
 // golden files were read line by line against the seeds when written:
 // they are the normalisation contract per format, in reviewable form.
 func TestGoldenPerFormat(t *testing.T) {
+	t.Parallel()
 	seeds, _ := filepath.Glob("testdata/fuzz/FuzzParse/*")
 	for _, p := range seeds {
 		name := filepath.Base(p)

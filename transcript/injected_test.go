@@ -7,6 +7,7 @@ import (
 )
 
 func TestUserWords(t *testing.T) {
+	t.Parallel()
 	specKit := "\n## User Input\n\n```text\nadd a retry to the uploader\n```\n\nYou **MUST** consider the user input before proceeding (if not empty).\n\n## Outline\n\n1. Run the setup script.\n"
 	cases := []struct {
 		name, in, want string
@@ -51,6 +52,7 @@ func TestUserWords(t *testing.T) {
 }
 
 func TestExitTyped(t *testing.T) {
+	t.Parallel()
 	user := func(text string, meta bool) handoff.Message {
 		return handoff.Message{Role: handoff.RoleUser, Text: text, Meta: meta}
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -68,17 +67,20 @@ func clipJSONString(lit []byte, limit int) (string, int, error) {
 			return s, 0, nil
 		}
 	}
+	// Keep the first headN and last tailN bytes, each with the overlap
+	// the redaction of the pieces needs; the tail is a ring.
 	headN := limit / 2
 	tailN := limit - headN
-	head := make([]byte, 0, headN+utf8.UTFMax)
-	tail := make([]byte, tailN) // ring
+	headCap, ringN := headN+redactOverlap, tailN+redactOverlap
+	head := make([]byte, 0, headCap)
+	tail := make([]byte, ringN) // ring
 	total, tailPos := 0, 0
 	emit := func(p []byte) {
 		for _, c := range p {
-			if len(head) < headN {
+			if len(head) < headCap {
 				head = append(head, c)
-			} else if tailN > 0 {
-				tail[tailPos%tailN] = c
+			} else {
+				tail[tailPos%ringN] = c
 				tailPos++
 			}
 			total++
@@ -148,26 +150,17 @@ func clipJSONString(lit []byte, limit int) (string, int, error) {
 			i += size
 		}
 	}
-	if total <= limit {
-		// Short after unquoting: head holds headN bytes, the ring the rest
-		// in order (it never wrapped).
-		return string(head) + string(tail[:tailPos]), 0, nil
+	if tailPos <= ringN {
+		// The ring never wrapped: head and ring hold the whole text.
+		s := string(head) + string(tail[:tailPos])
+		if total <= limit {
+			return s, 0, nil
+		}
+		return clipString(s, limit), total, nil
 	}
-	// Cut on rune boundaries, as clipOutput does.
-	if i := lastRuneStart(head); i >= 0 && !utf8.FullRune(head[i:]) {
-		head = head[:i]
-	}
-	start := tailPos % tailN
-	t := append(append([]byte(nil), tail[start:]...), tail[:start]...)
-	for len(t) > 0 && !utf8.RuneStart(t[0]) {
-		t = t[1:]
-	}
-	var b strings.Builder
-	b.Grow(len(head) + len(t) + 48)
-	b.Write(head)
-	fmt.Fprintf(&b, elisionMarker, total-len(head)-len(t))
-	b.Write(t)
-	return b.String(), total, nil
+	start := tailPos % ringN
+	t := append(append(make([]byte, 0, ringN), tail[start:]...), tail[:start]...)
+	return joinClipped(string(head), string(t), total, headN, tailN, 0), total, nil
 }
 
 // plainJSON reports whether a string literal's body needs no unquoting:

@@ -11,6 +11,7 @@ import (
 // (unmarshal, then clipOutput) on strings with escapes, multi-byte runes
 // and surrogate pairs at every cut position.
 func TestClipJSONString(t *testing.T) {
+	t.Parallel()
 	texts := []string{
 		"",
 		"short",
@@ -74,6 +75,7 @@ func hex(r rune) string {
 // slices of the line (rawJSON) each keep their own content when one line
 // holds several, short and long, escaped and not.
 func TestToolResultsResolvedPerBlock(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("a\\n", 40000)
 	line := `{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":[` +
 		`{"type":"tool_result","tool_use_id":"t1","content":"first"},` +

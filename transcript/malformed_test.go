@@ -16,6 +16,7 @@ import (
 // damage beyond their encoding: invalid UTF-8 is replaced with a
 // warning.
 func TestMalformedEveryFormat(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		format Format
 		// damaged has one bad record among good ones; truncated is cut

@@ -82,3 +82,43 @@ func BenchmarkParseMemory100MB(b *testing.B) {
 	b.ReportMetric(worst, "peak/largest-msg")
 	b.ReportMetric(allocRatio, "alloc/file")
 }
+
+// BenchmarkParseMemoryGrowth parses 25 MB and 100 MB synthetic Claude Code
+// files whose tool outputs (about 4 KB each) are under the clip limit, the
+// shape whose memory grew with the file, and reports the sampled peak
+// heap of each and the growth between them in MiB per MB of file, with
+// older tool output cut again (the default) and kept whole
+// (OlderToolOutputBytes < 0, the behaviour before), in one run.
+func BenchmarkParseMemoryGrowth(b *testing.B) {
+	dir := b.TempDir()
+	sizes := []int{25 << 20, 100 << 20}
+	paths := make([]string, len(sizes))
+	for i, size := range sizes {
+		paths[i] = filepath.Join(dir, fmt.Sprintf("%d.jsonl", size>>20))
+		writeSyntheticClaude(b, paths[i], size, 8<<10)
+	}
+	for _, mode := range []struct {
+		name  string
+		older int
+	}{{"aged", 0}, {"kept", -1}} {
+		b.Run(mode.name, func(b *testing.B) {
+			peaks := make([]uint64, len(sizes))
+			for b.Loop() {
+				for i, path := range paths {
+					var err error
+					_, peak := measureHeap(func() {
+						_, err = ParseFile(context.Background(), path, Options{OlderToolOutputBytes: mode.older})
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+					peaks[i] = peak
+				}
+			}
+			mib := func(n uint64) float64 { return float64(n) / (1 << 20) }
+			b.ReportMetric(mib(peaks[0]), "peak-MiB-25MB")
+			b.ReportMetric(mib(peaks[1]), "peak-MiB-100MB")
+			b.ReportMetric((mib(peaks[1])-mib(peaks[0]))/float64((sizes[1]-sizes[0])>>20), "MiB/MB")
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseOpenAIChat(t *testing.T) {
+	t.Parallel()
 	conversation := `[
   {"role": "system", "content": "You are a coding agent."},
   {"role": "user", "content": [{"type": "text", "text": "Fix the build."}, {"type": "image_url", "image_url": {"url": "data:x"}}]},
@@ -96,6 +97,7 @@ func TestParseOpenAIChat(t *testing.T) {
 }
 
 func TestOpenAIToolArguments(t *testing.T) {
+	t.Parallel()
 	tr, err := Parse(context.Background(), strings.NewReader(`[{"role":"assistant","tool_calls":[
 		{"id":"a","function":{"name":"f","arguments":"{\"x\":1}"}},
 		{"id":"b","function":{"name":"g","arguments":"*** Begin Patch"}},
@@ -116,6 +118,7 @@ func TestOpenAIToolArguments(t *testing.T) {
 }
 
 func TestOpenAIDocumentStrict(t *testing.T) {
+	t.Parallel()
 	input := "[\n" + `{"role":"user","content":"a"},` + "\n" + `{"role":"wizard","content":"b"}` + "\n]"
 	tr, err := Parse(context.Background(), strings.NewReader(input), Options{Format: FormatOpenAIChat})
 	if err != nil || len(tr.Messages) != 1 || len(tr.Warnings) != 1 || !strings.Contains(tr.Warnings[0].Reason, "record 2") {
@@ -130,6 +133,7 @@ func TestOpenAIDocumentStrict(t *testing.T) {
 }
 
 func TestParsePlain(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		input string

@@ -23,6 +23,7 @@ func claudeFiles(tb testing.TB) []string {
 }
 
 func TestRealClaudeCodeFiles(t *testing.T) {
+	t.Parallel()
 	for _, path := range claudeFiles(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			head := readHead(t, path)

@@ -137,6 +137,12 @@ const (
 	DefaultMaxLineBytes = 64 << 20
 	// DefaultMaxToolOutputBytes bounds the tool output kept per result.
 	DefaultMaxToolOutputBytes = 32 << 10
+	// DefaultOlderToolOutputBytes bounds the tool output kept per result
+	// once DefaultRecentToolResults newer results exist.
+	DefaultOlderToolOutputBytes = 1 << 10
+	// DefaultRecentToolResults is how many of the latest tool results keep
+	// the full DefaultMaxToolOutputBytes.
+	DefaultRecentToolResults = 64
 	// detectBytes is how much of the input Parse looks at to detect the
 	// format.
 	detectBytes = 64 << 10
@@ -162,6 +168,21 @@ type Options struct {
 	// ToolResult.OriginalBytes records the real size. Zero means
 	// DefaultMaxToolOutputBytes; negative keeps everything.
 	MaxToolOutputBytes int
+	// OlderToolOutputBytes bounds the tool result content kept for a
+	// result once RecentToolResults newer results have been read: such
+	// output is re-cut to its head and tail (redacted first, like the
+	// first cut), so memory grows with the number of tool calls, not with
+	// their output. The recent ones keep MaxToolOutputBytes, which is
+	// what the prompt's recent tail and the latest test run need; older
+	// ones keep enough for an error's headline, an exit-code header, a
+	// test summary or a commit line; a failed one (IsError or a non-zero
+	// exit code) keeps eight times as much for its error. Zero means
+	// DefaultOlderToolOutputBytes; negative keeps MaxToolOutputBytes for
+	// every result.
+	OlderToolOutputBytes int
+	// RecentToolResults is how many of the latest tool results keep
+	// MaxToolOutputBytes. Zero means DefaultRecentToolResults.
+	RecentToolResults int
 	// Source names the input (a file path, or "-" for standard input);
 	// it is stored in SessionInfo.Source and used in messages.
 	Source string
@@ -176,6 +197,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxToolOutputBytes == 0 {
 		o.MaxToolOutputBytes = DefaultMaxToolOutputBytes
+	}
+	if o.OlderToolOutputBytes == 0 {
+		o.OlderToolOutputBytes = DefaultOlderToolOutputBytes
+	}
+	if o.RecentToolResults <= 0 {
+		o.RecentToolResults = DefaultRecentToolResults
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

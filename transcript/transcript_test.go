@@ -17,6 +17,7 @@ import (
 )
 
 func TestParseFormat(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in      string
 		want    Format
@@ -47,6 +48,7 @@ func TestParseFormat(t *testing.T) {
 }
 
 func TestFormatsCoverParseFormat(t *testing.T) {
+	t.Parallel()
 	for _, f := range Formats() {
 		got, err := ParseFormat(string(f.Name))
 		if err != nil || got != f.Name {
@@ -62,6 +64,7 @@ func TestFormatsCoverParseFormat(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
+	t.Parallel()
 	longClaude := `{"parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","content":"` + strings.Repeat("x", detectBytes) + `"}}`
 	tests := []struct {
 		name    string
@@ -106,6 +109,7 @@ func TestDetect(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		input   string
@@ -136,6 +140,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestParseFileErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, err := ParseFile(context.Background(), filepath.Join(dir, "missing.jsonl"), Options{}); handoff.ErrorCode(err) != handoff.ENOTFOUND {
 		t.Errorf("missing file: %v (%s), want ENOTFOUND", err, handoff.ErrorCode(err))
@@ -158,6 +163,7 @@ func TestParseFileErrors(t *testing.T) {
 }
 
 func TestParseCancelled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := Parse(ctx, strings.NewReader(ccUser("u1", `"hi"`)+"\n"), Options{})
@@ -167,6 +173,7 @@ func TestParseCancelled(t *testing.T) {
 }
 
 func TestMalformedMiddleLine(t *testing.T) {
+	t.Parallel()
 	input := strings.Join([]string{
 		ccUser("u1", `"first"`),
 		`{"type":"user", this is not json`,
@@ -206,6 +213,7 @@ func TestMalformedMiddleLine(t *testing.T) {
 }
 
 func TestTruncatedLastLine(t *testing.T) {
+	t.Parallel()
 	complete := ccUser("u1", `"hello"`) + "\n" + ccAssistant("a1", "m1", `[{"type":"text","text":"hi"}]`) + "\n"
 	cut := `{"type":"user","sessionId":"s","message":{"role":"user","con`
 	for _, strict := range []bool{false, true} {
@@ -225,6 +233,7 @@ func TestTruncatedLastLine(t *testing.T) {
 }
 
 func TestInvalidUTF8(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		format Format
@@ -252,6 +261,7 @@ func TestInvalidUTF8(t *testing.T) {
 }
 
 func TestToolOutputClipped(t *testing.T) {
+	t.Parallel()
 	out := strings.Repeat("é", 3000) + "MIDDLE" + strings.Repeat("ü", 3000) // 12006 bytes
 	line := ccUser("u1", `[{"type":"tool_result","tool_use_id":"t1","content":"`+out+`"}]`)
 	tests := []struct {
@@ -294,6 +304,7 @@ func TestToolOutputClipped(t *testing.T) {
 }
 
 func TestDecoderIncremental(t *testing.T) {
+	t.Parallel()
 	lines := []string{
 		ccUser("u1", `"hello"`),
 		ccAssistant("a1", "m1", `[{"type":"text","text":"part one"}]`),
@@ -339,6 +350,7 @@ func TestDecoderIncremental(t *testing.T) {
 }
 
 func TestDecoderPlainSnapshot(t *testing.T) {
+	t.Parallel()
 	d, err := NewDecoder(FormatPlain, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -355,6 +367,7 @@ func TestDecoderPlainSnapshot(t *testing.T) {
 }
 
 func TestLineReader(t *testing.T) {
+	t.Parallel()
 	input := "short\r\n" + strings.Repeat("a", 100) + "\n\n" + strings.Repeat("b", 300) + "\nlast"
 	lr := lineReader{r: bufioReader(strings.NewReader(input), 16), max: 200}
 	type got struct {
@@ -386,6 +399,7 @@ func TestLineReader(t *testing.T) {
 }
 
 func TestBOMStripped(t *testing.T) {
+	t.Parallel()
 	tr, err := Parse(context.Background(), bytes.NewReader(append([]byte("\uFEFF"), ccUser("u1", `"hi"`)+"\n"...)), Options{Strict: true})
 	if err != nil || tr.Messages[0].Text != "hi" {
 		t.Fatalf("Parse = %+v, %v", tr, err)
@@ -395,6 +409,7 @@ func TestBOMStripped(t *testing.T) {
 func bufioReader(r io.Reader, size int) *bufio.Reader { return bufio.NewReaderSize(r, size) }
 
 func TestLineReaderSegments(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("0123456789", 350_000) // 3.5 MB: several segments
 	input := long + "\nnext\n" + long
 	lr := lineReader{r: bufioReader(strings.NewReader(input), readBufferBytes), max: DefaultMaxLineBytes}

@@ -47,15 +47,21 @@ var volatile = regexp.MustCompile(`(?m)^  "(id|created_at)": "[^"]*"`)
 var (
 	taken   = regexp.MustCompile(`taken \d{4}-\d\d-\d\d \d\d:\d\d UTC`)
 	snapIDs = regexp.MustCompile(`snap_[0-9a-z]+`)
+	// pathIDs are workflow ids hashed from the transcript's absolute path
+	// (a session with neither id nor working directory): they depend on
+	// where the checkout lives.
+	pathIDs = regexp.MustCompile(`wf_[0-9a-f]{12}`)
 )
 
 // normaliseText replaces the snapshot's time and ids in a prompt or a
 // status line.
 func normaliseText(s string) string {
+	s = pathIDs.ReplaceAllString(s, "wf_<path-hash>")
 	return taken.ReplaceAllString(snapIDs.ReplaceAllString(s, "snap_<id>"), "taken <time>")
 }
 
 func normaliseSnapshotJSON(s string) string {
+	s = pathIDs.ReplaceAllString(s, "wf_<path-hash>")
 	return volatile.ReplaceAllString(s, `  "$1": "<volatile>"`)
 }
 

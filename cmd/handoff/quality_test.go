@@ -36,6 +36,9 @@ func TestNeverBelowTail(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles every labelled session three times")
 	}
+	if raceEnabled {
+		t.Skip("no concurrency to check, and slow under -race: .ci/run runs it without -race")
+	}
 	strict := os.Getenv("HANDOFF_STRICT_QUALITY") == "1"
 	db := filepath.Join(t.TempDir(), "unused.db")
 	for _, set := range eval.Sets("../..") {

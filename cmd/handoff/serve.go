@@ -11,6 +11,7 @@ import (
 
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/server"
+	"github.com/handoff-cli/handoff/store/postgres"
 )
 
 // serveOptions are the flags of `handoff serve`.
@@ -66,7 +67,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 		return err
 	}
 	counter.Warm()
-	s, err := a.openStore(ctx)
+	s, where, err := a.openServeStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -81,7 +82,36 @@ func (o *serveOptions) run(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	return server.ListenAndServe(ctx, o.addr, token, srv, a.log(), func(addr net.Addr) {
-		a.status("serving %s on http://%s/ (API: /api/openapi.json)", s.Path(), addr)
+		a.status("serving %s on http://%s/ (API: /api/openapi.json)", where, addr)
 		fmt.Fprintf(a.stdout, "http://%s/\n", addr)
 	})
+}
+
+// serveStore is a store the server reads and writes, and closes.
+type serveStore interface {
+	server.Store
+	Close() error
+}
+
+// openServeStore opens the database the server runs on: the local SQLite
+// file, or, when --db/HANDOFF_DB is a postgres:// URL, the team's
+// PostgreSQL database (the team server). It also says which, without
+// credentials, for the status line.
+func (a *app) openServeStore(ctx context.Context) (serveStore, string, error) {
+	target, err := a.dbTarget()
+	if err != nil {
+		return nil, "", err
+	}
+	if postgres.IsURL(target) {
+		s, err := postgres.Open(ctx, target, postgres.Options{Logger: a.log()})
+		if err != nil {
+			return nil, "", err
+		}
+		return s, "the PostgreSQL team store", nil
+	}
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	return s, s.Path(), nil
 }

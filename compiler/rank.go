@@ -700,6 +700,8 @@ func signalSentence(signal string) string {
 		return "The agent finished its turn and was awaiting user input."
 	case "user exited":
 		return "The person ended the session (/exit) after the last exchange."
+	case "task complete":
+		return "The agent finished its turn (task complete); nothing was left running."
 	case "turn aborted", "interrupted by the user":
 		return "The person interrupted the last turn before it finished."
 	}

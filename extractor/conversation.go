@@ -436,7 +436,8 @@ func constraints(reqs []handoff.Request) []handoff.Constraint {
 		}
 		for _, sent := range splitSentences(stripCode(r.Text)) {
 			sent = strings.TrimSpace(sent)
-			if sent == "" || utf8.RuneCountInString(sent) > constraintLimit || !constraintRe.MatchString(sent) {
+			// A question asks; it does not set a rule.
+			if sent == "" || strings.HasSuffix(sent, "?") || utf8.RuneCountInString(sent) > constraintLimit || !constraintRe.MatchString(sent) {
 				continue
 			}
 			key := strings.ToLower(sent)

@@ -326,16 +326,18 @@ func lastRequestIndex(s *handoff.Snapshot) int {
 	return -1
 }
 
-// firstSentence returns the first sentence (or line) of text.
+// firstSentence returns the first sentence of text that says something:
+// six words or more, joined to the short ones before it ("Yes. I ran
+// them …").
 func firstSentence(text string) string {
-	text = strings.TrimSpace(stripCode(text))
-	if i := strings.IndexByte(text, '\n'); i > 0 {
-		text = text[:i]
+	var out []string
+	for _, s := range splitSentences(strings.TrimSpace(stripCode(text))) {
+		out = append(out, strings.TrimSpace(s))
+		if len(strings.Fields(s)) >= 6 || len(out) == 3 {
+			break
+		}
 	}
-	if sents := splitSentences(text); len(sents) > 0 {
-		return strings.TrimSpace(sents[0])
-	}
-	return text
+	return strings.Join(out, " ")
 }
 
 // newestOpenError returns the newest error that is still open, worth a

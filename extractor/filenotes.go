@@ -26,6 +26,13 @@ var (
 
 // isNotesFile reports whether an agent's edit of p writes its own notes.
 func isNotesFile(p string) bool {
+	// Files under a dot-directory (.codex/prompts, .claude/commands) are
+	// the harness's configuration, not the agent's notes.
+	for _, part := range strings.Split(path.Dir(p), "/") {
+		if len(part) > 1 && strings.HasPrefix(part, ".") && part != ".." {
+			return false
+		}
+	}
 	ext := strings.ToLower(path.Ext(p))
 	if ext != ".md" && ext != ".txt" && ext != ".markdown" {
 		return false

@@ -26,8 +26,8 @@ type cliRun struct {
 }
 
 // runSequence compiles the sample session into db twice, reads it back
-// with list, show, decisions and errors, then pauses, checks status and
-// resumes, failing t on anything a working store would not produce.
+// with list, show, decisions and errors, pauses, checks status, resumes,
+// diffs, forks and dry-runs gc, failing t on anything a working store would not produce.
 func runSequence(t *testing.T, db, repo, session string) cliRun {
 	t.Helper()
 	var out cliRun
@@ -104,6 +104,26 @@ func runSequence(t *testing.T, db, repo, session string) cliRun {
 	decode(run("", "status", "--json"), &ov, "status --json after resume")
 	if len(ov) != 1 || ov[0].Status != handoff.WorkflowInProgress || ov[0].SessionCount != 4 {
 		t.Errorf("status --json after resume = %+v, want in_progress with 4 sessions", ov)
+	}
+
+	// diff reads two snapshots; fork copies one into a new workflow.
+	if d := run("", "diff", out.list[1].ID, out.list[0].ID); d == "" {
+		t.Errorf("diff %s %s printed nothing", out.list[1].ID, out.list[0].ID)
+	}
+	var fork handoff.Snapshot
+	decode(run("", "fork", out.pauseID, "--workflow", "wf_fork", "--note", "try a token bucket", "--json"), &fork, "fork --json")
+	if fork.WorkflowID != "wf_fork" || fork.SessionNumber != 1 || fork.Goal != out.shown.Goal {
+		t.Errorf("fork = workflow %s session %d goal %q", fork.WorkflowID, fork.SessionNumber, fork.Goal)
+	}
+	decode(run("", "status", "--json"), &ov, "status --json after fork")
+	if len(ov) != 2 {
+		t.Errorf("status --json after fork: %d workflows, want 2", len(ov))
+	}
+	// Nothing is a month old: gc finds nothing to remove.
+	var gc []store.GCCandidate
+	decode(run("", "gc", "--dry-run", "--json"), &gc, "gc --dry-run --json")
+	if len(gc) != 0 {
+		t.Errorf("gc --dry-run found %d candidates in a fresh store: %+v", len(gc), gc)
 	}
 	return out
 }

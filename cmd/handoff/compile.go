@@ -134,7 +134,7 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 		return err
 	}
 	// The store is opened before extracting: it is the LLM's cache.
-	var s *store.Store
+	var s cliStore
 	var cache extractor.Cache
 	if !o.noStore {
 		if s, err = a.openStore(ctx); err != nil {

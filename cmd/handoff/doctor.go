@@ -13,6 +13,7 @@ import (
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/hooks"
 	"github.com/handoff-cli/handoff/store"
+	"github.com/handoff-cli/handoff/store/postgres"
 )
 
 // doctorReport is what `handoff doctor` found: where things are and what
@@ -66,12 +67,12 @@ func (a *app) doctor(ctx context.Context) *doctorReport {
 		r.Config = a.config.path
 	}
 	path, from, err := a.databasePath()
-	r.Database, r.DatabaseFrom = path, from
+	r.Database, r.DatabaseFrom = dbLabel(path), from
 	switch {
 	case err != nil:
 		r.DatabaseNote = err.Error()
 	default:
-		s, err := store.Open(ctx, path, store.Options{ReadOnly: true, Logger: a.log()})
+		s, err := a.openDoctorStore(ctx, path)
 		if err != nil {
 			r.DatabaseNote = err.Error()
 			if handoff.ErrorCode(err) == handoff.ENOTFOUND {
@@ -165,4 +166,22 @@ func printDoctor(a *app, r *doctorReport) error {
 		tb.row(h.Agent+" hooks", status, detail)
 	}
 	return tb.flush()
+}
+
+// openDoctorStore opens the database doctor checks: a SQLite file
+// read-only (doctor must not create or migrate it), or the PostgreSQL
+// team store.
+func (a *app) openDoctorStore(ctx context.Context, path string) (cliStore, error) {
+	if postgres.IsURL(path) {
+		s, err := postgres.Open(ctx, path, postgres.Options{Logger: a.log()})
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", postgresLabel, err)
+		}
+		return s, nil
+	}
+	s, err := store.Open(ctx, path, store.Options{ReadOnly: true, Logger: a.log()})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }

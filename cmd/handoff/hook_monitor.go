@@ -6,7 +6,6 @@ import (
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/session"
-	"github.com/handoff-cli/handoff/store"
 )
 
 // One hook invocation's lazily opened resources.
@@ -15,7 +14,7 @@ import (
 type hookRun struct {
 	o       *hookOptions
 	counter *capacity.Counter
-	st      *store.Store
+	st      cliStore
 }
 
 func (h *hookRun) close() {
@@ -26,7 +25,7 @@ func (h *hookRun) close() {
 
 // store opens the database once, when first needed: a hook that has
 // nothing to do does not touch it.
-func (h *hookRun) store(ctx context.Context) (*store.Store, error) {
+func (h *hookRun) store(ctx context.Context) (cliStore, error) {
 	if h.st == nil {
 		s, err := h.o.app.openStore(ctx)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/mcpserver"
 	"github.com/handoff-cli/handoff/store"
+	"github.com/handoff-cli/handoff/store/postgres"
 )
 
 // mcpOptions are the flags of `handoff mcp`.
@@ -77,7 +78,16 @@ func (o *mcpOptions) run(ctx context.Context) error {
 		Logger:  a.log(),
 		// Read-only: the server never writes, so it cannot migrate or
 		// create a database another handoff owns.
+		// A postgres:// URL opens the team store (migrated by whoever
+		// created it; the tools only read).
 		Open: func(ctx context.Context) (mcpserver.Store, error) {
+			if postgres.IsURL(path) {
+				s, err := postgres.Open(ctx, path, postgres.Options{Logger: a.log()})
+				if err != nil {
+					return nil, fmt.Errorf("open %s: %w", postgresLabel, err)
+				}
+				return s, nil
+			}
 			s, err := store.Open(ctx, path, store.Options{Logger: a.log(), ReadOnly: true})
 			if err != nil {
 				return nil, fmt.Errorf("open database %s: %w", path, err)
@@ -88,7 +98,7 @@ func (o *mcpOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.log().Debug("serving MCP on stdio", "db", path, "dir", dir)
+	a.log().Debug("serving MCP on stdio", "db", dbLabel(path), "dir", dir)
 	return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}})
 }
 

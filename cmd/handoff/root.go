@@ -174,7 +174,7 @@ a token budget. With no subcommand it runs "handoff compile".`,
 	}
 	root.SetVersionTemplate("handoff {{.Version}}\n")
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.dbPath, "db", "", "SQLite database `path` (default $HANDOFF_DB, else $XDG_DATA_HOME/handoff/handoff.db)")
+	pf.StringVar(&a.dbPath, "db", "", "SQLite database `path` or postgres:// URL of a team store (default $HANDOFF_DB, else $XDG_DATA_HOME/handoff/handoff.db)")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log diagnostics to stderr")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print only the result, no status line on stderr")
 	compileOpts.addFlags(root)
@@ -300,18 +300,21 @@ func (a *app) dbTarget() (string, error) {
 	return p, err
 }
 
-// openStore opens the SQLite database named by --db, $HANDOFF_DB, the
-// config file or the default. A postgres:// URL there is refused with a
-// pointer to `handoff sync`: the commands hold a *store.Store until they
-// move to session.Store, and PostgreSQL is reached through sync until then.
-func (a *app) openStore(ctx context.Context) (*store.Store, error) {
+// openStore opens the database named by --db, $HANDOFF_DB, the config
+// file or the default: the local SQLite file, or, for a postgres:// or
+// postgresql:// URL, the team's PostgreSQL database. Errors name the
+// PostgreSQL database by a label, never by its URL (it may hold a password).
+func (a *app) openStore(ctx context.Context) (cliStore, error) {
 	path, _, err := a.databasePath()
 	if err != nil {
 		return nil, err
 	}
 	if postgres.IsURL(path) {
-		return nil, handoff.Errorf(handoff.EINVALID,
-			"--db/HANDOFF_DB is a PostgreSQL URL, which only `handoff sync` uses so far: keep a local SQLite --db and share with `handoff sync --to URL`")
+		s, err := postgres.Open(ctx, path, postgres.Options{Logger: a.log()})
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", postgresLabel, err)
+		}
+		return s, nil
 	}
 	s, err := store.Open(ctx, path, store.Options{Logger: a.log()})
 	if err != nil {

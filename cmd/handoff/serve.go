@@ -11,7 +11,6 @@ import (
 
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/server"
-	"github.com/handoff-cli/handoff/store/postgres"
 )
 
 // serveOptions are the flags of `handoff serve`.
@@ -87,31 +86,14 @@ func (o *serveOptions) run(ctx context.Context) error {
 	})
 }
 
-// serveStore is a store the server reads and writes, and closes.
-type serveStore interface {
-	server.Store
-	Close() error
-}
-
 // openServeStore opens the database the server runs on: the local SQLite
 // file, or, when --db/HANDOFF_DB is a postgres:// URL, the team's
 // PostgreSQL database (the team server). It also says which, without
 // credentials, for the status line.
-func (a *app) openServeStore(ctx context.Context) (serveStore, string, error) {
-	target, err := a.dbTarget()
-	if err != nil {
-		return nil, "", err
-	}
-	if postgres.IsURL(target) {
-		s, err := postgres.Open(ctx, target, postgres.Options{Logger: a.log()})
-		if err != nil {
-			return nil, "", err
-		}
-		return s, "the PostgreSQL team store", nil
-	}
+func (a *app) openServeStore(ctx context.Context) (cliStore, string, error) {
 	s, err := a.openStore(ctx)
 	if err != nil {
 		return nil, "", err
 	}
-	return s, s.Path(), nil
+	return s, storeLabel(s), nil
 }

@@ -100,7 +100,7 @@ func shortCommit(c string) string {
 // revision: a snapshot id or unique prefix (with or without "snap_"),
 // else a workflow id or unique prefix, meaning that workflow's latest
 // snapshot; the newest snapshot when none is given.
-func loadSnapshot(ctx context.Context, s *store.Store, args []string) (*handoff.Snapshot, error) {
+func loadSnapshot(ctx context.Context, s cliStore, args []string) (*handoff.Snapshot, error) {
 	if len(args) == 0 {
 		list, _, err := s.ListSnapshots(ctx, store.ListFilter{Limit: 1})
 		if err != nil {

@@ -5,11 +5,10 @@ import (
 	"time"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/store"
 )
 
 // listEvents is `status --events`.
-func (o *statusOptions) listEvents(ctx context.Context, s *store.Store) error {
+func (o *statusOptions) listEvents(ctx context.Context, s cliStore) error {
 	events, bad, err := s.ListEvents(ctx, o.workflow)
 	if err != nil {
 		return err

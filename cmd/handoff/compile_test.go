@@ -200,6 +200,7 @@ func TestCompileRealTranscripts(t *testing.T) {
 	for _, f := range files {
 		for _, budget := range []int{500, 2000, 8000} {
 			t.Run(fmt.Sprintf("%s/%d", filepath.Base(f), budget), func(t *testing.T) {
+				t.Parallel() // separate app per run; the database is shared as hooks share it
 				r := runCLI(t, db, "", "--no-git", "--budget", strconv.Itoa(budget), f)
 				if r.err != nil {
 					t.Fatalf("compile: %v\n%s", r.err, r.stderr)

@@ -568,26 +568,25 @@ func pairsByID(main []handoff.Message) bool {
 	return false
 }
 
-// lastQuestion returns the question sentences that end the text, if it
-// ends with one (possibly followed by a short closing line).
+// lastQuestion returns the question the text ends on: the question
+// sentences of its last two paragraphs (a question is often followed by a
+// sentence of context, "A new option would be additive, but …").
 func lastQuestion(text string) string {
 	paras := strings.Split(strings.TrimSpace(stripCode(text)), "\n")
-	for i := len(paras) - 1; i >= 0 && i >= len(paras)-4; i-- {
+	seen := 0
+	for i := len(paras) - 1; i >= 0 && seen < 2; i-- {
 		p := strings.TrimSpace(paras[i])
 		if p == "" {
 			continue
 		}
-		if questionEnd.MatchString(p) {
-			sents := splitSentences(p)
-			var qs []string
-			for _, s := range sents {
-				if strings.Contains(s, "?") {
-					qs = append(qs, strings.TrimSpace(s))
-				}
+		seen++
+		var qs []string
+		for _, s := range splitSentences(p) {
+			if questionEnd.MatchString(strings.TrimSpace(s)) {
+				qs = append(qs, strings.TrimSpace(s))
 			}
-			if len(qs) == 0 {
-				qs = []string{p}
-			}
+		}
+		if len(qs) > 0 {
 			return truncate(strings.Join(qs, " "), statedNextLimit)
 		}
 	}

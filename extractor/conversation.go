@@ -473,13 +473,22 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 	}
 	if lastText >= 0 {
 		m := main[lastText]
-		e.LastAssistant = clipSentences(strings.TrimSpace(m.Text), lastAssistantLimit)
+		e.LastAssistant = clipSentences(withoutThinking(m.Text), lastAssistantLimit)
 		e.LastSource = m.Ref()
 	}
 	// The person's words after the last assistant text.
-	after := lastText
+	// The person's messages after the assistant's last text were answered
+	// (questions) or taken up; the assistant acting after one (a tool
+	// call) is working on it, so only messages after its last action of
+	// any kind are unanswered.
+	lastAct := -1
+	for i, m := range main {
+		if m.Role == handoff.RoleAssistant {
+			lastAct = i
+		}
+	}
 	var answeredQuestion bool
-	for _, m := range main[after+1:] {
+	for i, m := range main[lastText+1:] {
 		if m.Role != handoff.RoleUser || m.Meta || m.CompactSummary {
 			continue
 		}
@@ -494,7 +503,9 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 			}
 			continue
 		}
-		e.Unanswered = append(e.Unanswered, clipSentences(req, requestLimit))
+		if lastText+1+i > lastAct {
+			e.Unanswered = append(e.Unanswered, clipSentences(req, requestLimit))
+		}
 	}
 	if e.Signal == "" {
 		for i := len(main) - 1; i >= 0; i-- {
@@ -654,7 +665,7 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult) 
 				turns = append(turns, handoff.Turn{Role: handoff.RoleUser, Text: clipSentences(req, turnTextLimit), Source: m.Ref(), Line: m.Line})
 			}
 		case handoff.RoleAssistant:
-			if s := strings.TrimSpace(m.Text); s != "" {
+			if s := withoutThinking(m.Text); s != "" {
 				turns = append(turns, handoff.Turn{Role: handoff.RoleAssistant, Text: clipSentences(s, turnTextLimit), Source: m.Ref(), Line: m.Line})
 			}
 			for _, c := range m.ToolCalls {
@@ -782,4 +793,27 @@ func envelopeName(name string) bool {
 		}
 	}
 	return true
+}
+
+// withoutThinking removes reasoning a harness logged inside the visible
+// text (<thinking>…</thinking>, Aider's <thinking-content-…> blocks): it
+// was not said to the person. An unclosed block is kept.
+func withoutThinking(text string) string {
+	for {
+		start := strings.Index(text, "<think")
+		if start < 0 {
+			break
+		}
+		end := strings.IndexByte(text[start:], '>')
+		if end < 0 {
+			break
+		}
+		name := text[start+1 : start+end]
+		closing := strings.Index(text[start:], "</"+name+">")
+		if closing < 0 || strings.ContainsAny(name, " \t\n") {
+			break
+		}
+		text = text[:start] + text[start+closing+len(name)+3:]
+	}
+	return strings.TrimSpace(text)
 }

@@ -42,6 +42,9 @@ func TestBudgetNeverExceeded(t *testing.T) {
 				if res.Tokens > budget || res.Budget != budget {
 					t.Errorf("%s: %d tokens, budget %d (result budget %d)", name, res.Tokens, budget, res.Budget)
 				}
+				if quarter := (utf8.RuneCountInString(res.Prompt) + 3) / 4; quarter > budget {
+					t.Errorf("%s: %d characters are %d tokens at four a token, budget %d", name, utf8.RuneCountInString(res.Prompt), quarter, budget)
+				}
 				if got := counter.Count(res.Prompt); got != res.Tokens {
 					t.Errorf("%s: Tokens %d, but the prompt counts %d", name, res.Tokens, got)
 				}

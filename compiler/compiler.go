@@ -45,10 +45,22 @@ type TokenCounter interface {
 	Count(text string) int
 }
 
+// modelNeutral is the count the prompt is fitted to: the counter's tokens,
+// but never fewer than one token per four characters. The counter is
+// OpenAI's o200k; the model that reads the prompt may be Claude or Gemini,
+// whose tokenizers give the same prose more tokens, and a budget is a
+// promise about the reader's context, so the fit holds under both counts.
+type modelNeutral struct{ TokenCounter }
+
+func (m modelNeutral) Count(text string) int {
+	return max(m.TokenCounter.Count(text), (utf8.RuneCountInString(text)+3)/4)
+}
+
 // Options configures Compile.
 type Options struct {
 	// Budget is the hard maximum of tokens in the prompt, as Counter
-	// counts them. 0 means DefaultBudget; negative is invalid.
+	// counts them and as one token per four characters would (see
+	// modelNeutral). 0 means DefaultBudget; negative is invalid.
 	Budget int
 	// Template is a text/template over View; "" means the default
 	// prompts.ResumeTemplate().
@@ -127,12 +139,13 @@ func Compile(s *handoff.Snapshot, opts Options) (*Result, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	c := &compilation{snap: s, tmpl: tmpl, counter: opts.Counter, budget: budget}
+	c := &compilation{snap: s, tmpl: tmpl, counter: modelNeutral{opts.Counter}, budget: budget}
 	c.pieces = buildPieces(s, show)
 	res, err := c.fit()
 	if err != nil {
 		return nil, err
 	}
+	res.Tokens = opts.Counter.Count(res.Prompt)
 	log.Debug("compiled resume prompt", "tokens", res.Tokens, "budget", budget, "renders", c.renders,
 		"pieces", len(c.pieces), "dropped", res.Dropped, "truncated", res.Truncated)
 	return res, nil

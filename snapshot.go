@@ -91,12 +91,14 @@ type Snapshot struct {
 	// NextStep is the single most useful thing to do first on resuming.
 	NextStep string `json:"next_step,omitempty"`
 
-	GitState      *GitState     `json:"git_state,omitempty"`
-	Decisions     []Decision    `json:"decisions,omitempty"`
-	Errors        []ErrorRecord `json:"errors,omitempty"`
-	TestState     *TestState    `json:"test_state,omitempty"`
-	Usage         Usage         `json:"usage"`
-	FilesModified []FileChange  `json:"files_modified,omitempty"`
+	GitState  *GitState     `json:"git_state,omitempty"`
+	Decisions []Decision    `json:"decisions,omitempty"`
+	Errors    []ErrorRecord `json:"errors,omitempty"`
+	TestState *TestState    `json:"test_state,omitempty"`
+	Usage     Usage         `json:"usage"`
+	// FilesModified lists each modified file once, in order of its last
+	// modification (the newest last).
+	FilesModified []FileChange `json:"files_modified,omitempty"`
 
 	// Source describes the transcript the snapshot was built from.
 	Source SourceInfo `json:"source"`

@@ -558,7 +558,10 @@ func (b *builder) work(s *handoff.Snapshot) {
 		text += quoted(c.Message, 200)
 		b.add(secWork, rankCommits+4*(len(s.Commits)-1-i), "commits", text)
 	}
-	for i, f := range s.FilesModified {
+	// Newest first: the list is in order of last modification, and the
+	// files touched last are the ones a successor opens again.
+	for i := len(s.FilesModified) - 1; i >= 0; i-- {
+		f := s.FilesModified[i]
 		text := "- " + code(f.Path, 200)
 		if len(f.Operations) > 0 {
 			ops := make([]string, 0, len(f.Operations))
@@ -567,7 +570,7 @@ func (b *builder) work(s *handoff.Snapshot) {
 			}
 			text += fmt.Sprintf(" (%s, %d %s)", strings.Join(ops, ", "), f.Edits, plural(f.Edits, "edit", "edits"))
 		}
-		b.add(secWork, rankFiles+2*i, "files modified", text)
+		b.add(secWork, rankFiles+2*(len(s.FilesModified)-1-i), "files modified", text)
 	}
 }
 

@@ -2,22 +2,30 @@ package extractor
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
 )
 
-// fileSet records modified files in order of first modification.
+// fileSet records modified files; list returns them in order of last
+// modification, because the files the session touched last are the ones a
+// successor is about to open again.
 type fileSet struct {
 	order []string
 	byPat map[string]*handoff.FileChange
+	// last is each path's sequence number of its latest modification.
+	last map[string]int
+	seq  int
 	// proposed are the files of the last assistant turn's SEARCH/REPLACE
 	// blocks, so that Aider's "Applied edit to" line does not count them
 	// twice.
 	proposed map[string]bool
 }
 
-func newFileSet() *fileSet { return &fileSet{byPat: map[string]*handoff.FileChange{}} }
+func newFileSet() *fileSet {
+	return &fileSet{byPat: map[string]*handoff.FileChange{}, last: map[string]int{}}
+}
 
 func (s *fileSet) touch(p, op string) {
 	p = strings.TrimSpace(p)
@@ -30,6 +38,8 @@ func (s *fileSet) touch(p, op string) {
 		s.byPat[p] = fc
 		s.order = append(s.order, p)
 	}
+	s.seq++
+	s.last[p] = s.seq
 	fc.Edits++
 	for _, o := range fc.Operations {
 		if o == op {
@@ -40,8 +50,10 @@ func (s *fileSet) touch(p, op string) {
 }
 
 func (s *fileSet) list() []handoff.FileChange {
-	out := make([]handoff.FileChange, 0, len(s.order))
-	for _, p := range s.order {
+	order := slices.Clone(s.order)
+	slices.SortStableFunc(order, func(a, b string) int { return s.last[a] - s.last[b] })
+	out := make([]handoff.FileChange, 0, len(order))
+	for _, p := range order {
 		out = append(out, *s.byPat[p])
 	}
 	return out

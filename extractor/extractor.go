@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -227,18 +228,40 @@ func matchError(list []handoff.ErrorRecord, j handoff.ErrorRecord) int {
 }
 
 // relativeFiles shows paths inside the session's working directory
-// relative to it, as a person would name them.
+// relative to it, as a person would name them, and merges the entries
+// that then name one file (written by path, then again by a shell
+// command naming it relative): one line per file, at the position of its
+// latest modification.
 func relativeFiles(files []handoff.FileChange, cwd string) []handoff.FileChange {
-	if cwd == "" {
-		return files
+	prefix := ""
+	if cwd != "" {
+		prefix = strings.TrimSuffix(filepath.ToSlash(cwd), "/") + "/"
 	}
-	prefix := strings.TrimSuffix(filepath.ToSlash(cwd), "/") + "/"
-	for i := range files {
-		if p := filepath.ToSlash(files[i].Path); strings.HasPrefix(p, prefix) {
-			files[i].Path = strings.TrimPrefix(p, prefix)
+	merged := map[string]*handoff.FileChange{}
+	lastAt := map[string]int{}
+	for i, f := range files {
+		p := strings.TrimPrefix(strings.TrimPrefix(filepath.ToSlash(f.Path), prefix), "./")
+		lastAt[p] = i
+		m, ok := merged[p]
+		if !ok {
+			m = &handoff.FileChange{Path: p}
+			merged[p] = m
+		}
+		m.Edits += f.Edits
+		for _, o := range f.Operations {
+			if !slices.Contains(m.Operations, o) {
+				m.Operations = append(m.Operations, o)
+			}
 		}
 	}
-	return files
+	out := make([]handoff.FileChange, 0, len(merged))
+	for i, f := range files {
+		p := strings.TrimPrefix(strings.TrimPrefix(filepath.ToSlash(f.Path), prefix), "./")
+		if lastAt[p] == i {
+			out = append(out, *merged[p])
+		}
+	}
+	return out
 }
 
 // NextStep says the single most useful thing to do first on resuming,

@@ -2,6 +2,7 @@ package extractor
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -73,13 +74,11 @@ func proposal(text string) string {
 		}
 		out := l
 		// A bare question ("Want me to do that?") names its choice in the
-		// line before.
+		// lines before: the list an introducing line ("Remove these:")
+		// opens, else the paragraph just above.
 		if len(l) < 80 && i > 0 {
-			for k := i - 1; k >= 0; k-- {
-				if prev := strings.TrimSpace(lines[k]); prev != "" {
-					out = prev + " " + l
-					break
-				}
+			if what := proposedBefore(lines[:i]); what != "" {
+				out = what + " " + l
 			}
 		}
 		if strings.HasSuffix(strings.TrimRight(l, "*"), ":") {
@@ -98,6 +97,32 @@ func proposal(text string) string {
 			}
 		}
 		return spaceRun.ReplaceAllString(out, " ")
+	}
+	return ""
+}
+
+// proposedBefore returns what the lines just above a bare question
+// propose: from the nearest line that introduces a list (it ends with a
+// colon and is no list item itself) down to the question, when such a
+// line is close; else the nearest non-empty line.
+func proposedBefore(lines []string) string {
+	const window, room = 16, 600
+	var block []string
+	size := 0
+	for k := len(lines) - 1; k >= 0 && len(lines)-k <= window && size < room; k-- {
+		l := strings.TrimSpace(lines[k])
+		if l == "" {
+			continue
+		}
+		block = append(block, l)
+		size += len(l)
+		if strings.HasSuffix(strings.TrimRight(l, "*"), ":") && !listItem(l) && len(block) > 1 {
+			slices.Reverse(block)
+			return strings.Join(block, " ")
+		}
+	}
+	if len(block) > 0 {
+		return block[0]
 	}
 	return ""
 }

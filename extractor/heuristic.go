@@ -113,17 +113,23 @@ const end = `(?:\s+(?:because|since|so that|so|as|for|which|to|in|and|but|when|w
 func compileDecisionPatterns() decisionPatterns {
 	c := func(s string) *regexp.Regexp { return regexp.MustCompile(`(?i)` + s) }
 	we := `(?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to|we'?re going to|i'?d rather|we should|i'?m|we'?re)`
+	// weChoose is a first person choosing, not narrating progress: "I'm
+	// now reading X rather than Y" reports what the agent looks at, "I'll
+	// use X rather than Y" or "I'm switching to X instead" decides.
+	weChoose := `(?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to|we'?re going to|i'?d rather|we should|i should|` +
+		`(?:i|we) (?:decided|chose|opted|went)|(?:i|we)'?ve (?:decided|chosen|opted|gone)|` +
+		`(?:i'?m|we'?re)\s+(?:now\s+)?(?:using|switching|going with|keeping|replacing|changing|moving|dropping|removing|adding|sticking))`
 	return decisionPatterns{
 		assistant: []*regexp.Regexp{
-			c(`\b` + we + `\b.*\binstead\b`),
-			c(`\binstead of\b.+,\s*` + we + `\b`),
+			c(`\b` + weChoose + `\b[^.]*\binstead\b`),
+			c(`\binstead of\b.+,\s*` + weChoose + `\b`),
 			c(`\b(?:i'?ve|i have|we'?ve|we have)?\s*decided\s+(?:to|on|that|against)\b`),
 			c(`(?:^|\b(?:i'?m|we'?re|i'?ll|we'?ll|let'?s|i will|we will|i)\s+)switch(?:ing|ed)?\s+(?:back\s+)?(?:from\s+.+?\s+)?to\b`),
 			c(`\b(?:let'?s|i'?ll|we'?ll|i'?m|we'?re)\s+go(?:ing)?\s+with\b`),
 			c(`^going with\b`),
 			c(`\b(?:chose|choose|choosing|chosen|picked|picking|prefer|preferring)\b.+\bover\b`),
 			c(`\bopt(?:ed|ing)?\s+for\b`),
-			c(`\brather than\b`),
+			c(`\b` + weChoose + `\b[^.]*\brather than\b`),
 			c(`\b(?:we'?ll|i'?ll|i will|we will|let'?s)\s+skip\b`),
 			c(`\bworkaround:`),
 			c(`\bas a workaround\b`),

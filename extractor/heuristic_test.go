@@ -54,6 +54,10 @@ func TestDecisionPatterns(t *testing.T) {
 		{"plain statement", "The tests pass now.", false, "", "", nil},
 		{"code block", "```go\n// I'll use X instead of Y\n```", false, "", "", nil},
 		{"user request", "Please add rate limiting.", true, "", "", nil},
+		{"narration rather than", "I'm now reading the control paths so findings are grounded rather than inferred from comments.", false, "", "", nil},
+		{"finding rather than", "The failure comes from a brittle path assumption rather than missing resources.", false, "", "", nil},
+		{"narration instead", "I'm looking at the parser instead.", false, "", "", nil},
+		{"choosing now", "I'm switching to the streaming decoder instead of reading the whole file.", false, handoff.DecisionApproach, "", []string{"reading the whole file"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -582,14 +582,13 @@ func (l *errorLog) records() ([]handoff.ErrorRecord, []string) {
 }
 
 var (
-	fenceRe    = regexp.MustCompile("(?s)```.*?(?:```|$)")
-	sentenceRe = regexp.MustCompile(`[^.!?\n]+(?:[.!?]+|$)`)
+	fenceRe = regexp.MustCompile("(?s)```.*?(?:```|$)")
 )
 
 // firstSentences returns the first n sentences of prose, code removed.
 func firstSentences(text string, n int) string {
 	var out []string
-	for _, s := range sentenceRe.FindAllString(fenceRe.ReplaceAllString(text, " "), -1) {
+	for _, s := range proseSentences(fenceRe.ReplaceAllString(text, " ")) {
 		s = strings.TrimSpace(strings.TrimLeft(s, "#*->• "))
 		if len(s) < 12 || !strings.Contains(s, " ") {
 			continue
@@ -605,7 +604,7 @@ func firstSentences(text string, n int) string {
 // lastSentences returns the last n sentences of prose, code removed: what
 // the assistant said it was about to do.
 func lastSentences(text string, n int) string {
-	all := sentenceRe.FindAllString(fenceRe.ReplaceAllString(text, " "), -1)
+	all := proseSentences(fenceRe.ReplaceAllString(text, " "))
 	var out []string
 	for i := len(all) - 1; i >= 0 && len(out) < n; i-- {
 		if s := strings.TrimSpace(strings.TrimLeft(all[i], "#*->• ")); len(s) >= 12 && strings.Contains(s, " ") {

@@ -28,7 +28,7 @@ func (s *Store) Overview(ctx context.Context) ([]WorkflowOverview, []error, erro
 	}
 	rows, err := s.db.QueryxContext(ctx, `SELECT s.id, s.workflow_id, s.session_number, s."trigger", s.created_at, s.snapshot_json
 		FROM session_snapshots s
-		WHERE s.session_number = (SELECT MAX(session_number) FROM session_snapshots WHERE workflow_id = s.workflow_id)`)
+		WHERE s.rowid = (SELECT MAX(rowid) FROM session_snapshots WHERE workflow_id = s.workflow_id)`)
 	if err != nil {
 		return nil, damaged, classify("list the latest snapshots", err)
 	}

@@ -280,7 +280,7 @@ func (s *Store) Overview(ctx context.Context) ([]store.WorkflowOverview, []error
 		return nil, damaged, err
 	}
 	rows, err := s.db.QueryxContext(ctx, `SELECT DISTINCT ON (workflow_id) id, workflow_id, session_number, "trigger", created_at, seq, snapshot_json
-		FROM session_snapshots ORDER BY workflow_id, session_number DESC`)
+		FROM session_snapshots ORDER BY workflow_id, seq DESC`)
 	if err != nil {
 		return nil, damaged, classify("list the latest snapshots", err)
 	}

@@ -17,7 +17,7 @@ import (
 // oldSchemaDB writes a real SQLite file with the schema as it was before
 // migration 0003 (steps 0001 and 0002 only) and rows as that schema's
 // SaveSnapshot wrote them: every snapshot its own session.
-func oldSchemaDB(t *testing.T, rows []oldRow, sessionCount map[string]int) string {
+func oldSchemaDB(t *testing.T, rows []OldRow, sessionCount map[string]int) string {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "old.db")
@@ -40,18 +40,18 @@ func oldSchemaDB(t *testing.T, rows []oldRow, sessionCount map[string]int) strin
 	}
 	numbers := map[string]int{}
 	for i, r := range rows {
-		numbers[r.wf]++
-		n := numbers[r.wf]
-		if numbers[r.wf] == 1 {
+		numbers[r.Workflow]++
+		n := numbers[r.Workflow]
+		if numbers[r.Workflow] == 1 {
 			if _, err := db.ExecContext(ctx, `INSERT INTO workflows (id, name, status, session_count, created_at, updated_at)
 				VALUES (?, ?, 'in_progress', ?, '2025-01-01T00:00:00.000000000Z', '2025-01-01T00:00:00.000000000Z')`,
-				r.wf, r.wf, sessionCount[r.wf]); err != nil {
+				r.Workflow, r.Workflow, sessionCount[r.Workflow]); err != nil {
 				t.Fatal(err)
 			}
 		}
 		snap := handoff.Snapshot{
-			SchemaVersion: handoff.SnapshotSchemaVersion, ID: r.id, WorkflowID: r.wf, SessionNumber: n,
-			SessionID: r.session, Trigger: handoff.TriggerManual, Goal: r.id,
+			SchemaVersion: handoff.SnapshotSchemaVersion, ID: r.ID, WorkflowID: r.Workflow, SessionNumber: n,
+			SessionID: r.Session, Trigger: handoff.TriggerManual, Goal: r.ID,
 			CreatedAt: time.Date(2025, 1, 1, 0, i, 0, 0, time.UTC),
 		}
 		body, err := json.Marshal(&snap)
@@ -59,11 +59,11 @@ func oldSchemaDB(t *testing.T, rows []oldRow, sessionCount map[string]int) strin
 			t.Fatal(err)
 		}
 		if _, err := db.ExecContext(ctx, `INSERT INTO session_snapshots (id, workflow_id, session_number, "trigger", schema_version, snapshot_json, created_at)
-			VALUES (?, ?, ?, 'manual', ?, ?, ?)`, r.id, r.wf, n, snap.SchemaVersion, string(body), formatTime(snap.CreatedAt)); err != nil {
+			VALUES (?, ?, ?, 'manual', ?, ?, ?)`, r.ID, r.Workflow, n, snap.SchemaVersion, string(body), formatTime(snap.CreatedAt)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := db.ExecContext(ctx, `INSERT INTO workflow_events (workflow_id, type, snapshot_id, detail, created_at)
-			VALUES (?, 'SNAPSHOT_CREATED', ?, ?, ?)`, r.wf, r.id, fmt.Sprintf("session %d", n), formatTime(snap.CreatedAt)); err != nil {
+			VALUES (?, 'SNAPSHOT_CREATED', ?, ?, ?)`, r.Workflow, r.ID, fmt.Sprintf("session %d", n), formatTime(snap.CreatedAt)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -73,7 +73,14 @@ func oldSchemaDB(t *testing.T, rows []oldRow, sessionCount map[string]int) strin
 	return path
 }
 
-type oldRow struct{ wf, id, session string }
+// OldRow is one snapshot row as the old schema stored it; OldSchemaDB
+// writes them for the conformance suite (package store_test).
+type OldRow struct{ Workflow, ID, Session string }
+
+// OldSchemaDB is oldSchemaDB for the conformance suite.
+func OldSchemaDB(t *testing.T, rows []OldRow, sessionCount map[string]int) string {
+	return oldSchemaDB(t, rows, sessionCount)
+}
 
 // TestMigrateSessionsCarriesDataOver opens a file made with the old schema:
 // rows of one workflow sharing an agent session id collapse into one
@@ -84,7 +91,7 @@ type oldRow struct{ wf, id, session string }
 func TestMigrateSessionsCarriesDataOver(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	rows := []oldRow{
+	rows := []OldRow{
 		{"wf_a", "snap_a1", "A"}, // old session 1
 		{"wf_a", "snap_a2", "A"}, // 2: same agent session
 		{"wf_b", "snap_b1", ""},  // no agent session id

@@ -13,7 +13,7 @@ import (
 // latest snapshot.
 type WorkflowOverview struct {
 	handoff.Workflow
-	// Latest summarises the highest-numbered snapshot; nil when the
+	// Latest summarises the newest (last stored) snapshot; nil when the
 	// workflow has none that reads.
 	Latest *SnapshotSummary `json:"latest,omitempty"`
 }

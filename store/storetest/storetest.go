@@ -41,6 +41,10 @@ type Options struct {
 	// Writers and SavesPerWriter size the concurrency test; zero means
 	// 8 writers × 50 saves.
 	Writers, SavesPerWriter int
+	// OpenOld, when set, returns a store opened on data the backend wrote
+	// with its schema from before sessions were agent sessions, holding
+	// OldRows (and OldSessionCounts): the migration is checked on it.
+	OpenOld func(t *testing.T) Store
 }
 
 // Run runs the suite; open must return a new, empty store for each call
@@ -77,10 +81,23 @@ func Run(t *testing.T, open func(t *testing.T) Store, opts Options) {
 		{"Fork", testFork},
 		{"GC", testGC},
 		{"ConcurrentSavers", func(t *testing.T, s Store) { testConcurrent(t, s, opts.Writers, opts.SavesPerWriter) }},
+		{"SameContentTwice", testSameContentTwice},
+		{"GrownSession", testGrownSession},
+		{"AgentSessions", testAgentSessions},
+		{"PauseUnchanged", testPauseUnchanged},
+		{"ConcurrentSessions", func(t *testing.T, s Store) { testConcurrentSessions(t, s, opts.Writers, opts.SavesPerWriter) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, fresh(t)) })
 	}
+	t.Run("MigratedSessions", func(t *testing.T) {
+		if opts.OpenOld == nil {
+			t.Skip("this backend gives no store with the old schema")
+		}
+		s := opts.OpenOld(t)
+		t.Cleanup(func() { s.Close() })
+		testMigrated(t, s)
+	})
 }
 
 // base is the instant the suite's snapshots are dated from.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	handoff "github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/store"
@@ -224,4 +225,40 @@ func testConcurrentSessions(t *testing.T, s Store, writers, each int) {
 	if wf.SessionCount != n {
 		t.Fatalf("session count %d, want %d", wf.SessionCount, n)
 	}
+}
+
+// testCopyEvent: an event copied from another store (sync) is recorded
+// once however often it is copied, keeps its time, refers to its snapshot
+// only when this store holds it, and needs its workflow.
+func testCopyEvent(t *testing.T, s Store) {
+	ctx := context.Background()
+	snap := Snap("wf_ev", 1)
+	must(t, s.SaveSnapshot(ctx, snap, store.WorkflowInfo{}))
+	at := base.Add(time.Hour).Add(123456 * time.Nanosecond)
+	paused := handoff.Event{WorkflowID: "wf_ev", Type: handoff.EventWorkflowPaused, SnapshotID: snap.ID, Detail: "in_progress -> paused: stop", CreatedAt: at}
+	resumed := handoff.Event{WorkflowID: "wf_ev", Type: handoff.EventWorkflowResumed, SnapshotID: "snap_elsewhere", Detail: "paused -> in_progress", CreatedAt: at.Add(time.Minute)}
+	for round := range 2 {
+		for _, ev := range []handoff.Event{paused, resumed} {
+			ok, err := s.CopyEvent(ctx, ev)
+			must(t, err)
+			if ok != (round == 0) {
+				t.Fatalf("round %d: copy %s recorded=%v", round, ev.Type, ok)
+			}
+		}
+	}
+	evs, _, err := s.ListEvents(ctx, "wf_ev")
+	must(t, err)
+	got := map[handoff.EventType][]handoff.Event{}
+	for _, e := range evs {
+		got[e.Type] = append(got[e.Type], e)
+	}
+	p, r := got[handoff.EventWorkflowPaused], got[handoff.EventWorkflowResumed]
+	if len(p) != 1 || len(r) != 1 {
+		t.Fatalf("copied twice: %d paused, %d resumed events; want 1 each", len(p), len(r))
+	}
+	if p[0].SnapshotID != snap.ID || r[0].SnapshotID != "" || !p[0].CreatedAt.Round(time.Microsecond).Equal(at.Round(time.Microsecond)) {
+		t.Fatalf("copied events %+v, %+v", p[0], r[0])
+	}
+	_, err = s.CopyEvent(ctx, handoff.Event{WorkflowID: "wf_nowhere", Type: handoff.EventWorkflowPaused, CreatedAt: at})
+	code(t, err, handoff.ENOTFOUND)
 }

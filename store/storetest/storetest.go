@@ -33,6 +33,7 @@ type Store interface {
 	Errors(ctx context.Context, f store.ErrorFilter) ([]store.StoredError, []error, error)
 	Fork(ctx context.Context, snap *handoff.Snapshot, wf store.WorkflowInfo, sourceID, note string) error
 	GC(ctx context.Context, cutoff time.Time, dryRun bool) ([]store.GCCandidate, error)
+	CopyEvent(ctx context.Context, ev handoff.Event) (bool, error)
 	Close() error
 }
 
@@ -85,6 +86,7 @@ func Run(t *testing.T, open func(t *testing.T) Store, opts Options) {
 		{"GrownSession", testGrownSession},
 		{"AgentSessions", testAgentSessions},
 		{"PauseUnchanged", testPauseUnchanged},
+		{"CopyEvent", testCopyEvent},
 		{"ConcurrentSessions", func(t *testing.T, s Store) { testConcurrentSessions(t, s, opts.Writers, opts.SavesPerWriter) }},
 	}
 	for _, tc := range tests {

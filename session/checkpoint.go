@@ -76,7 +76,11 @@ func Checkpoint(ctx context.Context, s Store, t *handoff.Transcript, opts Checkp
 		info.Dir = opts.Dir
 	}
 	info.Session = SessionKey(t)
-	info.Digest = Digest(t, opts.Build)
+	extractedBy := ""
+	if u := snap.Usage.Extraction; u != nil {
+		extractedBy = u.Extractor + " " + u.Model
+	}
+	info.Digest = Digest(t, opts.Build, extractedBy)
 	// The id is chosen here so that a store answering with the snapshot it
 	// already holds (unchanged content) is told apart by its id.
 	if snap.ID == "" {

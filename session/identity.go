@@ -57,14 +57,16 @@ func SessionKey(t *handoff.Transcript) string {
 }
 
 // Digest identifies what a snapshot of t is built from: the (redacted)
-// messages, the session id, and how it is built (extractor, trigger-free
-// measure settings). The same transcript compiled the same way twice has
-// one digest; a grown transcript, another extractor or another context
-// window has another. The trigger is left out: a pause of content already
-// stored pauses with the stored snapshot.
-func Digest(t *handoff.Transcript, opts BuildOptions) string {
+// messages, the session id, and how it is built (the extractor asked,
+// extractedBy — the one that actually answered, which differs when the
+// LLM fell back to the heuristic — and the measure settings). The same
+// transcript compiled the same way twice has one digest; a grown
+// transcript, another extractor, a fallback followed by a real answer or
+// another context window has another. The trigger is left out: a pause
+// of content already stored pauses with the stored snapshot.
+func Digest(t *handoff.Transcript, opts BuildOptions, extractedBy string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00", t.Session.ID, t.Session.Format)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", t.Session.ID, t.Session.Format, extractedBy)
 	if opts.Extractor != nil {
 		fmt.Fprintf(h, "%s\x00", opts.Extractor.Name())
 	}

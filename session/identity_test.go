@@ -67,21 +67,21 @@ func TestSessionKey(t *testing.T) {
 func TestDigest(t *testing.T) {
 	base := handoff.Transcript{Session: handoff.SessionInfo{ID: "s"}, Messages: msgs("a", "b")}
 	opts := buildOpts(t)
-	d := Digest(&base, opts)
+	d := Digest(&base, opts, "heuristic")
 	same := base
-	if Digest(&same, opts) != d {
+	if Digest(&same, opts, "heuristic") != d {
 		t.Fatal("the same transcript has two digests")
 	}
 	paused := opts
 	paused.Trigger, paused.PauseReason = handoff.TriggerPause, "stop"
-	if Digest(&base, paused) != d {
+	if Digest(&base, paused, "heuristic") != d {
 		t.Error("the trigger changed the digest (a pause of stored content must find it)")
 	}
 	grown := base
 	grown.Messages = msgs("a", "b", "c")
 	window := opts
 	window.Measure.ContextWindow = 1000
-	for name, got := range map[string]string{"grown": Digest(&grown, opts), "context window": Digest(&base, window)} {
+	for name, got := range map[string]string{"grown": Digest(&grown, opts, "heuristic"), "context window": Digest(&base, window, "heuristic"), "fallback answered": Digest(&base, opts, "llm gpt-4o-mini")} {
 		if got == d {
 			t.Errorf("%s: digest unchanged", name)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/redact"
+	"github.com/handoff-cli/handoff/store"
 )
 
 // PauseMode says whether a checkpoint pauses its workflow.
@@ -47,11 +48,19 @@ type Checkpointed struct {
 	Snapshot *handoff.Snapshot
 	// Paused reports whether the workflow was paused with it.
 	Paused bool
+	// Unchanged reports that the agent session's newest stored snapshot
+	// was built from the same content: nothing new was stored and
+	// Snapshot is that stored one.
+	Unchanged bool
 }
 
 // Checkpoint builds a snapshot of t and stores it, pausing its workflow as
 // opts.Pause says: the one way a transcript's snapshot reaches the store
-// (compile and extract use it with NoPause). The snapshot, its SNAPSHOT_CREATED event, the status
+// (compile and extract use it with NoPause). The snapshot joins the
+// session of its agent session (SessionKey) — a new agent session is the
+// workflow's next session — and when that session's newest snapshot was
+// built from the same content (Digest) nothing new is stored: the result
+// is that snapshot, Unchanged (a pause still applies to it). The snapshot, its SNAPSHOT_CREATED event, the status
 // change and the WORKFLOW_PAUSED event are written in one transaction:
 // either all of it is recorded or none. The slow part (measuring,
 // extracting, reading git) runs before the transaction, so the database
@@ -66,22 +75,37 @@ func Checkpoint(ctx context.Context, s Store, t *handoff.Transcript, opts Checkp
 	if info.Dir == "" {
 		info.Dir = opts.Dir
 	}
+	info.Session = SessionKey(t)
+	extractedBy := ""
+	if u := snap.Usage.Extraction; u != nil {
+		extractedBy = u.Extractor + " " + u.Model
+	}
+	info.Digest = Digest(t, opts.Build, extractedBy)
+	// The id is chosen here so that a store answering with the snapshot it
+	// already holds (unchanged content) is told apart by its id.
+	if snap.ID == "" {
+		snap.ID = store.NewID("snap_")
+	}
+	fresh := snap.ID
+	done := func(paused bool) *Checkpointed {
+		return &Checkpointed{Snapshot: snap, Paused: paused, Unchanged: snap.ID != fresh}
+	}
 	reason := opts.Build.PauseReason
 	switch opts.Pause {
 	case NoPause:
 		if err := s.SaveSnapshot(ctx, snap, info); err != nil {
 			return nil, fmt.Errorf("save snapshot: %w", err)
 		}
-		return &Checkpointed{Snapshot: snap}, nil
+		return done(false), nil
 	case PauseRequired:
 		if err := s.PauseSnapshot(ctx, snap, info, reason); err != nil {
 			return nil, fmt.Errorf("pause workflow %s: %w", snap.WorkflowID, err)
 		}
-		return &Checkpointed{Snapshot: snap, Paused: true}, nil
+		return done(true), nil
 	case PauseIfAllowed:
 		err := s.PauseSnapshot(ctx, snap, info, reason)
 		if err == nil {
-			return &Checkpointed{Snapshot: snap, Paused: true}, nil
+			return done(true), nil
 		}
 		// Nothing was stored. Only the lifecycle's refusal is worked
 		// around, never another failure that happens to be a conflict.
@@ -92,7 +116,7 @@ func Checkpoint(ctx context.Context, s Store, t *handoff.Transcript, opts Checkp
 		if err := s.SaveSnapshot(ctx, snap, info); err != nil {
 			return nil, fmt.Errorf("save snapshot: %w", err)
 		}
-		return &Checkpointed{Snapshot: snap}, nil
+		return done(false), nil
 	}
 	return nil, handoff.Errorf(handoff.EINTERNAL, "checkpoint: unknown pause mode %d", opts.Pause)
 }

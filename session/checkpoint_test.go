@@ -48,8 +48,10 @@ func TestCheckpointModes(t *testing.T) {
 		{"no pause, new workflow", NoPause, "", "", false, handoff.WorkflowInProgress, 1},
 		{"pause, new workflow", PauseRequired, "", "", true, handoff.WorkflowPaused, 1},
 		{"pause, completed workflow", PauseRequired, handoff.WorkflowCompleted, handoff.ECONFLICT, false, handoff.WorkflowCompleted, 1},
-		{"pause if allowed, in progress", PauseIfAllowed, handoff.WorkflowInProgress, "", true, handoff.WorkflowPaused, 2},
-		{"pause if allowed, completed", PauseIfAllowed, handoff.WorkflowCompleted, "", false, handoff.WorkflowCompleted, 2},
+		// The same transcript again is unchanged content: nothing new is
+		// stored, but the pause still applies where the lifecycle allows.
+		{"pause if allowed, in progress", PauseIfAllowed, handoff.WorkflowInProgress, "", true, handoff.WorkflowPaused, 1},
+		{"pause if allowed, completed", PauseIfAllowed, handoff.WorkflowCompleted, "", false, handoff.WorkflowCompleted, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,6 +77,9 @@ func TestCheckpointModes(t *testing.T) {
 			if err == nil {
 				if cp.Paused != tt.wantPaused || cp.Snapshot.ID == "" {
 					t.Errorf("paused %v id %q, want paused %v", cp.Paused, cp.Snapshot.ID, tt.wantPaused)
+				}
+				if cp.Unchanged != (tt.before != "") {
+					t.Errorf("unchanged %v after a checkpoint before: %v", cp.Unchanged, tt.before != "")
 				}
 				if cp.Snapshot.PauseReason == opts.Build.PauseReason {
 					t.Error("the pause reason was stored with its secret")

@@ -12,9 +12,12 @@ import (
 // backend or a test fake. Every write method is one transaction: it
 // stores all of what it documents or nothing.
 type Store interface {
-	// SaveSnapshot stores snap as the next session of its workflow
-	// (creating the workflow, status unchanged) and fills in what the
-	// store assigns (ID, SessionNumber, CreatedAt).
+	// SaveSnapshot stores snap in the session of its agent session
+	// (wf.Session; a new agent session is the workflow's next session),
+	// creating the workflow (status unchanged), and fills in what the
+	// store assigns (ID, SessionNumber, CreatedAt). When that session's
+	// newest snapshot has wf.Digest nothing is stored and snap becomes
+	// the stored snapshot (its ID is not the one passed).
 	SaveSnapshot(ctx context.Context, snap *handoff.Snapshot, wf store.WorkflowInfo) error
 	// PauseSnapshot is SaveSnapshot plus pausing the workflow and its
 	// WORKFLOW_PAUSED event, together; ECONFLICT (nothing stored) when
@@ -29,7 +32,8 @@ type Store interface {
 
 	// Snapshot loads a snapshot by id or unique id prefix.
 	Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snapshot, error)
-	// LatestSnapshot loads a workflow's newest snapshot.
+	// LatestSnapshot loads a workflow's newest snapshot: the last stored,
+	// whichever session holds it.
 	LatestSnapshot(ctx context.Context, workflowID string) (*handoff.Snapshot, error)
 	// Workflow loads a workflow by exact id; ENOTFOUND when missing.
 	Workflow(ctx context.Context, id string) (*handoff.Workflow, error)

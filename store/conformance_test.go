@@ -10,13 +10,23 @@ import (
 )
 
 // TestConformance runs the shared store suite against SQLite, on a real
-// file per test.
+// file per test; the migration case opens a file written with the old
+// schema.
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) storetest.Store {
-		s, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "handoff.db"), store.Options{})
+	open := func(t *testing.T, path string) storetest.Store {
+		s, err := store.Open(context.Background(), path, store.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s
-	}, storetest.Options{})
+	}
+	storetest.Run(t, func(t *testing.T) storetest.Store {
+		return open(t, filepath.Join(t.TempDir(), "handoff.db"))
+	}, storetest.Options{OpenOld: func(t *testing.T) storetest.Store {
+		rows := make([]store.OldRow, len(storetest.OldRows))
+		for i, r := range storetest.OldRows {
+			rows[i] = store.OldRow(r)
+		}
+		return open(t, store.OldSchemaDB(t, rows, storetest.OldSessionCounts))
+	}})
 }

@@ -13,7 +13,7 @@ import (
 // latest snapshot.
 type WorkflowOverview struct {
 	handoff.Workflow
-	// Latest summarises the highest-numbered snapshot; nil when the
+	// Latest summarises the newest (last stored) snapshot; nil when the
 	// workflow has none that reads.
 	Latest *SnapshotSummary `json:"latest,omitempty"`
 }
@@ -28,7 +28,7 @@ func (s *Store) Overview(ctx context.Context) ([]WorkflowOverview, []error, erro
 	}
 	rows, err := s.db.QueryxContext(ctx, `SELECT s.id, s.workflow_id, s.session_number, s."trigger", s.created_at, s.snapshot_json
 		FROM session_snapshots s
-		WHERE s.session_number = (SELECT MAX(session_number) FROM session_snapshots WHERE workflow_id = s.workflow_id)`)
+		WHERE s.rowid = (SELECT MAX(rowid) FROM session_snapshots WHERE workflow_id = s.workflow_id)`)
 	if err != nil {
 		return nil, damaged, classify("list the latest snapshots", err)
 	}

@@ -159,7 +159,7 @@ func field(key string) string {
 // keeps json_extract from ever seeing malformed JSON, whatever order
 // SQLite evaluates terms in.
 const snapshotsCTE = `WITH snaps AS (
-	SELECT s.id, s.workflow_id, s.session_number, s.created_at, COALESCE(w.name, '') AS wname,
+	SELECT s.id, s.rowid AS rn, s.workflow_id, s.session_number, s.created_at, COALESCE(w.name, '') AS wname,
 		CASE WHEN json_valid(s.snapshot_json) THEN
 			CASE WHEN json_extract(s.snapshot_json, '$.id') IS s.id THEN s.snapshot_json END
 		END AS j,
@@ -204,10 +204,10 @@ func (s *Store) queryRecords(ctx context.Context, q recordQuery, f RecordFilter,
 	}
 	query := snapshotsCTE + `,
 ranked AS (
-	SELECT *, MAX(session_number) FILTER (WHERE j IS NOT NULL) OVER (PARTITION BY workflow_id) AS latest FROM snaps
+	SELECT *, MAX(rn) FILTER (WHERE j IS NOT NULL) OVER (PARTITION BY workflow_id) AS latest FROM snaps
 ),
 picked AS (
-	SELECT * FROM ranked WHERE j IS NOT NULL AND (@all OR session_number = latest)
+	SELECT * FROM ranked WHERE j IS NOT NULL AND (@all OR rn = latest)
 )
 SELECT p.id, p.workflow_id, p.wname, p.session_number, p.created_at,
 	COALESCE(json_extract(p.j, '$.source.path'), '') AS path,

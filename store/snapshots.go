@@ -14,20 +14,48 @@ import (
 	handoff "github.com/handoff-cli/handoff"
 )
 
-// WorkflowInfo names and places a workflow that SaveSnapshot creates
-// because it has no row yet. It is ignored for existing workflows.
+// WorkflowInfo is what a save needs beside the snapshot: the name and
+// place of a workflow it creates (ignored for existing workflows), and
+// which agent session the snapshot belongs to and what content it was
+// built from.
 type WorkflowInfo struct {
 	Name string
 	Dir  string
+	// Session identifies the agent session the snapshot was taken from
+	// (session.SessionKey): every snapshot of one agent session is one
+	// session of its workflow, with one session number. Empty means
+	// SessionKey(snap): the snapshot's own agent session id, and without
+	// one a session of its own.
+	Session string
+	// Digest identifies the transcript content the snapshot was built
+	// from (session.Digest). A save whose session's newest snapshot has
+	// the same digest stores nothing: the existing snapshot is returned.
+	// Empty never matches.
+	Digest string
 }
 
-// SaveSnapshot stores snap as the next session of its workflow, all in one
-// write transaction: the workflow row is created if missing (status
-// in_progress), the snapshot gets the next session number, the workflow's
-// session count covers it (a session a resume started is not counted
-// twice), and a SNAPSHOT_CREATED event is recorded. Either all of it is
-// stored or none. The workflow's status is not changed: PauseSnapshot is
-// the save that also pauses.
+// SessionKey is the agent session a snapshot belongs to when the caller
+// names none: "id:" + the agent's own session id, or "" (a session of its
+// own) when the transcript had none.
+func SessionKey(snap *handoff.Snapshot) string {
+	if snap.SessionID != "" {
+		return "id:" + snap.SessionID
+	}
+	return ""
+}
+
+// SaveSnapshot stores snap in the session of its agent session
+// (wf.Session), all in one write transaction: the workflow row is created
+// if missing (status in_progress), the snapshot joins its agent session's
+// session (same session number) or, for a new agent session, gets the
+// next session number, the workflow's session count covers it (a session
+// a resume started is not counted twice), and a SNAPSHOT_CREATED event is
+// recorded. Either all of it is stored or none. The workflow's status is
+// not changed: PauseSnapshot is the save that also pauses.
+//
+// When the agent session's newest snapshot was built from the same
+// content (wf.Digest), nothing is stored and snap becomes that stored
+// snapshot: callers tell by its ID, which is not the one they passed.
 //
 // On success snap is updated with what the store assigned: ID (when empty),
 // SessionNumber (always), CreatedAt (the store's clock when zero, and
@@ -68,8 +96,15 @@ func (s *Store) saveWith(ctx context.Context, op string, snap *handoff.Snapshot,
 		}
 		clock := s.now().UTC()
 		now := formatTime(clock)
-		if err := s.saveTx(ctx, tx, &draft, wf, clock); err != nil {
+		same, err := s.saveTx(ctx, tx, &draft, wf, clock)
+		if err != nil {
 			return err
+		}
+		if same != nil {
+			// Unchanged content: nothing new is stored, but a pause still
+			// applies to the snapshot that holds it (a no-op when the
+			// workflow is already paused).
+			draft = *same
 		}
 		if then != nil {
 			if err := then(tx, &draft, now); err != nil {
@@ -86,10 +121,12 @@ func (s *Store) saveWith(ctx context.Context, op string, snap *handoff.Snapshot,
 	return nil
 }
 
-// saveTx stores draft inside tx as the next session of its workflow,
-// creating the workflow (in_progress) when missing, filling the git start
-// commit from the workflow, and recording SNAPSHOT_CREATED.
-func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot, wf WorkflowInfo, clock time.Time) error {
+// saveTx stores draft inside tx in its agent session's session (or the
+// next one), creating the workflow (in_progress) when missing, filling the
+// git start commit from the workflow, and recording SNAPSHOT_CREATED. When
+// the session's newest snapshot has wf.Digest it stores nothing and
+// returns that snapshot.
+func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot, wf WorkflowInfo, clock time.Time) (*handoff.Snapshot, error) {
 	const op = "save snapshot"
 	now := formatTime(clock)
 	if draft.CreatedAt.IsZero() {
@@ -98,44 +135,77 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 	draft.CreatedAt = draft.CreatedAt.UTC()
 	created, err := ensureWorkflow(ctx, tx, draft.WorkflowID, wf, handoff.WorkflowInProgress, now)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if created {
 		if err := addEvent(ctx, tx, draft.WorkflowID, handoff.EventWorkflowCreated, "", workflowLabel(draft.WorkflowID, wf), now); err != nil {
-			return err
+			return nil, err
 		}
 	}
+	key := wf.Session
+	if key == "" {
+		key = SessionKey(draft)
+	}
+	var prev struct {
+		ID     string `db:"id"`
+		Number int    `db:"session_number"`
+		Digest string `db:"digest"`
+		JSON   string `db:"snapshot_json"`
+	}
+	found := false
+	if key != "" {
+		err := tx.GetContext(ctx, &prev, `SELECT id, session_number, digest, snapshot_json FROM session_snapshots
+			WHERE workflow_id = ? AND agent_session = ? ORDER BY rowid DESC LIMIT 1`, draft.WorkflowID, key)
+		switch {
+		case err == nil:
+			found = true
+		case !errors.Is(err, sql.ErrNoRows):
+			return nil, classify(op+": find the agent session", err)
+		}
+	}
+	if found && wf.Digest != "" && prev.Digest == wf.Digest {
+		same, err := decodeSnapshot(prev.ID, prev.JSON)
+		if err != nil {
+			return nil, err
+		}
+		s.log.Debug("snapshot unchanged", "id", same.ID, "session", same.SessionNumber)
+		return same, nil
+	}
 	if err := fillStartCommit(ctx, tx, draft); err != nil {
-		return err
+		return nil, err
 	}
-	var last int
-	if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = ?", draft.WorkflowID); err != nil {
-		return classify(op+": number the session", err)
+	if found {
+		draft.SessionNumber = prev.Number
+	} else {
+		var last int
+		if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = ?", draft.WorkflowID); err != nil {
+			return nil, classify(op+": number the session", err)
+		}
+		draft.SessionNumber = last + 1
 	}
-	draft.SessionNumber = last + 1
-	if err := insertSnapshot(ctx, tx, draft); err != nil {
-		return err
+	if err := insertSnapshot(ctx, tx, draft, key, wf.Digest); err != nil {
+		return nil, err
 	}
 	// session_count counts sessions, including one a resume has started and
 	// that has not been snapshotted yet: it never goes down.
 	if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = MAX(session_count, ?), updated_at = ? WHERE id = ?",
 		draft.SessionNumber, now, draft.WorkflowID); err != nil {
-		return classify(op+": update the workflow", err)
+		return nil, classify(op+": update the workflow", err)
 	}
 	detail := fmt.Sprintf("session %d, trigger %s", draft.SessionNumber, draft.Trigger)
-	return addEvent(ctx, tx, draft.WorkflowID, handoff.EventSnapshotCreated, draft.ID, detail, now)
+	return nil, addEvent(ctx, tx, draft.WorkflowID, handoff.EventSnapshotCreated, draft.ID, detail, now)
 }
 
 // insertSnapshot writes the immutable snapshot row.
-func insertSnapshot(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot) error {
+func insertSnapshot(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot, agentSession, digest string) error {
 	body, err := json.Marshal(draft)
 	if err != nil {
 		return handoff.Errorf(handoff.EINVALID, "save snapshot: encode snapshot: %w", err)
 	}
 	_, err = tx.ExecContext(ctx,
-		`INSERT INTO session_snapshots (id, workflow_id, session_number, "trigger", schema_version, snapshot_json, created_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		draft.ID, draft.WorkflowID, draft.SessionNumber, string(draft.Trigger), draft.SchemaVersion, string(body), formatTime(draft.CreatedAt))
+		`INSERT INTO session_snapshots (id, workflow_id, session_number, agent_session, digest, "trigger", schema_version, snapshot_json, created_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		draft.ID, draft.WorkflowID, draft.SessionNumber, agentSession, digest, string(draft.Trigger), draft.SchemaVersion, string(body), formatTime(draft.CreatedAt))
 	if err != nil {
 		return classify("save snapshot "+draft.ID, err)
 	}
@@ -263,8 +333,10 @@ func (s *Store) Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snaps
 	return nil, handoff.Errorf(handoff.EINVALID, "snapshot prefix %q is ambiguous: %s%s", idOrPrefix, strings.Join(ids, ", "), more)
 }
 
-// LatestSnapshot loads the highest-numbered session of a workflow, or the
-// newest snapshot of any workflow when workflowID is empty. ENOTFOUND when
+// LatestSnapshot loads a workflow's newest snapshot (the last stored: a
+// session may hold several, and an older agent session may have grown
+// after a newer one started), or the newest snapshot of any workflow when
+// workflowID is empty. ENOTFOUND when
 // there is none.
 func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff.Snapshot, error) {
 	var row struct {
@@ -276,7 +348,7 @@ func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff
 		err = s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots ORDER BY created_at DESC, rowid DESC LIMIT 1")
 	} else {
 		err = s.db.GetContext(ctx, &row,
-			"SELECT id, snapshot_json FROM session_snapshots WHERE workflow_id = ? ORDER BY session_number DESC LIMIT 1", workflowID)
+			"SELECT id, snapshot_json FROM session_snapshots WHERE workflow_id = ? ORDER BY rowid DESC LIMIT 1", workflowID)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		if workflowID == "" {

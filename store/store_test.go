@@ -48,11 +48,13 @@ func fullSnapshot(workflowID string) *handoff.Snapshot {
 	return &handoff.Snapshot{
 		SchemaVersion: handoff.SnapshotSchemaVersion,
 		WorkflowID:    workflowID,
-		SessionID:     "sess-0001",
-		CreatedAt:     ts,
-		Trigger:       handoff.TriggerExhaustion,
-		PauseReason:   "context at 86%",
-		Goal:          "add a SQLite store",
+		// Each call is a distinct agent session (a distinct session of
+		// its workflow); the session tests set their own.
+		SessionID:   NewID("sess-"),
+		CreatedAt:   ts,
+		Trigger:     handoff.TriggerExhaustion,
+		PauseReason: "context at 86%",
+		Goal:        "add a SQLite store",
 		Tasks: []handoff.Task{
 			{ID: "1", Content: "schema", Status: handoff.TaskCompleted, Priority: "high"},
 			{ID: "2", Content: "migrations", Status: handoff.TaskInProgress},

@@ -181,3 +181,47 @@ func (s *Store) ListEvents(ctx context.Context, workflowID string) ([]handoff.Ev
 	}
 	return out, damaged, nil
 }
+
+// CopyEvent records ev, an event read from another store (handoff sync),
+// unless this store already holds the same event: same workflow, type,
+// time and detail. It reports whether it recorded it, so copying twice
+// records once. The workflow must exist here (ENOTFOUND otherwise); the
+// snapshot the event refers to is kept only when this store holds it.
+// The workflow's status is not changed: the event is history.
+func (s *Store) CopyEvent(ctx context.Context, ev handoff.Event) (bool, error) {
+	op := fmt.Sprintf("copy %s event of workflow %s", ev.Type, ev.WorkflowID)
+	copied := false
+	err := s.inTx(ctx, op, func(tx *sqlx.Tx) error {
+		copied = false
+		var n int
+		if err := tx.GetContext(ctx, &n, "SELECT COUNT(*) FROM workflows WHERE id = ?", ev.WorkflowID); err != nil {
+			return classify(op, err)
+		}
+		if n == 0 {
+			return handoff.Errorf(handoff.ENOTFOUND, "%s: no workflow %q", op, ev.WorkflowID)
+		}
+		at := formatTime(ev.CreatedAt)
+		if err := tx.GetContext(ctx, &n, "SELECT COUNT(*) FROM workflow_events WHERE workflow_id = ? AND type = ? AND created_at = ? AND detail = ?",
+			ev.WorkflowID, string(ev.Type), at, ev.Detail); err != nil {
+			return classify(op, err)
+		}
+		if n > 0 {
+			return nil
+		}
+		snap := ""
+		if ev.SnapshotID != "" {
+			if err := tx.GetContext(ctx, &n, "SELECT COUNT(*) FROM session_snapshots WHERE id = ?", ev.SnapshotID); err != nil {
+				return classify(op, err)
+			}
+			if n > 0 {
+				snap = ev.SnapshotID
+			}
+		}
+		if err := addEvent(ctx, tx, ev.WorkflowID, ev.Type, snap, ev.Detail, at); err != nil {
+			return err
+		}
+		copied = true
+		return nil
+	})
+	return copied, err
+}

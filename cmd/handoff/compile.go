@@ -156,6 +156,7 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 		Workflow:  o.workflow,
 	}
 	var snap *handoff.Snapshot
+	unchanged := false
 	if s == nil {
 		snap, err = session.Build(ctx, t, build)
 	} else {
@@ -170,7 +171,7 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 		}
 		var cp *session.Checkpointed
 		if cp, err = session.Checkpoint(ctx, target, t, session.CheckpointOptions{Build: build, Logger: a.log()}); cp != nil {
-			snap = cp.Snapshot
+			snap, unchanged = cp.Snapshot, cp.Unchanged
 		}
 	}
 	if err != nil {
@@ -181,7 +182,7 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 		if err := writeJSON(a.stdout, snap); err != nil {
 			return err
 		}
-		a.status("%s · %s · %s", storedWhere(snap, o.noStore), t.Session.Format, ex.describe())
+		a.status("%s · %s · %s", storedWhere(snap, o.noStore, unchanged), t.Session.Format, ex.describe())
 		return nil
 	}
 	res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
@@ -193,7 +194,7 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	if _, err := io.WriteString(a.stdout, res.Prompt); err != nil {
 		return fmt.Errorf("write resume prompt: %w", err)
 	}
-	a.reportCompile(snap, res, t, o.noStore, ex.describe())
+	a.reportCompile(snap, res, t, o.noStore, unchanged, ex.describe())
 	return nil
 }
 

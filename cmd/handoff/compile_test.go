@@ -109,7 +109,8 @@ func TestCompileSample(t *testing.T) {
 		t.Error("stored snapshot contains the API key")
 	}
 
-	// A second compile of the same session is session 2 of the workflow.
+	// A second compile of the same, unchanged session stores nothing: it
+	// answers with the stored snapshot, still session 1.
 	again := runCLI(t, db, readFile(t, sampleTranscript), "--no-git", "--json")
 	if again.err != nil {
 		t.Fatal(again.err)
@@ -118,16 +119,16 @@ func TestCompileSample(t *testing.T) {
 	if err := json.Unmarshal([]byte(again.stdout), &snap2); err != nil {
 		t.Fatal(err)
 	}
-	if snap2.SessionNumber != 2 {
-		t.Errorf("second compile session = %d, want 2", snap2.SessionNumber)
+	if snap2.SessionNumber != 1 || !strings.Contains(again.stderr, "unchanged since "+snap2.ID) {
+		t.Errorf("second compile session = %d, stderr %q; want session 1, unchanged", snap2.SessionNumber, again.stderr)
 	}
 	list := runCLI(t, db, "", "list", "--json")
 	if list.err != nil {
 		t.Fatal(list.err)
 	}
 	var rows []map[string]any
-	if err := json.Unmarshal([]byte(list.stdout), &rows); err != nil || len(rows) != 2 {
-		t.Errorf("list --json = %d rows (%v), want 2", len(rows), err)
+	if err := json.Unmarshal([]byte(list.stdout), &rows); err != nil || len(rows) != 1 {
+		t.Errorf("list --json = %d rows (%v), want 1", len(rows), err)
 	}
 }
 

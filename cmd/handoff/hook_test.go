@@ -134,9 +134,10 @@ func TestHookGolden(t *testing.T) {
 			fmt.Appendf(nil, "exit %d\n--- stdout\n%s--- stderr\n%s", code, norm(stdout.String()), norm(stderr.String())))
 	}
 
-	// What the sequence stored: two PreCompact snapshots, two checkpoints
-	// (UserPromptSubmit, Stop) and the final one after wrap-up; the
-	// SessionStart after the compaction resumed the paused workflow.
+	// What the sequence stored: one snapshot, the first PreCompact's. Every
+	// later checkpoint saw the same transcript, so it stored nothing new
+	// (one agent session, unchanged content); the SessionStart after the
+	// compaction resumed the paused workflow.
 	st, err := store.Open(context.Background(), db, store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +151,7 @@ func TestHookGolden(t *testing.T) {
 	for i := len(sums) - 1; i >= 0; i-- {
 		triggers = append(triggers, string(sums[i].Trigger))
 	}
-	if got, want := strings.Join(triggers, ","), "exhaustion,manual,exhaustion,exhaustion,exhaustion"; got != want {
+	if got, want := strings.Join(triggers, ","), "exhaustion"; got != want {
 		t.Errorf("stored triggers %s, want %s", got, want)
 	}
 	wf, err := st.Workflow(context.Background(), hookSession)
@@ -254,8 +255,10 @@ func TestHookConcurrentProcesses(t *testing.T) {
 	if err != nil || len(bad) > 0 {
 		t.Fatal(err, bad)
 	}
-	if len(sums) != procs {
-		t.Fatalf("%d snapshots stored, want %d", len(sums), procs)
+	// Ten processes per workflow checkpoint one unchanged transcript: each
+	// workflow stores it once, however the writers interleave.
+	if len(sums) != sessions {
+		t.Fatalf("%d snapshots stored, want %d (one per workflow)", len(sums), sessions)
 	}
 	perSession := map[string]map[int]bool{}
 	for _, s := range sums {
@@ -265,10 +268,8 @@ func TestHookConcurrentProcesses(t *testing.T) {
 		perSession[s.WorkflowID][s.SessionNumber] = true
 	}
 	for wf, numbers := range perSession {
-		for n := 1; n <= procs/sessions; n++ {
-			if !numbers[n] {
-				t.Errorf("workflow %s lacks session number %d: %v", wf, n, numbers)
-			}
+		if len(numbers) != 1 || !numbers[1] {
+			t.Errorf("workflow %s: session numbers %v, want only 1", wf, numbers)
 		}
 	}
 }

@@ -117,7 +117,11 @@ func (o *pauseOptions) run(ctx context.Context, args []string) error {
 		return writeJSON(a.stdout, snap)
 	}
 	fmt.Fprintf(a.stdout, "%s\n", snap.ID)
-	a.status("paused workflow %s at snapshot %s (session %d) · context %.1f%% · extractor heuristic · resume with 'handoff resume --workflow %s'",
-		snap.WorkflowID, snap.ID, snap.SessionNumber, 100*snap.Usage.ContextUtilization, snap.WorkflowID)
+	at := "at snapshot"
+	if cp.Unchanged {
+		at = "at its unchanged snapshot" // nothing new was stored
+	}
+	a.status("paused workflow %s %s %s (session %d) · context %.1f%% · extractor heuristic · resume with 'handoff resume --workflow %s'",
+		snap.WorkflowID, at, snap.ID, snap.SessionNumber, 100*snap.Usage.ContextUtilization, snap.WorkflowID)
 	return nil
 }

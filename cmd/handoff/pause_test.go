@@ -153,8 +153,10 @@ func TestPauseStatusResume(t *testing.T) {
 		t.Errorf("last event = %s, want WORKFLOW_RESUMED", events[len(events)-1])
 	}
 
-	// The next pause is session 2 of the same workflow.
-	p2 := mustRun(t, db, session, "pause", "--json")
+	// The next agent session (another session id, same directory) pauses
+	// as session 2 of the same workflow.
+	next := strings.ReplaceAll(session, sampleWorkflow, "next-agent-session")
+	p2 := mustRun(t, db, next, "pause", "--json")
 	var snap2 handoff.Snapshot
 	if err := json.Unmarshal([]byte(p2.stdout), &snap2); err != nil {
 		t.Fatal(err)

@@ -13,10 +13,10 @@ import (
 // reportCompile prints what was done, and what had to be cut, on stderr.
 // extractorName is the extractor's description (builtExtractor.describe):
 // the line always says whether, and where, the transcript was sent.
-func (a *app) reportCompile(snap *handoff.Snapshot, res *compiler.Result, t *handoff.Transcript, noStore bool, extractorName string) {
+func (a *app) reportCompile(snap *handoff.Snapshot, res *compiler.Result, t *handoff.Transcript, noStore, unchanged bool, extractorName string) {
 	u := snap.Usage
 	a.status("%s · %s · %s · context %d/%d tokens (%.1f%%, %s) · prompt %d/%d tokens",
-		storedWhere(snap, noStore), t.Session.Format, extractorName, u.TokensUsed, u.ContextWindow, 100*u.ContextUtilization, usageSourceText(u.Source), res.Tokens, res.Budget)
+		storedWhere(snap, noStore, unchanged), t.Session.Format, extractorName, u.TokensUsed, u.ContextWindow, 100*u.ContextUtilization, usageSourceText(u.Source), res.Tokens, res.Budget)
 	if len(res.Dropped) > 0 {
 		parts := make([]string, 0, len(res.Dropped))
 		for _, d := range res.Dropped {
@@ -39,10 +39,14 @@ func (a *app) reportCompile(snap *handoff.Snapshot, res *compiler.Result, t *han
 	}
 }
 
-// storedWhere says where a compiled snapshot went.
-func storedWhere(snap *handoff.Snapshot, noStore bool) string {
+// storedWhere says where a compiled snapshot went; unchanged is a
+// re-compile of content its agent session's newest snapshot already holds.
+func storedWhere(snap *handoff.Snapshot, noStore, unchanged bool) string {
 	if noStore {
 		return "not stored (--no-store)"
+	}
+	if unchanged {
+		return fmt.Sprintf("unchanged since %s (workflow %s, session %d); nothing stored", snap.ID, snap.WorkflowID, snap.SessionNumber)
 	}
 	return fmt.Sprintf("snapshot %s (workflow %s, session %d)", snap.ID, snap.WorkflowID, snap.SessionNumber)
 }

@@ -19,6 +19,8 @@ type syncStore interface {
 	Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snapshot, error)
 	SaveSnapshot(ctx context.Context, snap *handoff.Snapshot, wf store.WorkflowInfo) error
 	Workflow(ctx context.Context, id string) (*handoff.Workflow, error)
+	ListEvents(ctx context.Context, workflowID string) ([]handoff.Event, []error, error)
+	CopyEvent(ctx context.Context, ev handoff.Event) (bool, error)
 	Close() error
 }
 
@@ -100,8 +102,11 @@ func (o *syncOptions) run(ctx context.Context) error {
 	st, err := syncSnapshots(ctx, src, dst, func(done, total int) {
 		a.status("sync: %d/%d snapshots checked", done, total)
 	})
-	a.status("sync %s -> %s: copied %d snapshots, %d already there, %d unreadable skipped",
-		redactTarget(srcName), redactTarget(dstName), st.copied, st.present, st.damaged)
+	if err == nil {
+		st.events, err = syncEvents(ctx, src, dst)
+	}
+	a.status("sync %s -> %s: copied %d snapshots, %d already there, %d unreadable skipped; %d pause/resume events copied",
+		redactTarget(srcName), redactTarget(dstName), st.copied, st.present, st.damaged, st.events)
 	return err
 }
 
@@ -117,7 +122,40 @@ func redactTarget(t string) string {
 }
 
 // syncStats counts what syncSnapshots did.
-type syncStats struct{ copied, present, damaged int }
+type syncStats struct{ copied, present, damaged, events int }
+
+// syncedEvents are the event types sync copies: a workflow's pauses and
+// resumes, which say when work stopped and picked up again. The events a
+// save records (WORKFLOW_CREATED, SNAPSHOT_CREATED) are recorded anew by
+// the destination's own save of each copied snapshot.
+var syncedEvents = []handoff.EventType{handoff.EventWorkflowPaused, handoff.EventWorkflowResumed}
+
+// syncEvents copies src's pause and resume events of every workflow dst
+// has into dst, each once (CopyEvent matches workflow, type, time and
+// detail), and returns how many it recorded.
+func syncEvents(ctx context.Context, src, dst syncStore) (int, error) {
+	evs, _, err := src.ListEvents(ctx, "")
+	if err != nil {
+		return 0, fmt.Errorf("sync: list the source's events: %w", err)
+	}
+	copied := 0
+	for _, ev := range evs {
+		if !slices.Contains(syncedEvents, ev.Type) {
+			continue
+		}
+		ok, err := dst.CopyEvent(ctx, ev)
+		if handoff.ErrorCode(err) == handoff.ENOTFOUND {
+			continue // a workflow none of whose snapshots was copied
+		}
+		if err != nil {
+			return copied, fmt.Errorf("sync: copy event %d (%d copied before it; run sync again to resume): %w", ev.ID, copied, err)
+		}
+		if ok {
+			copied++
+		}
+	}
+	return copied, nil
+}
 
 // progressEvery is how many snapshots pass between progress lines.
 const progressEvery = 100

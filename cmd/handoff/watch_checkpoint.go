@@ -76,8 +76,12 @@ func (w *watchRun) checkpoint(ctx context.Context, st capacity.Status) (string, 
 	if _, err := io.WriteString(a.stdout, res.Prompt); err != nil {
 		return "", fmt.Errorf("checkpoint: write resume prompt: %w", err)
 	}
-	a.status("checkpoint at line %d of %s: %s · snapshot %s (workflow %s, paused) · extractor heuristic · prompt %d/%d tokens",
-		w.lines, w.path, fillText(st), snap.ID, snap.WorkflowID, res.Tokens, res.Budget)
+	kept := ""
+	if cp.Unchanged {
+		kept = " unchanged, nothing new stored"
+	}
+	a.status("checkpoint at line %d of %s: %s · snapshot %s%s (workflow %s, paused) · extractor heuristic · prompt %d/%d tokens",
+		w.lines, w.path, fillText(st), snap.ID, kept, snap.WorkflowID, res.Tokens, res.Budget)
 
 	if o.onPause != "" {
 		if err := w.runOnPause(ctx, snap, promptFile); err != nil {

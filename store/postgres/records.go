@@ -131,10 +131,10 @@ func (s *Store) queryRecords(ctx context.Context, q *recordQuery, f store.Record
 	list := "'" + q.list + "'"
 	query := snapshotsCTE + `,
 ranked AS (
-	SELECT *, MAX(session_number) FILTER (WHERE j IS NOT NULL) OVER (PARTITION BY workflow_id) AS latest FROM snaps
+	SELECT *, MAX(seq) FILTER (WHERE j IS NOT NULL) OVER (PARTITION BY workflow_id) AS latest FROM snaps
 ),
 picked AS (
-	SELECT * FROM ranked WHERE j IS NOT NULL AND ($2 OR session_number = latest) AND jsonb_typeof(j -> ` + list + `) = 'array'
+	SELECT * FROM ranked WHERE j IS NOT NULL AND ($2 OR seq = latest) AND jsonb_typeof(j -> ` + list + `) = 'array'
 )
 SELECT p.id, p.workflow_id, p.wname, p.session_number, p.created_at,
 	COALESCE(p.j #>> '{source,path}', '') AS path,

@@ -33,11 +33,14 @@ func ContentHash(snap *handoff.Snapshot) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// SaveSnapshot stores snap as the next session of its workflow in one
-// transaction (workflow created if missing, session count, events), as
-// the SQLite store does. A snapshot whose content hash is already stored
-// is not stored again: snap becomes the stored one and no error is
-// returned, so a retried save is harmless.
+// SaveSnapshot stores snap in the session of its agent session
+// (wf.Session, else store.SessionKey) or, for a new agent session, as the
+// next session of its workflow, in one transaction (workflow created if
+// missing, session count, events), as the SQLite store does. When the
+// agent session's newest snapshot has wf.Digest, nothing is stored and
+// snap becomes that snapshot. A snapshot whose content hash is already
+// stored is not stored again either: snap becomes the stored one and no
+// error is returned, so a retried save is harmless.
 func (s *Store) SaveSnapshot(ctx context.Context, snap *handoff.Snapshot, wf store.WorkflowInfo) error {
 	return s.saveWith(ctx, "save snapshot", snap, wf, nil)
 }
@@ -89,9 +92,15 @@ func (s *Store) saveWith(ctx context.Context, op string, snap *handoff.Snapshot,
 			draft.CreatedAt = clock
 		}
 		draft.CreatedAt = draft.CreatedAt.UTC()
-		dup, err := s.saveTx(ctx, tx, &draft, wf, clock)
+		dup, same, err := s.saveTx(ctx, tx, &draft, wf, clock)
 		if err != nil {
 			return err
+		}
+		if same != nil {
+			// Unchanged content: nothing new is stored, but a pause still
+			// applies to the snapshot that holds it (a no-op when the
+			// workflow is already paused).
+			draft = *same
 		}
 		if dup == nil && then != nil {
 			if err := then(tx, &draft, clock); err != nil {
@@ -112,8 +121,10 @@ func (s *Store) saveWith(ctx context.Context, op string, snap *handoff.Snapshot,
 }
 
 // saveTx stores draft inside tx. It returns the already stored snapshot,
-// storing nothing, when one with draft's content hash exists.
-func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot, wf store.WorkflowInfo, now time.Time) (*handoff.Snapshot, error) {
+// storing nothing, when one with draft's content hash exists (dup: a
+// retried write), or when draft's agent session's newest snapshot has
+// wf.Digest (same: unchanged content).
+func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot, wf store.WorkflowInfo, now time.Time) (dup, same *handoff.Snapshot, err error) {
 	const op = "save snapshot"
 	name := wf.Name
 	if name == "" {
@@ -124,14 +135,14 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 		 VALUES ($1, $2, $3, $4, 0, $5, $5) ON CONFLICT (id) DO NOTHING`,
 		draft.WorkflowID, name, wf.Dir, string(handoff.WorkflowInProgress), now)
 	if err != nil {
-		return nil, classify("create workflow "+draft.WorkflowID, err)
+		return nil, nil, classify("create workflow "+draft.WorkflowID, err)
 	}
 	created, _ := res.RowsAffected()
 	// The row lock serialises every writer of this workflow, so the
 	// session number read below is the last one and numbers have no gaps.
 	var start string
 	if err := tx.GetContext(ctx, &start, "SELECT start_commit FROM workflows WHERE id = $1 FOR UPDATE", draft.WorkflowID); err != nil {
-		return nil, classify(op+": lock the workflow", err)
+		return nil, nil, classify(op+": lock the workflow", err)
 	}
 	if g := draft.GitState; g != nil && g.Available {
 		if start == "" {
@@ -141,7 +152,7 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 			}
 			if start != "" {
 				if _, err := tx.ExecContext(ctx, "UPDATE workflows SET start_commit = $1 WHERE id = $2", start, draft.WorkflowID); err != nil {
-					return nil, classify("record the workflow's start commit", err)
+					return nil, nil, classify("record the workflow's start commit", err)
 				}
 			}
 		}
@@ -151,7 +162,7 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 	}
 	hash, err := ContentHash(draft)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var existing struct {
 		ID   string `db:"id"`
@@ -161,13 +172,13 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 	if err == nil {
 		dup, err := decodeSnapshot(existing.ID, existing.JSON)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		s.log.Debug("snapshot already stored", "id", dup.ID, "hash", hash)
-		return dup, nil
+		return dup, nil, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
-		return nil, classify(op+": look up the content hash", err)
+		return nil, nil, classify(op+": look up the content hash", err)
 	}
 	if created == 1 {
 		label := name
@@ -175,30 +186,63 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 			label += " in " + wf.Dir
 		}
 		if err := addEvent(ctx, tx, draft.WorkflowID, handoff.EventWorkflowCreated, "", label, now); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	var last int
-	if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = $1", draft.WorkflowID); err != nil {
-		return nil, classify(op+": number the session", err)
+	key := wf.Session
+	if key == "" {
+		key = store.SessionKey(draft)
 	}
-	draft.SessionNumber = last + 1
+	var prev struct {
+		ID     string `db:"id"`
+		Number int    `db:"session_number"`
+		Digest string `db:"digest"`
+		JSON   string `db:"snapshot_json"`
+	}
+	found := false
+	if key != "" {
+		err := tx.GetContext(ctx, &prev, `SELECT id, session_number, digest, snapshot_json FROM session_snapshots
+			WHERE workflow_id = $1 AND agent_session = $2 ORDER BY seq DESC LIMIT 1`, draft.WorkflowID, key)
+		switch {
+		case err == nil:
+			found = true
+		case !errors.Is(err, sql.ErrNoRows):
+			return nil, nil, classify(op+": find the agent session", err)
+		}
+	}
+	if found && wf.Digest != "" && prev.Digest == wf.Digest {
+		same, err := decodeSnapshot(prev.ID, prev.JSON)
+		if err != nil {
+			return nil, nil, err
+		}
+		s.log.Debug("snapshot unchanged", "id", same.ID, "session", same.SessionNumber)
+		return nil, same, nil
+	}
+	if found {
+		draft.SessionNumber = prev.Number
+	} else {
+		var last int
+		if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = $1", draft.WorkflowID); err != nil {
+			return nil, nil, classify(op+": number the session", err)
+		}
+		draft.SessionNumber = last + 1
+	}
 	body, err := json.Marshal(draft)
 	if err != nil {
-		return nil, handoff.Errorf(handoff.EINVALID, "%s: encode snapshot: %w", op, err)
+		return nil, nil, handoff.Errorf(handoff.EINVALID, "%s: encode snapshot: %w", op, err)
 	}
 	if _, err := tx.ExecContext(ctx,
-		`INSERT INTO session_snapshots (id, workflow_id, session_number, "trigger", schema_version, snapshot_json, content_hash, created_at)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		draft.ID, draft.WorkflowID, draft.SessionNumber, string(draft.Trigger), draft.SchemaVersion, string(body), hash, draft.CreatedAt); err != nil {
-		return nil, classify(op+" "+draft.ID, err)
+		`INSERT INTO session_snapshots (id, workflow_id, session_number, agent_session, digest, "trigger", schema_version, snapshot_json, content_hash, created_at)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		draft.ID, draft.WorkflowID, draft.SessionNumber, key, wf.Digest, string(draft.Trigger), draft.SchemaVersion, string(body), hash, draft.CreatedAt); err != nil {
+		return nil, nil, classify(op+" "+draft.ID, err)
 	}
 	if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = GREATEST(session_count, $1), updated_at = $2 WHERE id = $3",
 		draft.SessionNumber, now, draft.WorkflowID); err != nil {
-		return nil, classify(op+": update the workflow", err)
+		return nil, nil, classify(op+": update the workflow", err)
 	}
 	detail := fmt.Sprintf("session %d, trigger %s", draft.SessionNumber, draft.Trigger)
-	return nil, addEvent(ctx, tx, draft.WorkflowID, handoff.EventSnapshotCreated, draft.ID, detail, now)
+	return nil, nil, addEvent(ctx, tx, draft.WorkflowID, handoff.EventSnapshotCreated, draft.ID, detail, now)
 }
 
 // addEvent records one workflow event inside tx.
@@ -254,8 +298,9 @@ func (s *Store) Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snaps
 	return nil, handoff.Errorf(handoff.EINVALID, "snapshot prefix %q is ambiguous: %s%s", idOrPrefix, strings.Join(ids, ", "), more)
 }
 
-// LatestSnapshot loads the highest-numbered session of a workflow, or the
-// newest snapshot of any workflow when workflowID is empty.
+// LatestSnapshot loads a workflow's newest snapshot (the last stored: a
+// session may hold several), or the newest snapshot of any workflow when
+// workflowID is empty.
 func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff.Snapshot, error) {
 	var row struct {
 		ID   string `db:"id"`
@@ -266,7 +311,7 @@ func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff
 		err = s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots ORDER BY created_at DESC, seq DESC LIMIT 1")
 	} else {
 		err = s.db.GetContext(ctx, &row,
-			"SELECT id, snapshot_json FROM session_snapshots WHERE workflow_id = $1 ORDER BY session_number DESC LIMIT 1", workflowID)
+			"SELECT id, snapshot_json FROM session_snapshots WHERE workflow_id = $1 ORDER BY seq DESC LIMIT 1", workflowID)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		if workflowID == "" {

@@ -280,7 +280,7 @@ func (s *Store) Overview(ctx context.Context) ([]store.WorkflowOverview, []error
 		return nil, damaged, err
 	}
 	rows, err := s.db.QueryxContext(ctx, `SELECT DISTINCT ON (workflow_id) id, workflow_id, session_number, "trigger", created_at, seq, snapshot_json
-		FROM session_snapshots ORDER BY workflow_id, session_number DESC`)
+		FROM session_snapshots ORDER BY workflow_id, seq DESC`)
 	if err != nil {
 		return nil, damaged, classify("list the latest snapshots", err)
 	}
@@ -302,4 +302,46 @@ func (s *Store) Overview(ctx context.Context) ([]store.WorkflowOverview, []error
 		out = append(out, store.WorkflowOverview{Workflow: wf, Latest: latest[wf.ID]})
 	}
 	return out, damaged, nil
+}
+
+// CopyEvent records ev, an event read from another store (handoff sync),
+// unless this store already holds the same event (workflow, type, time to
+// the microsecond, detail), as store.Store.CopyEvent does; it reports
+// whether it recorded it.
+func (s *Store) CopyEvent(ctx context.Context, ev handoff.Event) (bool, error) {
+	op := fmt.Sprintf("copy %s event of workflow %s", ev.Type, ev.WorkflowID)
+	at := ev.CreatedAt.UTC().Round(time.Microsecond) // timestamptz keeps microseconds
+	copied := false
+	err := s.inTx(ctx, op, true, func(tx *sqlx.Tx) error {
+		copied = false
+		var n int
+		if err := tx.GetContext(ctx, &n, "SELECT COUNT(*) FROM workflows WHERE id = $1", ev.WorkflowID); err != nil {
+			return classify(op, err)
+		}
+		if n == 0 {
+			return handoff.Errorf(handoff.ENOTFOUND, "%s: no workflow %q", op, ev.WorkflowID)
+		}
+		if err := tx.GetContext(ctx, &n, "SELECT COUNT(*) FROM workflow_events WHERE workflow_id = $1 AND type = $2 AND created_at = $3 AND detail = $4",
+			ev.WorkflowID, string(ev.Type), at, ev.Detail); err != nil {
+			return classify(op, err)
+		}
+		if n > 0 {
+			return nil
+		}
+		snap := ""
+		if ev.SnapshotID != "" {
+			if err := tx.GetContext(ctx, &n, "SELECT COUNT(*) FROM session_snapshots WHERE id = $1", ev.SnapshotID); err != nil {
+				return classify(op, err)
+			}
+			if n > 0 {
+				snap = ev.SnapshotID
+			}
+		}
+		if err := addEvent(ctx, tx, ev.WorkflowID, ev.Type, snap, ev.Detail, at); err != nil {
+			return err
+		}
+		copied = true
+		return nil
+	})
+	return copied, err
 }

@@ -33,6 +33,7 @@ type Store interface {
 	Errors(ctx context.Context, f store.ErrorFilter) ([]store.StoredError, []error, error)
 	Fork(ctx context.Context, snap *handoff.Snapshot, wf store.WorkflowInfo, sourceID, note string) error
 	GC(ctx context.Context, cutoff time.Time, dryRun bool) ([]store.GCCandidate, error)
+	CopyEvent(ctx context.Context, ev handoff.Event) (bool, error)
 	Close() error
 }
 
@@ -41,6 +42,10 @@ type Options struct {
 	// Writers and SavesPerWriter size the concurrency test; zero means
 	// 8 writers × 50 saves.
 	Writers, SavesPerWriter int
+	// OpenOld, when set, returns a store opened on data the backend wrote
+	// with its schema from before sessions were agent sessions, holding
+	// OldRows (and OldSessionCounts): the migration is checked on it.
+	OpenOld func(t *testing.T) Store
 }
 
 // Run runs the suite; open must return a new, empty store for each call
@@ -77,10 +82,24 @@ func Run(t *testing.T, open func(t *testing.T) Store, opts Options) {
 		{"Fork", testFork},
 		{"GC", testGC},
 		{"ConcurrentSavers", func(t *testing.T, s Store) { testConcurrent(t, s, opts.Writers, opts.SavesPerWriter) }},
+		{"SameContentTwice", testSameContentTwice},
+		{"GrownSession", testGrownSession},
+		{"AgentSessions", testAgentSessions},
+		{"PauseUnchanged", testPauseUnchanged},
+		{"CopyEvent", testCopyEvent},
+		{"ConcurrentSessions", func(t *testing.T, s Store) { testConcurrentSessions(t, s, opts.Writers, opts.SavesPerWriter) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, fresh(t)) })
 	}
+	t.Run("MigratedSessions", func(t *testing.T) {
+		if opts.OpenOld == nil {
+			t.Skip("this backend gives no store with the old schema")
+		}
+		s := opts.OpenOld(t)
+		t.Cleanup(func() { s.Close() })
+		testMigrated(t, s)
+	})
 }
 
 // base is the instant the suite's snapshots are dated from.

@@ -339,6 +339,9 @@ type transcriptOut struct {
 	Budget        int    `json:"budget"`
 	Tokens        int    `json:"tokens"`
 	Prompt        string `json:"prompt"`
+	// Unchanged says the agent session's newest snapshot already held
+	// this content, so nothing new was stored; SnapshotID names that one.
+	Unchanged bool `json:"unchanged,omitempty"`
 }
 
 // postTranscript compiles a transcript body (any format handoff reads,
@@ -385,7 +388,7 @@ func (s *Server) postTranscript(r *http.Request) (int, any, error) {
 		return 0, nil, fmt.Errorf("compile resume prompt: %w", err)
 	}
 	return http.StatusCreated, transcriptOut{
-		SnapshotID: cp.Snapshot.ID, WorkflowID: cp.Snapshot.WorkflowID, SessionNumber: cp.Snapshot.SessionNumber,
+		SnapshotID: cp.Snapshot.ID, WorkflowID: cp.Snapshot.WorkflowID, SessionNumber: cp.Snapshot.SessionNumber, Unchanged: cp.Unchanged,
 		Budget: res.Budget, Tokens: res.Tokens, Prompt: res.Prompt,
 	}, nil
 }

@@ -22,7 +22,10 @@ const sampleWF = "7f3c2a1e-5b6d-4e8f-9a0b-1c2d3e4f5a6b"
 func TestAPIEndToEnd(t *testing.T) {
 	f := newFixture(t, nil)
 	c1 := f.checkpoint("")
-	c2 := f.checkpoint("")
+	if again := f.checkpoint(""); !again.Unchanged || again.SnapshotID != c1.SnapshotID {
+		t.Fatalf("the same transcript again: unchanged %v, snapshot %s (first %s)", again.Unchanged, again.SnapshotID, c1.SnapshotID)
+	}
+	c2 := f.nextSession(2)
 	other := f.checkpoint("wf_other")
 	if c1.WorkflowID != sampleWF || c2.WorkflowID != sampleWF || other.WorkflowID != "wf_other" {
 		t.Fatalf("workflows: %s %s %s", c1.WorkflowID, c2.WorkflowID, other.WorkflowID)
@@ -181,7 +184,8 @@ func TestAPIEndToEnd(t *testing.T) {
 		}
 		var snap handoff.Snapshot
 		f.json("GET", wf+"/snapshots/"+p.SnapshotID, nil, 200, &snap)
-		if snap.Trigger != handoff.TriggerPause || snap.PauseReason != "end of day" || snap.SessionNumber != 3 || snap.Goal == "" {
+		// The pause snapshots what is stored: it joins the newest session (2); the resume then starts session 3.
+		if snap.Trigger != handoff.TriggerPause || snap.PauseReason != "end of day" || snap.SessionNumber != 2 || snap.Goal == "" {
 			t.Errorf("pause snapshot: trigger %s reason %q session %d", snap.Trigger, snap.PauseReason, snap.SessionNumber)
 		}
 		var d workflowDetail
@@ -191,7 +195,7 @@ func TestAPIEndToEnd(t *testing.T) {
 		}
 		var r transition
 		f.json("POST", wf+"/resume", nil, 200, &r)
-		if r.Status != handoff.WorkflowInProgress || r.SnapshotID != p.SnapshotID || r.Session != 4 {
+		if r.Status != handoff.WorkflowInProgress || r.SnapshotID != p.SnapshotID || r.Session != 3 {
 			t.Errorf("resume %+v", r)
 		}
 		var ev struct {

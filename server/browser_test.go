@@ -42,7 +42,7 @@ func TestBrowserPauseResume(t *testing.T) {
 	exe := chromiumPath(t)
 	f := newFixture(t, nil)
 	f.checkpoint("")
-	f.checkpoint("")
+	f.nextSession(2)
 
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),

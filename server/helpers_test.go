@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -138,6 +139,18 @@ func (f *fixture) checkpoint(workflow string) transcriptOut {
 	}
 	var out transcriptOut
 	f.json("POST", path, readSample(f.t), http.StatusCreated, &out)
+	return out
+}
+
+// nextSession checkpoints the sample as another agent session of the
+// sample's workflow (the transcript's session id changed, the workflow
+// named), so it becomes the workflow's next session: checkpointing the
+// same transcript again would store nothing new.
+func (f *fixture) nextSession(n int) transcriptOut {
+	f.t.Helper()
+	body := bytes.ReplaceAll(readSample(f.t), []byte(`"sessionId": "`+sampleWF+`"`), []byte(fmt.Sprintf(`"sessionId": "next-session-%d"`, n)))
+	var out transcriptOut
+	f.json("POST", "/api/transcripts?budget=1500&workflow="+sampleWF, body, http.StatusCreated, &out)
 	return out
 }
 

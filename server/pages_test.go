@@ -22,7 +22,10 @@ func xssTranscript() []byte {
 func TestDashboardPages(t *testing.T) {
 	f := newFixture(t, nil)
 	c1 := f.checkpoint("")
-	c2 := f.checkpoint("")
+	if again := f.checkpoint(""); !again.Unchanged || again.SnapshotID != c1.SnapshotID {
+		t.Fatalf("the same transcript again: unchanged %v, snapshot %s (first %s)", again.Unchanged, again.SnapshotID, c1.SnapshotID)
+	}
+	c2 := f.nextSession(2)
 	var x transcriptOut
 	f.json("POST", "/api/transcripts", xssTranscript(), http.StatusCreated, &x)
 

@@ -19,12 +19,17 @@ import (
 //     --exit-code);
 //   - ignoreRejected: the person declined or interrupted the tool call;
 //   - ignoreHarness: the harness refusing a call on procedure ("File has
-//     not been read yet", "old_string and new_string are the same").
+//     not been read yet", "old_string and new_string are the same", a
+//     `cd` outside the allowed directories that it blocked);
+//   - ignoreRunning: a process the harness stopped waiting for while it
+//     was still running (a server left serving, "no new output after N
+//     seconds"): it did not fail, it was left running.
 const (
 	ignoreNoMatch  = "no_match"
 	ignoreProbe    = "probe"
 	ignoreRejected = "rejected"
 	ignoreHarness  = "harness"
+	ignoreRunning  = "running"
 )
 
 var (
@@ -34,7 +39,15 @@ var (
 	// tracebacks, missing commands, compiler errors, failing tests.
 	contentFailRe = regexp.MustCompile(`(?m)(^exec_command failed:|SandboxDenied|Sandbox\(Denied|^apply_patch verification failed|^Traceback \(most recent call last\):|: command not found|^command not found|^zsh: command not found|^\S+:\d+(?::\d+)?: (?:fatal )?error:|^error(?:\[E\d+\])?: |^fatal: |^--- FAIL: |^FAIL(?:ED)?[: \t]|^Script failed\b|^npm ERR! |^ERR_PNPM_)`)
 	rejectedRe    = regexp.MustCompile(`(?i)(doesn't want to proceed with this tool use|tool use was rejected|user rejected|rejected by (?:the )?user|user (?:denied|declined)|^No \(tell Claude what to do differently\)|^\[Request interrupted by user|operation was aborted by the user|user cancelled)`)
-	harnessRe     = regexp.MustCompile(`(?i)(file has not been read yet|has been modified since (?:it was )?(?:last )?read|no changes to make: old_string and new_string are (?:exactly )?the same|exceeds maximum allowed tokens|<tool_use_error>InputValidationError|file (?:is )?too large to read|^Error: Error$)`)
+	harnessRe     = regexp.MustCompile(`(?i)(file has not been read yet|has been modified since (?:it was )?(?:last )?read|no changes to make: old_string and new_string are (?:exactly )?the same|exceeds maximum allowed tokens|<tool_use_error>InputValidationError|file (?:is )?too large to read|^Error: Error$|^(?:ERROR: )?cd to '[^']*' was blocked)`)
+	// runningRe is output of a process that is still up when the harness
+	// stops waiting: a server announcing where it listens, or the
+	// harness's own note that the command went quiet.
+	runningRe = regexp.MustCompile(`(?i)(no new output after \d+ seconds|command (?:is )?still running|^serving (?:http )?on\b|\blistening on\b|\bserver (?:is )?(?:running|listening|started) (?:on|at)\b|^\s*(?:➜\s*)?local:\s+https?://|\bready in \d+)`)
+	// probeWarnRe is a search or read-only tool's own complaint about a
+	// path it was given ("grep: x: No such file or directory", "ugrep:
+	// warning: …", "wc: x: open: …").
+	probeWarnRe   = regexp.MustCompile(`(?i)^(?:grep|egrep|fgrep|rg|ugrep|ag|ack|find|fd|ls|cat|head|tail|wc|stat|file|nl|sed):\s`)
 	missingPathRe = regexp.MustCompile(`(?i)(no such file or directory|cannot access|does not exist|not found|cannot find the path)`)
 	wrapperLineRe = regexp.MustCompile(`(?i)^(?:chunk id:.*|wall time:?.*|exit code:? -?\d+|process exited with code -?\d+|process running with session id \d+|original token count:.*|total output lines:.*|output:|command exited with.*|\[?stderr\]?:?|\[?stdout\]?:?|` + "```\\w*" + `|script (?:completed|failed)|<\/?tool_use_error>)$`)
 )
@@ -65,8 +78,17 @@ func failed(r handoff.ToolResult) bool {
 }
 
 // outputBody is a result's text without wrapper headers and blank lines.
+//
+// A bare "Error" is how Claude Code reports a non-zero exit that printed
+// nothing, so it is no output at all.
 func outputBody(content string) []string {
+	if _, out, ok := specStoryShell(content); ok {
+		content = out
+	}
 	content = strings.TrimPrefix(strings.TrimSpace(content), "Error: ")
+	if content == "Error" {
+		return nil
+	}
 	var lines []string
 	for _, l := range strings.Split(content, "\n") {
 		l = strings.TrimSpace(l)
@@ -81,6 +103,13 @@ func outputBody(content string) []string {
 // ignoredKind says why a failure is not an error for a successor, or ""
 // when it is one.
 func ignoredKind(call *callInfo, content string) string {
+	return ignoredResult(call, handoff.ToolResult{Content: content})
+}
+
+// ignoredResult is ignoredKind with the result's exit code, which tells a
+// process left running (-1) from one that failed.
+func ignoredResult(call *callInfo, r handoff.ToolResult) string {
+	content := r.Content
 	head := strings.TrimSpace(headOf(content, 2000))
 	head = strings.TrimPrefix(head, "Error: ")
 	if rejectedRe.MatchString(head) {
@@ -89,26 +118,35 @@ func ignoredKind(call *callInfo, content string) string {
 	if harnessRe.MatchString(head) {
 		return ignoreHarness
 	}
-	if call == nil {
-		return ""
-	}
 	body := outputBody(content)
+	// A look that found nothing, whatever shape the command had; a
+	// single probe program is judged more finely below.
+	looked := ""
+	if probesMissing(call, content, body) {
+		looked = ignoreNoMatch
+	}
+	if call == nil {
+		return looked
+	}
+	if code, ok := exitCode(r); ok && code == -1 && runningRe.MatchString(headOf(content, 4000)) {
+		return ignoreRunning
+	}
 	if !call.shell() {
 		// A read of a missing file is a probe too.
 		if len(body) <= 2 && strings.Contains(strings.ToLower(strings.Join(body, " ")), "does not exist") && strings.HasPrefix(strings.ToLower(call.Name), "read") {
 			return ignoreProbe
 		}
-		return ""
+		return looked
 	}
 	segs := segments(normalizeCommand(call.command))
 	if len(segs) != 1 {
-		return ""
+		return looked
 	}
-	pipeline := strings.Split(segs[0], "|")
+	pipeline := splitUnquoted(segs[0], '|')
 	last := strings.Fields(pipeline[len(pipeline)-1])
 	first := strings.Fields(pipeline[0])
 	if len(first) == 0 || len(last) == 0 {
-		return ""
+		return looked
 	}
 	allMissing := len(body) > 0
 	for _, l := range body {
@@ -148,7 +186,57 @@ func ignoredKind(call *callInfo, content string) string {
 	if len(first) == 4 && first[1] == "-m" && (first[3] == "--version" || first[3] == "-V") {
 		return ignoreProbe
 	}
-	return ""
+	return looked
+}
+
+// splitUnquoted splits s at sep where sep is outside quotes, so the
+// alternation in `rg "a|b" dir` is not read as a pipe.
+func splitUnquoted(s string, sep byte) []string {
+	var out []string
+	var quote byte
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '\\':
+			i++
+		case c == sep:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// probesMissing reports output that only says that paths a search or
+// read-only tool was given do not exist, apart from text the command
+// echoes itself: a look that found nothing, in any number of segments.
+func probesMissing(call *callInfo, content string, body []string) bool {
+	cmd := ""
+	if call != nil {
+		cmd = call.command
+	}
+	if c, _, ok := specStoryShell(content); ok {
+		cmd = c
+	}
+	missing := 0
+	for _, l := range body {
+		switch {
+		case probeWarnRe.MatchString(l) && missingPathRe.MatchString(l):
+			missing++
+		case cmd != "" && strings.Contains(cmd, l):
+		default:
+			return false
+		}
+	}
+	return missing > 0
 }
 
 var segSplitRe = regexp.MustCompile(`\s*(?:&&|\|\||;|\n)\s*`)
@@ -241,12 +329,23 @@ var (
 	passLineRe      = regexp.MustCompile(`(?i)(^ok\s|^pass(?:ed)?\b|^--- PASS|^\s*[✓✔√] |\.{3,}\s*(?:passed|skipped)|\(no files to check\)\s*skipped$|\b0 (?:failed|errors?|failures)\b.*\bpassed\b|^=+ \d+ passed|^tests?:\s+\d+ passed,?\s+\d+ total$|^test result: ok)`)
 	keywordLineRe   = regexp.MustCompile(`(?i)(error|fail|fatal|panic|exception|denied|not found|no such file|cannot|can't|unable to|invalid|refused|timed? ?out|undefined|unexpected|missing|rejected|conflict|permission)`)
 	noticeLineRe    = regexp.MustCompile(`(?i)^(?:\[notice\]|warning:|npm warn|deprecat|hint:)`)
+	// bannerLineRe is a runner's section header ("=== test session starts
+	// ===", "----- Captured stdout -----"): it frames output, it never
+	// says what went wrong.
+	bannerLineRe = regexp.MustCompile(`^[=\-_*#~]{3,}\s*[^=\-]*?\s*[=\-_*#~]{3,}$`)
+	// progressFailRe is a test runner's progress line with failures or
+	// errors in it ("tests/a_spec.py ..FE.s [ 50%]").
+	progressFailRe = regexp.MustCompile(`^\S+\s+[.sxFE]*[FE][.sxFE]*\s*(?:\[\s*\d+%\])?$`)
+	// diffMarkRe says the output holds a diff or patch, whose +/- body
+	// lines are the change's text, never the failure's.
+	diffMarkRe     = regexp.MustCompile("(?m)^(?:```diff|@@|\\*\\*\\* Begin Patch|\\+\\+\\+ |--- a/)")
+	diffBodyLineRe = regexp.MustCompile(`^(?:[+-]$|[+-][^+-]|\+-|-\+|\+\+[^+]|--[^-])`)
 )
 
 // lineScore rates how much a line of failure output tells a successor;
 // zero means never a headline.
 func lineScore(l string) int {
-	if passLineRe.MatchString(l) || strings.Trim(l, "=-_*#~^ .") == "" {
+	if passLineRe.MatchString(l) || strings.Trim(l, "=-_*#~^ .") == "" || bannerLineRe.MatchString(l) {
 		return 0
 	}
 	switch {
@@ -258,6 +357,8 @@ func lineScore(l string) int {
 		return 8
 	case assertLineRe.MatchString(l):
 		return 7
+	case progressFailRe.MatchString(l):
+		return 6
 	case noticeLineRe.MatchString(l):
 		return 1
 	case keywordLineRe.MatchString(l):
@@ -273,7 +374,22 @@ func lineScore(l string) int {
 // test), never a pass line or a wrapper header, and the line after it
 // when that adds detail, within errorMessageLimit.
 func errorMessage(content string) string {
+	return truncate(failingLine(content), errorMessageLimit)
+}
+
+// failingLine is errorMessage before the cut, so the files a long line
+// names are all seen.
+func failingLine(content string) string {
 	lines := outputBody(toolErrTagRe.ReplaceAllString(content, ""))
+	if diffMarkRe.MatchString(content) {
+		kept := lines[:0]
+		for _, l := range lines {
+			if !diffBodyLineRe.MatchString(l) {
+				kept = append(kept, l)
+			}
+		}
+		lines = kept
+	}
 	if len(lines) == 0 {
 		return "(no output)"
 	}
@@ -285,13 +401,13 @@ func errorMessage(content string) string {
 		}
 	}
 	if best < 0 {
-		return truncate(lines[0], errorMessageLimit)
+		return "(no failing line in the output)" // only banners and pass lines
 	}
 	msg := lines[best]
 	if best+1 < len(lines) && bestScore < 10 && len([]rune(msg)) < 120 && len(lines[best+1]) >= 12 && lineScore(lines[best+1]) >= 5 {
 		msg += " / " + lines[best+1]
 	}
-	return truncate(msg, errorMessageLimit)
+	return msg
 }
 
 var toolErrTagRe = regexp.MustCompile(`</?tool_use_error>`)
@@ -299,7 +415,7 @@ var toolErrTagRe = regexp.MustCompile(`</?tool_use_error>`)
 var (
 	buildErrorRe = regexp.MustCompile(`(?i)(undefined: |cannot use |syntax error|error\[E\d+\]|error TS\d+|compilation (?:failed|terminated)|build failed|cannot find package|could not compile|does not compile|undefined reference to|no required module provides|expected ['"]?[;)}\]]|imported and not used|declared and not used|\.go:\d+:\d+: |\.\w+:\d+:\d+: (?:fatal )?error:)`)
 	buildCmdRe   = regexp.MustCompile(`(?i)(^|\s|&&|;)(go (build|vet|install)|cargo (build|check)|make(\s|$)|tsc(\s|$)|npm run build|yarn build|pnpm build|cmake --build|gcc |g\+\+ |clang |nvcc |javac |mvn (compile|package)|gradlew? build|swift build|xcodebuild(?: build)?\s)`)
-	testFailRe   = regexp.MustCompile(`(?m)(^--- FAIL: |^FAILED |^FAIL: | FAILED$|✕ |^Tests:.*\bfailed\b|AssertionError|^=+ .*\bfailed\b|\(\d+ tests? \| \d+ failed\))`)
+	testFailRe   = regexp.MustCompile(`(?m)(^=+ test session starts =+$|^--- FAIL: |^FAILED |^FAIL: | FAILED$|✕ |^Tests:.*\bfailed\b|AssertionError|^=+ .*\bfailed\b|\(\d+ tests? \| \d+ failed\))`)
 )
 
 // classifyError names the class of a failure from the command and output.
@@ -328,10 +444,13 @@ type openError struct {
 	key     string // tool + normalized command
 	prog    string // programKey of the command
 	files   []string
-	edited  bool // a file it names was edited since
-	last    int  // message index of the latest occurrence
-	notes   int  // assistant turns seen since the latest occurrence
-	pending bool // the assistant announced a workaround; a success confirms it
+	args    []string // the paths and URLs the command works on
+	pkgs    []string // the packages a failed install was for
+	hook    bool     // a commit hook's "....Failed" line
+	edited  bool     // a file it names was edited since
+	last    int      // message index of the latest occurrence
+	notes   int      // assistant turns seen since the latest occurrence
+	pending bool     // the assistant announced a workaround; a success confirms it
 }
 
 // errorLog folds failures and resolves them against later evidence.
@@ -341,9 +460,12 @@ type errorLog struct {
 	// recent are errors still within reach of the assistant's next turns.
 	recent  []*openError
 	ignored map[string]int
+	// green is the message index of the latest passing test run, -1
+	// before any.
+	green int
 }
 
-func newErrorLog() *errorLog { return &errorLog{ignored: map[string]int{}} }
+func newErrorLog() *errorLog { return &errorLog{ignored: map[string]int{}, green: -1} }
 
 // noteTurns is how many assistant turns after a failure may diagnose it or
 // say it was fixed or worked around.
@@ -366,14 +488,20 @@ func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *callIn
 		}
 	}
 	if !fail {
+		if call == nil || (call.kind == kindOther && call.command == call.Name) {
+			if rc := resultCall(tool, r); rc != nil {
+				call = rc
+			}
+		}
 		l.success(m, call)
 		return
 	}
-	if kind := ignoredKind(call, r.Content); kind != "" {
+	if kind := ignoredResult(call, r); kind != "" {
 		l.ignored[kind]++
 		return
 	}
-	msg := errorMessage(r.Content)
+	full := failingLine(r.Content)
+	msg := truncate(full, errorMessageLimit)
 	key := errorKey(tool, command)
 	if command == "" || command == tool {
 		key += "\x00" + msg // without a command, only the same message is a repeat
@@ -404,9 +532,12 @@ func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *callIn
 	}
 	if call.shell() {
 		e.prog = programKey(command)
+		e.args = principalArgs(command)
+		e.pkgs = installPackages(command)
 	}
+	e.hook = hookFailedRe.MatchString(r.Content)
 	seen := map[string]bool{}
-	for _, s := range append(fileRefRe.FindAllString(msg, 4), fileRefRe.FindAllString(command, 4)...) {
+	for _, s := range append(fileRefRe.FindAllString(full, 4), fileRefRe.FindAllString(command, 4)...) {
 		b := path.Base(s)
 		if !seen[b] {
 			seen[b] = true
@@ -448,10 +579,13 @@ func (l *errorLog) success(m handoff.Message, call *callInfo) {
 	prog := ""
 	test := false
 	help := false
+	var args, pkgs []string
 	if call.shell() {
 		prog = programKey(call.command)
 		test = isTestCommand(call.command)
 		help = helpOnly(call.command)
+		args = principalArgs(call.command)
+		pkgs = installPackages(call.command)
 	}
 	var bases []string
 	if call.kind == kindEdit {
@@ -471,6 +605,10 @@ func (l *errorLog) success(m handoff.Message, call *callInfo) {
 		case help:
 		case prog != "" && e.prog == prog:
 			e.resolve(handoff.ResolutionFixed, ref)
+		case prog != "" && len(e.args) > 0 && programHead(e.prog) == programHead(prog) && subset(e.args, args):
+			e.resolve(handoff.ResolutionFixed, ref) // the same program on the same target, other flags
+		case len(e.pkgs) > 0 && sharesItem(e.pkgs, pkgs):
+			e.resolve(handoff.ResolutionFixed, ref) // installed after all, maybe by another manager
 		case test && e.rec.Type == "test_failure" && suiteCovers(call.command, e.rec.Command):
 			e.resolve(handoff.ResolutionFixed, ref)
 		case len(bases) > 0 && sharesFile(e.files, bases):
@@ -482,6 +620,164 @@ func (l *errorLog) success(m handoff.Message, call *callInfo) {
 		case e.edited && call.shell() && (mentionsAny(call.command, e.files) || (prog != "" && firstWord(prog) == firstWord(e.prog))):
 			e.resolve(handoff.ResolutionFixed, ref)
 		}
+	}
+}
+
+// resultCall stands in for the call of a result the format gave none for
+// (SpecStory's apply_patch, console pastes): an edit tool's result that
+// names files is an edit of them, so a failed edit of the same file by
+// the same tool is answered by it.
+func resultCall(name string, r handoff.ToolResult) *callInfo {
+	if name == "" || !editNameHint(name) {
+		return nil
+	}
+	files := fileRefRe.FindAllString(headOf(r.Content, 400), 4)
+	if len(files) == 0 {
+		return nil
+	}
+	return &callInfo{Name: name, kind: kindEdit, paths: files, command: name + " " + strings.Join(files, " ")}
+}
+
+var (
+	// hookFailedRe is a commit hook's verdict line as pre-commit prints
+	// it ("ruff.......Failed").
+	hookFailedRe = regexp.MustCompile(`(?m)\.{4,}\s*Failed\s*$`)
+	installRe    = regexp.MustCompile(`(?i)(?:^|\s)(?:pip3?|python3?\s+-m\s+pip|uv\s+pip|uv\s+tool|uv|pipx|poetry|brew|apt-get|apt|dnf|yum|apk|npm|pnpm|yarn|bun|cargo|gem|go|conda|mamba|port|choco|winget)\s+(?:install|add|get|i)\s+(.*)$`)
+)
+
+// installPackages lists the packages an install command asks for, bare
+// names in lower case ("cupy-cuda12x", "pre-commit"): the same package
+// installed by pip, pipx or brew is the same need met.
+func installPackages(cmd string) []string {
+	var out []string
+	for _, seg := range segments(normalizeCommand(cmd)) {
+		m := installRe.FindStringSubmatch(seg)
+		if m == nil {
+			continue
+		}
+		for _, a := range strings.Fields(m[1]) {
+			if strings.HasPrefix(a, "-") || strings.ContainsAny(a, "|>&;") {
+				continue
+			}
+			a = strings.ToLower(strings.Trim(a, `"'`))
+			if i := strings.IndexAny(a, "=<>~[@"); i > 0 {
+				a = a[:i]
+			}
+			a = path.Base(a)
+			if a != "" && a != "." {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// principalArgs are what a command works on: the paths and URLs of its
+// last real segment, without the values of flags ("wget -P /tmp URL"
+// works on URL), so a retry with other flags is the same attempt.
+func principalArgs(cmd string) []string {
+	segs := segments(normalizeCommand(cmd))
+	if len(segs) == 0 {
+		return nil
+	}
+	f := strings.Fields(splitUnquoted(segs[len(segs)-1], '|')[0])
+	var out []string
+	for i := 1; i < len(f); i++ {
+		a := strings.Trim(f[i], `"'`)
+		if strings.HasPrefix(a, "-") {
+			if !strings.Contains(a, "=") && len(a) == 2 && i+1 < len(f) && !strings.HasPrefix(f[i+1], "-") && !strings.Contains(f[i+1], "://") {
+				i++ // a short flag's value (-P /tmp, -o out)
+			}
+			continue
+		}
+		if strings.Contains(a, "://") || strings.Contains(a, "/") || strings.Contains(a, ".") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// programHead is a programKey's program and subcommand.
+func programHead(key string) string {
+	f := strings.Fields(key)
+	if len(f) > 1 && isWord(f[1]) {
+		return f[0] + " " + f[1]
+	}
+	if len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+func subset(small, big []string) bool {
+	for _, s := range small {
+		found := false
+		for _, b := range big {
+			if s == b {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func sharesItem(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tested notes a passing test run.
+func (l *errorLog) tested(m handoff.Message) { l.green = m.Index }
+
+// committed resolves what a successful commit settles: a commit hook
+// that failed before (the hooks passed this time), and build, test and
+// lint failures that a passing test run after them already answered.
+func (l *errorLog) committed(m handoff.Message) {
+	ref := m.Ref()
+	for _, e := range l.list {
+		if e.rec.Resolution != handoff.ResolutionUnresolved || e.last >= m.Index {
+			continue
+		}
+		switch {
+		case e.hook:
+			e.resolve(handoff.ResolutionFixed, ref)
+		case (e.rec.Type == "build_error" || e.rec.Type == "test_failure") && l.green > e.last:
+			e.resolve(handoff.ResolutionFixed, ref)
+		}
+	}
+}
+
+var userFailRe = regexp.MustCompile(`(?im)^(?:error\b|fatal\b|failed\b|x |✗|×)`)
+
+// userPasted reads a message of the person's: when it quotes the command
+// of an open error followed by output that shows no failure, the person
+// ran it themselves and it worked.
+func (l *errorLog) userPasted(m handoff.Message, text string) {
+	for _, e := range l.list {
+		cmd := strings.TrimSpace(firstLine(e.rec.Command))
+		if e.rec.Resolution != handoff.ResolutionUnresolved || len(cmd) < 6 || e.prog == "" {
+			continue
+		}
+		i := strings.Index(text, cmd)
+		if i < 0 {
+			continue
+		}
+		after := strings.TrimSpace(text[i+len(cmd):])
+		if after == "" || contentFailRe.MatchString(after) || userFailRe.MatchString(after) {
+			continue
+		}
+		e.resolve(handoff.ResolutionFixed, m.Ref())
+		e.rec.ResolutionNotes = "the person ran it and pasted output that shows no failure"
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -267,8 +268,10 @@ func relativeFiles(files []handoff.FileChange, cwd string) []handoff.FileChange 
 // NextStep says the single most useful thing to do first on resuming,
 // by evidence, in this order: a message of the person's that the session
 // never answered; a question the assistant put to the person, or the next
-// step it said it would take; a call left without a result; the latest
-// failing test run; the newest open error; the plan's current or next
+// step it said it would take; a call left without a result (for a commit
+// or push: whether it landed); the latest failing test run; the newest
+// open error that no later passing test run, commit or success report
+// made moot; the plan's current or next
 // task; else ask the person, naming their latest request. Its wording
 // quotes only the person's and the assistant's own words; from tool
 // output it names the failing command or test, never the output's text.
@@ -287,6 +290,9 @@ func NextStep(s *handoff.Snapshot) string {
 			return "Carry on with what the assistant said comes next: " + quoteData(truncate(e.StatedNext, 300))
 		}
 		if len(e.InFlight) > 0 {
+			if landsRe.MatchString(e.InFlight[0]) {
+				return "Check whether it landed (`git log -1`, `git status`): the session stopped before the result of `" + truncate(e.InFlight[0], 160) + "`"
+			}
 			return "Check the outcome of the call that had no result when the session stopped: `" + truncate(e.InFlight[0], 160) + "`"
 		}
 	}
@@ -310,7 +316,13 @@ func NextStep(s *handoff.Snapshot) string {
 		}
 		return fmt.Sprintf("Fix the failing %s %s%s%s", noun, strings.Join(names, ", "), more, run)
 	}
-	if e, ok := newestOpenError(s.Errors, lastRequestIndex(s)); ok {
+	live := make([]handoff.ErrorRecord, 0, len(s.Errors))
+	for _, e := range s.Errors {
+		if !mootError(s, e) {
+			live = append(live, e)
+		}
+	}
+	if e, ok := newestOpenError(live, lastRequestIndex(s)); ok {
 		if e.Command != "" {
 			return "Fix the open error from `" + firstLine(e.Command) + "` (see Open errors)."
 		}
@@ -342,6 +354,39 @@ func NextStep(s *handoff.Snapshot) string {
 		return "Check with the person that their latest request is done and ask what comes next: " + quoteData(truncate(firstLine(req), 200))
 	}
 	return "Ask the person what to do next."
+}
+
+// landsRe is a call whose purpose is to record or publish work: a commit,
+// a push, a script named for one. When such a call has no result, what
+// to check is whether it landed.
+var landsRe = regexp.MustCompile(`(?i)\bgit\s+(?:\S+\s+)*?(?:commit|push|tag)\b|\b[\w.-]*(?:commit|push)[\w.-]*\.(?:sh|py|js|ts)\b|\bgh\s+(?:pr|release)\s+create\b`)
+
+// successReportRe is an assistant's closing report that the work is done
+// and working.
+var successReportRe = regexp.MustCompile(`(?i)\b(?:all (?:\d+ )?tests? (?:now )?pass|tests? (?:are |now )?(?:all )?passing|successfully (?:committed|pushed|built|installed|completed|fixed|implemented|updated|created)|(?:is|are) (?:now )?(?:fixed|resolved|working)|build (?:now )?succeeds|committed (?:as|in|to)\b)`)
+
+// mootError reports an open error that later evidence made moot for the
+// next step: a passing test run, a commit, or the assistant's success
+// report after it. Such an error stays listed (it may still matter) but
+// is not what to do first; nor is a sandbox's refusal, which is the
+// environment's rule, not the project's fault.
+func mootError(s *handoff.Snapshot, e handoff.ErrorRecord) bool {
+	if strings.Contains(e.Message, "Sandbox(Denied") || strings.Contains(e.Message, "SandboxDenied") {
+		return true
+	}
+	at := e.Source.Index
+	if ts := s.TestState; ts != nil && ts.Status == handoff.TestsPassing && ts.Source.Index > at {
+		return true
+	}
+	for _, c := range s.Commits {
+		if c.Source.Index > at {
+			return true
+		}
+	}
+	if end := s.EndState; end != nil && end.LastSource.Index > at && successReportRe.MatchString(end.LastAssistant) {
+		return true
+	}
+	return false
 }
 
 // lastRequestIndex is the message index of the person's latest message,

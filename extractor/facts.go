@@ -113,6 +113,7 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 					summaryGoal = primaryRequest(m.Text)
 				}
 			} else if req := userRequest(m.Text); req != "" {
+				errs.userPasted(m, m.Text)
 				if f.Goal == "" {
 					f.Goal = truncate(req, goalLimit)
 				}
@@ -146,12 +147,19 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 			if !fail {
 				files.addResult(call, r.Content)
 				if call.shell() {
+					before := len(commits.list)
 					commits.observeShell(m, r.Content)
+					if len(commits.list) > before {
+						errs.committed(m)
+					}
 				}
 			}
 			errs.observe(m, r, call, fail)
 			if call.shell() && isTestCommand(call.command) {
 				f.TestState = testState(call.command, r, fail, m)
+				if f.TestState.Status == handoff.TestsPassing {
+					errs.tested(m)
+				}
 			}
 		}
 	}
@@ -168,15 +176,35 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 	return f, contexts
 }
 
-var quotedCommandRe = regexp.MustCompile("^\x60([^\x60\n]+)\x60")
+var (
+	quotedCommandRe = regexp.MustCompile("^\x60([^\x60\n]+)\x60")
+	// specStoryShellRe is SpecStory's shell result: an optional
+	// description line, the command in backticks, then the output in a
+	// fence.
+	specStoryShellRe = regexp.MustCompile("(?s)^(?:[^\n\x60][^\n]*\n\\s*)?\x60([^\x60\n]+)\x60[ \t]*\n\\s*\x60\x60\x60\\w*\n(.*?)(?:\n\x60\x60\x60\\s*$|\\z)")
+)
 
 // quotedCommand reads the command SpecStory writes at the head of a shell
-// result ("`go test ./...`").
+// result ("`go test ./...`"), after the call's description when it has
+// one.
 func quotedCommand(content string) string {
+	if cmd, _, ok := specStoryShell(content); ok {
+		return cmd
+	}
 	if m := quotedCommandRe.FindStringSubmatch(strings.TrimSpace(headOf(content, 600))); m != nil {
 		return m[1]
 	}
 	return ""
+}
+
+// specStoryShell splits a SpecStory shell result into its command and the
+// output inside the fence.
+func specStoryShell(content string) (cmd, out string, ok bool) {
+	m := specStoryShellRe.FindStringSubmatch(strings.TrimSpace(content))
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
 }
 
 var checkboxRe = regexp.MustCompile(`(?m)^\s*(?:⎿\s*)?([☐☒◼■□✓✔]|\[[ xX~]\])\s+(\S.*?)\s*$`)

@@ -253,3 +253,153 @@ func TestGoalSkipsHarnessText(t *testing.T) {
 		t.Errorf("last request = %q", f.LastUserRequest)
 	}
 }
+
+// TestFailuresThatAreNotErrors covers failures a successor has nothing to
+// fix in: searches and read-only looks that found nothing (however the
+// command is shaped), a cd the harness blocked, a process left running.
+func TestFailuresThatAreNotErrors(t *testing.T) {
+	running := func(c *convo, command, out string) {
+		id := c.call("", "execute_bash", map[string]string{"command": command})
+		code := -1
+		c.push(handoff.Message{Role: handoff.RoleTool, ToolResults: []handoff.ToolResult{{CallID: id, Content: out, ExitCode: &code}}})
+	}
+	tests := []struct {
+		name  string
+		build func(c *convo)
+		kind  string
+	}{
+		{"grep after a pipe, bare Error", func(c *convo) { c.bash("", `tail -20 build.log | grep -i "undefined\|warning"`, "Error", 1) }, ignoreNoMatch},
+		{"alternation inside quotes is not a pipe", func(c *convo) {
+			c.bash("", `rg -n "Docker|docker" /repo/specs/plan.md`, "Chunk ID: 1\nWall time: 0.05 seconds\nProcess exited with code 1\nOriginal token count: 0\nOutput:\n", 1)
+		}, ignoreNoMatch},
+		{"search and wc of a missing file, with echo", func(c *convo) {
+			c.bash("", `grep -n "^## " docs/a.md | tail -15; echo "--- total lines ---"; wc -l docs/a.md`,
+				"ugrep: warning: docs/a.md: No such file or directory\n--- total lines ---\nwc: docs/a.md: open: No such file or directory", 1)
+		}, ignoreNoMatch},
+		{"cd blocked by the harness", func(c *convo) {
+			c.bash("", "cd /tmp && wget https://example.com/a.deb", "cd to '/tmp' was blocked. For security, Claude Code may only change directories to child directories of the allowed working directories for this session.", 1)
+		}, ignoreHarness},
+		{"server left serving", func(c *convo) {
+			running(c, "cd /workspace/app && python3 -m http.server 8000", "Serving HTTP on 0.0.0.0 port 8000 (http://0.0.0.0:8000/) ...")
+		}, ignoreRunning},
+		{"harness stopped waiting", func(c *convo) {
+			running(c, "npm run dev", "> dev\n> vite\n[The command has no new output after 30 seconds. You may wait longer to see additional output.]")
+		}, ignoreRunning},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newConvo(t).user("do it")
+			tt.build(c)
+			f := ComputeFacts(c.msgs)
+			if len(f.Errors) != 0 {
+				t.Fatalf("errors = %+v, want none", f.Errors)
+			}
+			if f.Ignored[tt.kind] != 1 {
+				t.Errorf("ignored = %v, want one %q", f.Ignored, tt.kind)
+			}
+		})
+	}
+	// A real failure is still one: a server that could not start.
+	c := newConvo(t).user("run it")
+	c.bash("", "python3 -m http.server 8000", "OSError: [Errno 98] Address already in use", 1)
+	if f := ComputeFacts(c.msgs); len(f.Errors) != 1 {
+		t.Errorf("a server that failed to start: errors = %+v, want one", f.Errors)
+	}
+}
+
+// TestErrorHeadline checks the line an error is quoted by: never a
+// banner, a bare "Error" or a line of the patch being applied.
+func TestErrorHeadline(t *testing.T) {
+	tests := []struct{ name, out, want string }{
+		{"banner", "============================= test session starts ==============================\nplatform darwin -- Python 3.13.3\ncollected 10 items\n\nspecs/library_spec.py EEEEs                                  [ 50%]\nspecs/cli_spec.py .....                                                  [100%]",
+			"specs/library_spec.py EEEEs                                  [ 50%]"},
+		{"bare Error", "Error", "(no output)"},
+		{"patch body", "**Update: `docs/SUMMARY.md`**\n\n```diff\n@@\n ### Challenge 1\n+- **Hooks**: install callbacks; fails when the hook errors out\n-Old text that failed\n```\n\napply_patch verification failed: Failed to find expected lines in docs/SUMMARY.md",
+			"apply_patch verification failed: Failed to find expected lines in docs/SUMMARY.md"},
+		{"only pass lines", "=== 3 passed in 0.1s ===", "(no failing line in the output)"},
+	}
+	for _, tt := range tests {
+		if got := errorMessage(tt.out); got != tt.want {
+			t.Errorf("%s: errorMessage = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestCallLessEditRetryCloses: a patch the format gave no call input for
+// fails, and the same tool's later patch of the same file goes through.
+func TestCallLessEditRetryCloses(t *testing.T) {
+	c := newConvo(t).user("update the summary")
+	id := c.call("", "apply_patch", json.RawMessage(`null`))
+	c.result(id, "**Update: `docs/SUMMARY.md`**\n\n```diff\n@@\n+new line\n```\n\napply_patch verification failed: Failed to find expected lines in /home/dev/app/docs/SUMMARY.md", false, -1)
+	id = c.call("", "apply_patch", json.RawMessage(`null`))
+	c.result(id, "**Update: `docs/SUMMARY.md`**\n\n```diff\n@@\n+new line\n```", false, -1)
+	f := ComputeFacts(c.msgs)
+	if len(f.Errors) != 1 || f.Errors[0].Resolution != handoff.ResolutionFixed {
+		t.Fatalf("errors = %+v, want one fixed", f.Errors)
+	}
+}
+
+// TestLaterEvidenceClosesErrors covers successes that answer a failure
+// without repeating its exact command.
+func TestLaterEvidenceClosesErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		build func(c *convo)
+	}{
+		{"same program and URL, other flags", func(c *convo) {
+			c.bash("", "wget https://example.com/pkg/keyring_1.1-1_all.deb", "keyring_1.1-1_all.deb: Permission denied", 1)
+			c.bash("", "wget -P /tmp https://example.com/pkg/keyring_1.1-1_all.deb", "saved", 0)
+		}},
+		{"installed by another manager", func(c *convo) {
+			c.bash("", "pip3 install --user pre-commit", "error: externally-managed-environment", 1)
+			c.bash("", "brew install pre-commit==4.2.0", "==> Pouring pre-commit--4.2.0", 0)
+		}},
+		{"green tests then a commit", func(c *convo) {
+			c.bash("", "go build ./...", "./a.go:3:1: syntax error: unexpected }", 1)
+			c.bash("", "go test ./pkg/...", "ok  \tx/pkg\t0.1s", 0)
+			c.bash("", `git commit -am "fix build"`, "[main 1a2b3c4] fix build\n 1 file changed", 0)
+		}},
+		{"hook failed, then the commit went through", func(c *convo) {
+			c.bash("", `git commit -m "wip"`, "ruff.....................................................................Failed\n- hook id: ruff", 1)
+			c.bash("", "ruff check --fix bookminder", "Found 2 errors (2 fixed, 0 remaining).", 0)
+			c.bash("", `git add -A && git commit -m "wip"`, "ruff.....................................................................Passed\n[main 9f8e7d6] wip", 0)
+		}},
+		{"the person pasted a run that worked", func(c *convo) {
+			c.bash("", "npm run deploy -- --yes", "Error: GitHub CLI is not authenticated. Run: gh auth login", 1)
+			c.user("me@host:~/app$ npm run deploy -- --yes\n\n> app@1.0.0 deploy\n[deploy] Applying to main...\n{\"url\": \"https://api.github.com/repos/me/app\"}\n[deploy] Done.")
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newConvo(t).user("do the work")
+			tt.build(c)
+			f := ComputeFacts(c.msgs)
+			if len(f.Errors) != 1 || f.Errors[0].Resolution != handoff.ResolutionFixed {
+				t.Fatalf("errors = %+v, want one fixed", f.Errors)
+			}
+		})
+	}
+	// Not closed: a green test run without a commit leaves a build error
+	// of another program open; a pasted run that failed again too.
+	open := []func(c *convo){
+		func(c *convo) {
+			c.bash("", "make install", "make: *** No rule to make target 'install'.  Stop.", 2)
+			c.bash("", "go test ./...", "ok  \tx\t0.1s", 0)
+		},
+		func(c *convo) {
+			c.bash("", "npm run deploy -- --yes", "Error: GitHub CLI is not authenticated.", 1)
+			c.user("$ npm run deploy -- --yes\nError: GitHub CLI is not authenticated.")
+		},
+		func(c *convo) {
+			c.bash("", "wget https://example.com/a.deb", "403 Forbidden", 8)
+			c.bash("", "wget https://example.com/b.deb", "saved", 0)
+		},
+	}
+	for i, build := range open {
+		c := newConvo(t).user("do the work")
+		build(c)
+		if f := ComputeFacts(c.msgs); len(f.Errors) != 1 || f.Errors[0].Resolution != handoff.ResolutionUnresolved {
+			t.Errorf("case %d: errors = %+v, want one unresolved", i, f.Errors)
+		}
+	}
+}

@@ -1,0 +1,41 @@
+package extractor
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// TestNextStepSkipsMootErrors: an open error that later evidence made
+// moot is not the next step; a commit left without a result is checked
+// for having landed.
+func TestNextStepSkipsMootErrors(t *testing.T) {
+	open := handoff.ErrorRecord{ID: "e1", Command: "git rm -r fixtures/old", Message: "fatal: pathspec did not match", Resolution: handoff.ResolutionUnresolved, Source: handoff.MessageRef{Index: 10}}
+	later := handoff.MessageRef{Index: 20}
+	tests := []struct {
+		name string
+		snap handoff.Snapshot
+		want string // a substring of the next step
+		not  string
+	}{
+		{"open error, nothing after", handoff.Snapshot{Errors: []handoff.ErrorRecord{open}}, "Fix the open error from `git rm", ""},
+		{"passing tests after", handoff.Snapshot{Errors: []handoff.ErrorRecord{open}, TestState: &handoff.TestState{Status: handoff.TestsPassing, Source: later}}, "", "Fix the open error"},
+		{"commit after", handoff.Snapshot{Errors: []handoff.ErrorRecord{open}, Commits: []handoff.Commit{{Hash: "a065dc9", Message: "refactor", Source: later}}}, "", "Fix the open error"},
+		{"success report after", handoff.Snapshot{Errors: []handoff.ErrorRecord{open}, EndState: &handoff.EndState{LastAssistant: "All 10 tests pass and the fixtures are consolidated.", LastSource: later}}, "", "Fix the open error"},
+		{"a failure report after is not a success", handoff.Snapshot{Errors: []handoff.ErrorRecord{open}, EndState: &handoff.EndState{LastAssistant: "The move still fails; I need your input.", LastSource: later}}, "Fix the open error", ""},
+		{"sandbox refusal", handoff.Snapshot{Errors: []handoff.ErrorRecord{{Command: "git fetch --all", Message: `exec_command failed: CreateProcess { message: "Codex(Sandbox(Denied {`, Resolution: handoff.ResolutionUnresolved, Source: later}}}, "", "Fix the open error"},
+		{"commit in flight", handoff.Snapshot{EndState: &handoff.EndState{InFlight: []string{"bash .specify/scripts/auto-commit.sh after_implement"}}}, "git log -1", ""},
+		{"push in flight", handoff.Snapshot{EndState: &handoff.EndState{InFlight: []string{"git -C repo push origin main"}}}, "landed", ""},
+		{"other call in flight", handoff.Snapshot{EndState: &handoff.EndState{InFlight: []string{"npm run build"}}}, "Check the outcome", "landed"},
+	}
+	for _, tt := range tests {
+		got := NextStep(&tt.snap)
+		if tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("%s: NextStep = %q, want it to contain %q", tt.name, got, tt.want)
+		}
+		if tt.not != "" && strings.Contains(got, tt.not) {
+			t.Errorf("%s: NextStep = %q, must not contain %q", tt.name, got, tt.not)
+		}
+	}
+}

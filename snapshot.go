@@ -69,6 +69,9 @@ type Snapshot struct {
 	// Constraints are the person's standing instructions and preferences
 	// ("don't …", "never …", "keep …", "use X not Y", "ask before …").
 	Constraints []Constraint `json:"constraints,omitempty"`
+	// Language is the language the person writes in ("French"), when it
+	// is not English: the successor should answer in it.
+	Language string `json:"language,omitempty"`
 	// EndState says where the session stopped: the successor's first read.
 	EndState *EndState `json:"end_state,omitempty"`
 	// Commits are the commits the session made, from git's own output.

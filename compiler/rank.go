@@ -299,6 +299,9 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 			shown[latestSrc] = true
 		}
 	}
+	if s.Language != "" {
+		b.add(secConstraints, rankConstraints, "constraints", "- The person writes in "+label(s.Language, 40)+": answer in "+label(s.Language, 40)+".")
+	}
 	for i, c := range s.Constraints {
 		b.add(secConstraints, rankConstraints+3*i, "constraints", "- "+quoted(c.Text, itemText))
 	}
@@ -473,7 +476,10 @@ func (b *builder) decisions(s *handoff.Snapshot) {
 func (b *builder) errors(s *handoff.Snapshot) {
 	var open, fixed []handoff.ErrorRecord
 	for _, e := range s.Errors {
-		if e.Type == "probe" || e.Type == "harness" {
+		// Kept in the snapshot for the record, not errors to fix: a check
+		// whose failure is its answer, a harness refusal on procedure, a
+		// process left running.
+		if e.Type == "probe" || e.Type == "harness" || e.Type == "running" {
 			continue
 		}
 		switch e.Resolution {

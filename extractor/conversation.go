@@ -22,10 +22,12 @@ type Conversation struct {
 	LatestRequest string
 	Requests      []handoff.Request
 	Constraints   []handoff.Constraint
-	End           *handoff.EndState
-	Recent        []handoff.Turn
-	Carried       *handoff.Carried
-	FileNotes     []handoff.FileNote
+	// Language is the language the person writes in, when not English.
+	Language  string
+	End       *handoff.EndState
+	Recent    []handoff.Turn
+	Carried   *handoff.Carried
+	FileNotes []handoff.FileNote
 }
 
 // Limits on conversation text, in runes unless said otherwise.
@@ -80,7 +82,7 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 				continue
 			}
 			req := cleanRequest(userRequest(m.Text))
-			if req == "" {
+			if req == "" || confirmPromptRe.MatchString(req) {
 				continue
 			}
 			key := strings.ToLower(spaceRun.ReplaceAllString(req, " "))
@@ -130,6 +132,7 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 		c.LatestRequest = "" // one request: it is the goal
 	}
 	c.Constraints = constraints(c.Requests)
+	c.Language = personLanguage(c.Requests)
 	c.End = endState(t, main, results)
 	if c.Carried != nil {
 		c.Carried.AtEnd = !assistantSpokeAfter(main, c.Carried.Source.Index)
@@ -420,8 +423,36 @@ func resolvePick(req, asked string) string {
 	return strings.Join(picked, "; ")
 }
 
+// confirmPromptRe is a harness's yes/no prompt echoed with the key the
+// person pressed (Aider's "Add file to the chat? (Y)es/(N)o/… [Yes]: a"):
+// a click, not a request in the person's words.
+var confirmPromptRe = regexp.MustCompile(`(?i)\?\s*\(Y\)es/\(N\)o\b.*\[\w+\]:\s*\S*\s*$`)
+
 // constraintRe finds a person's standing instruction or preference.
 var constraintRe = regexp.MustCompile(`(?i)\b(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|keep|avoid|without|only use|use only|instead of|rather than|not \w+ but|prefer|(?:use|using|go with)\b[^.;]{1,60}\b(?:not|instead of|over)\b|ask (?:me )?before|let me know before|check with me|no need to|stop|shouldn'?t|should not|not allowed|forbid|mustn't|important(?:ly)?|remember)\b`)
+
+var (
+	// notRuleRe are the phrases that carry a constraint word without
+	// setting a rule: the person saying what they (or the agent) do not
+	// know or have ("I don't understand", "you simply don't have"), and a
+	// guess ("Must be a bug", "it must have been"). A sentence whose only
+	// constraint words sit in these is no constraint.
+	notRuleRe = regexp.MustCompile(`(?i)\b(?:i|we|they|he|she|it|you)\s+(?:\w+\s+)?(?:don'?t|do not|didn'?t|did not|never)\s+(?:know|understand|think|see|have|get|remember|care|feel|like|mind|want to know)\b|^\s*must (?:be|have)\b|\b(?:it|that|this|there|which) must (?:be|have)\b|\bi feel\b`)
+	// ruleTagRe is a rule of the person's instructions file named by its
+	// tag ("a <tdd_discipline> violation", "adhere to <code_style/>"):
+	// people who write CLAUDE.md/AGENTS.md in tagged sections point back
+	// at them this way. A tag name with '_' or '-' is not HTML.
+	ruleTagRe = regexp.MustCompile(`<[a-z][a-z0-9]*[_-][a-z0-9_-]*\s*/?>`)
+)
+
+// isConstraint reports whether a sentence of the person's states a rule or
+// preference.
+func isConstraint(sent string) bool {
+	if ruleTagRe.MatchString(sent) {
+		return true
+	}
+	return constraintRe.MatchString(notRuleRe.ReplaceAllString(sent, " "))
+}
 
 // constraints returns the person's constraints, newest first: sentences of
 // their requests (code and quoted logs removed) that state a rule or
@@ -437,7 +468,7 @@ func constraints(reqs []handoff.Request) []handoff.Constraint {
 		for _, sent := range splitSentences(stripCode(r.Text)) {
 			sent = strings.TrimSpace(sent)
 			// A question asks; it does not set a rule.
-			if sent == "" || strings.HasSuffix(sent, "?") || utf8.RuneCountInString(sent) > constraintLimit || !constraintRe.MatchString(sent) {
+			if sent == "" || strings.HasSuffix(sent, "?") || utf8.RuneCountInString(sent) > constraintLimit || !isConstraint(sent) {
 				continue
 			}
 			key := strings.ToLower(sent)

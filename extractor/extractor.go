@@ -82,6 +82,7 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 		LatestRequest: conv.LatestRequest,
 		Requests:      conv.Requests,
 		Constraints:   conv.Constraints,
+		Language:      conv.Language,
 		EndState:      conv.End,
 		Recent:        conv.Recent,
 		Carried:       conv.Carried,

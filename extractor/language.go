@@ -1,0 +1,72 @@
+package extractor
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/abadojack/whatlanggo"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// languageWindow is how many of the person's newest prose messages decide
+// their language: people switch, and the successor should answer in the
+// language the session ended in.
+const languageWindow = 10
+
+// personLanguage returns the language the person writes in when it is not
+// English ("French", "Russian"), else "". A successor that answers a
+// French speaker in English has lost something the transcript states on
+// every line, yet no single message says. The newest prose messages of
+// three or more words are read together (whatlanggo's trigram guess is
+// poor on one short message, and confuses the Slavic languages on short
+// Cyrillic text), and the answer must hold for most of them one by one:
+// a majority of them must not read as English.
+func personLanguage(reqs []handoff.Request) string {
+	var texts []string
+	notEnglish := 0
+	for i := len(reqs) - 1; i >= 0 && len(texts) < languageWindow; i-- {
+		text := proseOnly(reqs[i].Text)
+		if wordCount(text) < 3 {
+			continue
+		}
+		texts = append(texts, text)
+		if whatlanggo.Detect(text).Lang != whatlanggo.Eng {
+			notEnglish++
+		}
+	}
+	if len(texts) == 0 || 2*notEnglish <= len(texts) {
+		return ""
+	}
+	if lang := whatlanggo.Detect(strings.Join(texts, "\n")).Lang; lang != whatlanggo.Eng {
+		return lang.String()
+	}
+	return ""
+}
+
+// proseOnly drops code and lines that look like paths, commands or logs,
+// which would vote English (or anything) whatever the person speaks.
+func proseOnly(text string) string {
+	var keep []string
+	for _, line := range strings.Split(stripCode(text), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "/") || strings.HasPrefix(line, ".") || strings.HasPrefix(line, "$") || strings.HasPrefix(line, ">") {
+			continue
+		}
+		keep = append(keep, line)
+	}
+	return strings.Join(keep, " ")
+}
+
+// wordCount counts the fields made of letters only (no paths, numbers or
+// identifiers with punctuation inside).
+func wordCount(text string) int {
+	n := 0
+	for _, f := range strings.Fields(text) {
+		f = strings.TrimFunc(f, func(r rune) bool { return unicode.IsPunct(r) })
+		if f != "" && strings.IndexFunc(f, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
+			n++
+		}
+	}
+	return n
+}

@@ -157,6 +157,11 @@ type Request struct {
 	// Answers names the question or option list this message answered
 	// (an option pick such as "(a) and (c)" resolved against the list).
 	Answers string `json:"answers,omitempty"`
+	// Command is the custom slash command the person ran ("/create-checkpoint")
+	// when Text is that command's expanded prompt: a reusable procedure,
+	// so it can be the latest request but is the goal only when nothing
+	// else is.
+	Command string `json:"command,omitempty"`
 }
 
 // Constraint is a standing instruction or preference of the person's.

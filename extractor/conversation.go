@@ -62,6 +62,9 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 	seen := map[string]bool{}
 	var summaryGoal string
 	var lastAssistantText string
+	// invocation is a slash command's record, waiting for the message
+	// that expands it.
+	invocation := ""
 	for _, m := range main {
 		switch m.Role {
 		case handoff.RoleAssistant:
@@ -69,6 +72,22 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 				lastAssistantText = s
 			}
 		case handoff.RoleUser:
+			if invocation != "" && m.Meta {
+				name, cmd := commandRequest(invocation, m.Text)
+				invocation = ""
+				if cmd != "" && !seen[strings.ToLower(cmd)] {
+					seen[strings.ToLower(cmd)] = true
+					c.Requests = append(c.Requests, handoff.Request{Text: cmd, Command: name, Source: m.Ref(), Line: m.Line, Timestamp: m.Timestamp})
+					continue
+				}
+			}
+			invocation = ""
+			if commandNameRe.MatchString(m.Text) {
+				invocation = m.Text
+				if m.Meta {
+					continue
+				}
+			}
 			if m.Meta {
 				continue
 			}
@@ -113,6 +132,9 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 		}
 	}
 
+	// commandGoal is the first request of any kind, the goal when the
+	// person only ran commands.
+	commandGoal := ""
 	for _, r := range c.Requests {
 		if r.Answers != "" && strings.HasPrefix(r.Text, "{") {
 			continue
@@ -120,10 +142,16 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 		if trivialRequest(r.Text) || isCommandOnly(r.Text) {
 			continue
 		}
-		if c.Goal == "" {
+		if c.Goal == "" && r.Command == "" {
 			c.Goal = r.Text
 		}
+		if commandGoal == "" {
+			commandGoal = r.Text
+		}
 		c.LatestRequest = r.Text
+	}
+	if c.Goal == "" {
+		c.Goal = commandGoal
 	}
 	if summaryGoal != "" && (c.Goal == "" || summaryBeforeFirstRequest(main)) {
 		c.Goal = clipSentences(summaryGoal, requestLimit)
@@ -366,10 +394,46 @@ func cleanRequest(s string) string {
 	return s
 }
 
-// isCommandOnly reports a message that is a harness command, not a request.
+// isCommandOnly reports a message that is a harness command, not a
+// request: a slash command whose arguments (if any) are fewer than three
+// words. "/orchestrator create a TODO app with Next.js" carries its task
+// in its arguments; "/add main.go" and "/clear" do not.
 func isCommandOnly(s string) bool {
-	return slashCommandRe.MatchString(s) && !requestCommand.MatchString(s)
+	loc := slashCommandRe.FindStringIndex(s)
+	if loc == nil || requestCommand.MatchString(s) {
+		return false
+	}
+	return wordCount(s[loc[1]:]) < 3
 }
+
+// commandNameRe finds the slash command a harness records a person
+// running (Claude Code: <command-name>/create-checkpoint</command-name>,
+// with <command-args>).
+var (
+	commandNameRe = regexp.MustCompile(`<command-name>\s*(/[^<\s]+)\s*</command-name>`)
+	commandArgsRe = regexp.MustCompile(`(?s)<command-args>(.*?)</command-args>`)
+)
+
+// commandRequest is the request a custom slash command makes: its name and
+// arguments, then the start of the prompt the harness expanded it to (the
+// person's own command file, sent as the next message). Built-in commands
+// (/clear, /context) expand to nothing and make none.
+func commandRequest(invocation, expansion string) (name, text string) {
+	m := commandNameRe.FindStringSubmatch(invocation)
+	body := strings.TrimSpace(expansion)
+	if m == nil || body == "" || commandNameRe.MatchString(body) || strings.HasPrefix(body, "<local-command") {
+		return "", ""
+	}
+	cmd := m[1]
+	if a := commandArgsRe.FindStringSubmatch(invocation); a != nil && strings.TrimSpace(a[1]) != "" {
+		cmd += " " + strings.TrimSpace(a[1])
+	}
+	return m[1], cmd + " — the command's prompt: " + clipSentences(spaceRun.ReplaceAllString(body, " "), commandPromptLimit)
+}
+
+// commandPromptLimit bounds how much of a command's expanded prompt a
+// request keeps: its title and first steps say what was asked.
+const commandPromptLimit = 400
 
 // trivialRequest reports a message that carries no request of its own:
 // a greeting, an acknowledgement, "continue".

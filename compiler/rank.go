@@ -430,7 +430,15 @@ func (b *builder) plan(s *handoff.Snapshot) {
 			done++
 		}
 	}
-	b.add(secPlan, rankPlanSummary, "", fmt.Sprintf("The agent's plan: %d of %d tasks done.", done, len(s.Tasks)))
+	// A finished plan says nothing about what is next, and it is often a
+	// mid-session list the work has since moved past: its line and its
+	// items rank with the history, not with the state.
+	finished := done == len(s.Tasks)
+	summaryRank, doneRank := rankPlanSummary, rankDone
+	if finished {
+		summaryRank, doneRank = rankDone, rankResolved
+	}
+	b.add(secPlan, summaryRank, "", fmt.Sprintf("The agent's plan: %d of %d tasks done.", done, len(s.Tasks)))
 	var ip, pend, fin int
 	for _, t := range s.Tasks {
 		mark := ""
@@ -444,7 +452,7 @@ func (b *builder) plan(s *handoff.Snapshot) {
 			b.add(secPlan, rankInProgress+3*ip, "in-progress tasks", "- [in progress] "+quoted(t.Content, itemText)+mark)
 			ip++
 		case handoff.TaskCompleted:
-			b.add(secPlan, rankDone+3*(done-1-fin), "done tasks", "- [done] "+quoted(t.Content, 160))
+			b.add(secPlan, doneRank+3*(done-1-fin), "done tasks", "- [done] "+quoted(t.Content, 160))
 			fin++
 		default:
 			b.add(secPlan, rankPending+3*pend, "pending tasks", "- [pending] "+quoted(t.Content, itemText)+mark)

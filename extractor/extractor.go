@@ -404,13 +404,31 @@ func lastRequestIndex(s *handoff.Snapshot) int {
 // them …").
 func firstSentence(text string) string {
 	var out []string
-	for _, s := range splitSentences(strings.TrimSpace(stripCode(text))) {
+	for _, s := range splitSentences(withoutMarkup(stripCode(text))) {
 		out = append(out, strings.TrimSpace(s))
 		if len(strings.Fields(s)) >= 6 || len(out) == 3 {
 			break
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// withoutMarkup drops the lines of a message that are layout, not words:
+// table rows, rules ("---", an escaped "\---"), and headings or labels of
+// fewer than three words, so that a report's first sentence is prose.
+func withoutMarkup(text string) string {
+	var keep []string
+	for _, line := range strings.Split(text, "\n") {
+		l := strings.TrimSpace(line)
+		switch {
+		case l == "", strings.HasPrefix(l, "|"), strings.Trim(l, `-*_=\ `) == "":
+			continue
+		case wordCount(l) < 3 && (strings.HasPrefix(l, "#") || strings.HasPrefix(l, "**") || strings.HasSuffix(l, ":")):
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.Join(keep, "\n")
 }
 
 // newestOpenError returns the newest error that is still open, worth a

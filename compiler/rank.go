@@ -718,7 +718,7 @@ func signalSentence(signal string) string {
 	case "user exited":
 		return "The person ended the session (/exit) after the last exchange."
 	case "task complete":
-		return "The agent finished its turn (task complete); nothing was left running."
+		return "The agent finished its turn (task complete): its last message is its final answer, delivered; nothing was left running."
 	case "turn aborted", "interrupted by the user":
 		return "The person interrupted the last turn before it finished."
 	}

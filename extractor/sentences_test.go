@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/handoff-cli/handoff"
 )
 
 func TestProseSentences(t *testing.T) {
@@ -49,5 +51,15 @@ func TestFirstSentenceSkipsLayout(t *testing.T) {
 		if got := firstSentence(tt.text); got != tt.want {
 			t.Errorf("firstSentence(%q)\n got %q\nwant %q", tt.text, got, tt.want)
 		}
+	}
+}
+
+func TestNextStepAfterAFinalAnswer(t *testing.T) {
+	c := newConvo(t)
+	c.user("Review the parser for memory safety and report findings.")
+	c.say("Review complete: three findings, the worst an unchecked offset in header.rs.")
+	snap := build(t, c, handoff.SessionInfo{EndSignal: "task complete"})
+	if !strings.HasPrefix(snap.NextStep, "Nothing is pending: the agent delivered its final answer (“Review complete") {
+		t.Errorf("next step = %q", snap.NextStep)
 	}
 }

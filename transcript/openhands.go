@@ -136,7 +136,7 @@ func decodeOpenHands(d *Decoder, doc []byte) error {
 			m.Role = handoff.RoleAssistant
 			m.Text = stringValue(args["thought"])
 			if e.Action == "finish" || e.Action == "think" {
-				m.Text = joinText(m.Text, e.Message)
+				m.Text = joinDistinct(m.Text, e.Message)
 			}
 			c := handoff.ToolCall{Name: e.Action, Input: e.Args}
 			if tm := e.ToolCallMetadata; tm != nil {
@@ -223,4 +223,17 @@ func ohEndSignal(prev string, e *ohEvent, args map[string]json.RawMessage) strin
 		return prev
 	}
 	return ""
+}
+
+// joinDistinct joins a thought and a message, once when one holds the
+// other: OpenHands often writes the finish message into both.
+func joinDistinct(thought, message string) string {
+	t, m := strings.TrimSpace(thought), strings.TrimSpace(message)
+	switch {
+	case strings.Contains(t, m):
+		return thought
+	case strings.Contains(m, t):
+		return message
+	}
+	return joinText(thought, message)
 }

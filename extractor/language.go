@@ -1,6 +1,7 @@
 package extractor
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -26,12 +27,15 @@ func personLanguage(reqs []handoff.Request) string {
 	var texts []string
 	notEnglish := 0
 	for i := len(reqs) - 1; i >= 0 && len(texts) < languageWindow; i-- {
+		if shellPromptRe.MatchString(reqs[i].Text) {
+			continue // a pasted terminal log is the machine's language
+		}
 		text := proseOnly(reqs[i].Text)
 		if wordCount(text) < 3 {
 			continue
 		}
 		texts = append(texts, text)
-		if whatlanggo.Detect(text).Lang != whatlanggo.Eng {
+		if !readsEnglish(text) && whatlanggo.Detect(text).Lang != whatlanggo.Eng {
 			notEnglish++
 		}
 	}
@@ -43,6 +47,10 @@ func personLanguage(reqs []handoff.Request) string {
 	}
 	return ""
 }
+
+// shellPromptRe is a shell prompt line ("me@host:~/repo$ npm test",
+// "$ make"): the message pastes a terminal session.
+var shellPromptRe = regexp.MustCompile(`(?m)^(?:\S+@\S+:[^\n$]*\$|\$)\s+\S`)
 
 // proseOnly drops code and lines that look like paths, commands or logs,
 // which would vote English (or anything) whatever the person speaks.
@@ -69,4 +77,31 @@ func wordCount(text string) int {
 		}
 	}
 	return n
+}
+
+// englishWords are English function words: a trigram guess on a short
+// message ("Say hello and list files.") can name Danish, but a message in
+// which one word in seven is one of these is English.
+var englishWords = map[string]bool{
+	"the": true, "and": true, "to": true, "of": true, "a": true, "in": true, "is": true, "it": true, "you": true,
+	"that": true, "for": true, "on": true, "with": true, "this": true, "be": true, "are": true, "please": true,
+	"can": true, "what": true, "why": true, "how": true, "do": true, "not": true, "we": true, "i": true, "my": true,
+	"let's": true, "lets": true, "now": true, "all": true, "from": true, "add": true, "fix": true, "make": true,
+}
+
+// readsEnglish reports a text in which at least one word in seven is an
+// English function word.
+func readsEnglish(text string) bool {
+	words, hits := 0, 0
+	for _, f := range strings.Fields(strings.ToLower(text)) {
+		f = strings.TrimFunc(f, func(r rune) bool { return unicode.IsPunct(r) && r != '\'' })
+		if f == "" {
+			continue
+		}
+		words++
+		if englishWords[f] {
+			hits++
+		}
+	}
+	return words > 0 && 7*hits >= words
 }

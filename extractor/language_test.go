@@ -21,8 +21,10 @@ func TestPersonLanguage(t *testing.T) {
 		want string
 	}{
 		{"french", reqs("CH", "implémente git flow dans mon projet", "SC"), "French"},
+		{"pasted logs do not vote", reqs("implémente git flow dans mon projet", "me@host:~/app$ npm run protect -- --yes\nApplying branch protection to the main branch now", "me@host:~/app$ npm run protect\nProtection applied to the main branch and the develop branch"), "French"},
 		{"russian, short messages", reqs("hi", "Про что проект и на каком этапе сейчас работа?", "Ты зациклился. Удалось понять причину бага?", "создай файл в корневой папке проекта"), "Russian"},
 		{"german", reqs("mit phase 2 weiter machen", "fasse mir die aktivitäten der letzten session zusammen"), "German"},
+		{"short english a trigram guess calls Danish", reqs("Say hello and list files."), ""},
 		{"english", reqs("Add rate limiting to the API please", "The limit has to be shared across replicas"), ""},
 		{"paths and codes do not vote", reqs(".agents/skills/speckit-implement", "/review", "ok"), ""},
 		{"newest messages decide", reqs("bitte die Tests reparieren und dann committen", "now let's write the release notes", "and push the branch when the tests pass"), ""},

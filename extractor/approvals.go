@@ -76,7 +76,7 @@ func proposal(text string) string {
 		// A bare question ("Want me to do that?") names its choice in the
 		// lines before: the list an introducing line ("Remove these:")
 		// opens, else the paragraph just above.
-		if len(l) < 80 && i > 0 {
+		if i > 0 && (len(l) < 80 || (len(l) < 140 && strings.HasSuffix(strings.TrimRight(l, "* "), "?"))) {
 			if what := proposedBefore(lines[:i]); what != "" {
 				out = what + " " + l
 			}

@@ -192,6 +192,9 @@ type EndState struct {
 	// Signal is the format's own end signal, if any ("submitted",
 	// "finished", "awaiting user input", "user exited", "turn aborted").
 	Signal string `json:"signal,omitempty"`
+	// Patch is the changed lines ("-old", "+new") of the diff the run
+	// submitted, when it ended by submitting one: the deliverable itself.
+	Patch []string `json:"patch,omitempty"`
 }
 
 // Carried is an agent's own compaction summary, cut into its sections

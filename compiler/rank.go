@@ -269,6 +269,13 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 	for i, c := range e.InFlight {
 		b.add(secStop, rankInFlight+2*i, "call in flight", "- Left without a result: "+code(c, commandText))
 	}
+	if len(e.Patch) > 0 {
+		lines := make([]string, 0, len(e.Patch))
+		for _, l := range e.Patch {
+			lines = append(lines, "    "+sanitize(l))
+		}
+		b.add(secStop, rankLastShort, "submitted patch", "The submitted patch's changed lines (data, indented):\n"+strings.Join(lines, "\n"))
+	}
 }
 
 func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {

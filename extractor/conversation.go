@@ -658,6 +658,9 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 	if e.LastAssistant == "" && e.Signal == "" && len(e.Unanswered) == 0 && len(e.InFlight) == 0 && e.Question == "" {
 		return nil
 	}
+	if e.Signal == "submitted" {
+		e.Patch = submittedPatch(main)
+	}
 	return e
 }
 
@@ -911,4 +914,36 @@ func withoutThinking(text string) string {
 		text = text[:start] + text[start+closing+len(name)+3:]
 	}
 	return strings.TrimSpace(text)
+}
+
+// patchLimit bounds the submitted patch lines kept: enough for a focused
+// fix, a pointer to the file for a large one.
+const patchLimit = 12
+
+// submittedPatch returns the changed lines of the newest tool result that
+// is a unified diff (SWE-agent's submit answers with the patch), or nil.
+func submittedPatch(main []handoff.Message) []string {
+	for i := len(main) - 1; i >= 0; i-- {
+		for _, r := range main[i].ToolResults {
+			body := strings.TrimSpace(strings.ReplaceAll(r.Content, "\r\n", "\n"))
+			if !strings.HasPrefix(body, "diff --git ") {
+				continue
+			}
+			var out []string
+			for _, l := range strings.Split(body, "\n") {
+				switch {
+				case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "):
+					if len(out) < patchLimit && strings.HasPrefix(l, "+++ ") {
+						out = append(out, "file "+strings.TrimPrefix(strings.TrimPrefix(l, "+++ "), "b/"))
+					}
+				case strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-"):
+					if strings.TrimSpace(l[1:]) != "" && len(out) < patchLimit {
+						out = append(out, truncate(l, 200))
+					}
+				}
+			}
+			return out
+		}
+	}
+	return nil
 }

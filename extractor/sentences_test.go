@@ -63,3 +63,18 @@ func TestNextStepAfterAFinalAnswer(t *testing.T) {
 		t.Errorf("next step = %q", snap.NextStep)
 	}
 }
+
+func TestSubmittedPatch(t *testing.T) {
+	diff := "\r\ndiff --git a/src/f.py b/src/f.py\r\nindex ad3..168 100644\r\n--- a/src/f.py\r\n+++ b/src/f.py\r\n@@ -1,3 +1,4 @@\r\n ctx\r\n-        return int(x / y)\r\n+        # round\r\n+        return int(round(x / y))\r\n \r\n"
+	main := []handoff.Message{
+		{Role: handoff.RoleAssistant, ToolCalls: []handoff.ToolCall{{ID: "1", Name: "submit"}}},
+		{Role: handoff.RoleTool, ToolResults: []handoff.ToolResult{{CallID: "1", Content: diff}}},
+	}
+	want := []string{"file src/f.py", "-        return int(x / y)", "+        # round", "+        return int(round(x / y))"}
+	if got := submittedPatch(main); !reflect.DeepEqual(got, want) {
+		t.Errorf("submittedPatch:\n got %q\nwant %q", got, want)
+	}
+	if got := submittedPatch(main[:1]); got != nil {
+		t.Errorf("no diff result: %q", got)
+	}
+}

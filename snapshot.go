@@ -195,6 +195,10 @@ type EndState struct {
 	// Patch is the changed lines ("-old", "+new") of the diff the run
 	// submitted, when it ended by submitting one: the deliverable itself.
 	Patch []string `json:"patch,omitempty"`
+	// Commands are the harness commands the person ran after the last
+	// assistant turn, each with the start of the harness's answer
+	// ("/context → 201k/200k tokens (100%)"): how the session really ended.
+	Commands []string `json:"commands,omitempty"`
 }
 
 // Carried is an agent's own compaction summary, cut into its sections

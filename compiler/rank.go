@@ -269,6 +269,9 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 	for i, c := range e.InFlight {
 		b.add(secStop, rankInFlight+2*i, "call in flight", "- Left without a result: "+code(c, commandText))
 	}
+	for i, c := range e.Commands {
+		b.add(secStop, rankInFlight+2*i, "command after the last turn", "- After the last turn the person ran "+quoted(c, 260))
+	}
 	if len(e.Patch) > 0 {
 		lines := make([]string, 0, len(e.Patch))
 		for _, l := range e.Patch {

@@ -661,6 +661,7 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 	if e.Signal == "submitted" {
 		e.Patch = submittedPatch(main)
 	}
+	e.Commands = commandsAfter(main, lastText)
 	return e
 }
 
@@ -946,4 +947,62 @@ func submittedPatch(main []handoff.Message) []string {
 		}
 	}
 	return nil
+}
+
+var (
+	localOutputRe = regexp.MustCompile(`(?s)<local-command-(stdout|stderr)>(.*?)(?:</local-command-(?:stdout|stderr)>|$)`)
+	ansiRe        = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+)
+
+// commandsAfter returns the harness commands the person ran after message
+// index last (the last assistant text) that answered with an error or
+// with figures, each as "/name → answer" with the first lines of the
+// harness's output that carry words or figures. A
+// session that ended on "/context → 201k/200k tokens (100%)" or an API
+// error ended for that reason, whatever the last assistant turn said.
+func commandsAfter(main []handoff.Message, last int) []string {
+	var out []string
+	name := ""
+	for _, m := range main[last+1:] {
+		if m.Role != handoff.RoleUser {
+			continue
+		}
+		if c := commandNameRe.FindStringSubmatch(m.Text); c != nil {
+			name = c[1]
+			continue
+		}
+		o := localOutputRe.FindStringSubmatch(m.Text)
+		if o == nil || name == "" {
+			continue
+		}
+		// Only an error or an answer with figures says something the end
+		// signal does not ("/exit → Catch you later!", "(no content)").
+		answer := harnessAnswer(o[2])
+		switch {
+		case answer == "":
+		case o[1] == "stderr":
+			out = append(out, name+" → error: "+answer)
+		case strings.ContainsAny(answer, "0123456789"):
+			out = append(out, name+" → "+answer)
+		}
+		name = ""
+	}
+	return out
+}
+
+// harnessAnswer is the start of a harness command's output: colour codes
+// and glyph-only lines dropped, the first lines with words kept.
+func harnessAnswer(s string) string {
+	var keep []string
+	for _, l := range strings.Split(ansiRe.ReplaceAllString(s, ""), "\n") {
+		l = strings.TrimSpace(strings.TrimLeftFunc(l, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+		if wordCount(l) == 0 && !strings.ContainsAny(l, "0123456789") {
+			continue
+		}
+		keep = append(keep, l)
+		if len(keep) == 2 {
+			break
+		}
+	}
+	return truncate(strings.Join(keep, " · "), 160)
 }

@@ -78,3 +78,21 @@ func TestSubmittedPatch(t *testing.T) {
 		t.Errorf("no diff result: %q", got)
 	}
 }
+
+func TestCommandsAfterTheLastTurn(t *testing.T) {
+	c := newConvo(t)
+	c.user("Commit the work")
+	c.say("Committed as f0c3276.")
+	c.meta("<command-name>/context</command-name>\n<command-args></command-args>")
+	c.meta("<local-command-stderr>Error: 400 invalid_request_error: Expected `thinking`, found `tool_use`</local-command-stderr>")
+	c.meta("<command-name>/context</command-name>")
+	c.meta("<local-command-stdout>\x1b[1mContext Usage\x1b[22m\n\x1b[38;2;1;1;1m⛁ ⛁ ⛁\x1b[39m\n model-x · 201k/200k tokens (100%)\n</local-command-stdout>")
+	snap := build(t, c, handoff.SessionInfo{})
+	want := []string{
+		"/context → error: Error: 400 invalid_request_error: Expected `thinking`, found `tool_use`",
+		"/context → Context Usage · model-x · 201k/200k tokens (100%)",
+	}
+	if snap.EndState == nil || !reflect.DeepEqual(snap.EndState.Commands, want) {
+		t.Errorf("commands after the last turn = %q\nwant %q", snap.EndState.Commands, want)
+	}
+}

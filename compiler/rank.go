@@ -363,18 +363,35 @@ func (b *builder) carried(s *handoff.Snapshot) {
 	}
 }
 
-// notes adds what the agent wrote into its notes files, newest file
-// first, a piece per section: decisions rank with the decisions, next
-// steps and open items with the plan, the rest lower.
+// notes adds what the agent wrote into its notes files, a piece per
+// section. A file written after the latest request holds where the work
+// stands and ranks with the end state's details; the others, newest file
+// first, rank below the decisions; a history file (an archive) ranks
+// last. Within a file, decisions and open state (next, broken, todo)
+// lead.
 func (b *builder) notes(s *handoff.Snapshot) {
-	for i, n := range s.FileNotes {
+	latest := -1
+	if n := len(s.Requests); n > 0 {
+		latest = s.Requests[n-1].Source.Index
+	}
+	i := 0
+	for _, n := range s.FileNotes {
+		shift := 0
+		switch {
+		case archivePathRe.MatchString(n.Path):
+			shift = rankNotesFull - rankNotes
+		case n.Source.Index > latest:
+			shift = -5 // written in the last turn: where the work stands
+		}
 		for j, block := range noteBlocks(n.Text) {
-			short, full := rankNotesOther+4*i+j, rankNotesFull+4*i+j
+			// Only a fresh file's decisions and open items move up; its
+			// other sections are history as much as state.
+			short, full := rankNotesOther+4*i+2*j+max(shift, 0), rankNotesFull+4*i+2*j+max(shift, 0)
 			switch {
 			case noteDecisionRe.MatchString(block.heading):
-				short = rankNotes + 4*i + j
-			case noteNextRe.MatchString(block.heading):
-				short = rankNotes + 3 + 4*i + j
+				short = rankNotes + 4*i + j + shift
+			case noteNextRe.MatchString(block.heading), noteOpenRe.MatchString(block.heading + "\n" + block.body):
+				short = rankNotes + 3 + 4*i + j + shift
 			}
 			lead := code(n.Path, 120) + ", " + quoted(block.heading, 80) + ":\n"
 			if block.heading == "" {
@@ -384,13 +401,19 @@ func (b *builder) notes(s *handoff.Snapshot) {
 				lead + blockQuote(block.body, 300), lead + blockQuote(block.body, 1000),
 			})
 		}
+		i++
 	}
 }
 
 var (
 	noteDecisionRe = regexp.MustCompile(`(?i)decision|decided|chose|choice|architecture|approach|design`)
-	noteNextRe     = regexp.MustCompile(`(?i)next|todo|to do|pending|remaining|priorit|plan|open|issue|blocker|pinned`)
-	noteHeadingRe  = regexp.MustCompile(`^#{1,6}\s+\S|^\*\*[^*]+\*\*:?\s*$`)
+	noteNextRe     = regexp.MustCompile(`(?i)next|todo|to do|pending|remaining|priorit|plan|open|issue|blocker|pinned|broken|incomplete|fail|missing|critical|current`)
+	// noteOpenRe marks a block whose lines say something is not done.
+	noteOpenRe    = regexp.MustCompile(`(?i)❌|🎯|🚧|⚠|\[ \]|\bbroken\b|\bblocked\b|\bnot (?:yet )?implemented\b|\bTODO\b`)
+	noteHeadingRe = regexp.MustCompile(`^#{1,6}\s+\S|^\*\*[^*]+\*\*:?\s*$`)
+	// archivePathRe names a notes file that keeps history (the extractor's
+	// archiveRe): it ranks after the current ones.
+	archivePathRe = regexp.MustCompile(`(?i)(^|/)(archive[sd]?|old|history|attic|legacy|deprecated)/|(^|[-_./])(previous|prev|old|archived?|history|historical|legacy|backup|bak)([-_.]|$)`)
 )
 
 type noteBlock struct{ heading, body string }

@@ -1,0 +1,170 @@
+package extractor
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/transcript"
+)
+
+func TestNoteLines(t *testing.T) {
+	tests := []struct {
+		name      string
+		text      string
+		want, not []string
+	}{
+		{
+			name: "italic header and footer lines are dropped",
+			text: "## Status\n- parser done\n\n---\n\n*Last Updated: 2025-07-17 - Analysis Complete*\n*Next Update: After Phase 1*",
+			want: []string{"## Status", "- parser done"},
+			not:  []string{"Last Updated", "Next Update", "---"},
+		},
+		{
+			name: "state lines under another heading keep that heading",
+			text: "## Modules\n**Core (core.c) - 100% Complete**\n- [x] error strings\n#### Notes\nsome prose\n- ❌ unified.c does not compile\n- plain bullet",
+			want: []string{"**Core (core.c) - 100% Complete**", "- [x] error strings", "#### Notes", "- ❌ unified.c does not compile"},
+			not:  []string{"some prose", "plain bullet", "## Modules"},
+		},
+		{
+			name: "a section nobody needs is dropped",
+			text: "## History\n- long story\n## Next steps\n- port the AST",
+			want: []string{"## Next steps", "- port the AST"},
+			not:  []string{"History", "long story"},
+		},
+		{
+			name: "label lines head the lines below them",
+			text: "ANALYSIS:\nwe looked\nNEXT:\n- Phase 3: review skill",
+			want: []string{"NEXT:", "- Phase 3: review skill"},
+			not:  []string{"we looked"},
+		},
+		{
+			name: "a short text without headings is kept whole, boilerplate aside",
+			text: "Use dlopen plugins for backends.\nLast updated: today",
+			want: []string{"Use dlopen plugins for backends."},
+			not:  []string{"Last updated"},
+		},
+		{
+			name: "code fences are not lines of state",
+			text: "## ✅ Build\n```bash\n$ make\nok\n```",
+			want: []string{"## ✅ Build", "$ make"},
+			not:  []string{"```"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := strings.Join(noteLines(tc.text), "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("missing %q in:\n%s", w, got)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(got, n) {
+					t.Errorf("kept %q in:\n%s", n, got)
+				}
+			}
+		})
+	}
+}
+
+// TestFileNotesJoinEdits: an edit of a big document changes one part, so
+// the note joins the edits newest first back to the last whole write,
+// without what a later edit replaced.
+func TestFileNotesJoinEdits(t *testing.T) {
+	c := newConvo(t)
+	c.user("Update the status doc")
+	c.call("", "Write", map[string]string{"file_path": "/repo/STATUS.md", "content": "# Status\n## Current\n- stale whole-file text"})
+	c.call("", "Write", map[string]string{"file_path": "/repo/STATUS.md", "content": "# Status\n## Current\n- lexer works\n## Next Priority\n- use cuFFT for the transform"})
+	c.call("", "Edit", map[string]string{"file_path": "/repo/STATUS.md", "old_string": "## Next Priority\n- use cuFFT for the transform", "new_string": "## Next Priority\n- write the FFT from scratch, no cuFFT"})
+	c.call("", "Edit", map[string]string{"file_path": "/repo/STATUS.md", "old_string": "x", "new_string": "#### ❌ BROKEN\n- unified.c fails to build"})
+	c.call("", "Edit", map[string]string{"file_path": "/repo/STATUS.md", "old_string": "y", "new_string": "---\n*Last Updated: today*"})
+	snap := build(t, c, handoff.SessionInfo{CWD: "/repo"})
+	if len(snap.FileNotes) != 1 {
+		t.Fatalf("file notes = %+v", snap.FileNotes)
+	}
+	n := snap.FileNotes[0]
+	for _, want := range []string{"unified.c fails to build", "from scratch", "lexer works"} {
+		if !strings.Contains(n.Text, want) {
+			t.Errorf("note lacks %q:\n%s", want, n.Text)
+		}
+	}
+	for _, not := range []string{"Last Updated", "use cuFFT for the transform", "stale whole-file"} {
+		if strings.Contains(n.Text, not) {
+			t.Errorf("note keeps %q (footer, replaced or overwritten):\n%s", not, n.Text)
+		}
+	}
+	if strings.Index(n.Text, "BROKEN") > strings.Index(n.Text, "from scratch") {
+		t.Errorf("newest edit should come first:\n%s", n.Text)
+	}
+	if n.Source.Index != 5 {
+		t.Errorf("source = %d, want the newest write (5)", n.Source.Index)
+	}
+}
+
+func TestFileNotesArchiveLast(t *testing.T) {
+	tests := []struct{ path string }{
+		{"/repo/docs/archive/status-2024.md"},
+		{"/repo/docs/previous-status-notes.md"},
+		{"/repo/history/TODO.md"},
+		{"/repo/STATUS.old.md"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path, func(t *testing.T) {
+			c := newConvo(t)
+			c.user("Move the history out of the status file")
+			c.call("", "Write", map[string]string{"file_path": "/repo/STATUS.md", "content": "## Current\n- builds with unified API off"})
+			c.call("", "Write", map[string]string{"file_path": tc.path, "content": "## Current state (before refactoring)\n- fragmented approaches"})
+			snap := build(t, c, handoff.SessionInfo{CWD: "/repo"})
+			if len(snap.FileNotes) != 2 || snap.FileNotes[0].Path != "STATUS.md" {
+				t.Errorf("file notes = %+v: the status file must come before the history file written after it", snap.FileNotes)
+			}
+		})
+	}
+}
+
+// TestFileNotesReal: on real sessions, the note of a status document
+// rewritten by edits carries its state, not its footer; a session that
+// ended inside a tool loop says what it was doing.
+func TestFileNotesReal(t *testing.T) {
+	tests := []struct {
+		file, path string
+		want       []string
+		not        []string
+	}{
+		{"claude-code/vsla-5f8cbb78-sidechain-532lines.jsonl", "STATUS.md", []string{"_basic", "BROKEN"}, []string{"*Last Updated"}},
+		{"claude-code/vsla-d7d349f9-241lines.jsonl", "STATUS.md", []string{"Single-kernel"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			p := "../../shared/transcripts/" + tc.file
+			if _, err := os.Stat(p); err != nil {
+				t.Skipf("real transcript absent: %v", err)
+			}
+			tr, err := transcript.ParseFile(context.Background(), p, transcript.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			conv := ReadConversation(tr)
+			for _, n := range conv.FileNotes {
+				if n.Path != tc.path {
+					continue
+				}
+				for _, w := range tc.want {
+					if !strings.Contains(n.Text, w) {
+						t.Errorf("%s note lacks %q", tc.path, w)
+					}
+				}
+				for _, w := range tc.not {
+					if strings.Contains(n.Text, w) {
+						t.Errorf("%s note keeps %q", tc.path, w)
+					}
+				}
+				return
+			}
+			t.Errorf("no note for %s in %d notes", tc.path, len(conv.FileNotes))
+		})
+	}
+}

@@ -363,12 +363,21 @@ func (b *builder) carried(s *handoff.Snapshot) {
 	}
 }
 
+// Paths under which the extractor carries conversation texts among the
+// file notes (extractor.NoteReport, extractor.NoteReasoning).
+const (
+	noteReportPath    = "(assistant report)"
+	noteReasoningPath = "(assistant reasoning)"
+)
+
 // notes adds what the agent wrote into its notes files, a piece per
 // section. A file written after the latest request holds where the work
 // stands and ranks with the end state's details; the others, newest file
 // first, rank below the decisions; a history file (an archive) ranks
 // last. Within a file, decisions and open state (next, broken, todo)
-// lead.
+// lead. The assistant's report before a short last message, and its
+// reasoning when it said nothing at the end, go where the session
+// stopped.
 func (b *builder) notes(s *handoff.Snapshot) {
 	latest := -1
 	if n := len(s.Requests); n > 0 {
@@ -376,6 +385,20 @@ func (b *builder) notes(s *handoff.Snapshot) {
 	}
 	i := 0
 	for _, n := range s.FileNotes {
+		switch n.Path {
+		case noteReasoningPath:
+			b.variants(secStop, "current work", []int{rankLastShort, rankLastLonger}, []string{
+				"Current work (from the agent's reasoning, after its last words):\n" + blockQuote(n.Text, 320),
+				"Current work (from the agent's reasoning, after its last words):\n" + blockQuote(n.Text, 700),
+			})
+			continue
+		case noteReportPath:
+			lead := "Its last full report before that (key lines):\n"
+			b.variants(secStop, "last report", []int{rankLastLonger, rankNotes, rankNotesFull}, []string{
+				lead + blockQuote(n.Text, 300), lead + blockQuote(n.Text, 700), lead + blockQuote(n.Text, 1400),
+			})
+			continue
+		}
 		shift := 0
 		switch {
 		case archivePathRe.MatchString(n.Path):

@@ -12,9 +12,25 @@ import (
 
 // Limits on file notes.
 const (
-	fileNoteLimit  = 3200 // runes kept per file
-	maxFileNotes   = 6
+	fileNoteLimit = 3200 // runes kept per file
+	maxFileNotes  = 6
+	// A last message this short ("Done!", "Perfect, committed.") says
+	// nothing of the state; a report this long before it does.
+	shortLastLimit = 300
+	longReportMin  = 600
+	reportLimit    = 1400
+	reasoningLimit = 600
 	proseLineLimit = 240 // a paragraph under a kept heading: its lead
+)
+
+// Paths of the notes that come from the conversation, not from a file:
+// the assistant's last long report before a short closing message, and
+// its reasoning when the session ended inside a tool loop with nothing
+// said. The parentheses keep them apart from any real path (a notes file
+// must end in .md or .txt).
+const (
+	NoteReport    = "(assistant report)"
+	NoteReasoning = "(assistant reasoning)"
 )
 
 var (
@@ -31,6 +47,8 @@ var (
 	// mdHeadingRe is a heading: markdown's, a bold line, or a label line
 	// ("NEXT:", "Status:") that heads the lines below it.
 	mdHeadingRe = regexp.MustCompile(`^#{1,6}\s+\S|^\*\*[^*]+\*\*:?\s*$|^\p{Lu}[\p{L} ]{1,30}:$`)
+	// openStateRe says something is still to do or not working.
+	openStateRe = regexp.MustCompile(`(?i)\bnext\b|\bstatus\b|priorit|\btodo\b|remaining|pending|\bbroken\b|\bblocked\b|blocker|not (?:yet )?(?:implemented|working|done)|❌|🎯|⚠|\[ \]`)
 	// stateLineRe is a line that carries state by itself, under any
 	// heading: a status mark, a checkbox, or a state word leading it.
 	stateLineRe = regexp.MustCompile(`^(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\*\*)?\s*(?:❌|✅|⚠|🎯|🚧|⏳|🔴|🟡|🟢|☐|☒|✔|✗|✘|\[[ xX]\]|(?i:todo|next|current(?:ly)?|broken|blocked|blockers?|done|fixed|failing|fails|pending|remaining|status|in progress|wip|incomplete|not (?:yet )?(?:implemented|working|done))\b)`)
@@ -87,6 +105,11 @@ type noteWrite struct {
 // written last come first, and a history file (an archive, "previous
 // notes") after every current one. These are the assistant's own words,
 // not tool output.
+//
+// The notes also carry two texts of the conversation's end that hold its
+// state when the last message does not (see lateReport and
+// reasoningWork); they come first, under the paths NoteReport and
+// NoteReasoning.
 func fileNotes(main []handoff.Message, cwd string) []handoff.FileNote {
 	writes := map[string][]noteWrite{}
 	var order []string
@@ -128,7 +151,14 @@ func fileNotes(main []handoff.Message, cwd string) []handoff.FileNote {
 	if len(out) > maxFileNotes {
 		out = out[:maxFileNotes]
 	}
-	return out
+	var lead []handoff.FileNote
+	if n, ok := reasoningWork(main); ok {
+		lead = append(lead, n)
+	}
+	if n, ok := lateReport(main); ok {
+		lead = append(lead, n)
+	}
+	return append(lead, out...)
 }
 
 // joinWrites makes one file's note from its writes: the state lines of
@@ -171,6 +201,109 @@ func replacedLater(line string, removed []string) bool {
 		}
 	}
 	return false
+}
+
+// lateReport returns the assistant's last long report when its very last
+// message is a short close ("Done!", "Perfect, committed."): the report
+// says where things stand (status, findings, "Next Priority") and the
+// close does not. Only its state lines are kept.
+func lateReport(main []handoff.Message) (handoff.FileNote, bool) {
+	var texts []handoff.Message
+	for i := len(main) - 1; i >= 0 && len(texts) < 2; i-- {
+		if m := main[i]; m.Role == handoff.RoleAssistant && withoutThinking(m.Text) != "" {
+			texts = append(texts, m)
+		}
+	}
+	if len(texts) < 2 {
+		return handoff.FileNote{}, false
+	}
+	last, report := withoutThinking(texts[0].Text), withoutThinking(texts[1].Text)
+	if utf8.RuneCountInString(last) > shortLastLimit || strings.Count(last, "\n") > 2 || utf8.RuneCountInString(report) < longReportMin {
+		return handoff.FileNote{}, false
+	}
+	blocks := openFirst(noteLines(stripCode(report)))
+	if len(blocks) == 0 || !openStateRe.MatchString(blocks[0]) {
+		return handoff.FileNote{}, false // a report of finished work only
+	}
+	return handoff.FileNote{Path: NoteReport, Text: clipSentences(strings.Join(blocks, "\n"), reportLimit), Source: texts[1].Ref()}, true
+}
+
+// openFirst groups lines into blocks at their headings and puts the
+// blocks that say something is still open (next, status, broken) first.
+func openFirst(lines []string) []string {
+	var blocks []string
+	for _, l := range lines {
+		if len(blocks) == 0 || mdHeadingRe.MatchString(l) {
+			blocks = append(blocks, l)
+			continue
+		}
+		blocks[len(blocks)-1] += "\n" + l
+	}
+	slices.SortStableFunc(blocks, func(a, b string) int {
+		x, y := openStateRe.MatchString(a), openStateRe.MatchString(b)
+		switch {
+		case x && !y:
+			return -1
+		case y && !x:
+			return 1
+		}
+		return 0
+	})
+	return blocks
+}
+
+// reasoningWork returns what the assistant was in the middle of when the
+// session ended inside a tool loop: tool calls after its last visible
+// words (or none said at all), and reasoning logged after them (Codex
+// reasoning summaries, Claude thinking). The newest reasoning with a body
+// states the work; the headlines of the reasoning after it, the step it
+// had reached.
+func reasoningWork(main []handoff.Message) (handoff.FileNote, bool) {
+	lastText := -1
+	for i, m := range main {
+		if m.Role == handoff.RoleAssistant && withoutThinking(m.Text) != "" {
+			lastText = i
+		}
+	}
+	calls := 0
+	var thoughts []handoff.Message
+	for _, m := range main[lastText+1:] {
+		if m.Role != handoff.RoleAssistant {
+			continue
+		}
+		calls += len(m.ToolCalls)
+		if strings.TrimSpace(m.Thinking) != "" {
+			thoughts = append(thoughts, m)
+		}
+	}
+	if calls == 0 || len(thoughts) == 0 {
+		return handoff.FileNote{}, false
+	}
+	body := len(thoughts) - 1
+	for body > 0 && !hasBody(thoughts[body].Thinking) {
+		body--
+	}
+	text := clipSentences(spaceRun.ReplaceAllString(strings.TrimSpace(thoughts[body].Thinking), " "), reasoningLimit)
+	var then []string
+	for _, m := range thoughts[body+1:] {
+		then = append(then, headline(m.Thinking))
+	}
+	if len(then) > 0 {
+		text += "\nThen: " + strings.Join(then, "; ")
+	}
+	return handoff.FileNote{Path: NoteReasoning, Text: text, Source: thoughts[len(thoughts)-1].Ref()}, true
+}
+
+// hasBody reports whether reasoning says more than a one-line headline.
+func hasBody(s string) bool {
+	s = strings.TrimSpace(s)
+	return strings.Contains(s, "\n") || utf8.RuneCountInString(s) > 120
+}
+
+// headline is reasoning's first line without emphasis ("**Verifying
+// URL handling**" → "Verifying URL handling").
+func headline(s string) string {
+	return truncate(strings.Trim(firstLine(strings.TrimSpace(s)), "*# "), 120)
 }
 
 // writtenText returns, per file, the text a call writes: Write content
@@ -254,6 +387,9 @@ func noteLines(text string) []string {
 			continue
 		}
 		if mdHeadingRe.MatchString(t) {
+			if headingOut && out[len(out)-1] == heading {
+				out = out[:len(out)-1] // a heading with nothing kept under it
+			}
 			sawHeading = true
 			heading, headingOut = t, false
 			keep = noteHeadingRe.MatchString(t)
@@ -274,6 +410,9 @@ func noteLines(text string) []string {
 			t = leadSentence(t) // a paragraph: its first sentence
 		}
 		out = append(out, t)
+	}
+	if headingOut && out[len(out)-1] == heading {
+		out = out[:len(out)-1]
 	}
 	if !sawHeading && utf8.RuneCountInString(text) <= fileNoteLimit/2 {
 		var all []string

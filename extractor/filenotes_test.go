@@ -47,6 +47,12 @@ func TestNoteLines(t *testing.T) {
 			not:  []string{"Last updated"},
 		},
 		{
+			name: "a heading with nothing under it is dropped",
+			text: "RESULTS:\nNEXT:\n- Phase 3: review skill\n## Open\n",
+			want: []string{"NEXT:", "- Phase 3: review skill"},
+			not:  []string{"RESULTS:", "## Open"},
+		},
+		{
 			name: "code fences are not lines of state",
 			text: "## ✅ Build\n```bash\n$ make\nok\n```",
 			want: []string{"## ✅ Build", "$ make"},
@@ -125,6 +131,103 @@ func TestFileNotesArchiveLast(t *testing.T) {
 	}
 }
 
+func TestLateReport(t *testing.T) {
+	long := "## Status\nPhase 1 and 2 are done.\n\n### Completed\n- removed the loader\n- trimmed the hooks\n\n### 🎯 Next Priority\n- Implement the GPU kernel in `src/gpu.cu`\n- validate against the CPU path\n\n" + strings.Repeat("Some narration about what was done and why it matters here. ", 8)
+	done := "## Completed Updates\n### 1. Macros\n- added macros\n### 2. Compilation\n- compiles cleanly\n\n" + strings.Repeat("Some narration about what was done and why it matters here. ", 10)
+	tests := []struct {
+		name       string
+		report     string
+		last       string
+		wantNote   bool
+		wantText   string
+		wantBefore [2]string // the first should come before the second
+	}{
+		{"short close after a status report", long, "Done!", true, "Implement the GPU kernel", [2]string{"Next Priority", "Completed"}},
+		{"a long last message speaks for itself", long, strings.Repeat("The final report says everything. ", 20), false, "", [2]string{}},
+		{"a report of finished work only", done, "Done! Sleep well.", false, "", [2]string{}},
+		{"a short report", "Next: run the tests.", "Done!", false, "", [2]string{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newConvo(t)
+			c.user("Finish phase 2")
+			c.say(tc.report)
+			c.user("thanks, commit it")
+			c.say(tc.last)
+			var got *handoff.FileNote
+			for _, n := range fileNotes(c.msgs, "") {
+				if n.Path == NoteReport {
+					got = &n
+				}
+			}
+			if (got != nil) != tc.wantNote {
+				t.Fatalf("report note = %+v, want one: %v", got, tc.wantNote)
+			}
+			if got == nil {
+				return
+			}
+			if !strings.Contains(got.Text, tc.wantText) || got.Source.Index != 1 {
+				t.Errorf("report note = %+v, want %q from message 1", got, tc.wantText)
+			}
+			if strings.Index(got.Text, tc.wantBefore[0]) > strings.Index(got.Text, tc.wantBefore[1]) {
+				t.Errorf("open items should lead:\n%s", got.Text)
+			}
+			if strings.Count(got.Text, "narration") > 1 {
+				t.Errorf("a paragraph should be cut to its lead:\n%s", got.Text)
+			}
+		})
+	}
+}
+
+func TestReasoningWork(t *testing.T) {
+	withThinking := func(c *convo, thinking, tool string) {
+		c.n++
+		m := c.push(handoff.Message{Role: handoff.RoleAssistant, Thinking: thinking,
+			ToolCalls: []handoff.ToolCall{{ID: "call_" + itoa(c.n), Name: tool, Input: []byte(`{"input":"*** Begin Patch"}`)}}})
+		c.result(m.ToolCalls[0].ID, "ok", false, 0)
+	}
+	tests := []struct {
+		name      string
+		finalText string
+		want      []string
+	}{
+		{"ended inside a tool loop", "", []string{"Designing stream parsing", "processResponse", "Then: Verifying URL handling"}},
+		{"the agent spoke last", "All done: streaming works.", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newConvo(t)
+			c.user("Make the chat stream from LM Studio")
+			c.say("I'll look at the chat helpers first.")
+			withThinking(c, "**Designing stream parsing**\n\nI'm mapping changes to handleLocalChat and processResponse to parse SSE with a buffer.", "apply_patch")
+			withThinking(c, "**Verifying URL handling**", "apply_patch")
+			if tc.finalText != "" {
+				c.say(tc.finalText)
+			}
+			var got *handoff.FileNote
+			for _, n := range fileNotes(c.msgs, "") {
+				if n.Path == NoteReasoning {
+					got = &n
+				}
+			}
+			if tc.want == nil {
+				if got != nil {
+					t.Errorf("reasoning note %+v, want none after the agent's last words", got)
+				}
+				return
+			}
+			if got == nil {
+				t.Fatal("no reasoning note")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got.Text, w) {
+					t.Errorf("reasoning note lacks %q:\n%s", w, got.Text)
+				}
+			}
+		})
+	}
+}
+
 // TestFileNotesReal: on real sessions, the note of a status document
 // rewritten by edits carries its state, not its footer; a session that
 // ended inside a tool loop says what it was doing.
@@ -136,6 +239,7 @@ func TestFileNotesReal(t *testing.T) {
 	}{
 		{"claude-code/vsla-5f8cbb78-sidechain-532lines.jsonl", "STATUS.md", []string{"_basic", "BROKEN"}, []string{"*Last Updated"}},
 		{"claude-code/vsla-d7d349f9-241lines.jsonl", "STATUS.md", []string{"Single-kernel"}, nil},
+		{"codex/chatbot-ui-codex0.58-shell-lmstudio.jsonl", NoteReasoning, []string{"processResponse"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {

@@ -327,26 +327,82 @@ func containsText(list []string, s string) bool {
 	return false
 }
 
+// staleAfter is how many messages after a compaction summary make its
+// current-work, pending and next-step sections history: a dozen messages
+// are a handful of tool calls.
+const staleAfter = 12
+
 // carriedRank ranks a compaction summary's section by its kind: where the
 // session stood and what was next lead when the summary ends the
-// transcript, and are history otherwise.
-func carriedRank(kind string, atEnd bool) (short, full int) {
+// transcript, and are history otherwise, below everything that happened
+// after it when much did. A summary's errors were mostly fixed before it
+// was written (ranked last), and its list of the person's messages
+// repeats theirs (dropped from a stale summary: ok false).
+func carriedRank(kind string, atEnd, stale bool) (short, full int, ok bool) {
+	if stale {
+		switch kind {
+		case "user_messages":
+			return 0, 0, false
+		case "problems":
+			// What a fix took (a path, a flag) can outlast the error.
+			return rankCarriedOther + 15, rankCarriedOther + 35, true
+		case "request":
+			return rankCarriedOther + 10, rankCarriedOther + 30, true
+		case "other":
+			return rankCarriedOther + 5, rankCarriedOther + 25, true
+		}
+		return rankCarriedOther, rankCarriedOther + 20, true
+	}
 	switch kind {
 	case "current_work", "next_step":
 		if atEnd {
-			return rankCarriedEnd, rankCarriedEnd + 12
+			return rankCarriedEnd, rankCarriedEnd + 12, true
 		}
-		return rankCarriedPending + 8, rankCarriedOther
+		return rankCarriedPending + 8, rankCarriedOther, true
 	case "pending":
-		return rankCarriedPending, rankCarriedPending + 20
+		return rankCarriedPending, rankCarriedPending + 20, true
 	case "problems":
-		return rankCarriedPending + 5, rankCarriedOther
+		return rankCarriedOther, rankCarriedOther + 20, true
 	case "user_messages":
-		return rankCarriedPending + 10, rankCarriedOther + 5
+		return rankCarriedPending + 10, rankCarriedOther + 5, true
 	case "request":
-		return rankCarriedOther + 10, rankCarriedOther + 30
+		return rankCarriedOther + 10, rankCarriedOther + 30, true
 	}
-	return rankCarriedOther, rankCarriedOther + 20
+	return rankCarriedOther, rankCarriedOther + 20, true
+}
+
+// carriedSince measures the work after a compaction summary: messages,
+// commits and the person's requests after it. A summary followed by much
+// work is stale, and says so: "as of message N of M (…)".
+func carriedSince(s *handoff.Snapshot) (stale bool, label string) {
+	c := s.Carried
+	if c.AtEnd || s.Source.Messages == 0 {
+		return false, ""
+	}
+	at := c.Source.Index
+	msgs := s.Source.Messages - 1 - at
+	commits, requests := 0, 0
+	for _, x := range s.Commits {
+		if x.Source.Index > at {
+			commits++
+		}
+	}
+	for _, r := range s.Requests {
+		if r.Source.Index > at {
+			requests++
+		}
+	}
+	if msgs < staleAfter && commits == 0 {
+		return false, ""
+	}
+	since := []string{fmt.Sprintf("%d %s", msgs, plural(msgs, "message", "messages"))}
+	if commits > 0 {
+		since = append(since, fmt.Sprintf("%d %s", commits, plural(commits, "commit", "commits")))
+	}
+	if requests > 0 {
+		since = append(since, fmt.Sprintf("%d %s from the person", requests, plural(requests, "request", "requests")))
+	}
+	return true, fmt.Sprintf("as of message %d of %d; %s since", at+1, s.Source.Messages, strings.Join(since, ", "))
 }
 
 func (b *builder) carried(s *handoff.Snapshot) {
@@ -354,9 +410,18 @@ func (b *builder) carried(s *handoff.Snapshot) {
 	if c == nil {
 		return
 	}
+	stale, since := carriedSince(s)
 	for _, sec := range c.Sections {
-		short, full := carriedRank(sec.Kind, c.AtEnd)
+		short, full, ok := carriedRank(sec.Kind, c.AtEnd, stale)
+		if !ok {
+			continue
+		}
 		lead := inline(sec.Title, 60) + ":\n"
+		if stale && (sec.Kind == "pending" || sec.Kind == "current_work" || sec.Kind == "next_step") {
+			// Only the sections that state where things stood are dated;
+			// the rest (concepts, files, the request) is knowledge.
+			lead = inline(sec.Title, 60) + " (" + since + "):\n"
+		}
 		b.variants(secCarried, "summary sections", []int{short, full}, []string{
 			lead + blockQuote(sec.Text, 400), lead + blockQuote(sec.Text, 1600),
 		})

@@ -134,6 +134,9 @@ func carriedKind(title string) string {
 		return CarriedCurrentWork
 	case strings.Contains(t, "pending"), strings.Contains(t, "remaining"), strings.Contains(t, "todo"), strings.Contains(t, "plan"):
 		return CarriedPending
+	case strings.Contains(t, "problem solving"), strings.Contains(t, "solved"):
+		// What was worked out (and how): knowledge, not an error list.
+		return CarriedOther
 	case strings.Contains(t, "error"), strings.Contains(t, "problem"), strings.Contains(t, "fix"):
 		return CarriedProblems
 	case strings.Contains(t, "user message"):

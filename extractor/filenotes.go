@@ -43,7 +43,7 @@ var (
 	archiveRe = regexp.MustCompile(`(?i)(^|/)(archive[sd]?|old|history|attic|legacy|deprecated)/|(^|[-_./])(previous|prev|old|archived?|history|historical|legacy|backup|bak)([-_.]|$)`)
 	// noteHeadingRe is a heading whose section a successor needs: what was
 	// decided, what stands and what is next.
-	noteHeadingRe = regexp.MustCompile(`(?i)decision|decided|architecture|approach|design|next|todo|to do|pending|remaining|priorit|status|plan|open|issue|known|blocker|blocked|pinned|current|chose|choice|broken|incomplete|complete|done|working|progress|fail|missing|critical|problem|finding|result|goal|phase|milestone|❌|✅|⚠|🎯|🚧`)
+	noteHeadingRe = regexp.MustCompile(`(?i)\b(?:decision|decided|architecture|approach|design|next|todo|to do|pending|remaining|priorit|status|plan|open|issue|known|blocker|blocked|pinned|current|chose|choice|broken|incomplete|complete|done|working|progress|fail|missing|critical|problem|finding|result|goal|phase|milestone)|❌|✅|⚠|🎯|🚧`)
 	// mdHeadingRe is a heading: markdown's, a bold line, or a label line
 	// ("NEXT:", "Status:") that heads the lines below it.
 	mdHeadingRe = regexp.MustCompile(`^#{1,6}\s+\S|^\*\*[^*]+\*\*:?\s*$|^\p{Lu}[\p{L} ]{1,30}:$`)

@@ -29,6 +29,11 @@ func TestNoteLines(t *testing.T) {
 			not:  []string{"some prose", "plain bullet", "## Modules"},
 		},
 		{
+			name: "heading words match whole words only",
+			text: "STORY EXPLANATION:\n1. the loader was slow\n## Tissue samples\n- none",
+			not:  []string{"EXPLANATION", "loader", "Tissue"},
+		},
+		{
 			name: "a section nobody needs is dropped",
 			text: "## History\n- long story\n## Next steps\n- port the AST",
 			want: []string{"## Next steps", "- port the AST"},

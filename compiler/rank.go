@@ -111,6 +111,7 @@ const (
 	rankCarriedEnd     = 4
 	rankCarriedPending = 12
 	rankCarriedOther   = 32
+	rankCarriedSolved  = 22 // what a summary says was worked out: work done
 	rankRecent         = 100
 	rankRecentFull     = 400
 	rankRequestsFull   = 300 // + stride 3
@@ -335,7 +336,8 @@ const staleAfter = 12
 // carriedRank ranks a compaction summary's section by its kind: where the
 // session stood and what was next lead when the summary ends the
 // transcript, and are history otherwise, below everything that happened
-// after it when much did. A summary's errors were mostly fixed before it
+// after it when much did; what it says was solved is work done and keeps
+// its rank. A summary's errors were mostly fixed before it
 // was written (ranked last), and its list of the person's messages
 // repeats theirs (dropped from a stale summary: ok false).
 func carriedRank(kind string, atEnd, stale bool) (short, full int, ok bool) {
@@ -348,8 +350,8 @@ func carriedRank(kind string, atEnd, stale bool) (short, full int, ok bool) {
 			return rankCarriedOther + 15, rankCarriedOther + 35, true
 		case "request":
 			return rankCarriedOther + 10, rankCarriedOther + 30, true
-		case "other":
-			return rankCarriedOther + 5, rankCarriedOther + 25, true
+		case "solved":
+			return rankCarriedSolved, rankCarriedOther + 20, true
 		}
 		return rankCarriedOther, rankCarriedOther + 20, true
 	}
@@ -363,6 +365,8 @@ func carriedRank(kind string, atEnd, stale bool) (short, full int, ok bool) {
 		return rankCarriedPending, rankCarriedPending + 20, true
 	case "problems":
 		return rankCarriedOther, rankCarriedOther + 20, true
+	case "solved":
+		return rankCarriedSolved, rankCarriedOther + 20, true
 	case "user_messages":
 		return rankCarriedPending + 10, rankCarriedOther + 5, true
 	case "request":

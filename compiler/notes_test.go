@@ -7,6 +7,17 @@ import (
 	"github.com/handoff-cli/handoff"
 )
 
+// minRankOf returns the best rank of the pieces whose text holds w (-1: none).
+func minRankOf(pieces []piece, w string) int {
+	best := -1
+	for _, p := range pieces {
+		if strings.Contains(p.text, w) && (best < 0 || p.rank < best) {
+			best = p.rank
+		}
+	}
+	return best
+}
+
 // minRank returns the best rank of the pieces of kind in sec (-1: none).
 func minRank(pieces []piece, sec section, kind string) int {
 	best := -1
@@ -108,6 +119,15 @@ func TestNotesRanking(t *testing.T) {
 				}
 			}
 		}
+	}
+	// Open items below a long list of finished ones keep their rank.
+	var done strings.Builder
+	for range 8 {
+		done.WriteString("## Module - 100% Complete\n- [x] implemented\n")
+	}
+	long := &handoff.Snapshot{FileNotes: []handoff.FileNote{{Path: "STATUS.md", Text: done.String() + "## Unified module\n- [ ] 40+ functions missing"}}}
+	if r := minRankOf(buildPieces(long, "handoff show"), "40+ functions"); r > rankNotes+3 {
+		t.Errorf("open block after 8 finished ones ranks %d, want <= %d", r, rankNotes+3)
 	}
 	if !(ranks["fresh plan"] < ranks["earlier plan"] && ranks["earlier plan"] < ranks["old plan"]) {
 		t.Errorf("ranks %v: want fresh < earlier < archive", ranks)

@@ -475,15 +475,22 @@ func (b *builder) notes(s *handoff.Snapshot) {
 		case n.Source.Index > latest:
 			shift = -5 // written in the last turn: where the work stands
 		}
+		// Each kind of block steps by its own count, so the open items
+		// below a long list of finished ones keep their rank.
+		var nDecision, nOpen, nOther int
 		for j, block := range noteBlocks(n.Text) {
 			// Only a fresh file's decisions and open items move up; its
 			// other sections are history as much as state.
-			short, full := rankNotesOther+4*i+2*j+max(shift, 0), rankNotesFull+4*i+2*j+max(shift, 0)
+			short, full := rankNotesOther+4*i+2*nOther+max(shift, 0), rankNotesFull+4*i+2*j+max(shift, 0)
 			switch {
 			case noteDecisionRe.MatchString(block.heading):
-				short = rankNotes + 4*i + j + shift
+				short = rankNotes + 4*i + nDecision + shift
+				nDecision++
 			case noteNextRe.MatchString(block.heading), noteOpenRe.MatchString(block.heading + "\n" + block.body):
-				short = rankNotes + 3 + 4*i + j + shift
+				short = rankNotes + 3 + 4*i + nOpen + shift
+				nOpen++
+			default:
+				nOther++
 			}
 			lead := code(n.Path, 120) + ", " + quoted(block.heading, 80) + ":\n"
 			if block.heading == "" {

@@ -12,7 +12,7 @@ import (
 
 // Limits on file notes.
 const (
-	fileNoteLimit = 3200 // runes kept per file
+	fileNoteLimit = 4800 // runes kept per file
 	maxFileNotes  = 6
 	// A last message this short ("Done!", "Perfect, committed.") says
 	// nothing of the state; a report this long before it does.
@@ -169,7 +169,13 @@ func joinWrites(p string, ws []noteWrite) (handoff.FileNote, bool) {
 	size := 0
 	var removed []string
 	for i := len(ws) - 1; i >= 0 && size < fileNoteLimit; i-- {
-		for _, l := range noteLines(ws[i].text) {
+		// Within a write, the sections that say something is open come
+		// first: a long list of finished modules must not crowd out the
+		// broken one below it.
+		for _, l := range strings.Split(strings.Join(openFirst(noteLines(ws[i].text)), "\n"), "\n") {
+			if l == "" {
+				continue
+			}
 			key := strings.ToLower(l)
 			if seen[key] || replacedLater(l, removed) {
 				continue

@@ -115,6 +115,27 @@ func TestFileNotesJoinEdits(t *testing.T) {
 	}
 }
 
+// TestFileNotesOpenFirst: within one write, the sections that say
+// something is open come before long lists of finished work.
+func TestFileNotesOpenFirst(t *testing.T) {
+	var doc strings.Builder
+	for _, m := range []string{"core", "tensor", "ops", "io"} {
+		doc.WriteString("**" + m + " module - 100% Complete**\n- [x] implemented\n- [x] tested\n")
+	}
+	doc.WriteString("#### ❌ BROKEN\n**unified module - 15% Complete**\n- [ ] 40+ functions missing\n")
+	c := newConvo(t)
+	c.user("Write the status")
+	c.call("", "Write", map[string]string{"file_path": "/repo/STATUS.md", "content": doc.String()})
+	snap := build(t, c, handoff.SessionInfo{CWD: "/repo"})
+	if len(snap.FileNotes) != 1 {
+		t.Fatalf("file notes = %+v", snap.FileNotes)
+	}
+	text := snap.FileNotes[0].Text
+	if i, j := strings.Index(text, "40+ functions missing"), strings.Index(text, "core module"); i < 0 || j < 0 || i > j {
+		t.Errorf("the open section should lead, the finished ones follow:\n%s", text)
+	}
+}
+
 func TestFileNotesArchiveLast(t *testing.T) {
 	tests := []struct{ path string }{
 		{"/repo/docs/archive/status-2024.md"},

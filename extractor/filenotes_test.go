@@ -298,3 +298,29 @@ func TestFileNotesReal(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkFileNotes measures the notes pass on the two largest shared
+// transcripts against the whole conversation read it is part of (the
+// baseline, in the same run).
+func BenchmarkFileNotes(b *testing.B) {
+	for _, name := range []string{"claude-code/vsla-5f8cbb78-sidechain-532lines.jsonl", "specstory-md/specstory-claude-code-ok-lets-start-1.2MB.md"} {
+		p := "../../shared/transcripts/" + name
+		if _, err := os.Stat(p); err != nil {
+			b.Skipf("real transcript absent: %v", err)
+		}
+		tr, err := transcript.ParseFile(context.Background(), p, transcript.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name+"/ReadConversation", func(b *testing.B) {
+			for b.Loop() {
+				ReadConversation(tr)
+			}
+		})
+		b.Run(name+"/fileNotes", func(b *testing.B) {
+			for b.Loop() {
+				fileNotes(tr.Messages, tr.Session.CWD)
+			}
+		})
+	}
+}

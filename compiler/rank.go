@@ -111,6 +111,7 @@ const (
 	rankCarriedEnd     = 4
 	rankCarriedPending = 12
 	rankCarriedOther   = 32
+	rankCarriedSolved  = 22 // what a summary says was worked out: work done
 	rankRecent         = 100
 	rankRecentFull     = 400
 	rankRequestsFull   = 300 // + stride 3
@@ -340,26 +341,85 @@ func containsText(list []string, s string) bool {
 	return false
 }
 
+// staleAfter is how many messages after a compaction summary make its
+// current-work, pending and next-step sections history: a dozen messages
+// are a handful of tool calls.
+const staleAfter = 12
+
 // carriedRank ranks a compaction summary's section by its kind: where the
 // session stood and what was next lead when the summary ends the
-// transcript, and are history otherwise.
-func carriedRank(kind string, atEnd bool) (short, full int) {
+// transcript, and are history otherwise, below everything that happened
+// after it when much did; what it says was solved is work done and keeps
+// its rank. A summary's errors were mostly fixed before it
+// was written (ranked last), and its list of the person's messages
+// repeats theirs (dropped from a stale summary: ok false).
+func carriedRank(kind string, atEnd, stale bool) (short, full int, ok bool) {
+	if stale {
+		switch kind {
+		case "user_messages":
+			return 0, 0, false
+		case "problems":
+			// What a fix took (a path, a flag) can outlast the error.
+			return rankCarriedOther + 15, rankCarriedOther + 35, true
+		case "request":
+			return rankCarriedOther + 10, rankCarriedOther + 30, true
+		case "solved":
+			return rankCarriedSolved, rankCarriedOther + 20, true
+		}
+		return rankCarriedOther, rankCarriedOther + 20, true
+	}
 	switch kind {
 	case "current_work", "next_step":
 		if atEnd {
-			return rankCarriedEnd, rankCarriedEnd + 12
+			return rankCarriedEnd, rankCarriedEnd + 12, true
 		}
-		return rankCarriedPending + 8, rankCarriedOther
+		return rankCarriedPending + 8, rankCarriedOther, true
 	case "pending":
-		return rankCarriedPending, rankCarriedPending + 20
+		return rankCarriedPending, rankCarriedPending + 20, true
 	case "problems":
-		return rankCarriedPending + 5, rankCarriedOther
+		return rankCarriedOther, rankCarriedOther + 20, true
+	case "solved":
+		return rankCarriedSolved, rankCarriedOther + 20, true
 	case "user_messages":
-		return rankCarriedPending + 10, rankCarriedOther + 5
+		return rankCarriedPending + 10, rankCarriedOther + 5, true
 	case "request":
-		return rankCarriedOther + 10, rankCarriedOther + 30
+		return rankCarriedOther + 10, rankCarriedOther + 30, true
 	}
-	return rankCarriedOther, rankCarriedOther + 20
+	return rankCarriedOther, rankCarriedOther + 20, true
+}
+
+// carriedSince measures the work after a compaction summary: messages,
+// commits and the person's requests after it. A summary followed by much
+// work is stale, and says so: "as of message N of M (…)".
+func carriedSince(s *handoff.Snapshot) (stale bool, label string) {
+	c := s.Carried
+	if c.AtEnd || s.Source.Messages == 0 {
+		return false, ""
+	}
+	at := c.Source.Index
+	msgs := s.Source.Messages - 1 - at
+	commits, requests := 0, 0
+	for _, x := range s.Commits {
+		if x.Source.Index > at {
+			commits++
+		}
+	}
+	for _, r := range s.Requests {
+		if r.Source.Index > at {
+			requests++
+		}
+	}
+	if msgs < staleAfter && commits == 0 {
+		return false, ""
+	}
+	since := []string{fmt.Sprintf("%d %s", msgs, plural(msgs, "message", "messages"))}
+	if commits > 0 {
+		since = append(since, fmt.Sprintf("%d %s", commits, plural(commits, "commit", "commits")))
+	}
+	if requests > 0 {
+		since = append(since, fmt.Sprintf("%d %s from the person", requests, plural(requests, "request", "requests")))
+	}
+	return true, fmt.Sprintf("as of message %d of %d; %s since", at+1, s.Source.Messages, strings.Join(since, ", "))
 }
 
 func (b *builder) carried(s *handoff.Snapshot) {
@@ -367,27 +427,83 @@ func (b *builder) carried(s *handoff.Snapshot) {
 	if c == nil {
 		return
 	}
+	stale, since := carriedSince(s)
 	for _, sec := range c.Sections {
-		short, full := carriedRank(sec.Kind, c.AtEnd)
+		short, full, ok := carriedRank(sec.Kind, c.AtEnd, stale)
+		if !ok {
+			continue
+		}
 		lead := inline(sec.Title, 60) + ":\n"
+		if stale && (sec.Kind == "pending" || sec.Kind == "current_work" || sec.Kind == "next_step") {
+			// Only the sections that state where things stood are dated;
+			// the rest (concepts, files, the request) is knowledge.
+			lead = inline(sec.Title, 60) + " (" + since + "):\n"
+		}
 		b.variants(secCarried, "summary sections", []int{short, full}, []string{
 			lead + blockQuote(sec.Text, 400), lead + blockQuote(sec.Text, 1600),
 		})
 	}
 }
 
-// notes adds what the agent wrote into its notes files, newest file
-// first, a piece per section: decisions rank with the decisions, next
-// steps and open items with the plan, the rest lower.
+// Paths under which the extractor carries conversation texts among the
+// file notes (extractor.NoteReport, extractor.NoteReasoning).
+const (
+	noteReportPath    = "(assistant report)"
+	noteReasoningPath = "(assistant reasoning)"
+)
+
+// notes adds what the agent wrote into its notes files, a piece per
+// section. A file written after the latest request holds where the work
+// stands and ranks with the end state's details; the others, newest file
+// first, rank below the decisions; a history file (an archive) ranks
+// last. Within a file, decisions and open state (next, broken, todo)
+// lead. The assistant's report before a short last message, and its
+// reasoning when it said nothing at the end, go where the session
+// stopped.
 func (b *builder) notes(s *handoff.Snapshot) {
-	for i, n := range s.FileNotes {
+	latest := -1
+	if n := len(s.Requests); n > 0 {
+		latest = s.Requests[n-1].Source.Index
+	}
+	i := 0
+	for _, n := range s.FileNotes {
+		switch n.Path {
+		case noteReasoningPath:
+			b.variants(secStop, "current work", []int{rankLastShort, rankLastLonger}, []string{
+				"Current work (from the agent's reasoning, after its last words):\n" + blockQuote(n.Text, 320),
+				"Current work (from the agent's reasoning, after its last words):\n" + blockQuote(n.Text, 700),
+			})
+			continue
+		case noteReportPath:
+			lead := "Its last full report before that (key lines):\n"
+			b.variants(secStop, "last report", []int{rankLastLonger, rankNotes, rankNotesFull}, []string{
+				lead + blockQuote(n.Text, 300), lead + blockQuote(n.Text, 700), lead + blockQuote(n.Text, 1400),
+			})
+			continue
+		}
+		shift := 0
+		switch {
+		case archivePathRe.MatchString(n.Path):
+			shift = rankNotesFull - rankNotes
+		case n.Source.Index > latest:
+			shift = -5 // written in the last turn: where the work stands
+		}
+		// Each kind of block steps by its own count, so the open items
+		// below a long list of finished ones keep their rank.
+		var nDecision, nOpen, nOther int
 		for j, block := range noteBlocks(n.Text) {
-			short, full := rankNotesOther+4*i+j, rankNotesFull+4*i+j
+			// Only a fresh file's decisions and open items move up; its
+			// other sections are history as much as state.
+			short, full := rankNotesOther+4*i+2*nOther+max(shift, 0), rankNotesFull+4*i+2*j+max(shift, 0)
 			switch {
 			case noteDecisionRe.MatchString(block.heading):
-				short = rankNotes + 4*i + j
-			case noteNextRe.MatchString(block.heading):
-				short = rankNotes + 3 + 4*i + j
+				short = rankNotes + 4*i + nDecision + shift
+				nDecision++
+			case noteNextRe.MatchString(block.heading), noteOpenRe.MatchString(block.heading + "\n" + block.body):
+				short = rankNotes + 3 + 4*i + nOpen + shift
+				nOpen++
+			default:
+				nOther++
 			}
 			lead := code(n.Path, 120) + ", " + quoted(block.heading, 80) + ":\n"
 			if block.heading == "" {
@@ -397,13 +513,19 @@ func (b *builder) notes(s *handoff.Snapshot) {
 				lead + blockQuote(block.body, 300), lead + blockQuote(block.body, 1000),
 			})
 		}
+		i++
 	}
 }
 
 var (
 	noteDecisionRe = regexp.MustCompile(`(?i)decision|decided|chose|choice|architecture|approach|design`)
-	noteNextRe     = regexp.MustCompile(`(?i)next|todo|to do|pending|remaining|priorit|plan|open|issue|blocker|pinned`)
-	noteHeadingRe  = regexp.MustCompile(`^#{1,6}\s+\S|^\*\*[^*]+\*\*:?\s*$`)
+	noteNextRe     = regexp.MustCompile(`(?i)next|todo|to do|pending|remaining|priorit|plan|open|issue|blocker|pinned|broken|incomplete|fail|missing|critical|current`)
+	// noteOpenRe marks a block whose lines say something is not done.
+	noteOpenRe    = regexp.MustCompile(`(?i)❌|🎯|🚧|⚠|\[ \]|\bbroken\b|\bblocked\b|\bnot (?:yet )?implemented\b|\bTODO\b`)
+	noteHeadingRe = regexp.MustCompile(`^#{1,6}\s+\S|^\*\*[^*]+\*\*:?\s*$`)
+	// archivePathRe names a notes file that keeps history (the extractor's
+	// archiveRe): it ranks after the current ones.
+	archivePathRe = regexp.MustCompile(`(?i)(^|/)(archive[sd]?|old|history|attic|legacy|deprecated)/|(^|[-_./])(previous|prev|old|archived?|history|historical|legacy|backup|bak)([-_.]|$)`)
 )
 
 type noteBlock struct{ heading, body string }

@@ -13,6 +13,7 @@ const (
 	CarriedNextStep     = "next_step"
 	CarriedPending      = "pending"
 	CarriedProblems     = "problems"
+	CarriedSolved       = "solved"
 	CarriedUserMessages = "user_messages"
 	CarriedRequest      = "request"
 	CarriedOther        = "other"
@@ -134,6 +135,9 @@ func carriedKind(title string) string {
 		return CarriedCurrentWork
 	case strings.Contains(t, "pending"), strings.Contains(t, "remaining"), strings.Contains(t, "todo"), strings.Contains(t, "plan"):
 		return CarriedPending
+	case strings.Contains(t, "problem solving"), strings.Contains(t, "solved"):
+		// What was worked out and how: work done, not an error list.
+		return CarriedSolved
 	case strings.Contains(t, "error"), strings.Contains(t, "problem"), strings.Contains(t, "fix"):
 		return CarriedProblems
 	case strings.Contains(t, "user message"):

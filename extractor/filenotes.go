@@ -3,15 +3,34 @@ package extractor
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
 )
 
 // Limits on file notes.
 const (
-	fileNoteLimit = 1600 // runes kept per file
+	fileNoteLimit = 4800 // runes kept per file
 	maxFileNotes  = 6
+	// A last message this short ("Done!", "Perfect, committed.") says
+	// nothing of the state; a report this long before it does.
+	shortLastLimit = 300
+	longReportMin  = 600
+	reportLimit    = 1400
+	reasoningLimit = 600
+	proseLineLimit = 240 // a paragraph under a kept heading: its lead
+)
+
+// Paths of the notes that come from the conversation, not from a file:
+// the assistant's last long report before a short closing message, and
+// its reasoning when the session ended inside a tool loop with nothing
+// said. The parentheses keep them apart from any real path (a notes file
+// must end in .md or .txt).
+const (
+	NoteReport    = "(assistant report)"
+	NoteReasoning = "(assistant reasoning)"
 )
 
 var (
@@ -19,9 +38,27 @@ var (
 	notesFileRe = regexp.MustCompile(`(?i)(^|[-_./])(status|decisions?|adr|todo|plan|notes|progress|roadmap|handoff|next[-_]?steps|tasks|session[-_]?status|changelog)([-_.]|$)`)
 	// notesDirRe names folders of decision records.
 	notesDirRe = regexp.MustCompile(`(?i)(^|/)(adr|adrs|decisions|docs/decisions)/`)
-	// noteHeadingRe is a heading whose section a successor needs.
-	noteHeadingRe = regexp.MustCompile(`(?i)decision|decided|architecture|approach|design|next|todo|to do|pending|remaining|priorit|status|plan|open|issue|known|blocker|pinned|current|chose|choice`)
-	mdHeadingRe   = regexp.MustCompile(`^#{1,6}\s+\S|^\*\*[^*]+\*\*:?\s*$`)
+	// archiveRe names a file that keeps history rather than the current
+	// state: under an archive/old/history folder, or named so.
+	archiveRe = regexp.MustCompile(`(?i)(^|/)(archive[sd]?|old|history|attic|legacy|deprecated)/|(^|[-_./])(previous|prev|old|archived?|history|historical|legacy|backup|bak)([-_.]|$)`)
+	// noteHeadingRe is a heading whose section a successor needs: what was
+	// decided, what stands and what is next.
+	noteHeadingRe = regexp.MustCompile(`(?i)\b(?:decision|decided|architecture|approach|design|next|todo|to do|pending|remaining|priorit|status|plan|open|issue|known|blocker|blocked|pinned|current|chose|choice|broken|incomplete|complete|done|working|progress|fail|missing|critical|problem|finding|result|goal|phase|milestone)|❌|✅|⚠|🎯|🚧`)
+	// mdHeadingRe is a heading: markdown's, a bold line, or a label line
+	// ("NEXT:", "Status:") that heads the lines below it.
+	mdHeadingRe = regexp.MustCompile(`^#{1,6}\s+\S|^\*\*[^*]+\*\*:?\s*$|^\p{Lu}[\p{L} ]{1,30}:$`)
+	// openStateRe says something is still to do or not working.
+	openStateRe = regexp.MustCompile(`(?i)\bnext\b|\bstatus\b|priorit|\btodo\b|remaining|pending|\bbroken\b|\bblocked\b|blocker|not (?:yet )?(?:implemented|working|done)|❌|🎯|⚠|\[ \]`)
+	// stateLineRe is a line that carries state by itself, under any
+	// heading: a status mark, a checkbox, or a state word leading it.
+	stateLineRe = regexp.MustCompile(`^(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\*\*)?\s*(?:❌|✅|⚠|🎯|🚧|⏳|🔴|🟡|🟢|☐|☒|✔|✗|✘|\[[ xX]\]|(?i:todo|next|current(?:ly)?|broken|blocked|blockers?|done|fixed|failing|fails|pending|remaining|status|in progress|wip|incomplete|not (?:yet )?(?:implemented|working|done))\b)`)
+	// italicLineRe is a line set wholly in italics: a document's header or
+	// footer ("*Last Updated: …*"), never its state.
+	italicLineRe = regexp.MustCompile(`^(?:\*[^*\s][^*]*\*|_[^_\s][^_]*_)$`)
+	// boilerplateRe starts a line that dates or frames a document.
+	boilerplateRe = regexp.MustCompile(`(?i)^(?:[-*]\s*)?(?:\*\*)?(?:last updated|next update|updated on|generated (?:by|on)|copyright|table of contents)\b`)
+	noteItemRe    = regexp.MustCompile(`^(?:[-*+•]\s|\d{1,2}[.)]\s)`)
+	ruleLineRe    = regexp.MustCompile(`^(?:-{3,}|\*{3,}|_{3,}|={3,})$`)
 )
 
 // isNotesFile reports whether an agent's edit of p writes its own notes.
@@ -40,60 +77,254 @@ func isNotesFile(p string) bool {
 	return notesFileRe.MatchString(path.Base(p)) || notesDirRe.MatchString(p)
 }
 
+// isArchiveFile reports whether a notes file keeps history: what it
+// holds was true once, and the status file beside it says what is true
+// now.
+func isArchiveFile(p string) bool {
+	return archiveRe.MatchString(strings.TrimSuffix(p, path.Ext(p)))
+}
+
+// noteWrite is one call's writing into a notes file.
+type noteWrite struct {
+	text string
+	// whole: the call wrote the whole file (Write content), so what was
+	// written before is gone; an edit or a patch changes a part only.
+	whole bool
+	// removed is the text an edit replaced (old text, a patch's removed
+	// lines): what older writes said there is no longer in the file.
+	removed string
+	src     handoff.MessageRef
+}
+
 // fileNotes reads what the assistant wrote into notes files, by the shape
-// of its edit calls (a path plus content, new text or a patch), keeping
-// the latest writing per file and, of it, the sections under headings a
-// successor needs. These are the assistant's own words, not tool output.
+// of its edit calls (a path plus content, new text or a patch), and of it
+// the lines that carry state: the sections under headings a successor
+// needs and any line marked done, broken or next. An edit of a big
+// document changes a part of it, so a file's note joins its edits newest
+// first, back to the last time the whole file was written. The files
+// written last come first, and a history file (an archive, "previous
+// notes") after every current one. These are the assistant's own words,
+// not tool output.
+//
+// The notes also carry two texts of the conversation's end that hold its
+// state when the last message does not (see lateReport and
+// reasoningWork); they come first, under the paths NoteReport and
+// NoteReasoning.
 func fileNotes(main []handoff.Message, cwd string) []handoff.FileNote {
-	latest := map[string]handoff.FileNote{}
+	writes := map[string][]noteWrite{}
 	var order []string
 	for _, m := range main {
 		if m.Role != handoff.RoleAssistant {
 			continue
 		}
 		for _, c := range m.ToolCalls {
-			for p, text := range writtenText(c) {
+			for p, w := range writtenText(c) {
 				if !isNotesFile(p) {
 					continue
 				}
-				note := noteSections(text)
-				if note == "" {
-					continue
-				}
 				rel := relativePath(p, cwd)
-				if _, ok := latest[rel]; !ok {
+				if _, ok := writes[rel]; !ok {
 					order = append(order, rel)
 				}
-				latest[rel] = handoff.FileNote{Path: rel, Text: clipSentences(note, fileNoteLimit), Source: m.Ref()}
+				w.src = m.Ref()
+				writes[rel] = append(writes[rel], w)
 			}
 		}
 	}
-	// Newest writing first.
 	var out []handoff.FileNote
 	for _, p := range order {
-		out = append(out, latest[p])
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].Source.Index > out[j-1].Source.Index; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
+		if note, ok := joinWrites(p, writes[p]); ok {
+			out = append(out, note)
 		}
 	}
+	// Current files before history files; within each, newest writing
+	// first.
+	slices.SortStableFunc(out, func(a, b handoff.FileNote) int {
+		if x, y := isArchiveFile(a.Path), isArchiveFile(b.Path); x != y {
+			if x {
+				return 1
+			}
+			return -1
+		}
+		return b.Source.Index - a.Source.Index
+	})
 	if len(out) > maxFileNotes {
 		out = out[:maxFileNotes]
 	}
-	return out
+	var lead []handoff.FileNote
+	if n, ok := reasoningWork(main); ok {
+		lead = append(lead, n)
+	}
+	if n, ok := lateReport(main); ok {
+		lead = append(lead, n)
+	}
+	return append(lead, out...)
 }
 
-// writtenText returns, per file, the text a call writes: Write content,
-// Edit/MultiEdit new text, or a patch's added lines.
-func writtenText(c handoff.ToolCall) map[string]string {
-	out := map[string]string{}
+// joinWrites makes one file's note from its writes: the state lines of
+// each, newest first, back to the newest whole-file write, each line once.
+func joinWrites(p string, ws []noteWrite) (handoff.FileNote, bool) {
+	var lines []string
+	seen := map[string]bool{}
+	size := 0
+	var removed []string
+	for i := len(ws) - 1; i >= 0 && size < fileNoteLimit; i-- {
+		// Within a write, the sections that say something is open come
+		// first: a long list of finished modules must not crowd out the
+		// broken one below it.
+		for _, l := range strings.Split(strings.Join(openFirst(noteLines(ws[i].text)), "\n"), "\n") {
+			if l == "" {
+				continue
+			}
+			key := strings.ToLower(l)
+			if seen[key] || replacedLater(l, removed) {
+				continue
+			}
+			seen[key] = true
+			lines = append(lines, l)
+			size += utf8.RuneCountInString(l) + 1
+		}
+		if ws[i].whole {
+			break
+		}
+		if ws[i].removed != "" {
+			removed = append(removed, ws[i].removed)
+		}
+	}
+	if len(lines) == 0 {
+		return handoff.FileNote{}, false
+	}
+	text := clipSentences(strings.Join(lines, "\n"), fileNoteLimit)
+	return handoff.FileNote{Path: p, Text: text, Source: ws[len(ws)-1].src}, true
+}
+
+// replacedLater reports whether a line an older write added was replaced
+// by a newer edit (it lies in the text that edit removed).
+func replacedLater(line string, removed []string) bool {
+	for _, r := range removed {
+		if strings.Contains(r, line) {
+			return true
+		}
+	}
+	return false
+}
+
+// lateReport returns the assistant's last long report when its very last
+// message is a short close ("Done!", "Perfect, committed."): the report
+// says where things stand (status, findings, "Next Priority") and the
+// close does not. Only its state lines are kept.
+func lateReport(main []handoff.Message) (handoff.FileNote, bool) {
+	var texts []handoff.Message
+	for i := len(main) - 1; i >= 0 && len(texts) < 2; i-- {
+		if m := main[i]; m.Role == handoff.RoleAssistant && withoutThinking(m.Text) != "" {
+			texts = append(texts, m)
+		}
+	}
+	if len(texts) < 2 {
+		return handoff.FileNote{}, false
+	}
+	last, report := withoutThinking(texts[0].Text), withoutThinking(texts[1].Text)
+	if utf8.RuneCountInString(last) > shortLastLimit || strings.Count(last, "\n") > 2 || utf8.RuneCountInString(report) < longReportMin {
+		return handoff.FileNote{}, false
+	}
+	blocks := openFirst(noteLines(stripCode(report)))
+	if len(blocks) == 0 || !openStateRe.MatchString(blocks[0]) {
+		return handoff.FileNote{}, false // a report of finished work only
+	}
+	return handoff.FileNote{Path: NoteReport, Text: clipSentences(strings.Join(blocks, "\n"), reportLimit), Source: texts[1].Ref()}, true
+}
+
+// openFirst groups lines into blocks at their headings and puts the
+// blocks that say something is still open (next, status, broken) first.
+func openFirst(lines []string) []string {
+	var blocks []string
+	for _, l := range lines {
+		if len(blocks) == 0 || mdHeadingRe.MatchString(l) {
+			blocks = append(blocks, l)
+			continue
+		}
+		blocks[len(blocks)-1] += "\n" + l
+	}
+	slices.SortStableFunc(blocks, func(a, b string) int {
+		x, y := openStateRe.MatchString(a), openStateRe.MatchString(b)
+		switch {
+		case x && !y:
+			return -1
+		case y && !x:
+			return 1
+		}
+		return 0
+	})
+	return blocks
+}
+
+// reasoningWork returns what the assistant was in the middle of when the
+// session ended inside a tool loop: tool calls after its last visible
+// words (or none said at all), and reasoning logged after them (Codex
+// reasoning summaries, Claude thinking). The newest reasoning with a body
+// states the work; the headlines of the reasoning after it, the step it
+// had reached.
+func reasoningWork(main []handoff.Message) (handoff.FileNote, bool) {
+	lastText := -1
+	for i, m := range main {
+		if m.Role == handoff.RoleAssistant && withoutThinking(m.Text) != "" {
+			lastText = i
+		}
+	}
+	calls := 0
+	var thoughts []handoff.Message
+	for _, m := range main[lastText+1:] {
+		if m.Role != handoff.RoleAssistant {
+			continue
+		}
+		calls += len(m.ToolCalls)
+		if strings.TrimSpace(m.Thinking) != "" {
+			thoughts = append(thoughts, m)
+		}
+	}
+	if calls == 0 || len(thoughts) == 0 {
+		return handoff.FileNote{}, false
+	}
+	body := len(thoughts) - 1
+	for body > 0 && !hasBody(thoughts[body].Thinking) {
+		body--
+	}
+	text := clipSentences(spaceRun.ReplaceAllString(strings.TrimSpace(thoughts[body].Thinking), " "), reasoningLimit)
+	var then []string
+	for _, m := range thoughts[body+1:] {
+		then = append(then, headline(m.Thinking))
+	}
+	if len(then) > 0 {
+		text += "\nThen: " + strings.Join(then, "; ")
+	}
+	return handoff.FileNote{Path: NoteReasoning, Text: text, Source: thoughts[len(thoughts)-1].Ref()}, true
+}
+
+// hasBody reports whether reasoning says more than a one-line headline.
+func hasBody(s string) bool {
+	s = strings.TrimSpace(s)
+	return strings.Contains(s, "\n") || utf8.RuneCountInString(s) > 120
+}
+
+// headline is reasoning's first line without emphasis ("**Verifying
+// URL handling**" → "Verifying URL handling").
+func headline(s string) string {
+	return truncate(strings.Trim(firstLine(strings.TrimSpace(s)), "*# "), 120)
+}
+
+// writtenText returns, per file, the text a call writes: Write content
+// (the whole file), Edit/MultiEdit new text, or a patch's added lines
+// (a part of it).
+func writtenText(c handoff.ToolCall) map[string]noteWrite {
+	out := map[string]noteWrite{}
 	in := decodeObject(c.Input)
 	if p := firstPath(in); p != "" {
 		var parts []string
+		whole := false
 		for _, k := range []string{"content", "file_text", "new_string", "new_str", "text"} {
 			if v := str(in, k); v != "" {
 				parts = append(parts, v)
+				whole = whole || k == "content" || k == "file_text"
 			}
 		}
 		if edits, ok := in["edits"].([]any); ok {
@@ -105,8 +336,23 @@ func writtenText(c handoff.ToolCall) map[string]string {
 				}
 			}
 		}
+		var gone []string
+		for _, k := range []string{"old_string", "old_str"} {
+			if v := str(in, k); v != "" {
+				gone = append(gone, v)
+			}
+		}
+		if edits, ok := in["edits"].([]any); ok {
+			for _, e := range edits {
+				if obj, ok := e.(map[string]any); ok {
+					if v := str(obj, "old_string"); v != "" {
+						gone = append(gone, v)
+					}
+				}
+			}
+		}
 		if len(parts) > 0 {
-			out[p] = strings.Join(parts, "\n")
+			out[p] = noteWrite{text: strings.Join(parts, "\n"), whole: whole, removed: strings.Join(gone, "\n")}
 		}
 		return out
 	}
@@ -117,41 +363,88 @@ func writtenText(c handoff.ToolCall) map[string]string {
 				cur = strings.TrimSpace(m[1] + m[2] + m[3])
 				continue
 			}
-			if cur != "" && strings.HasPrefix(line, "+") && !strings.HasPrefix(line, "+++") {
-				out[cur] += line[1:] + "\n"
+			switch {
+			case cur == "":
+			case strings.HasPrefix(line, "+") && !strings.HasPrefix(line, "+++"):
+				w := out[cur]
+				w.text += line[1:] + "\n"
+				out[cur] = w
+			case strings.HasPrefix(line, "-") && !strings.HasPrefix(line, "---"):
+				w := out[cur]
+				w.removed += line[1:] + "\n"
+				out[cur] = w
 			}
 		}
 	}
 	return out
 }
 
-// noteSections keeps the sections of a notes text whose heading a
-// successor needs; a text without headings is kept whole when short.
-func noteSections(text string) string {
-	lines := strings.Split(text, "\n")
+// noteLines keeps the lines of a notes text that carry state: the
+// headings a successor needs with the lines under them, and any line
+// marked done, broken, next or with a checkbox, with the heading it sits
+// under. A document's italic header and footer lines, dates and rules
+// are dropped. A short text without headings is kept whole.
+func noteLines(text string) []string {
 	var out []string
-	keep, sawHeading := false, false
-	for _, l := range lines {
+	heading, headingOut, keep, sawHeading := "", false, false, false
+	for _, l := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(l)
+		if t == "" || italicLineRe.MatchString(t) || boilerplateRe.MatchString(t) || ruleLineRe.MatchString(t) || strings.HasPrefix(t, "```") {
+			continue
+		}
 		if mdHeadingRe.MatchString(t) {
+			if headingOut && out[len(out)-1] == heading {
+				out = out[:len(out)-1] // a heading with nothing kept under it
+			}
 			sawHeading = true
+			heading, headingOut = t, false
 			keep = noteHeadingRe.MatchString(t)
 			if keep {
 				out = append(out, t)
+				headingOut = true
 			}
 			continue
 		}
-		if keep && t != "" {
-			out = append(out, t)
+		if !keep && !stateLineRe.MatchString(t) {
+			continue
+		}
+		if heading != "" && !headingOut {
+			out = append(out, heading)
+			headingOut = true
+		}
+		if !noteItemRe.MatchString(t) && !stateLineRe.MatchString(t) {
+			t = leadSentence(t) // a paragraph: its first sentence
+		}
+		out = append(out, t)
+	}
+	if headingOut && out[len(out)-1] == heading {
+		out = out[:len(out)-1]
+	}
+	if !sawHeading && utf8.RuneCountInString(text) <= fileNoteLimit/2 {
+		var all []string
+		for _, l := range strings.Split(text, "\n") {
+			if t := strings.TrimSpace(l); t != "" && !italicLineRe.MatchString(t) && !boilerplateRe.MatchString(t) && !ruleLineRe.MatchString(t) {
+				all = append(all, t)
+			}
+		}
+		return all
+	}
+	return out
+}
+
+// leadSentence returns a paragraph's first sentence, at most
+// proseLineLimit runes: a sentence ends at ".", "!" or "?" before a space
+// and a capital letter, so "main.go" and "e.g. the" stay whole.
+func leadSentence(p string) string {
+	for i := 0; i+2 < len(p); i++ {
+		if (p[i] == '.' || p[i] == '!' || p[i] == '?') && p[i+1] == ' ' && p[i+2] >= 'A' && p[i+2] <= 'Z' {
+			if i+1 < len(p)-2 {
+				return clipSentences(p[:i+1], proseLineLimit) + " …"
+			}
+			break
 		}
 	}
-	if !sawHeading {
-		if len(text) <= fileNoteLimit {
-			return strings.TrimSpace(text)
-		}
-		return ""
-	}
-	return strings.Join(out, "\n")
+	return clipSentences(p, proseLineLimit)
 }
 
 // relativePath names p relative to cwd when it lies inside it.

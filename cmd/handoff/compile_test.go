@@ -42,6 +42,7 @@ func readFile(t *testing.T, path string) string {
 }
 
 func TestCompileSample(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	r := runCLI(t, db, readFile(t, sampleTranscript), "--no-git")
 	if r.err != nil {
@@ -143,6 +144,7 @@ func containsAny(list []string, sub string) bool {
 // TestCompileBadInput checks that bad input gives a clear error, the
 // documented exit code, and writes nothing to the store.
 func TestCompileBadInput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		stdin    string
@@ -188,6 +190,7 @@ func TestCompileBadInput(t *testing.T) {
 // TestCompileRealTranscripts runs the main job on every real Claude Code
 // session in ../shared/transcripts at three budgets.
 func TestCompileRealTranscripts(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../../shared/transcripts/claude-code/*.jsonl")
 	if len(files) == 0 {
 		t.Skip("../shared/transcripts/claude-code not present")

@@ -76,6 +76,7 @@ func goldenName(path, kind string) string {
 // shown to change nothing. Refresh with -update when the output is meant to
 // change (the prompt's content, a parser's fix).
 func TestGoldenCLI(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(sharedTranscripts); err != nil {
 		t.Skipf("shared corpus not present: %v", err)
 	}
@@ -115,6 +116,7 @@ func TestGoldenCLI(t *testing.T) {
 // TestGoldenStoredCompile pins the stored path too: compile into a real
 // database, then show what was stored, ids normalised.
 func TestGoldenStoredCompile(t *testing.T) {
+	t.Parallel()
 	rel := goldenCorpus[0]
 	path := filepath.Join(sharedTranscripts, rel)
 	if _, err := os.Stat(path); err != nil {

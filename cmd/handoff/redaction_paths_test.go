@@ -149,6 +149,7 @@ func secretTranscript(shapes []secretShape) string {
 // wrote, the SQLite files' bytes, and the request bodies a (fake) LLM
 // received.
 func TestNoSecretLeavesAnyPath(t *testing.T) {
+	t.Parallel()
 	shapes := secretShapes()
 	// A shape the redactor itself does not recognise is redact's gap, not
 	// an output path's: it is listed, and the paths are checked with the

@@ -70,6 +70,7 @@ func unresolvedCount(f Facts) int {
 // unresolved errors and files modified: the numbers the issue reports
 // before and after (go test -run LabelledFactsTable -v).
 func TestLabelledFactsTable(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for _, rel := range labelledFiles(t) {
 		f := ComputeFacts(realMessages(t, rel))
@@ -91,6 +92,7 @@ func TestLabelledFactsTable(t *testing.T) {
 // CuPy install that never went through), Codex rollouts yield commands,
 // files and tests, and the text formats yield files modified.
 func TestRealSessionsErrorsAndEdits(t *testing.T) {
+	t.Parallel()
 	maxOpen := map[string]int{ // the count before this change, in the comment
 		"claude-code/vsla-gpu-cuda-727lines.jsonl":           6, // 35
 		"claude-code/vsla-9034225e-613lines.jsonl":           3, // 7

@@ -4,7 +4,10 @@
 # with `git worktree add` into a temp dir) beside handoff built from this
 # tree, on the same machine in the same run, and their ratios:
 #
-#   formats      handoff's fixed cost (there is no --version yet)
+#   formats      handoff's fixed cost as the old commit can show it (it
+#                has no --version)
+#   version      handoff --version, the fixed cost issue 12 compares the
+#                1 KB compile and the Stop hook with (new build only)
 #   compile-1KB  compile --no-store --no-git of a generated ~1 KB transcript
 #   compile-max  the same on the largest file in $SHARED/claude-code
 #   stop-hook    hook claude, Stop event, on vsla-gpu-cuda-727lines.jsonl
@@ -12,6 +15,12 @@
 #   json-decode  bench/jsondecode: a plain line-by-line encoding/json
 #                decode of the largest file, the floor compile-max is
 #                compared with
+#
+# Then memory (skip with MEMORY=0): peak RSS (GNU time's %M) of compile
+# --no-store --no-git, old and new, on synthetic Claude Code transcripts
+# written by bench/synth (8 KiB of tool output per round) of 25 MB and
+# 100 MB, the growth between them in MiB per MB of file, and on one 50 MB
+# tool-result line, as a ratio to the line.
 #
 # Usage: bench/run.sh   (RUNS=7 BASE=238b34d SHARED=../shared/transcripts)
 # CPU time is perf stat's task-clock (all threads and children, sub-ms
@@ -44,7 +53,8 @@ trap cleanup EXIT
 echo "building old ($base) and new ($(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- . || echo +dirty))..." >&2
 git -C "$root" worktree add --quiet --detach "$tmp/old" "$base"
 (cd "$tmp/old" && go build -o "$tmp/handoff-old" ./cmd/handoff)
-(cd "$root" && go build -o "$tmp/handoff-new" ./cmd/handoff && go build -o "$tmp/jsondecode" ./bench/jsondecode)
+(cd "$root" && go build -o "$tmp/handoff-new" ./cmd/handoff && go build -o "$tmp/jsondecode" ./bench/jsondecode &&
+	go build -o "$tmp/synth" ./bench/synth)
 
 largest=$(ls -S "$shared"/claude-code/*.jsonl | head -n 1)
 stopfile=$shared/claude-code/vsla-gpu-cuda-727lines.jsonl
@@ -86,6 +96,7 @@ for v in old new; do
 	bin=$tmp/handoff-$v
 	declare -n r=$v
 	r[formats]=$(cpu "$bin" formats)
+	[[ $v == new ]] && r[version]=$(cpu "$bin" --version)
 	r[compile-1KB]=$(cpu "$bin" compile --no-store --no-git "$small")
 	r[compile-max]=$(cpu "$bin" compile --no-store --no-git "$largest")
 	printf '{"session_id":"bench-stop","transcript_path":"%s","cwd":"%s","hook_event_name":"Stop"}\n' "$stopfile" "$tmp" >"$tmp/stop.json"
@@ -111,4 +122,42 @@ for v in old new; do
 		" compile-1KB/formats $(ratio "${r[compile-1KB]}" "${r[formats]}") (<= 13)" \
 		" stop-hook/formats $(ratio "${r[stop-hook]}" "${r[formats]}") (<= 8)"
 	unset -n r
+done
+printf '%-12s %8s %8s\n' version - "${new[version]}"
+echo "  new: compile-1KB/version $(ratio "${new[compile-1KB]}" "${new[version]}") (<= 13)" \
+	" stop-hook/version $(ratio "${new[stop-hook]}" "${new[version]}") (<= 8)"
+
+[[ ${MEMORY:-1} == 0 ]] && exit 0
+[[ -x /usr/bin/time ]] || { echo "bench: memory needs GNU time at /usr/bin/time" >&2; exit 1; }
+"$tmp/synth" -size $((25 << 20)) "$tmp/m25.jsonl"
+"$tmp/synth" -size $((100 << 20)) "$tmp/m100.jsonl"
+"$tmp/synth" -line $((50 << 20)) "$tmp/line50.jsonl"
+# rss FILE: median peak RSS in KiB of compiling FILE with each binary, 3 runs.
+rss() {
+	local bin=$1 file=$2 i
+	for ((i = 0; i < 3; i++)); do
+		/usr/bin/time -o "$tmp/rss" -f '%M' "$bin" compile --no-store --no-git "$file" >/dev/null 2>"$tmp/stderr" ||
+			{ echo "bench: failed: $bin compile $file" >&2; cat "$tmp/stderr" >&2; exit 1; }
+		tail -n 1 "$tmp/rss"
+	done | sort -g | sed -n 2p
+}
+mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+echo "peak RSS MiB of compile (GNU time %M, median of 3)"
+printf '%-12s %8s %8s\n' case old new
+declare -A mem
+for v in old new; do
+	mem[$v-25]=$(rss "$tmp/handoff-$v" "$tmp/m25.jsonl")
+	mem[$v-100]=$(rss "$tmp/handoff-$v" "$tmp/m100.jsonl")
+	mem[$v-line]=$(rss "$tmp/handoff-$v" "$tmp/line50.jsonl")
+done
+line=$(stat -c %s "$tmp/line50.jsonl")
+mb25=$(stat -c %s "$tmp/m25.jsonl") mb100=$(stat -c %s "$tmp/m100.jsonl")
+for k in 25 100 line; do
+	printf '%-12s %8s %8s\n' "rss-$k" "$(mib "${mem[old-$k]}")" "$(mib "${mem[new-$k]}")"
+done
+for v in old new; do
+	growth=$(awk -v a="${mem[$v-25]}" -v b="${mem[$v-100]}" -v x="$mb25" -v y="$mb100" \
+		'BEGIN { printf "%.3f", ((b - a) / 1024) / ((y - x) / 1048576) }')
+	echo "  $v: growth $growth MiB/MB (<= 0.3), peak at 100 MB $(mib "${mem[$v-100]}") MiB (<= 100)," \
+		"50 MB line $(awk -v a="${mem[$v-line]}" -v l="$line" 'BEGIN { printf "%.2f", a * 1024 / l }')x the line (<= 3)"
 done

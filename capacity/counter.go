@@ -50,9 +50,11 @@ func (c *Counter) Encoding() Encoding { return c.enc }
 // built, does nothing.
 func (c *Counter) Warm() { c.encoder.warm() }
 
-// Built reports whether the tables have been built (successfully or not),
-// so a test can show that a path which answers from provider usage never
-// paid for them.
+// Built reports whether this Counter has needed its tables and has them
+// (built successfully or not), so a test can show that a path which
+// answers from provider usage never asked for them. The tables are shared
+// by the process's Counters of one encoding, so another Counter may have
+// paid for them already.
 func (c *Counter) Built() bool { return c.encoder.built.Load() }
 
 // Err builds the tables if no one has yet and returns the error the build

@@ -313,6 +313,18 @@ func BenchmarkFirstCount(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			// A fresh build each time, as in a new process: NewCounter's
+			// own encoder would find the process's tables ready.
+			c.encoder.build = newTiktoken
+			c.Count(text)
+		}
+	})
+	b.Run("after_second_counter", func(b *testing.B) {
+		for b.Loop() {
+			c, err := NewCounter(O200kBase)
+			if err != nil {
+				b.Fatal(err)
+			}
 			c.Count(text)
 		}
 	})
@@ -350,5 +362,39 @@ func TestMeasureFromProviderUsageBuildsNothing(t *testing.T) {
 	tr.Messages = append(tr.Messages, handoff.Message{Role: handoff.RoleUser, Text: "now run the tests"})
 	if u := Measure(tr, c, MeasureOptions{}); u.TokensUsed <= 1230 || !c.Built() {
 		t.Errorf("with a message after the usage: %d tokens, Built() = %v; want more than 1230 and built", u.TokensUsed, c.Built())
+	}
+}
+
+// TestCountersShareTables checks that a second Counter of one encoding
+// gets the very encoder the first built (one build per process), while
+// its own Built still says whether it asked for it, and that a Counter
+// of the other encoding gets its own.
+func TestCountersShareTables(t *testing.T) {
+	t.Parallel()
+	a, err := NewCounter(O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewCounter(O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := a.Count("shared tables"), b.Count("shared tables"); got != want || got == 0 {
+		t.Fatalf("counts differ or are zero: %d, %d", got, want)
+	}
+	ea, _ := a.encoder.get()
+	eb, _ := b.encoder.get()
+	if ea != eb {
+		t.Error("two o200k_base Counters built two encoders; they must share the process's one")
+	}
+	c, err := NewCounter(CL100kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Built() {
+		t.Error("a new Counter reports Built before it counted anything")
+	}
+	if ec, _ := c.encoder.get(); ec == ea {
+		t.Error("cl100k_base and o200k_base Counters share one encoder")
 	}
 }

@@ -124,12 +124,39 @@ func unknownEncoding(enc Encoding) error {
 	return handoff.Errorf(handoff.EINVALID, "unknown token encoding %q (known: %s, %s)", enc, O200kBase, CL100kBase)
 }
 
-// lazyEncoder builds a Counter's encoder on first use, once, so a program
+// processTables builds each encoding's encoder at most once per process,
+// on first request, and hands every Counter the same one. It is a memo of
+// a pure function of data embedded in the program, not state: the encoder
+// is read-only once built (see Counter), so sharing it changes no count.
+// A process that runs several commands in turn (the server, the MCP
+// server, the CLI's in-process tests, which run hundreds of commands per
+// test binary) would otherwise rebuild the same 200k-entry table for
+// every Counter it makes.
+var processTables = map[Encoding]func() (*tiktoken.Tiktoken, error){
+	O200kBase:  sync.OnceValues(func() (*tiktoken.Tiktoken, error) { return newTiktoken(O200kBase) }),
+	CL100kBase: sync.OnceValues(func() (*tiktoken.Tiktoken, error) { return newTiktoken(CL100kBase) }),
+}
+
+// sharedTiktoken returns the process's encoder for enc, building it on
+// the first call.
+func sharedTiktoken(enc Encoding) (*tiktoken.Tiktoken, error) {
+	build, ok := processTables[enc]
+	if !ok {
+		return nil, unknownEncoding(enc)
+	}
+	return build()
+}
+
+// lazyEncoder gets a Counter's encoder on first use, once, so a program
 // that never counts (a hook answered from provider usage) never pays for
 // the tables, and one certain to count can start the build early (warm).
-// Counters that share one (tests) share the build.
+// The tables themselves are built once per process (processTables), so
+// a second Counter for the same encoding finds them ready.
 type lazyEncoder struct {
-	enc     Encoding
+	enc Encoding
+	// build makes the encoder; nil means sharedTiktoken. Benchmarks set
+	// newTiktoken to measure a fresh build.
+	build   func(Encoding) (*tiktoken.Tiktoken, error)
 	once    sync.Once
 	started atomic.Bool // a warm goroutine was started
 	built   atomic.Bool // the build has finished, with or without error
@@ -141,7 +168,11 @@ type lazyEncoder struct {
 // callers wait for the one build.
 func (l *lazyEncoder) get() (*tiktoken.Tiktoken, error) {
 	l.once.Do(func() {
-		l.encoder, l.err = newTiktoken(l.enc)
+		build := l.build
+		if build == nil {
+			build = sharedTiktoken
+		}
+		l.encoder, l.err = build(l.enc)
 		l.built.Store(true)
 	})
 	return l.encoder, l.err

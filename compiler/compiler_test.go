@@ -31,6 +31,7 @@ func checkGolden(t *testing.T, name, got string) {
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		budget int
@@ -40,6 +41,7 @@ func TestGolden(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			res, err := Compile(rateLimitSnapshot(), Options{Budget: tc.budget, Counter: testCounter(t)})
 			if err != nil {
 				t.Fatal(err)
@@ -51,6 +53,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestGoldenLayouts(t *testing.T) {
+	t.Parallel()
 	unsaved := rateLimitSnapshot()
 	unsaved.ID = ""
 	unavailable := rateLimitSnapshot()
@@ -69,6 +72,7 @@ func TestGoldenLayouts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			res, err := Compile(tc.snap, Options{Budget: tc.budget, Counter: testCounter(t)})
 			if err != nil {
 				t.Fatal(err)

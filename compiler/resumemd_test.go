@@ -39,6 +39,7 @@ func frontMatter(t *testing.T, doc string) (map[string]any, string) {
 }
 
 func TestResumeMarkdown(t *testing.T) {
+	t.Parallel()
 	snap := rateLimitSnapshot()
 	res, err := Compile(snap, Options{Budget: 2000, Counter: testCounter(t)})
 	if err != nil {

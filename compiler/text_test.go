@@ -6,6 +6,7 @@ import (
 )
 
 func TestDataRendering(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, got, want string
 	}{
@@ -29,6 +30,7 @@ func TestDataRendering(t *testing.T) {
 }
 
 func TestNoteBlocks(t *testing.T) {
+	t.Parallel()
 	blocks := noteBlocks("## Decisions\n- use dlopen\n**Next steps:**\n- port the AST\nloose line")
 	if len(blocks) != 2 || blocks[0].heading != "Decisions" || !strings.Contains(blocks[1].body, "loose line") || blocks[1].heading != "Next steps" {
 		t.Errorf("noteBlocks = %+v", blocks)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestScore(t *testing.T) {
+	t.Parallel()
 	l := Labels{
 		Facts: []Fact{
 			{ID: "goal", Weight: 3, AnyOf: [][]string{{"RateLimiter"}}},
@@ -50,6 +51,7 @@ func TestScore(t *testing.T) {
 }
 
 func TestScoreEdgeCases(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		facts     []Fact
@@ -71,6 +73,7 @@ func TestScoreEdgeCases(t *testing.T) {
 }
 
 func TestTail(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		raw    string
@@ -95,6 +98,7 @@ func TestTail(t *testing.T) {
 }
 
 func TestLoadLabels(t *testing.T) {
+	t.Parallel()
 	dir, root := t.TempDir(), t.TempDir()
 	write := func(p, s string) {
 		t.Helper()
@@ -156,6 +160,7 @@ func sets(t *testing.T) map[string]Set {
 // hand-written references: each reference must contain every fact and no leak,
 // which is what makes the key a fair bar.
 func TestHeldoutReferencesScoreFull(t *testing.T) {
+	t.Parallel()
 	for name, s := range sets(t) {
 		if name == "shared" {
 			continue
@@ -192,6 +197,7 @@ func TestHeldoutReferencesScoreFull(t *testing.T) {
 
 // TestHeldoutLabelsWellFormed keeps the keys in the shared format's conventions.
 func TestHeldoutLabelsWellFormed(t *testing.T) {
+	t.Parallel()
 	kinds := map[string]bool{"goal": true, "current_work": true, "next_step": true, "decision": true,
 		"constraint": true, "error_open": true, "error_fixed": true, "task_done": true, "task_open": true,
 		"test_state": true, "file": true, "latest_request": true}
@@ -237,6 +243,7 @@ func TestHeldoutLabelsWellFormed(t *testing.T) {
 // every reference and on the tail baseline at two budgets, and checks that Score
 // and Tail give the same per-case coverage, must-have and leaks.
 func TestAgreesWithScorePy(t *testing.T) {
+	t.Parallel()
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 not installed")
@@ -246,51 +253,60 @@ func TestAgreesWithScorePy(t *testing.T) {
 		t.Skip("../shared/eval/score.py absent")
 	}
 	for name, s := range sets(t) {
-		ls, err := LoadLabels(s.Labels, s.Transcripts)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each set waits on its own score.py runs
+			agreesWithScorePy(t, python, scorePy, name, s)
+		})
+	}
+}
+
+// agreesWithScorePy is TestAgreesWithScorePy for one labelled set.
+func agreesWithScorePy(t *testing.T, python, scorePy, name string, s Set) {
+	t.Helper()
+	ls, err := LoadLabels(s.Labels, s.Transcripts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// References: one score.py run per set. The command receives the
+	// transcript's path, so each reference is staged under its transcript's
+	// base name.
+	stage := t.TempDir()
+	want := map[string]Result{}
+	for _, l := range ls {
+		raw, err := os.ReadFile(filepath.Join(s.References, l.Name+".md"))
 		if err != nil {
+			continue
+		}
+		dst := filepath.Join(stage, filepath.Base(l.Transcript))
+		if _, err := os.Stat(dst); err == nil {
+			t.Fatalf("%s: two transcripts named %s", name, filepath.Base(l.Transcript))
+		}
+		if err := os.WriteFile(dst, raw, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		// References: one score.py run per set. The command receives the
-		// transcript's path, so each reference is staged under its transcript's
-		// base name.
-		stage := t.TempDir()
-		want := map[string]Result{}
+		want[l.Name] = Score(string(raw), l)
+	}
+	if len(want) == 0 {
+		t.Fatalf("%s: no references", name)
+	}
+	res := runScorePy(t, python, scorePy, s, "--cmd", "cat "+shellQuoteTest(stage)+"/\"$(basename {path})\"")
+	for _, l := range ls {
+		if got, ok := want[l.Name]; ok {
+			compare(t, name+"/"+l.Name+" reference", got, res[l.Name])
+		}
+	}
+	for _, budget := range []string{"500", "2000"} {
+		res := runScorePy(t, python, scorePy, s, "--baseline", "tail", "--budget", budget)
 		for _, l := range ls {
-			raw, err := os.ReadFile(filepath.Join(s.References, l.Name+".md"))
+			raw, err := os.ReadFile(l.Transcript)
 			if err != nil {
-				continue
-			}
-			dst := filepath.Join(stage, filepath.Base(l.Transcript))
-			if _, err := os.Stat(dst); err == nil {
-				t.Fatalf("%s: two transcripts named %s", name, filepath.Base(l.Transcript))
-			}
-			if err := os.WriteFile(dst, raw, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			want[l.Name] = Score(string(raw), l)
-		}
-		if len(want) == 0 {
-			t.Fatalf("%s: no references", name)
-		}
-		res := runScorePy(t, python, scorePy, s, "--cmd", "cat "+shellQuoteTest(stage)+"/\"$(basename {path})\"")
-		for _, l := range ls {
-			if got, ok := want[l.Name]; ok {
-				compare(t, name+"/"+l.Name+" reference", got, res[l.Name])
+			b := 500
+			if budget == "2000" {
+				b = 2000
 			}
-		}
-		for _, budget := range []string{"500", "2000"} {
-			res := runScorePy(t, python, scorePy, s, "--baseline", "tail", "--budget", budget)
-			for _, l := range ls {
-				raw, err := os.ReadFile(l.Transcript)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b := 500
-				if budget == "2000" {
-					b = 2000
-				}
-				compare(t, name+"/"+l.Name+" tail "+budget, Score(Tail(string(raw), b), l), res[l.Name])
-			}
+			compare(t, name+"/"+l.Name+" tail "+budget, Score(Tail(string(raw), b), l), res[l.Name])
 		}
 	}
 }
@@ -345,6 +361,7 @@ func shellQuoteTest(s string) string { return "'" + strings.ReplaceAll(s, "'", `
 func near(a, b float64) bool { d := a - b; return d < 1e-9 && d > -1e-9 }
 
 func TestTailScore(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	tr := filepath.Join(root, "s.md")
 	if err := os.WriteFile(tr, []byte(strings.Repeat("x", 100)+"early fact "+strings.Repeat("y", 100)+" the end: late fact"), 0o644); err != nil {
@@ -370,6 +387,7 @@ func TestTailScore(t *testing.T) {
 // TestSetsLoad checks that every set present loads and that the synthetic set
 // has all of its transcripts (a key whose file moved would silently drop out).
 func TestSetsLoad(t *testing.T) {
+	t.Parallel()
 	for _, s := range Sets("..") {
 		ls, err := s.Load()
 		if err != nil {

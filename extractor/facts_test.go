@@ -10,6 +10,7 @@ import (
 )
 
 func TestNormalizeCommand(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"  go   test ./...  ", "go test ./..."},
 		{"cd /home/dev/app && go test ./...", "go test ./..."},
@@ -27,6 +28,7 @@ func TestNormalizeCommand(t *testing.T) {
 }
 
 func TestIsTestCommand(t *testing.T) {
+	t.Parallel()
 	yes := []string{"go test ./...", "cd x && go test -run TestFoo ./pkg", "pytest -q tests/", "python -m pytest", "npm test",
 		"npm run test -- --watch=false", "npx jest src", "vitest run", "cargo test", "ctest --output-on-failure", "make test",
 		"mvn -q test", "./tests/run.sh", "bundle exec rspec", "vendor/bin/phpunit", "yarn test", "go test ./... 2>&1 | tail"}
@@ -44,6 +46,7 @@ func TestIsTestCommand(t *testing.T) {
 }
 
 func TestTestStateParsesRunners(t *testing.T) {
+	t.Parallel()
 	exit1, exit0 := 1, 0
 	tests := []struct {
 		name, cmd, out string
@@ -88,6 +91,7 @@ func TestTestStateParsesRunners(t *testing.T) {
 }
 
 func TestErrorMessageAndClass(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, cmd, out string
 		shell          bool
@@ -122,6 +126,7 @@ func TestErrorMessageAndClass(t *testing.T) {
 }
 
 func TestErrorsResolveFoldAndStayOpen(t *testing.T) {
+	t.Parallel()
 	c := newConvo(t)
 	c.user("make the build pass")
 	c.bash("Building.", "cd /home/dev/app && go build ./...", "./a.go:3: undefined: X", 1)
@@ -151,6 +156,7 @@ func TestErrorsResolveFoldAndStayOpen(t *testing.T) {
 }
 
 func TestTasksFromLatestPlan(t *testing.T) {
+	t.Parallel()
 	c := newConvo(t)
 	c.user("build it")
 	c.result(c.call("", "TodoWrite", todos([2]string{"old", "pending"})), "ok", false, -1)
@@ -177,6 +183,7 @@ func TestTasksFromLatestPlan(t *testing.T) {
 }
 
 func TestFilesModified(t *testing.T) {
+	t.Parallel()
 	c := newConvo(t)
 	c.call("", "Read", map[string]string{"file_path": "/r/read_only.go"})
 	c.call("", "Edit", map[string]string{"file_path": "/r/a.go"})
@@ -210,6 +217,7 @@ func TestFilesModified(t *testing.T) {
 }
 
 func TestGoalSkipsHarnessText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		msgs []handoff.Message

@@ -17,6 +17,7 @@ import (
 // skips the dead endpoint on the next call. A configuration error is not
 // papered over.
 func TestFallbackToHeuristic(t *testing.T) {
+	t.Parallel()
 	f := newFakeServer(t, func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
 		apiError(w, 500, "server_error", "", "", "The server had an error")
 	})
@@ -78,6 +79,7 @@ func TestFallbackToHeuristic(t *testing.T) {
 // TestModeRememberedAcrossRuns: the mode an endpoint accepted is kept in
 // the Cache, so a new process (a new LLM on the same cache) starts there.
 func TestModeRememberedAcrossRuns(t *testing.T) {
+	t.Parallel()
 	f := newFakeServer(t, func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
 		if req.ResponseFormat != nil && req.ResponseFormat.Type == "json_schema" {
 			apiError(w, 400, "invalid_request_error", "", "response_format", "response_format json_schema is not supported")
@@ -118,6 +120,7 @@ func TestModeRememberedAcrossRuns(t *testing.T) {
 // TestHistoryExtractors: History reads every chunk where Extract reads the
 // latest window, and the hybrid history sends fewer tokens than the LLM's.
 func TestHistoryExtractors(t *testing.T) {
+	t.Parallel()
 	f := newFakeServer(t, func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
 		completion(w, historyAnswer(req), "stop", "")
 	})

@@ -46,6 +46,7 @@ func acceptRate(os []overlap, need func(n int) int) float64 {
 // the first and refuses the others; the rule of "two words or 30%,
 // whichever is smaller" is reported alongside for comparison.
 func TestGroundingOnRealTranscripts(t *testing.T) {
+	t.Parallel()
 	var files []string
 	for _, g := range []string{"claude-code/*.jsonl", "codex/*.jsonl"} {
 		m, _ := filepath.Glob("../../shared/transcripts/" + g)

@@ -19,6 +19,7 @@ func extract(t *testing.T, msgs []handoff.Message) *Result {
 }
 
 func TestDecisionPatterns(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		text      string
@@ -93,6 +94,7 @@ func TestDecisionPatterns(t *testing.T) {
 }
 
 func TestDecisionsOnlyFromVisibleText(t *testing.T) {
+	t.Parallel()
 	msgs := []handoff.Message{
 		{Index: 0, Role: handoff.RoleAssistant, Thinking: "I'll use Redis instead of memcached because it is faster."},
 		{Index: 1, Role: handoff.RoleTool, ToolResults: []handoff.ToolResult{{Content: "I've decided to use MySQL instead of Postgres."}}},
@@ -106,6 +108,7 @@ func TestDecisionsOnlyFromVisibleText(t *testing.T) {
 }
 
 func TestDecisionReversalAndDedupe(t *testing.T) {
+	t.Parallel()
 	c := newConvo(t)
 	c.say("I'll use SQLite instead of Postgres because it needs no server.")
 	c.say("I'll use SQLite instead of Postgres because it needs no server!")
@@ -140,6 +143,7 @@ func TestDecisionReversalAndDedupe(t *testing.T) {
 }
 
 func TestDecisionDescriptionCapped(t *testing.T) {
+	t.Parallel()
 	long := "I've decided to " + strings.Repeat("rewrite everything ", 40) + "."
 	ds := extract(t, []handoff.Message{{Role: handoff.RoleAssistant, Text: long}}).Decisions
 	if len(ds) != 1 || len([]rune(ds[0].Description)) > descriptionLimit {
@@ -148,6 +152,7 @@ func TestDecisionDescriptionCapped(t *testing.T) {
 }
 
 func TestErrorContextIsTextBeforeCall(t *testing.T) {
+	t.Parallel()
 	c := newConvo(t)
 	c.say("First I'll look around.\nNow I'll run the migrations against the dev database.")
 	id := c.call("", "Bash", map[string]string{"command": "make migrate"})
@@ -166,6 +171,7 @@ func TestErrorContextIsTextBeforeCall(t *testing.T) {
 }
 
 func TestExtractHonoursCancel(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := NewHeuristic(nil).Extract(ctx, []handoff.Message{{Role: handoff.RoleUser, Text: "x"}}); err == nil {

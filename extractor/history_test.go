@@ -62,6 +62,7 @@ func historyAnswer(req fakeRequest) string {
 }
 
 func TestHistoryChunksOverlapAndCoverAll(t *testing.T) {
+	t.Parallel()
 	f := newFakeServer(t, nil)
 	msgs := longSession(t)
 	l := newTestLLM(t, f, nil, func(c *LLMConfig) { c.ChunkTokens = 600; c.ChunkOverlap = 2 })
@@ -92,6 +93,7 @@ func TestHistoryChunksOverlapAndCoverAll(t *testing.T) {
 }
 
 func TestExtractHistoryMergesChunks(t *testing.T) {
+	t.Parallel()
 	f := newFakeServer(t, func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
 		completion(w, historyAnswer(req), "stop", "")
 	})
@@ -137,6 +139,7 @@ func TestExtractHistoryMergesChunks(t *testing.T) {
 }
 
 func TestExtractHistoryFailsOnAChunkError(t *testing.T) {
+	t.Parallel()
 	f := newFakeServer(t, func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
 		if _, ok := sentIndexes(req.transcript())[15]; ok {
 			apiError(w, 401, "invalid_request_error", "invalid_api_key", "", "Incorrect API key provided")
@@ -154,6 +157,7 @@ func TestExtractHistoryFailsOnAChunkError(t *testing.T) {
 // TestExtractHistoryBoundsConcurrency counts requests in flight at the
 // fake server: never more than Concurrency.
 func TestExtractHistoryBoundsConcurrency(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	inFlight, peak := 0, 0
 	release := make(chan struct{})
@@ -185,6 +189,7 @@ func TestExtractHistoryBoundsConcurrency(t *testing.T) {
 }
 
 func TestMergeRecords(t *testing.T) {
+	t.Parallel()
 	dec := func(idx int, desc, chosen string, alts ...string) decisionRecord {
 		return decisionRecord{Decision: handoff.Decision{Type: handoff.DecisionApproach, Description: desc, Alternatives: alts, Source: handoff.MessageRef{Index: idx}}, Chosen: chosen}
 	}
@@ -227,6 +232,7 @@ func TestMergeRecords(t *testing.T) {
 // TestHybridSendsLess: Hybrid sends the turns that matter and skips
 // successful tool output, and the model's citations still resolve.
 func TestHybridSendsLess(t *testing.T) {
+	t.Parallel()
 	f := newFakeServer(t, func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
 		completion(w, historyAnswer(req), "stop", "")
 	})
@@ -262,6 +268,7 @@ func TestHybridSendsLess(t *testing.T) {
 // json_schema; the chain steps down once per mode and every chunk ends up
 // answered in json_object mode.
 func TestConcurrentFallback(t *testing.T) {
+	t.Parallel()
 	f := newFakeServer(t, func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
 		if req.ResponseFormat != nil && req.ResponseFormat.Type == "json_schema" {
 			apiError(w, 400, "invalid_request_error", "", "response_format", "json_schema is not supported by this server")
@@ -293,6 +300,7 @@ func TestConcurrentFallback(t *testing.T) {
 // without repeats; current work and the next step come from the last
 // chunk only, even when it has none and an earlier chunk had one.
 func TestMergeJudgedRecords(t *testing.T) {
+	t.Parallel()
 	ref := func(i int) handoff.MessageRef { return handoff.MessageRef{Index: i} }
 	early := &Judged{Text: "Write the migration", Source: ref(10)}
 	late := &Judged{Text: "Update the README", Source: ref(40)}
@@ -312,6 +320,7 @@ func TestMergeJudgedRecords(t *testing.T) {
 // TestExtractHistoryNextStepFromTheEnd: every chunk's model states a next
 // step from its own last turn; the history's is the final chunk's.
 func TestExtractHistoryNextStepFromTheEnd(t *testing.T) {
+	t.Parallel()
 	f := newFakeServer(t, func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
 		last := -1
 		for i, role := range sentIndexes(req.transcript()) {

@@ -70,6 +70,7 @@ func newCounter(tb testing.TB) *capacity.Counter {
 // through the fake server, reports calls and tokens sent, and checks that
 // a second run over the same histories makes no calls at all.
 func TestBatchOverRealTranscripts(t *testing.T) {
+	t.Parallel()
 	sessions := realClaudeCode(t)
 	f := newFakeServer(t, echoFirstAssistant)
 	cache := &memCache{}
@@ -200,6 +201,7 @@ func BenchmarkExtractHistoryConcurrency(b *testing.B) {
 // TestSessionFixturesCarryNoSecretIntoRenders is a guard on the fixtures
 // themselves: the planted key is really there before redaction.
 func TestSessionFixturesCarryNoSecretIntoRenders(t *testing.T) {
+	t.Parallel()
 	msgs := sessionWithSecret(t)
 	raw, _ := json.Marshal(msgs)
 	if !strings.Contains(string(raw), fakeSecret) {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestClassifyByShape(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, tool, input string
 		kind              callKind
@@ -43,6 +44,7 @@ func TestClassifyByShape(t *testing.T) {
 }
 
 func TestSWEAgentOpenFileEdits(t *testing.T) {
+	t.Parallel()
 	var sh shapes
 	steps := []struct{ tool, input string }{
 		{"bash", `{"command":"open src/m/fields.py 1474"}`},
@@ -60,6 +62,7 @@ func TestSWEAgentOpenFileEdits(t *testing.T) {
 }
 
 func TestFailedFromContent(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, out string
 		want      bool
@@ -81,6 +84,7 @@ func TestFailedFromContent(t *testing.T) {
 }
 
 func TestNonErrorsAreIgnored(t *testing.T) {
+	t.Parallel()
 	shell := func(cmd string) *callInfo { return &callInfo{Name: "Bash", kind: kindShell, command: cmd} }
 	tests := []struct {
 		name string
@@ -112,6 +116,7 @@ func TestNonErrorsAreIgnored(t *testing.T) {
 }
 
 func TestHeadlineByScore(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, out, want string }{
 		{"codex wrapper", "Chunk ID: 97879c\nWall time: 0.05 seconds\nProcess exited with code 1\nOriginal token count: 12\nOutput:\nTotal output lines: 3\nsrc/a.ts(3,1): error TS2322: Type 'x'", "src/a.ts(3,1): error TS2322: Type 'x'"},
 		{"pass lines skipped", "check yaml........Passed\ncheck toml........Passed\nruff..............Failed\n- hook id: ruff", "ruff..............Failed"},
@@ -127,6 +132,7 @@ func TestHeadlineByScore(t *testing.T) {
 }
 
 func TestSuiteCovers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		broad, narrow string
 		want          bool
@@ -149,6 +155,7 @@ func TestSuiteCovers(t *testing.T) {
 }
 
 func TestProgramKeyNormalisesFlags(t *testing.T) {
+	t.Parallel()
 	a := programKey("cd /x && export PATH=/y:$PATH && gcc -I include test.c build/lib.a -lm -o t")
 	b := programKey("gcc -O2 test.c build/lib.a -o t")
 	if a == "" || a != b {
@@ -170,6 +177,7 @@ func unresolvedOf(f Facts) map[string]bool {
 }
 
 func TestResolutionEvidence(t *testing.T) {
+	t.Parallel()
 	c := newConvo(t)
 	c.user("fix it")
 	c.bash("Compile the probe.", "gcc -I inc probe.c -o probe", "probe.c:3:1: error: expected ';'", 1)
@@ -217,6 +225,7 @@ func TestResolutionEvidence(t *testing.T) {
 }
 
 func TestNonErrorsNotRecorded(t *testing.T) {
+	t.Parallel()
 	c := newConvo(t)
 	c.bash("", "rg -n TODO src", "", 1)
 	c.bash("", "which nvcc", "", 1)
@@ -232,6 +241,7 @@ func TestNonErrorsNotRecorded(t *testing.T) {
 }
 
 func TestWriteStdinContinuesExecCommand(t *testing.T) {
+	t.Parallel()
 	c := newConvo(t)
 	id := c.call("", "exec_command", map[string]any{"cmd": "pnpm vitest run"})
 	c.result(id, "Chunk ID: 1\nWall time: 10 seconds\nProcess running with session ID 42\nOriginal token count: 3\nOutput:\nRUN v1", false, -1)
@@ -247,6 +257,7 @@ func TestWriteStdinContinuesExecCommand(t *testing.T) {
 }
 
 func TestTextFormatsEditsTodosCommits(t *testing.T) {
+	t.Parallel()
 	c := newConvo(t)
 	c.user("add scripts")
 	c.say("Here are the *SEARCH/REPLACE* blocks:\n\nsync.sh\n```bash\n<<<<<<< SEARCH\n=======\necho hi\n>>>>>>> REPLACE\n```\n\nsrc/app.ts\n```typescript\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```")
@@ -274,6 +285,7 @@ func TestTextFormatsEditsTodosCommits(t *testing.T) {
 }
 
 func TestTestRunnersRecognised(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{"python manage.py test", "bundle exec rspec spec/a_spec.rb", "xcodebuild -scheme App test", "swift test", "npm run test:unit", "pnpm test", "make test-integration"} {
 		if !isTestCommand(cmd) {
 			t.Errorf("isTestCommand(%q) = false", cmd)

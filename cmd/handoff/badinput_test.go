@@ -34,6 +34,7 @@ func storedSnapshots(t *testing.T, db string) int {
 // rendering exits 2 and stores nothing; the same run with the built-in
 // template stores one snapshot.
 func TestTemplateFailsAtRunTime(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tmpl := filepath.Join(dir, "bad.tmpl")
 	// Parses (text/template cannot know the fields), fails on execution.
@@ -71,6 +72,7 @@ func TestTemplateFailsAtRunTime(t *testing.T) {
 // anything runs, on every command that has it; under `hook` the exit is
 // 1, since Claude Code reads 2 as "block".
 func TestInvalidCounts(t *testing.T) {
+	t.Parallel()
 	sample := readFile(t, sampleTranscript)
 	tests := []struct {
 		args []string
@@ -175,6 +177,7 @@ func (zeroReader) Read(p []byte) (int, error) {
 // nothing on stdout, whether the disk is entirely full or has a few
 // blocks left.
 func TestDiskFullAtOpen(t *testing.T) {
+	t.Parallel()
 	sample := readFile(t, sampleTranscript)
 	for _, leave := range []int64{0, 8 << 10, 24 << 10} {
 		dir := t.TempDir()
@@ -201,6 +204,7 @@ func TestDiskFullAtOpen(t *testing.T) {
 // nothing. As root (where permissions do not apply) the CLI runs in a
 // child process as nobody.
 func TestUnreadableTranscript(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "secret.jsonl")
 	if err := os.WriteFile(path, []byte(readFile(t, sampleTranscript)), 0o000); err != nil {

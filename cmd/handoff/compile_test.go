@@ -42,6 +42,7 @@ func readFile(t *testing.T, path string) string {
 }
 
 func TestCompileSample(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	r := runCLI(t, db, readFile(t, sampleTranscript), "--no-git")
 	if r.err != nil {
@@ -144,6 +145,7 @@ func containsAny(list []string, sub string) bool {
 // TestCompileBadInput checks that bad input gives a clear error, the
 // documented exit code, and writes nothing to the store.
 func TestCompileBadInput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		stdin    string
@@ -189,6 +191,7 @@ func TestCompileBadInput(t *testing.T) {
 // TestCompileRealTranscripts runs the main job on every real Claude Code
 // session in ../shared/transcripts at three budgets.
 func TestCompileRealTranscripts(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../../shared/transcripts/claude-code/*.jsonl")
 	if len(files) == 0 {
 		t.Skip("../shared/transcripts/claude-code not present")
@@ -198,8 +201,15 @@ func TestCompileRealTranscripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := filepath.Join(t.TempDir(), "h.db")
-	for _, f := range files {
-		for _, budget := range []int{500, 2000, 8000} {
+	budgets := []int{500, 2000, 8000}
+	for i, f := range files {
+		for j, budget := range budgets {
+			if raceEnabled && j != i%len(budgets) {
+				// Under -race each file at one budget, the budgets taken in
+				// turn: every file and every budget still runs, in parallel
+				// on the shared database (see raceEnabled).
+				continue
+			}
 			t.Run(fmt.Sprintf("%s/%d", filepath.Base(f), budget), func(t *testing.T) {
 				t.Parallel() // separate app per run; the database is shared as hooks share it
 				r := runCLI(t, db, "", "--no-git", "--budget", strconv.Itoa(budget), f)

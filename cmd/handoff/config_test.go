@@ -34,6 +34,7 @@ func writeConfig(t *testing.T, body string) string {
 // TestConfigFile: the config file gives defaults (budget, extractor,
 // model, db) that the environment and flags override.
 func TestConfigFile(t *testing.T) {
+	t.Parallel()
 	f := newFakeLLM(t, firstAssistantDecision)
 	db := filepath.Join(t.TempDir(), "from-config.db")
 	xdg := writeConfig(t, "budget = 700\nextractor = \"llm\"\nmodel = \"config-model\"\ndb = \""+db+"\"\n")
@@ -69,6 +70,7 @@ func TestConfigFile(t *testing.T) {
 }
 
 func TestConfigFileInvalid(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, body string
 		args       []string

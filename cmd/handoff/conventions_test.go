@@ -21,6 +21,7 @@ import (
 )
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, filepath.Join(t.TempDir(), "h.db"), "", "--version")
 	if r.err != nil {
 		t.Fatal(r.err)
@@ -32,6 +33,7 @@ func TestVersion(t *testing.T) {
 
 // TestUnknownCommand: a mistyped command is not read as a missing file.
 func TestUnknownCommand(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		arg      string
 		wantCode int
@@ -61,6 +63,7 @@ func TestUnknownCommand(t *testing.T) {
 // "snap_", or a workflow id prefix (its latest snapshot), like git takes
 // a short hash; an ambiguous prefix is exit 2, no match exit 3.
 func TestShowPrefixes(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	mustRun(t, db, readFile(t, sampleTranscript), "--no-git", "-q")
 	second := mustRun(t, db, readFile(t, sampleTranscript), "--no-git", "-q", "--workflow", "abc-two", "--json")
@@ -104,6 +107,7 @@ func TestShowPrefixes(t *testing.T) {
 
 // TestShowHumanUnlessJSON: show prints a summary; JSON only with --json.
 func TestShowHumanUnlessJSON(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	mustRun(t, db, readFile(t, sampleTranscript), "--no-git", "-q")
 	r := mustRun(t, db, "", "show")
@@ -118,6 +122,7 @@ func TestShowHumanUnlessJSON(t *testing.T) {
 // TestTablesPiped: piped, list and status print tab-separated values with
 // whole ids and no padding; list --json has the whole ids too.
 func TestTablesPiped(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	mustRun(t, db, readFile(t, sampleTranscript), "--no-git", "-q")
 	for _, cmd := range [][]string{{"list"}, {"status"}, {"decisions"}, {"errors"}, {"formats"}} {
@@ -199,6 +204,7 @@ func runOnTTY(t *testing.T, db string, cols int, args ...string) string {
 // TestTablesOnTerminal: on a (pseudo-)terminal the tables are aligned,
 // fit its width and show short workflow ids.
 func TestTablesOnTerminal(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	mustRun(t, db, readFile(t, sampleTranscript), "--no-git", "-q")
 	for _, cols := range []int{60, 120} {
@@ -225,6 +231,7 @@ func TestTablesOnTerminal(t *testing.T) {
 
 // TestQuietHidesWarnings: -q keeps the logger's WARN lines off stderr.
 func TestQuietHidesWarnings(t *testing.T) {
+	t.Parallel()
 	// The model cites a message that does not exist: a WARN from the
 	// extractor ("invalid parts").
 	f := newFakeLLM(t, func(_ int, _ string, w http.ResponseWriter, _ *http.Request) {
@@ -246,6 +253,7 @@ func TestQuietHidesWarnings(t *testing.T) {
 // TestStdinTerminal: with a terminal on stdin and no FILE, compile says
 // to pipe a transcript in (exit 2) instead of waiting for input.
 func TestStdinTerminal(t *testing.T) {
+	t.Parallel()
 	_, tty := openPTY(t, 80)
 	defer tty.Close()
 	var stdout, stderr bytes.Buffer

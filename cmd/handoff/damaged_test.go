@@ -12,6 +12,7 @@ import (
 // partly damaged still yields a prompt within budget, the damage is
 // reported on stderr, and the snapshot is stored.
 func TestCompileDamagedInput(t *testing.T) {
+	t.Parallel()
 	sample := readFile(t, sampleTranscript)
 	lines := strings.SplitAfter(strings.TrimSuffix(sample, "\n"), "\n")
 	// A tool result line in the middle of the session, to damage.

@@ -41,6 +41,7 @@ func recordsDB(t *testing.T) string {
 }
 
 func TestDecisionsAndErrorsCommands(t *testing.T) {
+	t.Parallel()
 	db := recordsDB(t)
 	type row struct {
 		Workflow string `json:"workflow_id"`
@@ -128,6 +129,7 @@ func TestDecisionsAndErrorsCommands(t *testing.T) {
 // TestRecordsDamagedRow: a corrupt snapshot is skipped and reported; the
 // query still answers from the rest.
 func TestRecordsDamagedRow(t *testing.T) {
+	t.Parallel()
 	path := recordsDB(t)
 	db, err := sql.Open("sqlite3", path)
 	if err != nil {
@@ -158,6 +160,7 @@ func TestRecordsDamagedRow(t *testing.T) {
 }
 
 func TestRecordsBadFlags(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	for _, args := range [][]string{
 		{"decisions", "--since", "last tuesday"},
@@ -178,6 +181,7 @@ func TestRecordsBadFlags(t *testing.T) {
 }
 
 func TestParseSince(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		in   string

@@ -147,11 +147,15 @@ func historyDir(t *testing.T) string {
 }
 
 func TestExtractStoresAndResumes(t *testing.T) {
+	t.Parallel()
 	f := newFakeLLM(t, firstAssistantDecision)
 	db := filepath.Join(t.TempDir(), "h.db")
 	ctx := context.Background()
 	args := []string{"extract", historyDir(t), "--json"}
-	if real, _ := filepath.Glob("../../../shared/transcripts/claude-code/*.jsonl"); len(real) > 0 {
+	// The real sessions make the batch a real one; under -race, which
+	// makes each extraction ten times slower, the sample alone exercises
+	// the same concurrency (see raceEnabled), and the plain run adds them.
+	if real, _ := filepath.Glob("../../../shared/transcripts/claude-code/*.jsonl"); len(real) > 0 && !raceEnabled {
 		args = append(args, "../../../shared/transcripts/claude-code")
 	}
 
@@ -240,6 +244,7 @@ func TestExtractStoresAndResumes(t *testing.T) {
 // TestExtractInterruptResumes cancels the run while the second session is
 // being extracted; the rerun extracts only what is left.
 func TestExtractInterruptResumes(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	f := newFakeLLM(t, func(n int, transcript string, w http.ResponseWriter, r *http.Request) {
@@ -288,6 +293,7 @@ func TestExtractInterruptResumes(t *testing.T) {
 // TestCompileFallsBackWhenLLMIsDown: a server failing every request; the
 // main job still prints a prompt, warns, and stores a heuristic snapshot.
 func TestCompileFallsBackWhenLLMIsDown(t *testing.T) {
+	t.Parallel()
 	f := newFakeLLM(t, func(n int, transcript string, w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusInternalServerError)
@@ -316,6 +322,7 @@ func TestCompileFallsBackWhenLLMIsDown(t *testing.T) {
 // TestExtractFallbackIsRetriedNextRun: a session the heuristic stood in
 // for is not marked done, so the next run asks the model again.
 func TestExtractFallbackIsRetriedNextRun(t *testing.T) {
+	t.Parallel()
 	refuse := true
 	var mu sync.Mutex
 	f := newFakeLLM(t, func(n int, transcript string, w http.ResponseWriter, r *http.Request) {
@@ -348,6 +355,7 @@ func TestExtractFallbackIsRetriedNextRun(t *testing.T) {
 // (cites that tool message, invents an index) changes neither the
 // decisions nor the resume prompt's next step.
 func TestInjectionThroughCLI(t *testing.T) {
+	t.Parallel()
 	f := newFakeLLM(t, func(n int, transcript string, w http.ResponseWriter, r *http.Request) {
 		tool, assistant, assistantWords := "-1", "-1", ""
 		for _, m := range messageRe.FindAllStringSubmatch(transcript, -1) {
@@ -417,6 +425,7 @@ func showSnapshot(t *testing.T, db string) *handoff.Snapshot {
 // HANDOFF_EXTRACTOR); an API key or base URL alone keeps the heuristic; a
 // named extractor needs its configuration.
 func TestExtractorChoice(t *testing.T) {
+	t.Parallel()
 	f := newFakeLLM(t, firstAssistantDecision)
 	tests := []struct {
 		name     string
@@ -471,6 +480,7 @@ func withEnv(env map[string]string, k, v string) map[string]string {
 // neither compile nor extract sends a single request, and the status line
 // names the extractor; with the opt-in it names the endpoint's host too.
 func TestLLMOptIn(t *testing.T) {
+	t.Parallel()
 	f := newFakeLLM(t, firstAssistantDecision)
 	env := withEnv(f.configEnv(), "OPENAI_API_KEY", "sk-proj-"+strings.Repeat("Ab1", 16))
 	host := strings.TrimPrefix(f.srv.URL, "http://")
@@ -508,6 +518,7 @@ func TestLLMOptIn(t *testing.T) {
 }
 
 func TestExtractBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "garbage.jsonl"), []byte("\x00\x01binary\x00"), 0o644); err != nil {
 		t.Fatal(err)
@@ -539,6 +550,7 @@ func TestExtractBadInput(t *testing.T) {
 }
 
 func TestExpandPaths(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, p := range []string{"a/x.jsonl", "a/b/y.jsonl", "a/b/c/z.jsonl", "a/b/notes.txt", "d/w.json", "top.jsonl",
 		"m/proj/.aider.chat.history.md", "m/proj/README.md", "m/proj/.specstory/history/2025-01-01_chat.md", "m/proj/docs/notes.md"} {
@@ -593,6 +605,7 @@ func TestExpandPaths(t *testing.T) {
 
 // TestExtractJSONL: one self-contained record a line.
 func TestExtractJSONL(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	r := runEnv(context.Background(), t, db, nil, "", "extract", sampleTranscript, "--jsonl", "-q")
 	if r.err != nil {
@@ -620,6 +633,7 @@ func TestExtractJSONL(t *testing.T) {
 // line every tenth of the way, none with --quiet; sessions run
 // concurrently.
 func TestExtractProgressLines(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sample := readFile(t, sampleTranscript)
 	for i := range 20 {
@@ -653,6 +667,7 @@ func TestExtractProgressLines(t *testing.T) {
 // --extract-model overrides it, and compile's --model (the context-window
 // model) does not touch it.
 func TestExtractModelChoice(t *testing.T) {
+	t.Parallel()
 	f := newFakeLLM(t, firstAssistantDecision)
 	env := f.env()
 	env["HANDOFF_MODEL"] = "env-model"

@@ -27,6 +27,7 @@ func pausedSample(t *testing.T) (string, handoff.Snapshot) {
 }
 
 func TestForkDiffResume(t *testing.T) {
+	t.Parallel()
 	db, src := pausedSample(t)
 	var pending handoff.Task // a task other than the recorded next one
 	for _, task := range src.Tasks {
@@ -96,6 +97,7 @@ func TestForkDiffResume(t *testing.T) {
 }
 
 func TestForkRedactsSetValues(t *testing.T) {
+	t.Parallel()
 	db, src := pausedSample(t)
 	key := "sk-proj-" + strings.Repeat("A1b2C3d4", 6)
 	f := mustRun(t, db, "", "fork", src.ID, "--set", "next_step=use key "+key, "--note", "token "+key, "--json")
@@ -109,6 +111,7 @@ func TestForkRedactsSetValues(t *testing.T) {
 }
 
 func TestShowGitAndTests(t *testing.T) {
+	t.Parallel()
 	db, src := pausedSample(t)
 	tests := []struct {
 		args []string
@@ -133,6 +136,7 @@ func TestShowGitAndTests(t *testing.T) {
 }
 
 func TestGCCommand(t *testing.T) {
+	t.Parallel()
 	db, src := pausedSample(t)
 	// A second, open workflow that must survive.
 	mustRun(t, db, "", "fork", src.ID, "--workflow", "wf_open")
@@ -163,6 +167,7 @@ func TestGCCommand(t *testing.T) {
 }
 
 func TestParseAge(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string
@@ -186,6 +191,7 @@ func TestParseAge(t *testing.T) {
 }
 
 func TestShowPromptResumeMarkdown(t *testing.T) {
+	t.Parallel()
 	db, src := pausedSample(t)
 	out := filepath.Join(t.TempDir(), "_resume.md")
 	r := mustRun(t, db, "", "show", src.ID, "--prompt", "--format", "resume-md", "--out", out)
@@ -204,6 +210,7 @@ func TestShowPromptResumeMarkdown(t *testing.T) {
 }
 
 func TestStatusEvents(t *testing.T) {
+	t.Parallel()
 	db, src := pausedSample(t)
 	mustRun(t, db, "", "resume", "--workflow", src.WorkflowID)
 	r := mustRun(t, db, "", "status", "--events", "--workflow", src.WorkflowID)
@@ -223,6 +230,7 @@ func TestStatusEvents(t *testing.T) {
 // TestDamagedRowsSkipped damages one row of each table behind handoff's
 // back: every listing still prints the rest and names what it skipped.
 func TestDamagedRowsSkipped(t *testing.T) {
+	t.Parallel()
 	db, src := pausedSample(t)
 	mustRun(t, db, "", "fork", src.ID, "--workflow", "wf_good")
 	s, err := store.Open(context.Background(), db, store.Options{})

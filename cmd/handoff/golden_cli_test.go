@@ -76,12 +76,21 @@ func goldenName(path, kind string) string {
 // shown to change nothing. Refresh with -update when the output is meant to
 // change (the prompt's content, a parser's fix).
 func TestGoldenCLI(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(sharedTranscripts); err != nil {
 		t.Skipf("shared corpus not present: %v", err)
 	}
-	for _, rel := range goldenCorpus {
+	corpus := goldenCorpus
+	if raceEnabled {
+		// One file per run under -race (see raceEnabled): the goldens
+		// pin output, which the race detector does not change, and the
+		// plain run checks every one.
+		corpus = corpus[:1]
+	}
+	for _, rel := range corpus {
 		path := filepath.Join(sharedTranscripts, rel)
 		t.Run(rel, func(t *testing.T) {
+			t.Parallel()
 			if _, err := os.Stat(path); err != nil {
 				t.Skipf("%s not present", path)
 			}
@@ -115,6 +124,7 @@ func TestGoldenCLI(t *testing.T) {
 // TestGoldenStoredCompile pins the stored path too: compile into a real
 // database, then show what was stored, ids normalised.
 func TestGoldenStoredCompile(t *testing.T) {
+	t.Parallel()
 	rel := goldenCorpus[0]
 	path := filepath.Join(sharedTranscripts, rel)
 	if _, err := os.Stat(path); err != nil {

@@ -15,6 +15,7 @@ import (
 const handoffBin = "/usr/local/bin/handoff"
 
 func TestHookInstallPrints(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	for _, agent := range []string{"claude", "codex"} {
 		r := runCLI(t, db, "", "hook", agent, "--install", "--handoff-path", handoffBin)
@@ -40,6 +41,7 @@ func TestHookInstallPrints(t *testing.T) {
 // TestHookInstallWrite merges into a real settings file with unrelated
 // keys and hooks: they survive, a second run changes nothing.
 func TestHookInstallWrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "h.db")
 	settings := filepath.Join(dir, ".claude", "settings.json")
@@ -88,6 +90,7 @@ func TestHookInstallWrite(t *testing.T) {
 }
 
 func TestHookInstallWriteCreatesAndRefuses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "h.db")
 
@@ -177,6 +180,7 @@ func TestHookInstallFromSubfolder(t *testing.T) {
 // TestHookInstallRefusesBuildCache: with no handoff on PATH, a binary in
 // Go's build cache (go run, go test) is refused with a hint, exit 1.
 func TestHookInstallRefusesBuildCache(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil || !inBuildCache(exe, os.Getenv("GOCACHE")) {
 		t.Skipf("the test binary %s is not in the build cache", exe)
@@ -191,6 +195,7 @@ func TestHookInstallRefusesBuildCache(t *testing.T) {
 }
 
 func TestInBuildCache(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		exe, gocache string
 		want         bool

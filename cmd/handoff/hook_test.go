@@ -77,6 +77,7 @@ var snapIDPattern = regexp.MustCompile(`snap_[0-9a-z]+`)
 // tokens; a 44,000-token window puts it at 87.6% (past the checkpoint),
 // a 1,000,000-token window far below any threshold.
 func TestHookGolden(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "h.db")
 	tr := filepath.Join(dir, "session.jsonl")

@@ -26,6 +26,7 @@ func writeAt(t *testing.T, path, content string, mtime time.Time) {
 // TestLatestSession: the newest session of the directory, or of the
 // nearest directory above it, among Claude Code, Codex and Gemini CLI.
 func TestLatestSession(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	proj := filepath.Join(t.TempDir(), "my.app")
 	sub := filepath.Join(proj, "internal", "api")

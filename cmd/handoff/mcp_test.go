@@ -17,6 +17,7 @@ import (
 // client: the handshake, the tool list, a prompt, the decisions, and a bad
 // argument. The tools themselves are tested in package mcpserver.
 func TestMCPCommand(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	if r := runCLI(t, db, readFile(t, sampleTranscript), "--no-git", "-q"); r.err != nil {
 		t.Fatalf("compile: %v\n%s", r.err, r.stderr)

@@ -21,6 +21,7 @@ const codexSample = `{"timestamp":"2025-09-01T10:00:00Z","type":"session_meta","
 `
 
 func TestParseJSON(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "rollout.jsonl")
 	if err := os.WriteFile(path, []byte(codexSample), 0o600); err != nil {
@@ -63,6 +64,7 @@ func TestParseJSON(t *testing.T) {
 }
 
 func TestParseTableAndErrors(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	r := runCLI(t, db, codexSample, "parse", "--format", "rollout")
 	if r.err != nil {
@@ -97,6 +99,7 @@ func TestParseTableAndErrors(t *testing.T) {
 }
 
 func TestFormatsJSON(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, filepath.Join(t.TempDir(), "h.db"), "", "formats", "--json")
 	if r.err != nil {
 		t.Fatal(r.err)
@@ -119,6 +122,7 @@ func TestFormatsJSON(t *testing.T) {
 // TestParseSharedCorpus runs parse on one real file per directory of the
 // shared corpus, when present.
 func TestParseSharedCorpus(t *testing.T) {
+	t.Parallel()
 	dirs, _ := filepath.Glob("../../../shared/transcripts/*")
 	if len(dirs) == 0 {
 		t.Skip("shared transcripts absent")
@@ -144,6 +148,7 @@ func TestParseSharedCorpus(t *testing.T) {
 // call becomes the snapshot's task list and that the context usage comes
 // from last_token_usage against model_context_window.
 func TestCodexPlanReachesSnapshot(t *testing.T) {
+	t.Parallel()
 	rollout := `{"timestamp":"2025-09-01T10:00:00Z","type":"session_meta","payload":{"id":"sess-2","cwd":"/repo"}}
 {"timestamp":"2025-09-01T10:00:01Z","type":"turn_context","payload":{"model":"gpt-5-codex"}}
 {"timestamp":"2025-09-01T10:00:02Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Add retries to the HTTP client"}]}}

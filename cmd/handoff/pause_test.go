@@ -96,6 +96,7 @@ func workflowState(t *testing.T, db, id string) (*handoff.Workflow, []handoff.Ev
 }
 
 func TestPauseStatusResume(t *testing.T) {
+	t.Parallel()
 	repo, session := sessionInRepo(t)
 	db := filepath.Join(t.TempDir(), "h.db")
 
@@ -179,6 +180,7 @@ func eventStrings(in []handoff.EventType) []string {
 }
 
 func TestResumeDivergence(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		change  func(t *testing.T, repo string)
@@ -240,6 +242,7 @@ func TestResumeDivergence(t *testing.T) {
 }
 
 func TestResumeMarkdownOut(t *testing.T) {
+	t.Parallel()
 	repo, session := sessionInRepo(t)
 	db := filepath.Join(t.TempDir(), "h.db")
 	snapID := strings.TrimSpace(mustRun(t, db, session, "pause").stdout)
@@ -278,6 +281,7 @@ func TestResumeMarkdownOut(t *testing.T) {
 }
 
 func TestLifecycleRefusals(t *testing.T) {
+	t.Parallel()
 	repo, session := sessionInRepo(t)
 	db := filepath.Join(t.TempDir(), "h.db")
 	empty := filepath.Join(t.TempDir(), "empty.db")

@@ -33,6 +33,7 @@ var promptTokensRe = regexp.MustCompile(`prompt (\d+)/(\d+) tokens`)
 // otherwise each file below the tail is logged. Leaks, the budget and its
 // use are always enforced.
 func TestNeverBelowTail(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("compiles every labelled session three times")
 	}

@@ -12,6 +12,7 @@ import (
 )
 
 func TestStatusLine(t *testing.T) {
+	t.Parallel()
 	st := capacity.Status{Model: "claude-sonnet-4-5", TokensUsed: 150_000, ContextWindow: 200_000, Utilization: 0.75}
 
 	// Not a terminal (a buffer, a regular file): nothing at all.

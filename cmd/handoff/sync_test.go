@@ -106,6 +106,7 @@ func testSync(t *testing.T, remote string) {
 }
 
 func TestSyncSQLite(t *testing.T) {
+	t.Parallel()
 	testSync(t, filepath.Join(t.TempDir(), "team.db"))
 }
 
@@ -114,6 +115,7 @@ func TestSyncPostgres(t *testing.T) {
 }
 
 func TestSyncFlags(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	for _, args := range [][]string{{"sync"}, {"sync", "--to", "a.db", "--from", "b.db"}} {
 		r := runCLI(t, db, "", args...)

@@ -13,6 +13,7 @@ import (
 // TestUsageErrors: a mistyped command line is the user's to fix (exit 2,
 // one clear line), never an internal error (exit 1).
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		args    []string
@@ -44,6 +45,7 @@ func TestUsageErrors(t *testing.T) {
 // understand (a flag from another version) exits 1, which agents treat as
 // non-blocking, never 2, which would block the agent.
 func TestHookUsageErrorsDoNotBlock(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"hook", "claude", "--nope"},
 		{"hook", "codex", "--budget", "many"},
@@ -70,6 +72,7 @@ func TestHookUsageErrorsDoNotBlock(t *testing.T) {
 // does (a plain get-then-put loses 30–75 of its 100 updates). This one
 // checks the hook path end to end.
 func TestHookSameSessionConcurrentStops(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "h.db")
 	tr := filepath.Join(dir, "session.jsonl")

@@ -103,6 +103,7 @@ func findCodexCrossing(t *testing.T, path string) (crossing, int) {
 // checkpoint fires exactly once, on the token_count line whose reported
 // usage crosses, from the provider's figure.
 func TestLiveSessionCodexCheckpointsOnce(t *testing.T) {
+	t.Parallel()
 	c, slack := findCodexCrossing(t, sharedCodex)
 	s := newTestSession(t, transcript.FormatCodex, capacity.MonitorOptions{ContextWindow: c.window})
 	var fired []capacity.Status
@@ -129,6 +130,7 @@ func TestLiveSessionCodexCheckpointsOnce(t *testing.T) {
 // is taken at the token_count line whose last_token_usage crosses 85% of
 // --context-window, once, measured from the provider's figure.
 func TestWatchCodexCheckpointsAtTokenCount(t *testing.T) {
+	t.Parallel()
 	c, slack := findCodexCrossing(t, sharedCodex)
 	t.Logf("--context-window %d: last_token_usage %d crosses 85%% at line %d of %d (plus at most %d counted after it)", c.window, c.used, c.line, len(c.lines), slack)
 

@@ -21,6 +21,7 @@ const sharedFixtures = "../../../shared/transcripts/schema-fixtures"
 // Claude Code responses split over lines) are picked up, compaction
 // summaries restart the estimate.
 func TestLiveSessionMatchesMeasure(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		path   string
 		format transcript.Format

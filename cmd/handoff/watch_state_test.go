@@ -36,6 +36,7 @@ func feed(t *testing.T, s *liveSession, line string) capacity.Status {
 // figure, later main-thread messages add their counted tokens, subagent
 // traffic changes nothing, and a compaction summary starts a new estimate.
 func TestLiveSessionFollowsMeasure(t *testing.T) {
+	t.Parallel()
 	s := newTestSession(t, transcript.FormatClaudeCode, capacity.MonitorOptions{})
 	st := feed(t, s, ccAssistant("a1", 120_000, "planned the work"))
 	if st.TokensUsed != 120_000 || st.Source != handoff.UsageProvider || st.ContextWindow != 200_000 {
@@ -68,6 +69,7 @@ func TestLiveSessionFollowsMeasure(t *testing.T) {
 }
 
 func TestLiveSessionModelOverride(t *testing.T) {
+	t.Parallel()
 	s := newTestSession(t, transcript.FormatClaudeCode, capacity.MonitorOptions{Model: "gpt-4o"})
 	st := feed(t, s, ccAssistant("a1", 100_000, "x"))
 	want, _ := capacity.ContextWindow("gpt-4o")
@@ -79,6 +81,7 @@ func TestLiveSessionModelOverride(t *testing.T) {
 // TestLiveSessionPlainText: a format whose records span lines is
 // estimated from each line's text.
 func TestLiveSessionPlainText(t *testing.T) {
+	t.Parallel()
 	s := newTestSession(t, transcript.FormatPlain, capacity.MonitorOptions{ContextWindow: 40})
 	var last capacity.Status
 	for i, line := range []string{"User: fix the flaky test\n", "Assistant: I will look at the retry loop first.\n", "and then the timeout handling in the client\n"} {
@@ -98,6 +101,7 @@ func TestLiveSessionPlainText(t *testing.T) {
 // result in between, updates the figure when its last line repeats the
 // usage with the final output count, as Measure does.
 func TestLiveSessionLaterLineUpdatesPinnedResponse(t *testing.T) {
+	t.Parallel()
 	s := newTestSession(t, transcript.FormatClaudeCode, capacity.MonitorOptions{ContextWindow: 1 << 20})
 	counter, err := capacity.NewCounter(capacity.O200kBase)
 	if err != nil {

@@ -1,0 +1,9 @@
+//go:build race
+
+package extractor
+
+// raceEnabled cuts the real-corpus sweeps to a sample under the race
+// detector, which makes computing facts ten times slower: they have no
+// concurrency to check, and .ci/run's plain run (go test ./..., no -race)
+// sweeps the whole corpus.
+const raceEnabled = true

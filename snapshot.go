@@ -195,6 +195,17 @@ type EndState struct {
 	// Patch is the changed lines ("-old", "+new") of the diff the run
 	// submitted, when it ended by submitting one: the deliverable itself.
 	Patch []string `json:"patch,omitempty"`
+	// Report is the key lines of the assistant's last long report when its
+	// very last message is a short close ("Done!"): the report says where
+	// things stand, the close does not.
+	Report       string     `json:"report,omitempty"`
+	ReportSource MessageRef `json:"report_source,omitzero"`
+	// Reasoning is what the agent was in the middle of when the session
+	// ended inside a tool loop with nothing said: its newest reasoning
+	// (Codex reasoning summaries, Claude thinking), then the headlines of
+	// the steps after it.
+	Reasoning       string     `json:"reasoning,omitempty"`
+	ReasoningSource MessageRef `json:"reasoning_source,omitzero"`
 	// Commands are the harness commands the person ran after the last
 	// assistant turn, each with the start of the harness's answer
 	// ("/context → 201k/200k tokens (100%)"): how the session really ended.

@@ -99,9 +99,11 @@ func TestCarriedStale(t *testing.T) {
 func TestNotesRanking(t *testing.T) {
 	s := &handoff.Snapshot{
 		Requests: []handoff.Request{{Text: "update the status", Source: handoff.MessageRef{Index: 10}}},
+		EndState: &handoff.EndState{
+			Reasoning: "Designing stream parsing: processResponse", ReasoningSource: handoff.MessageRef{Index: 20},
+			Report: "### Next Priority\n- implement the GPU kernel", ReportSource: handoff.MessageRef{Index: 18},
+		},
 		FileNotes: []handoff.FileNote{
-			{Path: noteReasoningPath, Text: "Designing stream parsing: processResponse", Source: handoff.MessageRef{Index: 20}},
-			{Path: noteReportPath, Text: "### Next Priority\n- implement the GPU kernel", Source: handoff.MessageRef{Index: 18}},
 			{Path: "docs/archive/previous-status.md", Text: "## Next\n- old plan", Source: handoff.MessageRef{Index: 16}},
 			{Path: "STATUS.md", Text: "## Next\n- fresh plan", Source: handoff.MessageRef{Index: 15}},
 			{Path: "TODO.md", Text: "## Next\n- earlier plan", Source: handoff.MessageRef{Index: 5}},

@@ -270,6 +270,18 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 	for i, c := range e.InFlight {
 		b.add(secStop, rankInFlight+2*i, "call in flight", "- Left without a result: "+code(c, commandText))
 	}
+	if e.Reasoning != "" {
+		lead := "Current work (from the agent's reasoning, after its last words):\n"
+		b.variants(secStop, "current work", []int{rankLastShort, rankLastLonger}, []string{
+			lead + blockQuote(e.Reasoning, 320), lead + blockQuote(e.Reasoning, 700),
+		})
+	}
+	if e.Report != "" {
+		lead := "Its last full report before that (key lines):\n"
+		b.variants(secStop, "last report", []int{rankLastLonger, rankNotes, rankNotesFull}, []string{
+			lead + blockQuote(e.Report, 300), lead + blockQuote(e.Report, 700), lead + blockQuote(e.Report, 1400),
+		})
+	}
 	for i, c := range e.Commands {
 		b.add(secStop, rankInFlight+2*i, "command after the last turn", "- After the last turn the person ran "+quoted(c, 260))
 	}
@@ -445,13 +457,6 @@ func (b *builder) carried(s *handoff.Snapshot) {
 	}
 }
 
-// Paths under which the extractor carries conversation texts among the
-// file notes (extractor.NoteReport, extractor.NoteReasoning).
-const (
-	noteReportPath    = "(assistant report)"
-	noteReasoningPath = "(assistant reasoning)"
-)
-
 // notes adds what the agent wrote into its notes files, a piece per
 // section. A file written after the latest request holds where the work
 // stands and ranks with the end state's details; the others, newest file
@@ -467,20 +472,6 @@ func (b *builder) notes(s *handoff.Snapshot) {
 	}
 	i := 0
 	for _, n := range s.FileNotes {
-		switch n.Path {
-		case noteReasoningPath:
-			b.variants(secStop, "current work", []int{rankLastShort, rankLastLonger}, []string{
-				"Current work (from the agent's reasoning, after its last words):\n" + blockQuote(n.Text, 320),
-				"Current work (from the agent's reasoning, after its last words):\n" + blockQuote(n.Text, 700),
-			})
-			continue
-		case noteReportPath:
-			lead := "Its last full report before that (key lines):\n"
-			b.variants(secStop, "last report", []int{rankLastLonger, rankNotes, rankNotesFull}, []string{
-				lead + blockQuote(n.Text, 300), lead + blockQuote(n.Text, 700), lead + blockQuote(n.Text, 1400),
-			})
-			continue
-		}
 		shift := 0
 		switch {
 		case archivePathRe.MatchString(n.Path):

@@ -655,13 +655,20 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 			break
 		}
 	}
-	if e.LastAssistant == "" && e.Signal == "" && len(e.Unanswered) == 0 && len(e.InFlight) == 0 && e.Question == "" {
-		return nil
-	}
 	if e.Signal == "submitted" {
 		e.Patch = submittedPatch(main)
 	}
+	if text, src, ok := lateReport(main); ok {
+		e.Report, e.ReportSource = text, src
+	}
+	if text, src, ok := reasoningWork(main); ok {
+		e.Reasoning, e.ReasoningSource = text, src
+	}
 	e.Commands = commandsAfter(main, lastText)
+	if e.LastAssistant == "" && e.Signal == "" && len(e.Unanswered) == 0 && len(e.InFlight) == 0 && e.Question == "" &&
+		e.Reasoning == "" && len(e.Commands) == 0 {
+		return nil
+	}
 	return e
 }
 

@@ -23,16 +23,6 @@ const (
 	proseLineLimit = 240 // a paragraph under a kept heading: its lead
 )
 
-// Paths of the notes that come from the conversation, not from a file:
-// the assistant's last long report before a short closing message, and
-// its reasoning when the session ended inside a tool loop with nothing
-// said. The parentheses keep them apart from any real path (a notes file
-// must end in .md or .txt).
-const (
-	NoteReport    = "(assistant report)"
-	NoteReasoning = "(assistant reasoning)"
-)
-
 var (
 	// notesFileRe names the files agents keep their own notes in.
 	notesFileRe = regexp.MustCompile(`(?i)(^|[-_./])(status|decisions?|adr|todo|plan|notes|progress|roadmap|handoff|next[-_]?steps|tasks|session[-_]?status|changelog)([-_.]|$)`)
@@ -151,14 +141,7 @@ func fileNotes(main []handoff.Message, cwd string) []handoff.FileNote {
 	if len(out) > maxFileNotes {
 		out = out[:maxFileNotes]
 	}
-	var lead []handoff.FileNote
-	if n, ok := reasoningWork(main); ok {
-		lead = append(lead, n)
-	}
-	if n, ok := lateReport(main); ok {
-		lead = append(lead, n)
-	}
-	return append(lead, out...)
+	return out
 }
 
 // joinWrites makes one file's note from its writes: the state lines of
@@ -213,7 +196,7 @@ func replacedLater(line string, removed []string) bool {
 // message is a short close ("Done!", "Perfect, committed."): the report
 // says where things stand (status, findings, "Next Priority") and the
 // close does not. Only its state lines are kept.
-func lateReport(main []handoff.Message) (handoff.FileNote, bool) {
+func lateReport(main []handoff.Message) (string, handoff.MessageRef, bool) {
 	var texts []handoff.Message
 	for i := len(main) - 1; i >= 0 && len(texts) < 2; i-- {
 		if m := main[i]; m.Role == handoff.RoleAssistant && withoutThinking(m.Text) != "" {
@@ -221,17 +204,17 @@ func lateReport(main []handoff.Message) (handoff.FileNote, bool) {
 		}
 	}
 	if len(texts) < 2 {
-		return handoff.FileNote{}, false
+		return "", handoff.MessageRef{}, false
 	}
 	last, report := withoutThinking(texts[0].Text), withoutThinking(texts[1].Text)
 	if utf8.RuneCountInString(last) > shortLastLimit || strings.Count(last, "\n") > 2 || utf8.RuneCountInString(report) < longReportMin {
-		return handoff.FileNote{}, false
+		return "", handoff.MessageRef{}, false
 	}
 	blocks := openFirst(noteLines(stripCode(report)))
 	if len(blocks) == 0 || !openStateRe.MatchString(blocks[0]) {
-		return handoff.FileNote{}, false // a report of finished work only
+		return "", handoff.MessageRef{}, false // a report of finished work only
 	}
-	return handoff.FileNote{Path: NoteReport, Text: clipSentences(strings.Join(blocks, "\n"), reportLimit), Source: texts[1].Ref()}, true
+	return clipSentences(strings.Join(blocks, "\n"), reportLimit), texts[1].Ref(), true
 }
 
 // openFirst groups lines into blocks at their headings and puts the
@@ -264,7 +247,7 @@ func openFirst(lines []string) []string {
 // reasoning summaries, Claude thinking). The newest reasoning with a body
 // states the work; the headlines of the reasoning after it, the step it
 // had reached.
-func reasoningWork(main []handoff.Message) (handoff.FileNote, bool) {
+func reasoningWork(main []handoff.Message) (string, handoff.MessageRef, bool) {
 	lastText := -1
 	for i, m := range main {
 		if m.Role == handoff.RoleAssistant && withoutThinking(m.Text) != "" {
@@ -283,7 +266,7 @@ func reasoningWork(main []handoff.Message) (handoff.FileNote, bool) {
 		}
 	}
 	if calls == 0 || len(thoughts) == 0 {
-		return handoff.FileNote{}, false
+		return "", handoff.MessageRef{}, false
 	}
 	body := len(thoughts) - 1
 	for body > 0 && !hasBody(thoughts[body].Thinking) {
@@ -297,7 +280,7 @@ func reasoningWork(main []handoff.Message) (handoff.FileNote, bool) {
 	if len(then) > 0 {
 		text += "\nThen: " + strings.Join(then, "; ")
 	}
-	return handoff.FileNote{Path: NoteReasoning, Text: text, Source: thoughts[len(thoughts)-1].Ref()}, true
+	return text, thoughts[len(thoughts)-1].Ref(), true
 }
 
 // hasBody reports whether reasoning says more than a one-line headline.

@@ -180,26 +180,21 @@ func TestLateReport(t *testing.T) {
 			c.say(tc.report)
 			c.user("thanks, commit it")
 			c.say(tc.last)
-			var got *handoff.FileNote
-			for _, n := range fileNotes(c.msgs, "") {
-				if n.Path == NoteReport {
-					got = &n
-				}
+			text, src, ok := lateReport(c.msgs)
+			if ok != tc.wantNote {
+				t.Fatalf("report = %q, want one: %v", text, tc.wantNote)
 			}
-			if (got != nil) != tc.wantNote {
-				t.Fatalf("report note = %+v, want one: %v", got, tc.wantNote)
-			}
-			if got == nil {
+			if !ok {
 				return
 			}
-			if !strings.Contains(got.Text, tc.wantText) || got.Source.Index != 1 {
-				t.Errorf("report note = %+v, want %q from message 1", got, tc.wantText)
+			if !strings.Contains(text, tc.wantText) || src.Index != 1 {
+				t.Errorf("report = %q from %d, want %q from message 1", text, src.Index, tc.wantText)
 			}
-			if strings.Index(got.Text, tc.wantBefore[0]) > strings.Index(got.Text, tc.wantBefore[1]) {
-				t.Errorf("open items should lead:\n%s", got.Text)
+			if strings.Index(text, tc.wantBefore[0]) > strings.Index(text, tc.wantBefore[1]) {
+				t.Errorf("open items should lead:\n%s", text)
 			}
-			if strings.Count(got.Text, "narration") > 1 {
-				t.Errorf("a paragraph should be cut to its lead:\n%s", got.Text)
+			if strings.Count(text, "narration") > 1 {
+				t.Errorf("a paragraph should be cut to its lead:\n%s", text)
 			}
 		})
 	}
@@ -230,24 +225,19 @@ func TestReasoningWork(t *testing.T) {
 			if tc.finalText != "" {
 				c.say(tc.finalText)
 			}
-			var got *handoff.FileNote
-			for _, n := range fileNotes(c.msgs, "") {
-				if n.Path == NoteReasoning {
-					got = &n
-				}
-			}
+			text, _, ok := reasoningWork(c.msgs)
 			if tc.want == nil {
-				if got != nil {
-					t.Errorf("reasoning note %+v, want none after the agent's last words", got)
+				if ok {
+					t.Errorf("reasoning %q, want none after the agent's last words", text)
 				}
 				return
 			}
-			if got == nil {
-				t.Fatal("no reasoning note")
+			if !ok {
+				t.Fatal("no reasoning")
 			}
 			for _, w := range tc.want {
-				if !strings.Contains(got.Text, w) {
-					t.Errorf("reasoning note lacks %q:\n%s", w, got.Text)
+				if !strings.Contains(text, w) {
+					t.Errorf("reasoning lacks %q:\n%s", w, text)
 				}
 			}
 		})
@@ -265,7 +255,7 @@ func TestFileNotesReal(t *testing.T) {
 	}{
 		{"claude-code/vsla-5f8cbb78-sidechain-532lines.jsonl", "STATUS.md", []string{"_basic", "BROKEN"}, []string{"*Last Updated"}},
 		{"claude-code/vsla-d7d349f9-241lines.jsonl", "STATUS.md", []string{"Single-kernel"}, nil},
-		{"codex/chatbot-ui-codex0.58-shell-lmstudio.jsonl", NoteReasoning, []string{"processResponse"}, nil},
+		{"codex/chatbot-ui-codex0.58-shell-lmstudio.jsonl", "(reasoning)", []string{"processResponse"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -278,7 +268,11 @@ func TestFileNotesReal(t *testing.T) {
 				t.Fatal(err)
 			}
 			conv := ReadConversation(tr)
-			for _, n := range conv.FileNotes {
+			notes := conv.FileNotes
+			if tc.path == "(reasoning)" && conv.End != nil {
+				notes = []handoff.FileNote{{Path: tc.path, Text: conv.End.Reasoning}}
+			}
+			for _, n := range notes {
 				if n.Path != tc.path {
 					continue
 				}

@@ -121,7 +121,7 @@ func compileDecisionPatterns() decisionPatterns {
 		`(?:i'?m|we'?re)\s+(?:now\s+)?(?:using|switching|going with|keeping|replacing|changing|moving|dropping|removing|adding|sticking))`
 	return decisionPatterns{
 		assistant: []*regexp.Regexp{
-			c(`\b` + weChoose + `\b[^.]*\binstead\b`),
+			c(`\b` + weChoose + `\b.*\binstead\b`),
 			c(`\binstead of\b.+,\s*` + weChoose + `\b`),
 			c(`\b(?:i'?ve|i have|we'?ve|we have)?\s*decided\s+(?:to|on|that|against)\b`),
 			c(`(?:^|\b(?:i'?m|we'?re|i'?ll|we'?ll|let'?s|i will|we will|i)\s+)switch(?:ing|ed)?\s+(?:back\s+)?(?:from\s+.+?\s+)?to\b`),
@@ -129,7 +129,7 @@ func compileDecisionPatterns() decisionPatterns {
 			c(`^going with\b`),
 			c(`\b(?:chose|choose|choosing|chosen|picked|picking|prefer|preferring)\b.+\bover\b`),
 			c(`\bopt(?:ed|ing)?\s+for\b`),
-			c(`\b` + weChoose + `\b[^.]*\brather than\b`),
+			c(`\b` + weChoose + `\b.*\brather than\b`),
 			c(`\b(?:we'?ll|i'?ll|i will|we will|let'?s)\s+skip\b`),
 			c(`\bworkaround:`),
 			c(`\bas a workaround\b`),

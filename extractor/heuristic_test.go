@@ -30,6 +30,7 @@ func TestDecisionPatterns(t *testing.T) {
 	}{
 		{"use instead because", "I'll use pgx instead of database/sql because it supports COPY.", false, handoff.DecisionApproach, "it supports COPY", []string{"database/sql"}},
 		{"library instead", "I'll use the sqlx package instead of raw database/sql since it scans structs.", false, handoff.DecisionLibrary, "it scans structs", []string{"raw database/sql"}},
+		{"dotted name instead", "I'll use golang.org/x/time/rate instead of writing my own token bucket.", false, handoff.DecisionApproach, "", []string{"writing my own token bucket"}},
 		{"decided", "I've decided to keep the cache in memory.", false, handoff.DecisionApproach, "", nil},
 		{"decided with next sentence", "I decided to store limits per API key. This keeps one noisy client from starving others.", false, handoff.DecisionApproach, "This keeps one noisy client from starving others.", nil},
 		{"switching", "Switching to a token bucket so that bursts are allowed.", false, handoff.DecisionApproach, "bursts are allowed", nil},

@@ -20,19 +20,24 @@ const (
 	recordsWorkflowB = "0000aaaa-5b6d-4e8f-9a0b-1c2d3e4f5a6b"
 )
 
-// recordsDB stores, with the heuristic: the sample session compiled
-// twice (workflow A, sessions 1 and 2) and a variant of it under another
-// session id that chose Memcached over Redis (workflow B).
+// recordsDB stores, with the heuristic: the sample session and a second
+// agent session of the same work (workflow A, sessions 1 and 2), and a
+// variant of it under another session id that chose Memcached over Redis
+// (workflow B).
 func recordsDB(t *testing.T) string {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "h.db")
 	sample := readFile(t, sampleTranscript)
 	variant := strings.ReplaceAll(strings.ReplaceAll(sample, recordsWorkflowA, recordsWorkflowB), "Redis-backed", "Memcached-backed")
 	path := filepath.Join(t.TempDir(), "variant.jsonl")
+	second := filepath.Join(t.TempDir(), "second.jsonl")
 	if err := os.WriteFile(path, []byte(variant), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"--no-git", sampleTranscript}, {"--no-git", sampleTranscript}, {"extract", path}} {
+	if err := os.WriteFile(second, []byte(strings.ReplaceAll(sample, recordsWorkflowA, "second-agent-session")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--no-git", sampleTranscript}, {"--no-git", "--workflow", recordsWorkflowA, second}, {"extract", path}} {
 		if r := runEnv(context.Background(), t, db, nil, "", args...); r.err != nil {
 			t.Fatalf("%v: %v\n%s", args, r.err, r.stderr)
 		}

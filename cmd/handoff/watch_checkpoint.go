@@ -22,8 +22,10 @@ import (
 // --on-pause.
 func (w *watchRun) checkpoint(ctx context.Context, st capacity.Status) (string, error) {
 	a, o := w.o.app, w.o
+	// The file's name, not its path: the reason heads every resume prompt
+	// of the workflow, and the snapshot's source keeps the full path.
 	reason := fmt.Sprintf("context window %.0f%% full (%d of %d tokens) at line %d of %s",
-		100*st.Utilization, st.TokensUsed, st.ContextWindow, w.lines, w.path)
+		100*st.Utilization, st.TokensUsed, st.ContextWindow, w.lines, filepath.Base(w.path))
 	t := w.sess.transcript()
 	if len(t.Messages) == 0 {
 		// A format whose records span lines (a pretty-printed OpenAI

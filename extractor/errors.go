@@ -342,6 +342,9 @@ var (
 	diffBodyLineRe = regexp.MustCompile(`^(?:[+-]$|[+-][^+-]|\+-|-\+|\+\+[^+]|--[^-])`)
 )
 
+// scoredPrefix is how much of a line lineScore reads.
+const scoredPrefix = 400
+
 // lineScore rates how much a line of failure output tells a successor;
 // zero means never a headline.
 func lineScore(l string) int {
@@ -395,7 +398,10 @@ func failingLine(content string) string {
 	}
 	best, bestScore := -1, 0
 	for i, l := range lines {
-		s := lineScore(l)
+		// What makes a line a headline shows in its first few hundred
+		// bytes; scoring a whole minified or base64 line costs the
+		// regexes' time for nothing.
+		s := lineScore(headOf(l, scoredPrefix))
 		if s > bestScore || (s == 10 && s == bestScore) {
 			best, bestScore = i, s
 		}

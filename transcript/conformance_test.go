@@ -88,7 +88,7 @@ var conformance = []struct {
 	{"specstory-md/specstory-claude-code-release-audit.md", FormatSpecStory, 11, 98, 0, 37, 37, 3, 0},
 	{"specstory-md/specstory-codex-cli-git-provenance.md", FormatSpecStory, 4, 86, 0, 55, 55, 0, 0},
 	{"swe-agent-traj/marshmallow-1867-function-calling.traj", FormatSWEAgent, 1, 13, 1, 13, 13, 0, 0},
-	{"swe-agent-traj/pydicom-1458-gpt4.traj", FormatSWEAgent, 1, 12, 2, 11, 12, 3, 0},
+	{"swe-agent-traj/pydicom-1458-gpt4.traj", FormatSWEAgent, 1, 12, 2, 12, 12, 3, 0}, // the 12th result is the submit's patch, from info.submission
 }
 
 func TestConformance(t *testing.T) {

@@ -42,14 +42,15 @@ var sweRejectedRe = regexp.MustCompile(`\A\s*Your proposed edit has introduced n
 func decodeSWEAgent(d *Decoder, doc []byte) error {
 	d.t.Session.Agent = "swe-agent"
 	sawTask, lastCall, lastName := false, "", ""
-	exitStatus := ""
+	exitStatus, submission := "", ""
 	member := func(k string, raw json.RawMessage) {
 		if k == "info" {
 			var info struct {
 				ExitStatus string `json:"exit_status"`
+				Submission string `json:"submission"`
 			}
 			if json.Unmarshal(raw, &info) == nil {
-				exitStatus = info.ExitStatus
+				exitStatus, submission = info.ExitStatus, info.Submission
 			}
 			return
 		}
@@ -114,6 +115,15 @@ func decodeSWEAgent(d *Decoder, doc []byte) error {
 		return nil
 	})
 	d.t.Session.EndSignal = sweEndSignal(d.t.Messages, exitStatus)
+	// Older trajectories record the submitted patch only in
+	// info.submission, not as the submit action's observation: it is the
+	// submit's result all the same.
+	if n := len(d.t.Messages); err == nil && d.t.Session.EndSignal == EndSubmitted && strings.TrimSpace(submission) != "" &&
+		n > 0 && d.t.Messages[n-1].Role == handoff.RoleAssistant {
+		r := handoff.ToolResult{CallID: lastCall, Name: lastName}
+		r.Content, r.OriginalBytes = d.clipOutput(submission)
+		d.add(handoff.Message{Line: d.t.Messages[n-1].Line, Role: handoff.RoleTool, ToolResults: []handoff.ToolResult{r}})
+	}
 	return err
 }
 

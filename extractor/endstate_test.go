@@ -1,0 +1,52 @@
+package extractor
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+)
+
+func TestNextStepAfterAFinalAnswer(t *testing.T) {
+	c := newConvo(t)
+	c.user("Review the parser for memory safety and report findings.")
+	c.say("Review complete: three findings, the worst an unchecked offset in header.rs.")
+	snap := build(t, c, handoff.SessionInfo{EndSignal: "task complete"})
+	if !strings.HasPrefix(snap.NextStep, "Nothing is pending: the agent delivered its final answer (“Review complete") {
+		t.Errorf("next step = %q", snap.NextStep)
+	}
+}
+
+func TestSubmittedPatch(t *testing.T) {
+	diff := "\r\ndiff --git a/src/f.py b/src/f.py\r\nindex ad3..168 100644\r\n--- a/src/f.py\r\n+++ b/src/f.py\r\n@@ -1,3 +1,4 @@\r\n ctx\r\n-        return int(x / y)\r\n+        # round\r\n+        return int(round(x / y))\r\n \r\n"
+	main := []handoff.Message{
+		{Role: handoff.RoleAssistant, ToolCalls: []handoff.ToolCall{{ID: "1", Name: "submit"}}},
+		{Role: handoff.RoleTool, ToolResults: []handoff.ToolResult{{CallID: "1", Content: diff}}},
+	}
+	want := []string{"file src/f.py", "-        return int(x / y)", "+        # round", "+        return int(round(x / y))"}
+	if got := submittedPatch(main); !reflect.DeepEqual(got, want) {
+		t.Errorf("submittedPatch:\n got %q\nwant %q", got, want)
+	}
+	if got := submittedPatch(main[:1]); got != nil {
+		t.Errorf("no diff result: %q", got)
+	}
+}
+
+func TestCommandsAfterTheLastTurn(t *testing.T) {
+	c := newConvo(t)
+	c.user("Commit the work")
+	c.say("Committed as f0c3276.")
+	c.meta("<command-name>/context</command-name>\n<command-args></command-args>")
+	c.meta("<local-command-stderr>Error: 400 invalid_request_error: Expected `thinking`, found `tool_use`</local-command-stderr>")
+	c.meta("<command-name>/context</command-name>")
+	c.meta("<local-command-stdout>\x1b[1mContext Usage\x1b[22m\n\x1b[38;2;1;1;1m⛁ ⛁ ⛁\x1b[39m\n model-x · 201k/200k tokens (100%)\n</local-command-stdout>")
+	snap := build(t, c, handoff.SessionInfo{})
+	want := []string{
+		"/context → error: Error: 400 invalid_request_error: Expected `thinking`, found `tool_use`",
+		"/context → Context Usage · model-x · 201k/200k tokens (100%)",
+	}
+	if snap.EndState == nil || !reflect.DeepEqual(snap.EndState.Commands, want) {
+		t.Errorf("commands after the last turn = %q\nwant %q", snap.EndState.Commands, want)
+	}
+}

@@ -142,7 +142,9 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 		if trivialRequest(r.Text) || isCommandOnly(r.Text) {
 			continue
 		}
-		if c.Goal == "" && r.Command == "" {
+		// A goal says something: three words at least (".about", a menu
+		// code such as "CH" are not one), unless nothing else is.
+		if c.Goal == "" && r.Command == "" && wordCount(r.Text) >= 3 {
 			c.Goal = r.Text
 		}
 		if commandGoal == "" {
@@ -640,13 +642,22 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 		e.Question = lastQuestion(main[lastText].Text)
 	}
 	// The assistant's own stated next step, from its last few turns.
+	// A statement before the last words that the agent went on to act on
+	// (tool calls after it, before its last words) is done or under way,
+	// not the next step: the search stops at the first such call.
 	seenTexts := 0
 	for i := len(main) - 1; i >= 0 && seenTexts < 3; i-- {
 		m := main[i]
 		if m.Role == handoff.RoleUser && !m.Meta && userRequest(m.Text) != "" && i < lastText {
 			break
 		}
-		if m.Role != handoff.RoleAssistant || strings.TrimSpace(m.Text) == "" {
+		if m.Role != handoff.RoleAssistant {
+			continue
+		}
+		if i < lastText && len(m.ToolCalls) > 0 {
+			break
+		}
+		if strings.TrimSpace(m.Text) == "" {
 			continue
 		}
 		seenTexts++

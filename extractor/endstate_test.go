@@ -50,3 +50,18 @@ func TestCommandsAfterTheLastTurn(t *testing.T) {
 		t.Errorf("commands after the last turn = %q\nwant %q", snap.EndState.Commands, want)
 	}
 }
+
+func TestStatedNextActedOnIsNotTheNextStep(t *testing.T) {
+	c := newConvo(t)
+	c.user("Credit Pro as first co-author, then commit")
+	c.say("I will now execute the commit with this message.")
+	c.bash("", "git commit -m 'docs: images'", "[main 1a2b3c4] docs: images", 0)
+	c.say("The commit was successful.")
+	snap := build(t, c, handoff.SessionInfo{})
+	if snap.EndState != nil && snap.EndState.StatedNext != "" {
+		t.Errorf("stated next = %q: the agent already did it", snap.EndState.StatedNext)
+	}
+	if strings.Contains(snap.NextStep, "execute the commit") {
+		t.Errorf("next step = %q", snap.NextStep)
+	}
+}

@@ -58,3 +58,15 @@ func TestConfirmPromptIsNoRequest(t *testing.T) {
 		t.Error("a question of the person's was taken for a confirmation prompt")
 	}
 }
+
+func TestGoalSaysSomething(t *testing.T) {
+	c := newConvo(t)
+	c.user("CH")
+	c.say("Menu: CH chat, SC scaffold.")
+	c.user("implement git flow in my project")
+	c.say("Done.")
+	snap := build(t, c, handoff.SessionInfo{})
+	if snap.Goal != "implement git flow in my project" {
+		t.Errorf("goal = %q, want the first request of three words or more", snap.Goal)
+	}
+}

@@ -682,7 +682,12 @@ func (b *builder) tests(s *handoff.Snapshot) {
 		text += " (" + quoted(ts.Summary, 120) + ")"
 	}
 	text += "."
-	b.variants(secTests, "test state", []int{rankTests, rankTests + 10}, []string{text + failingNames(ts.FailingTests, 3), text + failingNames(ts.FailingTests, 12)})
+	ranks := []int{rankTests, rankTests + 10}
+	if ts.Status == handoff.TestsUnknown {
+		// A run whose outcome the transcript does not show says little.
+		ranks = []int{rankNoTests, rankNoTests + 10}
+	}
+	b.variants(secTests, "test state", ranks, []string{text + failingNames(ts.FailingTests, 3), text + failingNames(ts.FailingTests, 12)})
 }
 
 func (b *builder) work(s *handoff.Snapshot) {

@@ -517,8 +517,18 @@ func isConstraint(sent string) bool {
 	if ruleTagRe.MatchString(sent) {
 		return true
 	}
+	if askRe.MatchString(sent) && !standingRuleRe.MatchString(sent) {
+		return false // a request ("Can you run X and make sure it uses Y"), listed with the requests
+	}
 	return constraintRe.MatchString(notRuleRe.ReplaceAllString(sent, " "))
 }
+
+var (
+	// askRe opens a request put as a question without its question mark.
+	askRe = regexp.MustCompile(`(?i)^\s*(?:can|could|would|will) you\b`)
+	// standingRuleRe is a rule that stands beyond the request it is in.
+	standingRuleRe = regexp.MustCompile(`(?i)\b(?:don'?t|do not|never|always|from now on|in future)\b`)
+)
 
 // constraints returns the person's constraints, newest first: sentences of
 // their requests (code and quoted logs removed) that state a rule or

@@ -52,6 +52,8 @@ func TestIsConstraint(t *testing.T) {
 		{"We don't know whether she opened the app or not.", false},
 		{"Must be a bug in the CLI environment.", false},
 		{"Render it as <div> in the page.", false},
+		{"Can you run the benchmarks against the competition and make sure it uses the GPU", false},
+		{"Can you commit this, and never push to main without asking", true},
 		{"But since I don't know the details, don't interpret me literally.", true},
 	}
 	for _, tt := range tests {

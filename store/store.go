@@ -123,7 +123,7 @@ func open(ctx context.Context, path string, opts Options, busy time.Duration) (*
 	db.SetMaxOpenConns(maxOpenConns)
 	db.SetMaxIdleConns(maxOpenConns)
 	s := &Store{db: db, path: path, readOnly: opts.ReadOnly, log: log, now: time.Now}
-	if err := db.PingContext(ctx); err != nil {
+	if err := connect(ctx, db, busy); err != nil {
 		db.Close()
 		if !opts.ReadOnly && !dirWritable(filepath.Dir(path)) {
 			return nil, handoff.Errorf(handoff.EUNAVAILABLE,
@@ -137,6 +137,28 @@ func open(ctx context.Context, path string, opts Options, busy time.Duration) (*
 		return nil, err
 	}
 	return s, nil
+}
+
+// connect opens the first connection, retrying while SQLite answers BUSY
+// for up to the busy timeout. Setting WAL mode on a file other processes
+// are opening at the same moment (fifty hooks on a new database) can
+// answer BUSY at once, without waiting in the busy handler, so the DSN's
+// timeout alone does not cover connecting.
+func connect(ctx context.Context, db *sqlx.DB, busy time.Duration) error {
+	deadline := time.Now().Add(busy)
+	wait := 5 * time.Millisecond
+	for {
+		err := db.PingContext(ctx)
+		if err == nil || !isBusy(err) || time.Now().Add(wait).After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 200*time.Millisecond)
+	}
 }
 
 // dirWritable reports whether this process may create files in dir.

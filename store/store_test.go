@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -400,6 +401,40 @@ func TestCache(t *testing.T) {
 			if ok && got == nil {
 				t.Errorf("step %d: hit returned a nil slice", i)
 			}
+		}
+	}
+}
+
+// TestManyOpenersOfANewDatabase: fifty stores opening one new file at
+// the same moment all connect and migrate. (Across processes, switching
+// the new file to WAL can answer BUSY without waiting in SQLite's busy
+// handler; TestHookConcurrentProcesses in cmd/handoff covers that case,
+// which connect's retry fixes.)
+func TestManyOpenersOfANewDatabase(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "new.db")
+	const n = 50
+	errs := make(chan error, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			s, err := Open(context.Background(), path, Options{})
+			if err == nil {
+				err = s.Close()
+			}
+			errs <- err
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
 		}
 	}
 }

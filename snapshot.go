@@ -1,6 +1,11 @@
 package handoff
 
-import "time"
+import (
+	"path"
+	"regexp"
+	"strings"
+	"time"
+)
 
 // SnapshotSchemaVersion is the version of the Snapshot JSON layout written
 // by this build. Stored snapshots keep the version they were written with,
@@ -240,6 +245,18 @@ type FileNote struct {
 	Path   string     `json:"path"`
 	Text   string     `json:"text"`
 	Source MessageRef `json:"source"`
+}
+
+// historyPathRe names a file that keeps history rather than the current
+// state: under an archive/old/history folder, or named so.
+var historyPathRe = regexp.MustCompile(`(?i)(^|/)(archive[sd]?|old|history|attic|legacy|deprecated)/|(^|[-_./])(previous|prev|old|archived?|history|historical|legacy|backup|bak)([-_.]|$)`)
+
+// History reports whether the note's file keeps history ("previous
+// notes", an archive): what it holds was true once, and the status file
+// beside it says what is true now. The extractor sorts such notes after
+// the current ones and the compiler ranks them last.
+func (n FileNote) History() bool {
+	return historyPathRe.MatchString(strings.TrimSuffix(n.Path, path.Ext(n.Path)))
 }
 
 // Commit is a commit the session made.

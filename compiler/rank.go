@@ -474,7 +474,7 @@ func (b *builder) notes(s *handoff.Snapshot) {
 	for _, n := range s.FileNotes {
 		shift := 0
 		switch {
-		case archivePathRe.MatchString(n.Path):
+		case n.History():
 			shift = rankNotesFull - rankNotes
 		case n.Source.Index > latest:
 			shift = -5 // written in the last turn: where the work stands
@@ -514,9 +514,6 @@ var (
 	// noteOpenRe marks a block whose lines say something is not done.
 	noteOpenRe    = regexp.MustCompile(`(?i)❌|🎯|🚧|⚠|\[ \]|\bbroken\b|\bblocked\b|\bnot (?:yet )?implemented\b|\bTODO\b`)
 	noteHeadingRe = regexp.MustCompile(`^#{1,6}\s+\S|^\*\*[^*]+\*\*:?\s*$`)
-	// archivePathRe names a notes file that keeps history (the extractor's
-	// archiveRe): it ranks after the current ones.
-	archivePathRe = regexp.MustCompile(`(?i)(^|/)(archive[sd]?|old|history|attic|legacy|deprecated)/|(^|[-_./])(previous|prev|old|archived?|history|historical|legacy|backup|bak)([-_.]|$)`)
 )
 
 type noteBlock struct{ heading, body string }

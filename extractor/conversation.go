@@ -84,9 +84,6 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 			invocation = ""
 			if commandNameRe.MatchString(m.Text) {
 				invocation = m.Text
-				if m.Meta {
-					continue
-				}
 			}
 			if m.Meta {
 				continue
@@ -960,13 +957,15 @@ func submittedPatch(main []handoff.Message) []string {
 			}
 			var out []string
 			for _, l := range strings.Split(body, "\n") {
+				if len(out) == patchLimit {
+					break
+				}
 				switch {
-				case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "):
-					if len(out) < patchLimit && strings.HasPrefix(l, "+++ ") {
-						out = append(out, "file "+strings.TrimPrefix(strings.TrimPrefix(l, "+++ "), "b/"))
-					}
+				case strings.HasPrefix(l, "--- "): // the old name; "+++" names the file
+				case strings.HasPrefix(l, "+++ "):
+					out = append(out, "file "+strings.TrimPrefix(strings.TrimPrefix(l, "+++ "), "b/"))
 				case strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-"):
-					if strings.TrimSpace(l[1:]) != "" && len(out) < patchLimit {
+					if strings.TrimSpace(l[1:]) != "" {
 						out = append(out, truncate(l, 200))
 					}
 				}

@@ -239,10 +239,12 @@ func relativeFiles(files []handoff.FileChange, cwd string) []handoff.FileChange 
 	if cwd != "" {
 		prefix = strings.TrimSuffix(filepath.ToSlash(cwd), "/") + "/"
 	}
+	paths := make([]string, len(files))
 	merged := map[string]*handoff.FileChange{}
 	lastAt := map[string]int{}
 	for i, f := range files {
 		p := strings.TrimPrefix(strings.TrimPrefix(filepath.ToSlash(f.Path), prefix), "./")
+		paths[i] = p
 		lastAt[p] = i
 		m, ok := merged[p]
 		if !ok {
@@ -257,8 +259,7 @@ func relativeFiles(files []handoff.FileChange, cwd string) []handoff.FileChange 
 		}
 	}
 	out := make([]handoff.FileChange, 0, len(merged))
-	for i, f := range files {
-		p := strings.TrimPrefix(strings.TrimPrefix(filepath.ToSlash(f.Path), prefix), "./")
+	for i, p := range paths {
 		if lastAt[p] == i {
 			out = append(out, *merged[p])
 		}

@@ -28,9 +28,6 @@ var (
 	notesFileRe = regexp.MustCompile(`(?i)(^|[-_./])(status|decisions?|adr|todo|plan|notes|progress|roadmap|handoff|next[-_]?steps|tasks|session[-_]?status|changelog)([-_.]|$)`)
 	// notesDirRe names folders of decision records.
 	notesDirRe = regexp.MustCompile(`(?i)(^|/)(adr|adrs|decisions|docs/decisions)/`)
-	// archiveRe names a file that keeps history rather than the current
-	// state: under an archive/old/history folder, or named so.
-	archiveRe = regexp.MustCompile(`(?i)(^|/)(archive[sd]?|old|history|attic|legacy|deprecated)/|(^|[-_./])(previous|prev|old|archived?|history|historical|legacy|backup|bak)([-_.]|$)`)
 	// noteHeadingRe is a heading whose section a successor needs: what was
 	// decided, what stands and what is next.
 	noteHeadingRe = regexp.MustCompile(`(?i)\b(?:decision|decided|architecture|approach|design|next|todo|to do|pending|remaining|priorit|status|plan|open|issue|known|blocker|blocked|pinned|current|chose|choice|broken|incomplete|complete|done|working|progress|fail|missing|critical|problem|finding|result|goal|phase|milestone)|❌|✅|⚠|🎯|🚧`)
@@ -67,13 +64,6 @@ func isNotesFile(p string) bool {
 	return notesFileRe.MatchString(path.Base(p)) || notesDirRe.MatchString(p)
 }
 
-// isArchiveFile reports whether a notes file keeps history: what it
-// holds was true once, and the status file beside it says what is true
-// now.
-func isArchiveFile(p string) bool {
-	return archiveRe.MatchString(strings.TrimSuffix(p, path.Ext(p)))
-}
-
 // noteWrite is one call's writing into a notes file.
 type noteWrite struct {
 	text string
@@ -95,11 +85,6 @@ type noteWrite struct {
 // written last come first, and a history file (an archive, "previous
 // notes") after every current one. These are the assistant's own words,
 // not tool output.
-//
-// The notes also carry two texts of the conversation's end that hold its
-// state when the last message does not (see lateReport and
-// reasoningWork); they come first, under the paths NoteReport and
-// NoteReasoning.
 func fileNotes(main []handoff.Message, cwd string) []handoff.FileNote {
 	writes := map[string][]noteWrite{}
 	var order []string
@@ -130,7 +115,7 @@ func fileNotes(main []handoff.Message, cwd string) []handoff.FileNote {
 	// Current files before history files; within each, newest writing
 	// first.
 	slices.SortStableFunc(out, func(a, b handoff.FileNote) int {
-		if x, y := isArchiveFile(a.Path), isArchiveFile(b.Path); x != y {
+		if x, y := a.History(), b.History(); x != y {
 			if x {
 				return 1
 			}

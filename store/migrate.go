@@ -24,33 +24,35 @@ var migrationFiles embed.FS
 // sets it.
 const applicationID = 0x48414E44
 
-// migration is one schema step; the database's PRAGMA user_version is the
-// number of the last step applied.
-type migration struct {
-	version int
-	name    string
-	sql     string
+// Migration is one numbered schema step of a store (this SQLite store's
+// PRAGMA user_version is the number of the last step applied; the
+// PostgreSQL store records each in a table).
+type Migration struct {
+	Version int
+	Name    string
+	SQL     string
 }
 
-// loadMigrations reads the embedded steps in order and checks they are
-// numbered 1, 2, 3… with no gap.
-func loadMigrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFiles, "migrations")
+// LoadMigrations reads the steps in fsys's migrations folder in order and
+// checks they are numbered 1, 2, 3… with no gap. Every store keeps its
+// dialect's steps in such a folder, embedded.
+func LoadMigrations(fsys fs.FS) ([]Migration, error) {
+	entries, err := fs.ReadDir(fsys, "migrations")
 	if err != nil {
 		return nil, fmt.Errorf("read embedded migrations: %w", err)
 	}
-	var out []migration
+	var out []Migration
 	for _, e := range entries {
 		num, _, ok := strings.Cut(e.Name(), "_")
 		v, err := strconv.Atoi(num)
 		if !ok || err != nil || v != len(out)+1 {
 			return nil, handoff.Errorf(handoff.EINTERNAL, "embedded migration %s is out of sequence (want number %d)", e.Name(), len(out)+1)
 		}
-		body, err := fs.ReadFile(migrationFiles, "migrations/"+e.Name())
+		body, err := fs.ReadFile(fsys, "migrations/"+e.Name())
 		if err != nil {
 			return nil, fmt.Errorf("read embedded migration %s: %w", e.Name(), err)
 		}
-		out = append(out, migration{version: v, name: e.Name(), sql: string(body)})
+		out = append(out, Migration{Version: v, Name: e.Name(), SQL: string(body)})
 	}
 	return out, nil
 }
@@ -60,7 +62,7 @@ func loadMigrations() ([]migration, error) {
 // file at once: each step re-reads the version under the write lock, so
 // only one of them applies it.
 func (s *Store) migrate(ctx context.Context) error {
-	steps, err := loadMigrations()
+	steps, err := LoadMigrations(migrationFiles)
 	if err != nil {
 		return err
 	}
@@ -77,24 +79,24 @@ func (s *Store) migrate(ctx context.Context) error {
 			"database %s has schema version %d but this build needs %d: open it once without read-only to upgrade it", s.path, version, latest)
 	}
 	for _, m := range steps[version:] {
-		err := s.inTx(ctx, "apply migration "+m.name, func(tx *sqlx.Tx) error {
+		err := s.inTx(ctx, "apply migration "+m.Name, func(tx *sqlx.Tx) error {
 			current, err := userVersion(ctx, tx)
 			if err != nil {
 				return err
 			}
-			if current >= m.version {
+			if current >= m.Version {
 				return nil // another process got there first
 			}
-			if current != m.version-1 {
-				return handoff.Errorf(handoff.ECORRUPT, "database schema version %d cannot take migration %s", current, m.name)
+			if current != m.Version-1 {
+				return handoff.Errorf(handoff.ECORRUPT, "database schema version %d cannot take migration %s", current, m.Name)
 			}
-			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-				return classify("apply migration "+m.name, err)
+			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+				return classify("apply migration "+m.Name, err)
 			}
-			if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
-				return classify("record migration "+m.name, err)
+			if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.Version)); err != nil {
+				return classify("record migration "+m.Name, err)
 			}
-			s.log.Debug("applied migration", "db", s.path, "migration", m.name)
+			s.log.Debug("applied migration", "db", s.path, "migration", m.Name)
 			return nil
 		})
 		if err != nil {

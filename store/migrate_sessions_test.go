@@ -21,7 +21,7 @@ func oldSchemaDB(t *testing.T, rows []OldRow, sessionCount map[string]int) strin
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "old.db")
-	steps, err := loadMigrations()
+	steps, err := LoadMigrations(migrationFiles)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,8 +31,8 @@ func oldSchemaDB(t *testing.T, rows []OldRow, sessionCount map[string]int) strin
 	}
 	defer db.Close()
 	for _, m := range steps[:2] {
-		if _, err := db.ExecContext(ctx, m.sql); err != nil {
-			t.Fatalf("old schema %s: %v", m.name, err)
+		if _, err := db.ExecContext(ctx, m.SQL); err != nil {
+			t.Fatalf("old schema %s: %v", m.Name, err)
 		}
 	}
 	if _, err := db.ExecContext(ctx, "PRAGMA user_version = 2"); err != nil {

@@ -110,7 +110,7 @@ func TestOpenCreatesAndMigratesIdempotently(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		steps, _ := loadMigrations()
+		steps, _ := LoadMigrations(migrationFiles)
 		if v != len(steps) {
 			t.Errorf("open #%d: user_version = %d, want %d", i, v, len(steps))
 		}

@@ -3,14 +3,11 @@ package postgres
 import (
 	"context"
 	"embed"
-	"fmt"
-	"io/fs"
-	"strconv"
-	"strings"
 
 	"github.com/jmoiron/sqlx"
 
 	handoff "github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/store"
 )
 
 // migrationFiles holds the Postgres schema, one numbered file per step. A
@@ -23,40 +20,11 @@ var migrationFiles embed.FS
 // migrations of several processes opening a fresh database at once.
 const migrationLock = 0x48414E44
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// loadMigrations reads the embedded steps in order and checks they are
-// numbered 1, 2, 3… with no gap.
-func loadMigrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFiles, "migrations")
-	if err != nil {
-		return nil, fmt.Errorf("read embedded migrations: %w", err)
-	}
-	var out []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v != len(out)+1 {
-			return nil, handoff.Errorf(handoff.EINTERNAL, "embedded migration %s is out of sequence (want number %d)", e.Name(), len(out)+1)
-		}
-		body, err := fs.ReadFile(migrationFiles, "migrations/"+e.Name())
-		if err != nil {
-			return nil, fmt.Errorf("read embedded migration %s: %w", e.Name(), err)
-		}
-		out = append(out, migration{version: v, name: e.Name(), sql: string(body)})
-	}
-	return out, nil
-}
-
 // migrate applies the steps this database has not recorded yet, each in its
 // own transaction with its row in schema_migrations, under an advisory
 // lock so concurrent openers apply each step once.
 func (s *Store) migrate(ctx context.Context) error {
-	steps, err := loadMigrations()
+	steps, err := store.LoadMigrations(migrationFiles)
 	if err != nil {
 		return err
 	}
@@ -77,13 +45,13 @@ func (s *Store) migrate(ctx context.Context) error {
 				"the database has schema version %d but this build knows only %d: upgrade handoff", version, len(steps))
 		}
 		for _, m := range steps[version:] {
-			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-				return classify("apply migration "+m.name, err)
+			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+				return classify("apply migration "+m.Name, err)
 			}
-			if _, err := tx.ExecContext(ctx, "INSERT INTO handoff_schema_migrations (version, name) VALUES ($1, $2)", m.version, m.name); err != nil {
-				return classify("record migration "+m.name, err)
+			if _, err := tx.ExecContext(ctx, "INSERT INTO handoff_schema_migrations (version, name) VALUES ($1, $2)", m.Version, m.Name); err != nil {
+				return classify("record migration "+m.Name, err)
 			}
-			s.log.Info("applied migration", "name", m.name)
+			s.log.Info("applied migration", "name", m.Name)
 		}
 		return nil
 	})

@@ -411,6 +411,10 @@ type TestState struct {
 	// Summary is the runner's own closing line ("3 passed, 1 failed").
 	Summary string     `json:"summary,omitempty"`
 	Source  MessageRef `json:"source"`
+	// EditsAfter counts the modifications of code files (not prose:
+	// Markdown, text) made after this run: its verdict says nothing about them, and a successor should
+	// know the latest changes are untested.
+	EditsAfter int `json:"edits_after,omitempty"`
 }
 
 // GitState is the repository state at snapshot time, read from git itself.

@@ -150,3 +150,32 @@ func TestNotesRanking(t *testing.T) {
 		t.Errorf("a conversation note was shown as a file:\n%s", res.Prompt)
 	}
 }
+
+// TestUntestedChanges: the Tests section says when changes were never
+// tested, or came after the last run, and when nothing was changed at all.
+func TestUntestedChanges(t *testing.T) {
+	t.Parallel()
+	files := []handoff.FileChange{{Path: "a.go", Edits: 1}, {Path: "b.go", Edits: 2}}
+	tests := []struct {
+		name string
+		snap *handoff.Snapshot
+		want string
+	}{
+		{"never tested", &handoff.Snapshot{FilesModified: files}, "The test suite was not run in this session (no test command seen), so the changes to 2 files are untested."},
+		{"edits after the run", &handoff.Snapshot{FilesModified: files, TestState: &handoff.TestState{Command: "go test ./...", Status: handoff.TestsPassing, EditsAfter: 3}}, "3 file edits came after it and the tests were not run again: the latest changes are unverified."},
+		{"nothing changed", &handoff.Snapshot{}, "No code or files were changed and no tests were run"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if r := minRankOf(buildPieces(tc.snap, "handoff show"), tc.want); r < 0 {
+				t.Errorf("no piece says %q", tc.want)
+			}
+		})
+	}
+	// Untested changes rank above the files list: the warning outlives it.
+	s := &handoff.Snapshot{FilesModified: files}
+	p := buildPieces(s, "handoff show")
+	if minRank(p, secTests, "test state") >= minRank(p, secWork, "files modified") {
+		t.Error("the untested warning ranks below the files it is about")
+	}
+}

@@ -103,6 +103,7 @@ const (
 	rankDone           = 28 // + stride 3
 	rankLastFull       = 45
 	rankNoTests        = 30
+	rankUntested       = 18
 	rankGitFiles       = 40 // + stride 2
 	rankResolved       = 60 // + stride 5
 	rankNotes          = 17 // + stride 4
@@ -667,7 +668,13 @@ func errorLine(e handoff.ErrorRecord, limit int) string {
 func (b *builder) tests(s *handoff.Snapshot) {
 	ts := s.TestState
 	if ts == nil {
-		b.add(secTests, rankNoTests, "", "No test run was seen in the session: no tests were run, or none the transcript shows.")
+		// Changes nobody tested are worth a line of their own: a successor
+		// must not take them for verified work.
+		if n := len(s.FilesModified); n > 0 {
+			b.add(secTests, rankUntested, "test state", fmt.Sprintf("The test suite was not run in this session (no test command seen), so the changes to %d %s are untested.", n, plural(n, "file", "files")))
+			return
+		}
+		b.add(secTests, rankNoTests, "", "No code or files were changed and no tests were run, as far as the transcript shows.")
 		return
 	}
 	text := "Last test run"
@@ -679,6 +686,9 @@ func (b *builder) tests(s *handoff.Snapshot) {
 		text += " (" + quoted(ts.Summary, 120) + ")"
 	}
 	text += "."
+	if n := ts.EditsAfter; n > 0 {
+		text += fmt.Sprintf(" %d file %s came after it and the tests were not run again: the latest changes are unverified.", n, plural(n, "edit", "edits"))
+	}
 	ranks := []int{rankTests, rankTests + 10}
 	if ts.Status == handoff.TestsUnknown {
 		// A run whose outcome the transcript does not show says little.

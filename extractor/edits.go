@@ -1,6 +1,7 @@
 package extractor
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,6 +18,9 @@ type fileSet struct {
 	// last is each path's sequence number of its latest modification.
 	last map[string]int
 	seq  int
+	// codeEdits counts modifications of files that are not prose
+	// (documentation, notes): the edits a test run can vouch for.
+	codeEdits int
 	// proposed are the files of the last assistant turn's SEARCH/REPLACE
 	// blocks, so that Aider's "Applied edit to" line does not count them
 	// twice.
@@ -40,6 +44,9 @@ func (s *fileSet) touch(p, op string) {
 	}
 	s.seq++
 	s.last[p] = s.seq
+	if !proseFile(p) {
+		s.codeEdits++
+	}
 	fc.Edits++
 	for _, o := range fc.Operations {
 		if o == op {
@@ -57,6 +64,16 @@ func (s *fileSet) list() []handoff.FileChange {
 		out = append(out, *s.byPat[p])
 	}
 	return out
+}
+
+// proseFile reports whether a path holds prose (Markdown, plain text,
+// reStructuredText), which no test run covers.
+func proseFile(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".md", ".markdown", ".txt", ".rst", ".adoc":
+		return true
+	}
+	return false
 }
 
 // addCall records the files a modifying call touched.

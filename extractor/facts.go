@@ -81,6 +81,7 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 	var commits commitLog
 	var summaryGoal, said string
 	planTool := false
+	editsAtTest := 0 // files.codeEdits when the last test ran
 	for _, m := range msgs {
 		f.ToolCalls += len(m.ToolCalls)
 		hasText := strings.TrimSpace(m.Text) != ""
@@ -157,6 +158,7 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 			errs.observe(m, r, call, fail)
 			if call.shell() && isTestCommand(call.command) {
 				f.TestState = testState(call.command, r, fail, m)
+				editsAtTest = files.codeEdits
 				if f.TestState.Status == handoff.TestsPassing {
 					errs.tested(m)
 				}
@@ -165,6 +167,9 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 	}
 	if f.Goal == "" {
 		f.Goal = truncate(summaryGoal, goalLimit)
+	}
+	if f.TestState != nil {
+		f.TestState.EditsAfter = files.codeEdits - editsAtTest
 	}
 	f.CurrentTaskID, f.NextTaskID = currentAndNext(f.Tasks)
 	f.FilesModified = files.list()

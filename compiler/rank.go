@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
 )
@@ -132,6 +133,9 @@ const (
 	recentShort = 280
 	outcomeText = 160
 	commandText = 160
+	// digestItem and digestItemFull clip each item of a digest.
+	digestItem     = 150
+	digestItemFull = 320
 )
 
 // builder accumulates pieces.
@@ -248,11 +252,21 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 	}
 	if e.LastAssistant != "" {
 		lead := "The assistant's last message:\n"
-		b.variants(secStop, "last assistant message", []int{rankLastShort, rankLastLonger, rankLastFull}, []string{
+		texts := []string{
 			lead + blockQuote(e.LastAssistant, shortText),
 			lead + blockQuote(e.LastAssistant, longerText),
 			lead + blockQuote(e.LastAssistant, fullText),
-		})
+		}
+		if utf8.RuneCountInString(e.LastAssistant) > longerText {
+			// A long report of many items: the head of every item says
+			// more than the first items in full.
+			if d := digest(e.LastAssistant, digestItem, longerText); d != "" {
+				lead := "The assistant's last message (the start of each item):\n"
+				texts[1] = lead + blockQuote(d, longerText+200)
+				texts[2] = lead + blockQuote(digest(e.LastAssistant, digestItemFull, fullText), fullText+200)
+			}
+		}
+		b.variants(secStop, "last assistant message", []int{rankLastShort, rankLastLonger, rankLastFull}, texts)
 		shown[e.LastSource.Index] = true
 	}
 	if e.CurrentWork != "" {

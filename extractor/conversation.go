@@ -34,7 +34,7 @@ type Conversation struct {
 const (
 	requestLimit       = 700
 	constraintLimit    = 280
-	lastAssistantLimit = 2400
+	lastAssistantLimit = 6000
 	statedNextLimit    = 500
 	turnTextLimit      = 900
 	toolLineLimit      = 220

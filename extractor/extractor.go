@@ -345,11 +345,11 @@ func NextStep(s *handoff.Snapshot) string {
 			": review the result against the request, then ask the person whether anything more is wanted."
 	}
 	if e := s.EndState; e != nil && e.Signal == "task complete" && e.LastAssistant != "" {
-		return "Nothing is pending: the agent delivered its final answer (" + quoteData(truncate(firstSentence(e.LastAssistant), 160)) +
+		return "Nothing is pending: the agent delivered its final answer (" + quoteData(truncate(firstSentence(e.LastAssistant), 80)) +
 			"). Wait for the person's next request; when it comes, check the answer against what they asked."
 	}
 	if e := s.EndState; e != nil && e.LastAssistant != "" {
-		return "The last turn ended with the assistant reporting " + quoteData(truncate(firstSentence(e.LastAssistant), 240)) +
+		return "The last turn ended with the assistant reporting " + quoteData(truncate(firstSentence(e.LastAssistant), 120)) +
 			": check with the person that this settles their latest request, then ask what comes next."
 	}
 	req := s.LatestRequest

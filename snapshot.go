@@ -200,6 +200,11 @@ type EndState struct {
 	// Patch is the changed lines ("-old", "+new") of the diff the run
 	// submitted, when it ended by submitting one: the deliverable itself.
 	Patch []string `json:"patch,omitempty"`
+	// KeyLines are the lines of the assistant's last long reports (other
+	// than its very last message and Report) that carry state or facts:
+	// what builds or fails, what is next, the files and figures. Reports
+	// a few turns back hold results the last message does not repeat.
+	KeyLines []KeyLine `json:"key_lines,omitempty"`
 	// Report is the key lines of the assistant's last long report when its
 	// very last message is a short close ("Done!"): the report says where
 	// things stand, the close does not.
@@ -215,6 +220,15 @@ type EndState struct {
 	// assistant turn, each with the start of the harness's answer
 	// ("/context → 201k/200k tokens (100%)"): how the session really ended.
 	Commands []string `json:"commands,omitempty"`
+}
+
+// KeyLine is one line of an assistant report, scored by how much state it
+// carries (a verdict, a next step, a path or figure), with the message it
+// comes from.
+type KeyLine struct {
+	Text   string     `json:"text"`
+	Score  int        `json:"score"`
+	Source MessageRef `json:"source"`
 }
 
 // Carried is an agent's own compaction summary, cut into its sections

@@ -179,3 +179,40 @@ func TestUntestedChanges(t *testing.T) {
 		t.Error("the untested warning ranks below the files it is about")
 	}
 }
+
+// TestKeyLinesPlacement: the best report lines rank with the end state,
+// the rest later; all render in the stop section, oldest report first; a
+// long last message speaks for itself and brings none.
+func TestKeyLinesPlacement(t *testing.T) {
+	t.Parallel()
+	lines := []handoff.KeyLine{
+		{Text: "❌ `conv()` is not implemented", Score: 6, Source: handoff.MessageRef{Index: 9}},
+		{Text: "`matmul` 3.5× vs cuBLAS", Score: 5, Source: handoff.MessageRef{Index: 5}},
+		{Text: "a", Score: 3, Source: handoff.MessageRef{Index: 9}},
+		{Text: "b", Score: 3, Source: handoff.MessageRef{Index: 9}},
+	}
+	s := &handoff.Snapshot{EndState: &handoff.EndState{LastAssistant: "Done!", KeyLines: lines}}
+	p := buildPieces(s, "handoff show")
+	if r := minRankOf(p, "conv()"); r != rankKeyLines {
+		t.Errorf("best line ranks %d, want %d", r, rankKeyLines)
+	}
+	if r := minRankOf(p, "“b”"); r < rankKeyLinesMore {
+		t.Errorf("fourth line ranks %d, want ≥ %d", r, rankKeyLinesMore)
+	}
+	var order []string
+	for _, x := range p {
+		if x.kind == "report lines" {
+			if x.sec != secStop {
+				t.Errorf("%q in section %d", x.text, x.sec)
+			}
+			order = append(order, x.text)
+		}
+	}
+	if len(order) != 4 || !strings.Contains(order[0], "matmul") {
+		t.Errorf("order %q: want the older report's line first", order)
+	}
+	s.EndState.LastAssistant = strings.Repeat("A long final report. ", 80)
+	if r := minRankOf(buildPieces(s, "handoff show"), "conv()"); r >= 0 {
+		t.Error("key lines shown beside a long last message")
+	}
+}

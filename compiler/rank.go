@@ -97,6 +97,9 @@ const (
 	rankPending        = 14 // + stride 3
 	rankCommits        = 16 // + stride 4
 	rankLastLonger     = 5
+	rankKeyLines       = 8  // + stride 2, for the first keyLinesFirst
+	rankKeyLinesMore   = 16 // + stride 3
+	keyLinesFirst      = 3
 	rankGit            = 20
 	rankLatestFull     = 23
 	rankGoalFull       = 24
@@ -257,7 +260,7 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 			lead + blockQuote(e.LastAssistant, longerText),
 			lead + blockQuote(e.LastAssistant, fullText),
 		}
-		if utf8.RuneCountInString(e.LastAssistant) > longerText {
+		if utf8.RuneCountInString(e.LastAssistant) > 2*longerText {
 			// A long report of many items: the head of every item says
 			// more than the first items in full.
 			if d := digest(e.LastAssistant, digestItem, longerText); d != "" {
@@ -297,6 +300,11 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 			lead + blockQuote(e.Report, 300), lead + blockQuote(e.Report, 700), lead + blockQuote(e.Report, 1400),
 		})
 	}
+	if utf8.RuneCountInString(e.LastAssistant) <= longerText {
+		// A long last message states where things stand itself; the
+		// reports before it are history.
+		b.keyLines(e.KeyLines)
+	}
 	for i, c := range e.Commands {
 		b.add(secStop, rankInFlight+2*i, "command after the last turn", "- After the last turn the person ran "+quoted(c, 260))
 	}
@@ -306,6 +314,28 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 			lines = append(lines, "    "+sanitize(l))
 		}
 		b.add(secStop, rankLastShort, "submitted patch", "The submitted patch's changed lines (data, indented):\n"+strings.Join(lines, "\n"))
+	}
+}
+
+// keyLines adds the key lines of the assistant's last reports, best first
+// by rank, shown oldest report first under one lead line that ranks with
+// the best of them.
+func (b *builder) keyLines(lines []handoff.KeyLine) {
+	if len(lines) == 0 {
+		return
+	}
+	order := make([]int, len(lines))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return lines[x].Source.Index - lines[y].Source.Index })
+	b.add(secStop, rankKeyLines, "", "Key lines of its last reports before that:")
+	for _, i := range order {
+		rank := rankKeyLines + 2*i
+		if i >= keyLinesFirst {
+			rank = rankKeyLinesMore + 3*i
+		}
+		b.add(secStop, rank, "report lines", "- "+quoted(lines[i].Text, 200))
 	}
 }
 

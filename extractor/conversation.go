@@ -679,12 +679,17 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 	if text, src, ok := lateReport(main); ok {
 		e.Report, e.ReportSource = text, src
 	}
+	if lastText >= 0 {
+		e.KeyLines = keyLines(main, lastText, e.ReportSource)
+	} else {
+		e.KeyLines = keyLines(main, len(main), e.ReportSource)
+	}
 	if text, src, ok := reasoningWork(main); ok {
 		e.Reasoning, e.ReasoningSource = text, src
 	}
 	e.Commands = commandsAfter(main, lastText)
 	if e.LastAssistant == "" && e.Signal == "" && len(e.Unanswered) == 0 && len(e.InFlight) == 0 && e.Question == "" &&
-		e.Reasoning == "" && len(e.Commands) == 0 {
+		e.Reasoning == "" && len(e.Commands) == 0 && len(e.KeyLines) == 0 {
 		return nil
 	}
 	return e

@@ -180,7 +180,8 @@ func replacedLater(line string, removed []string) bool {
 // lateReport returns the assistant's last long report when its very last
 // message is a short close ("Done!", "Perfect, committed."): the report
 // says where things stand (status, findings, "Next Priority") and the
-// close does not. Only its state lines are kept.
+// close does not, even when all it reports is finished work. Only its
+// state lines are kept, the open ones first.
 func lateReport(main []handoff.Message) (string, handoff.MessageRef, bool) {
 	var texts []handoff.Message
 	for i := len(main) - 1; i >= 0 && len(texts) < 2; i-- {
@@ -196,8 +197,8 @@ func lateReport(main []handoff.Message) (string, handoff.MessageRef, bool) {
 		return "", handoff.MessageRef{}, false
 	}
 	blocks := openFirst(noteLines(stripCode(report)))
-	if len(blocks) == 0 || !openStateRe.MatchString(blocks[0]) {
-		return "", handoff.MessageRef{}, false // a report of finished work only
+	if len(blocks) == 0 {
+		return "", handoff.MessageRef{}, false
 	}
 	return clipSentences(strings.Join(blocks, "\n"), reportLimit), texts[1].Ref(), true
 }

@@ -159,7 +159,7 @@ func TestFileNotesArchiveLast(t *testing.T) {
 
 func TestLateReport(t *testing.T) {
 	long := "## Status\nPhase 1 and 2 are done.\n\n### Completed\n- removed the loader\n- trimmed the hooks\n\n### 🎯 Next Priority\n- Implement the GPU kernel in `src/gpu.cu`\n- validate against the CPU path\n\n" + strings.Repeat("Some narration about what was done and why it matters here. ", 8)
-	done := "## Completed Updates\n### 1. Macros\n- added macros\n### 2. Compilation\n- compiles cleanly\n\n" + strings.Repeat("Some narration about what was done and why it matters here. ", 10)
+	done := "## Completed Updates\n- ✅ macros added\n- ✅ compiles cleanly\n\n" + strings.Repeat("Some narration about what was done and why it matters here. ", 10)
 	tests := []struct {
 		name       string
 		report     string
@@ -170,7 +170,7 @@ func TestLateReport(t *testing.T) {
 	}{
 		{"short close after a status report", long, "Done!", true, "Implement the GPU kernel", [2]string{"Next Priority", "Completed"}},
 		{"a long last message speaks for itself", long, strings.Repeat("The final report says everything. ", 20), false, "", [2]string{}},
-		{"a report of finished work only", done, "Done! Sleep well.", false, "", [2]string{}},
+		{"a report of finished work", done, "Done! Sleep well.", true, "compiles cleanly", [2]string{"macros added", "compiles cleanly"}},
 		{"a short report", "Next: run the tests.", "Done!", false, "", [2]string{}},
 	}
 	for _, tc := range tests {

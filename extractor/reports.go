@@ -1,0 +1,139 @@
+package extractor
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// Limits on the key lines read from the assistant's reports.
+const (
+	// reportMin is how long an assistant message must be to be a report
+	// rather than a remark between tool calls.
+	reportMin = 400
+	// reportsRead is how many of the last reports are read: the newest
+	// few hold results the very last message does not repeat.
+	reportsRead  = 3
+	keyLineLimit = 180 // runes per line
+	maxKeyLines  = 14
+	// minKeyScore is the least a line must carry: a verdict or next step
+	// with a name or figure, or a next step alone.
+	minKeyScore = 3
+)
+
+var (
+	// verdictRe marks a line that says how something went or stands.
+	verdictRe = regexp.MustCompile(`(?i)✅|❌|⚠|✔|✗|✘|🔴|🟢|\b(?:pass(?:es|ed|ing)?|fail(?:s|ed|ing|ure)?|compiles?|compiled|builds?|built|works?|working|broken|error|errors|crash(?:es|ed)?|fixed|resolved|done|complete[d]?|verified|implemented|not (?:yet )?(?:implemented|working|done|run|tested|verified)|missing|todo|blocked|stub)\b`)
+	// nextLineRe marks a line about what comes next or is left.
+	nextLineRe = regexp.MustCompile(`(?i)🎯|\b(?:next|remaining|still (?:need|needs|to)|left to|todo|priority|pending|to be done)\b`)
+	// factRe marks a line naming something concrete: code, a path, a
+	// file with an extension, an identifier.
+	factRe    = regexp.MustCompile("`[^`\n]+`|\\b[\\w.-]+/[\\w./-]+|\\b\\w+\\.(?:go|py|rs|ts|tsx|js|jsx|mjs|c|h|cc|cpp|cu|java|kt|swift|rb|php|cs|sh|md|tex|bib|json|ya?ml|toml|sql|html|css)\\b|\\b[a-z]+_[a-z0-9_]+\\b|\\b[a-z]+[A-Z]\\w+\\b")
+	// figureRe is a figure worth keeping: a count with its unit, a ratio,
+	// a number of two digits or more (a lone "1" in "Option 1" is not).
+	figureRe  = regexp.MustCompile(`(?i)\d{2,}|\d+\.\d+|\d+\s*(?:tests?|pages?|files?|errors?|warnings?|passed|failed|findings?|%|×|ms\b)`)
+	tableRule = regexp.MustCompile(`^\|?\s*:?-{2,}`)
+)
+
+// keyLines reads the assistant's last long reports in the main thread —
+// up to reportsRead messages of reportMin runes, not counting its very
+// last message (index last) and the report before a short close
+// (quoted), which the prompt quotes itself — and returns
+// their lines that carry state or facts, best first: a next step or open
+// item, then a verdict (builds, fails, verified), each raised when it
+// names a file, identifier or figure; narration and praise are left out.
+// The newest report's lines win ties.
+func keyLines(main []handoff.Message, last int, quoted handoff.MessageRef) []handoff.KeyLine {
+	var out []handoff.KeyLine
+	seen := map[string]bool{}
+	shown := "" // the last message, which the prompt quotes
+	if last >= 0 && last < len(main) {
+		shown = normLine(main[last].Text)
+	}
+	reports := 0
+	for i := last - 1; i >= 0 && reports < reportsRead; i-- {
+		m := main[i]
+		if m.Role != handoff.RoleAssistant || m.Sidechain || (quoted.ID != "" && m.ID == quoted.ID) {
+			continue // the report the prompt quotes as the last one is not read twice
+		}
+		text := withoutThinking(m.Text)
+		if utf8.RuneCountInString(text) < reportMin {
+			continue
+		}
+		for n, l := range strings.Split(stripCode(text), "\n") {
+			line, score := keyLine(l)
+			if score == 0 {
+				continue
+			}
+			if n == 0 {
+				score++ // a report's first line is its headline
+			}
+			if score-reports < minKeyScore {
+				continue
+			}
+			key := normLine(line)
+			if seen[key] || strings.Contains(shown, strings.TrimSuffix(key, " …")) {
+				continue
+			}
+			seen[key] = true
+			out = append(out, handoff.KeyLine{Text: line, Score: score - reports, Source: m.Ref()})
+		}
+		reports++
+	}
+	slices.SortStableFunc(out, func(a, b handoff.KeyLine) int { return b.Score - a.Score })
+	if len(out) > maxKeyLines {
+		out = out[:maxKeyLines]
+	}
+	return out
+}
+
+// keyLine cleans one report line and scores what it carries: 0 for a
+// line to leave out.
+func keyLine(raw string) (string, int) {
+	t := strings.TrimSpace(raw)
+	if t == "" || italicLineRe.MatchString(t) || boilerplateRe.MatchString(t) || ruleLineRe.MatchString(t) || tableRule.MatchString(t) {
+		return "", 0
+	}
+	if strings.HasPrefix(t, "|") { // a table row: its cells, in a line
+		var cells []string
+		for _, c := range strings.Split(strings.Trim(t, "|"), "|") {
+			if c = strings.TrimSpace(c); c != "" {
+				cells = append(cells, c)
+			}
+		}
+		t = strings.Join(cells, " — ")
+	}
+	t = cleanLine(t)
+	if utf8.RuneCountInString(t) < 12 {
+		return "", 0
+	}
+	score := 0
+	switch {
+	case nextLineRe.MatchString(t):
+		score = 3
+	case verdictRe.MatchString(t):
+		score = 2
+	}
+	fact := factRe.MatchString(t)
+	if score == 0 && !fact {
+		return "", 0
+	}
+	if fact {
+		score += 2
+	}
+	if figureRe.MatchString(t) {
+		score++
+	}
+	if score < minKeyScore {
+		return "", 0
+	}
+	return clipSentences(t, keyLineLimit), score
+}
+
+// normLine is a line's text for spotting repeats: markup and case aside.
+func normLine(l string) string {
+	return strings.ToLower(strings.Join(strings.Fields(cleanLine(l)), " "))
+}

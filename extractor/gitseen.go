@@ -78,6 +78,8 @@ var (
 	// or one letter followed by one blank (a worktree change, " M") or
 	// two (an index change, "M ").
 	porcelainRe = regexp.MustCompile(`^([MADRCUT?!][MADRCUT?!]|[MADRCUT?!] ?) (\S.*)$`)
+	// longStatusRe is output that opens as git's long status does.
+	longStatusRe = regexp.MustCompile(`^\s*(?:On branch \S+|HEAD detached (?:at|from) \S+)\s*\n\s*(?:Your branch |Changes |Untracked files|nothing to commit|All conflicts|You have unmerged|Unmerged paths)`)
 	// pushRefRe is a ref update git push printed.
 	pushRefRe    = regexp.MustCompile(`^\s*[+*!=-]?\s*(?:[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\[new branch\]|\[new tag\]|\[new reference\]|\[up to date\])\s+(\S+)\s+->\s+(\S+)`)
 	pushToRe     = regexp.MustCompile(`(?m)^\s*To (\S+)\s*$`)
@@ -95,6 +97,13 @@ func (g *gitSeen) result(m handoff.Message, call *callInfo, r handoff.ToolResult
 		return
 	}
 	out := gitOutput(r.Content)
+	if !fail && longStatusRe.MatchString(out) && (call == nil || gitLoosely(call.command)) {
+		// git's long status under another git command: console pastes
+		// pair results loosely, and a commit with nothing to commit
+		// prints it.
+		g.status(m, gitSeg{sub: "status"}, out)
+		return
+	}
 	if call == nil {
 		// A result the transcript did not tie to its call (a console
 		// paste cut the call's header): only git's own unmistakable
@@ -153,6 +162,12 @@ func (g *gitSeen) result(m handoff.Message, call *callInfo, r handoff.ToolResult
 			}
 		}
 	}
+}
+
+// gitLoosely reports a command that runs git but not `git status`.
+func gitLoosely(cmd string) bool {
+	segs := gitSegments(cmd)
+	return len(segs) > 0 && !slices.ContainsFunc(segs, func(s gitSeg) bool { return s.sub == "status" })
 }
 
 // unpaired reads a result whose git command is unknown for a commit

@@ -163,6 +163,13 @@ func TestReadGitSeen(t *testing.T) {
 				Changed: &handoff.MessageRef{Index: 3}, ChangedBy: "git checkout other"},
 		},
 		{
+			name: "a long status under another git command is still a status",
+			build: func(c *convo) {
+				c.bash("", "git commit -m x", "On branch main\nYour branch is ahead of 'origin/main' by 1 commit.\n\nnothing to commit, working tree clean\n", 0)
+			},
+			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 1}, Branch: "main", Upstream: "origin/main", Ahead: 1, Clean: true},
+		},
+		{
 			name: "a failed status and git output in other commands say nothing",
 			build: func(c *convo) {
 				c.bash("", "git status", "fatal: not a git repository (or any of the parent directories): .git\n", 128)

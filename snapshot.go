@@ -100,6 +100,7 @@ type Snapshot struct {
 	NextStep string `json:"next_step,omitempty"`
 
 	GitState  *GitState     `json:"git_state,omitempty"`
+	GitSeen   *GitSeen      `json:"git_seen,omitempty"` // what the session's own git commands showed
 	Decisions []Decision    `json:"decisions,omitempty"`
 	Errors    []ErrorRecord `json:"errors,omitempty"`
 	TestState *TestState    `json:"test_state,omitempty"`

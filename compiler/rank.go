@@ -192,6 +192,7 @@ func buildPieces(s *handoff.Snapshot, show string) []piece {
 	b.tests(s)
 	b.work(s)
 	b.git(s)
+	b.gitSeen(s)
 	b.recent(s, shown)
 	b.more(s, show)
 	return b.pieces

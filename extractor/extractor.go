@@ -94,6 +94,7 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 		TestState:     facts.TestState,
 		FilesModified: relativeFiles(facts.FilesModified, t.Session.CWD),
 		Commits:       facts.Commits,
+		GitSeen:       ReadGitSeen(t.Messages, t.Session.CWD),
 		Usage:         handoff.Usage{ToolCalls: facts.ToolCalls},
 	}
 	if snap.Goal == "" {

@@ -304,6 +304,10 @@ func NextStep(s *handoff.Snapshot) string {
 		if ts.Command != "" {
 			run = " (run: `" + firstLine(ts.Command) + "`)"
 		}
+		if ts.EditsAfter > 0 {
+			// The failure predates later edits: it may be fixed, or not.
+			return fmt.Sprintf("Re-run the tests%s: they last failed before %d later %s, so whether they still fail is unknown; fix what still fails.", run, ts.EditsAfter, plural(ts.EditsAfter, "edit", "edits"))
+		}
 		if len(ts.FailingTests) == 0 {
 			return "Fix the failing tests" + run
 		}
@@ -349,6 +353,9 @@ func NextStep(s *handoff.Snapshot) string {
 		return "Nothing is pending: the agent delivered its final answer (" + quoteData(truncate(firstSentence(e.LastAssistant), 80)) +
 			"). Wait for the person's next request; when it comes, check the answer against what they asked."
 	}
+	if next := reportedNext(s.EndState); next != "" {
+		return "Carry on with the next step the assistant's last reports named: " + quoteData(truncate(next, 240))
+	}
 	if e := s.EndState; e != nil && e.LastAssistant != "" {
 		return "The last turn ended with the assistant reporting " + quoteData(truncate(firstSentence(e.LastAssistant), 120)) +
 			": check with the person that this settles their latest request, then ask what comes next."
@@ -361,6 +368,33 @@ func NextStep(s *handoff.Snapshot) string {
 		return "Check with the person that their latest request is done and ask what comes next: " + quoteData(truncate(firstLine(req), 200))
 	}
 	return "Ask the person what to do next."
+}
+
+// reportedNext returns the best key line of the assistant's last reports
+// that names what comes next ("🎯 Next Priority: implement …"), "" when
+// none does.
+func reportedNext(e *handoff.EndState) string {
+	if e == nil {
+		return ""
+	}
+	for _, k := range e.KeyLines {
+		if namedNextRe.MatchString(k.Text) {
+			return k.Text
+		}
+	}
+	return ""
+}
+
+// namedNextRe is a line that names the next step after a label ("Next:",
+// "🎯 Next Priority Task: …", "Remaining: …"), not one that only says a
+// next step exists ("updated STATUS.md with the next priority task").
+var namedNextRe = regexp.MustCompile(`(?i)(?:🎯|\b(?:next(?: priority)?(?: steps?| tasks?)?|remaining(?: work| tasks?)?|todo|still to do)\s*(?:\*\*)?\s*[:—–])`)
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // landsRe is a call whose purpose is to record or publish work: a commit,

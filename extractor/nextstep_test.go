@@ -39,3 +39,29 @@ func TestNextStepSkipsMootErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestNextStepFromReportsAndStaleTests: a failing run followed by edits is
+// re-run, not "fixed"; a next step a report named after a label is taken
+// before the generic check-in, and a line that only mentions one is not.
+func TestNextStepFromReportsAndStaleTests(t *testing.T) {
+	t.Parallel()
+	failing := &handoff.TestState{Command: "make test", Status: handoff.TestsFailing}
+	stale := &handoff.TestState{Command: "make test", Status: handoff.TestsFailing, EditsAfter: 4}
+	named := []handoff.KeyLine{{Text: "Perfect! I've updated STATUS.md with the next priority task."}, {Text: "🎯 Next Priority Task: implement the GPU convolution"}}
+	tests := []struct {
+		name      string
+		snap      handoff.Snapshot
+		want, not string
+	}{
+		{"fresh failure", handoff.Snapshot{TestState: failing}, "Fix the failing tests", "Re-run"},
+		{"failure before edits", handoff.Snapshot{TestState: stale}, "Re-run the tests (run: `make test`): they last failed before 4 later edits", "Fix the failing tests"},
+		{"named next step", handoff.Snapshot{EndState: &handoff.EndState{LastAssistant: "Done!", KeyLines: named}}, "implement the GPU convolution", "updated STATUS.md"},
+		{"only a mention", handoff.Snapshot{EndState: &handoff.EndState{LastAssistant: "Done!", KeyLines: named[:1]}}, "check with the person", "next priority"},
+	}
+	for _, tt := range tests {
+		got := NextStep(&tt.snap)
+		if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
+			t.Errorf("%s: NextStep = %q, want %q and not %q", tt.name, got, tt.want, tt.not)
+		}
+	}
+}

@@ -100,7 +100,10 @@ const (
 	rankGit            = 20
 	rankLatestFull     = 23
 	rankGoalFull       = 24
-	rankFiles          = 26 // + stride 2
+	rankFilesLine      = 12 // the compact line of every file edited
+	rankFilesLonger    = 20 // … and its longer form
+	rankFiles          = 44 // the detailed list, its longer variant
+	rankFilesAll       = 62 // the detailed list of every file
 	rankDone           = 28 // + stride 3
 	rankLastFull       = 45
 	rankNoTests        = 30
@@ -721,20 +724,7 @@ func (b *builder) work(s *handoff.Snapshot) {
 		text += quoted(c.Message, 200)
 		b.add(secWork, rankCommits+4*(len(s.Commits)-1-i), "commits", text)
 	}
-	// Newest first: the list is in order of last modification, and the
-	// files touched last are the ones a successor opens again.
-	for i := len(s.FilesModified) - 1; i >= 0; i-- {
-		f := s.FilesModified[i]
-		text := "- " + code(f.Path, 200)
-		if len(f.Operations) > 0 {
-			ops := make([]string, 0, len(f.Operations))
-			for _, o := range f.Operations {
-				ops = append(ops, label(o, 30))
-			}
-			text += fmt.Sprintf(" (%s, %d %s)", strings.Join(ops, ", "), f.Edits, plural(f.Edits, "edit", "edits"))
-		}
-		b.add(secWork, rankFiles+2*(len(s.FilesModified)-1-i), "files modified", text)
-	}
+	b.editedFiles(s)
 }
 
 func plural(n int, one, many string) string {

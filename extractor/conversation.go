@@ -825,6 +825,10 @@ func toolLine(c handoff.ToolCall, results map[string]handoff.ToolResult) string 
 		return line
 	}
 	if failed(r) {
+		// A search that found nothing answered its question.
+		if ignoredResult((&shapes{}).classify(c), r) == ignoreNoMatch {
+			return line + " → no match"
+		}
 		if code, ok := exitCode(r); ok && code != 0 {
 			line += " → exit " + strconv.Itoa(code)
 		} else {

@@ -784,6 +784,19 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 		case handoff.RoleAssistant:
 			lead = "- assistant: "
 		default:
+			if t.ReadOnly != "" {
+				// A run of looks is one line: that the agent looked, and
+				// where; which files, when the budget has room.
+				j := i
+				for j > 0 && s.Recent[j-1].Role == handoff.RoleTool && s.Recent[j-1].ReadOnly != "" {
+					j--
+				}
+				short, full := lookLine(s.Recent[j:i+1], s.Source.CWD)
+				b.variants(secRecent, "recent turns", []int{rankRecent + rankRecentStride*n, rankRecentFull + rankRecentStride*n}, []string{short, full})
+				i = j
+				n++
+				continue
+			}
 			b.add(secRecent, rankRecent+rankRecentStride*n, "recent turns", "- tool: "+code(t.Text, commandText+outcomeText))
 			n++
 			continue

@@ -793,7 +793,9 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult) 
 				turns = append(turns, handoff.Turn{Role: handoff.RoleAssistant, Text: clipSentences(s, turnTextLimit), Source: m.Ref(), Line: m.Line})
 			}
 			for _, c := range m.ToolCalls {
-				turns = append(turns, handoff.Turn{Role: handoff.RoleTool, Text: toolLine(c, results), Source: m.Ref(), Line: m.Line})
+				r, ok := results[c.ID]
+				look, target := readOnlyCall(c, (&shapes{}).classify(c), r, ok && c.ID != "")
+				turns = append(turns, handoff.Turn{Role: handoff.RoleTool, Text: toolLine(c, results), ReadOnly: look, Target: target, Source: m.Ref(), Line: m.Line})
 			}
 		}
 		// Within a message, text comes before its calls; we walk backwards.

@@ -51,3 +51,28 @@ func TestRecentFoldsLooks(t *testing.T) {
 		t.Errorf("full variant = %s\nwant           %s", full, want)
 	}
 }
+
+// TestEarlierMessageQuotedAsConstraint: a message shown as a constraint is
+// not shown again among the earlier messages.
+func TestEarlierMessageQuotedAsConstraint(t *testing.T) {
+	t.Parallel()
+	s := &handoff.Snapshot{
+		Requests: []handoff.Request{
+			{Text: "Add CSV export to the report command", Source: handoff.MessageRef{Index: 1}},
+			{Text: "better, but always use git mv for renames!!!", Source: handoff.MessageRef{Index: 5}},
+			{Text: "Now make the export stream rows", Source: handoff.MessageRef{Index: 9}},
+		},
+		Goal:          "Add CSV export to the report command",
+		LatestRequest: "Now make the export stream rows",
+		Constraints:   []handoff.Constraint{{Text: "better, but always use git mv for renames!!!"}},
+	}
+	n := 0
+	for _, p := range buildPieces(s, "handoff show") {
+		if strings.Contains(p.text, "git mv") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the constraint's message is shown %d times, want once", n)
+	}
+}

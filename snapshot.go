@@ -287,7 +287,14 @@ type Turn struct {
 	Role Role `json:"role"`
 	// Text is the message text, clipped; for a tool call, one line naming
 	// the tool and its command or target, with its outcome when known.
-	Text   string     `json:"text"`
+	Text string `json:"text"`
+	// ReadOnly says what a tool call that succeeded only looked at: "read",
+	// "search", "list", "git" (status, log, diff, show), "plan" (a plan
+	// update), "web"; "" for every other turn. A run of them is worth a
+	// line, not a line each.
+	ReadOnly string `json:"read_only,omitempty"`
+	// Target is the path a read-only call looked at, when it names one.
+	Target string     `json:"target,omitempty"`
 	Source MessageRef `json:"source"`
 	Line   int        `json:"line,omitempty"`
 }

@@ -103,11 +103,14 @@ const (
 	rankGit            = 20
 	rankLatestFull     = 23
 	rankGoalFull       = 24
-	rankFiles          = 26 // + stride 2
+	rankFilesLine      = 18 // the compact line of every file edited
+	rankFilesLonger    = 20 // … and its longer form
+	rankFiles          = 44 // the detailed list, its longer variant
+	rankFilesAll       = 62 // the detailed list of every file
 	rankDone           = 28 // + stride 3
 	rankLastFull       = 45
 	rankNoTests        = 30
-	rankUntested       = 18
+	rankUntested       = 16
 	rankGitFiles       = 40 // + stride 2
 	rankResolved       = 60 // + stride 5
 	rankNotes          = 17 // + stride 4
@@ -380,6 +383,12 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 		if r.Source.Index == goalSrc || r.Source.Index == latestSrc || (s.EndState != nil && containsText(s.EndState.Unanswered, r.Text)) {
 			continue
 		}
+		// A message already quoted as a constraint is said once. (Leaving
+		// out messages under four words cost shared 500 0.521→0.513:
+		// "Delete them." and the like carry facts; not done.)
+		if quotedAsConstraint(s.Constraints, r.Text) {
+			continue
+		}
 		answers := ""
 		if r.Answers != "" {
 			answers = " — answering " + quoted(r.Answers, 200)
@@ -388,6 +397,17 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 			[]string{"- " + quoted(r.Text, itemText) + answers, "- " + quoted(r.Text, requestFull) + answers})
 		n++
 	}
+}
+
+// quotedAsConstraint reports a message whose whole text is a constraint.
+func quotedAsConstraint(cons []handoff.Constraint, text string) bool {
+	t := strings.TrimSpace(text)
+	for _, c := range cons {
+		if strings.TrimSpace(c.Text) == t {
+			return true
+		}
+	}
+	return false
 }
 
 func containsText(list []string, s string) bool {
@@ -752,20 +772,7 @@ func (b *builder) work(s *handoff.Snapshot) {
 		text += quoted(c.Message, 200)
 		b.add(secWork, rankCommits+4*(len(s.Commits)-1-i), "commits", text)
 	}
-	// Newest first: the list is in order of last modification, and the
-	// files touched last are the ones a successor opens again.
-	for i := len(s.FilesModified) - 1; i >= 0; i-- {
-		f := s.FilesModified[i]
-		text := "- " + code(f.Path, 200)
-		if len(f.Operations) > 0 {
-			ops := make([]string, 0, len(f.Operations))
-			for _, o := range f.Operations {
-				ops = append(ops, label(o, 30))
-			}
-			text += fmt.Sprintf(" (%s, %d %s)", strings.Join(ops, ", "), f.Edits, plural(f.Edits, "edit", "edits"))
-		}
-		b.add(secWork, rankFiles+2*(len(s.FilesModified)-1-i), "files modified", text)
-	}
+	b.editedFiles(s)
 }
 
 func plural(n int, one, many string) string {
@@ -825,6 +832,19 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 		case handoff.RoleAssistant:
 			lead = "- assistant: "
 		default:
+			if t.ReadOnly != "" {
+				// A run of looks is one line: that the agent looked, and
+				// where; which files, when the budget has room.
+				j := i
+				for j > 0 && s.Recent[j-1].Role == handoff.RoleTool && s.Recent[j-1].ReadOnly != "" {
+					j--
+				}
+				short, full := lookLine(s.Recent[j:i+1], s.Source.CWD)
+				b.variants(secRecent, "recent turns", []int{rankRecent + rankRecentStride*n, rankRecentFull + rankRecentStride*n}, []string{short, full})
+				i = j
+				n++
+				continue
+			}
 			b.add(secRecent, rankRecent+rankRecentStride*n, "recent turns", "- tool: "+code(t.Text, commandText+outcomeText))
 			n++
 			continue

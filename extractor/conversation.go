@@ -798,7 +798,9 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult) 
 				turns = append(turns, handoff.Turn{Role: handoff.RoleAssistant, Text: clipSentences(s, turnTextLimit), Source: m.Ref(), Line: m.Line})
 			}
 			for _, c := range m.ToolCalls {
-				turns = append(turns, handoff.Turn{Role: handoff.RoleTool, Text: toolLine(c, results), Source: m.Ref(), Line: m.Line})
+				r, ok := results[c.ID]
+				look, target := readOnlyCall(c, (&shapes{}).classify(c), r, ok && c.ID != "")
+				turns = append(turns, handoff.Turn{Role: handoff.RoleTool, Text: toolLine(c, results), ReadOnly: look, Target: target, Source: m.Ref(), Line: m.Line})
 			}
 		}
 		// Within a message, text comes before its calls; we walk backwards.
@@ -830,6 +832,10 @@ func toolLine(c handoff.ToolCall, results map[string]handoff.ToolResult) string 
 		return line
 	}
 	if failed(r) {
+		// A search that found nothing answered its question.
+		if ignoredResult((&shapes{}).classify(c), r) == ignoreNoMatch {
+			return line + " → no match"
+		}
 		if code, ok := exitCode(r); ok && code != 0 {
 			line += " → exit " + strconv.Itoa(code)
 		} else {

@@ -20,7 +20,9 @@ import (
 //   - ignoreRejected: the person declined or interrupted the tool call;
 //   - ignoreHarness: the harness refusing a call on procedure ("File has
 //     not been read yet", "old_string and new_string are the same", a
-//     `cd` outside the allowed directories that it blocked);
+//     `cd` outside the allowed directories that it blocked), or failing
+//     itself: a compaction or a model API request that failed or was
+//     aborted is the harness's trouble, not the project's;
 //   - ignoreRunning: a process the harness stopped waiting for while it
 //     was still running (a server left serving, "no new output after N
 //     seconds"): it did not fail, it was left running.
@@ -40,6 +42,9 @@ var (
 	contentFailRe = regexp.MustCompile(`(?m)(^exec_command failed:|SandboxDenied|Sandbox\(Denied|^apply_patch verification failed|^Traceback \(most recent call last\):|: command not found|^command not found|^zsh: command not found|^\S+:\d+(?::\d+)?: (?:fatal )?error:|^error(?:\[E\d+\])?: |^fatal: |^--- FAIL: |^FAIL(?:ED)?[: \t]|^Script failed\b|^npm ERR! |^ERR_PNPM_)`)
 	rejectedRe    = regexp.MustCompile(`(?i)(doesn't want to proceed with this tool use|tool use was rejected|user rejected|rejected by (?:the )?user|user (?:denied|declined)|^No \(tell Claude what to do differently\)|^\[Request interrupted by user|operation was aborted by the user|user cancelled)`)
 	harnessRe     = regexp.MustCompile(`(?i)(file has not been read yet|has been modified since (?:it was )?(?:last )?read|no changes to make: old_string and new_string are (?:exactly )?the same|exceeds maximum allowed tokens|<tool_use_error>InputValidationError|file (?:is )?too large to read|^Error: Error$|^(?:ERROR: )?cd to '[^']*' was blocked)`)
+	// harnessAPIRe is the harness's own failure, answering a slash
+	// command or a call: its compaction or its model request failed.
+	harnessAPIRe = regexp.MustCompile(`(?i)^(?:Error:\s*)*(?:Error during compaction\b|API Error\b|Request was aborted\b|Error compacting conversation\b)`)
 	// runningRe is output of a process that is still up when the harness
 	// stops waiting: a server announcing where it listens, or the
 	// harness's own note that the command went quiet.
@@ -115,7 +120,7 @@ func ignoredResult(call *callInfo, r handoff.ToolResult) string {
 	if rejectedRe.MatchString(head) {
 		return ignoreRejected
 	}
-	if harnessRe.MatchString(head) {
+	if harnessRe.MatchString(head) || harnessAPIRe.MatchString(head) {
 		return ignoreHarness
 	}
 	body := outputBody(content)
@@ -139,6 +144,9 @@ func ignoredResult(call *callInfo, r handoff.ToolResult) string {
 		return looked
 	}
 	segs := segments(normalizeCommand(call.command))
+	if noMatchLast(segs, r, body) {
+		return ignoreNoMatch
+	}
 	if len(segs) != 1 {
 		return looked
 	}
@@ -187,6 +195,32 @@ func ignoredResult(call *callInfo, r handoff.ToolResult) string {
 		return ignoreProbe
 	}
 	return looked
+}
+
+// noMatchLast reports a chain whose last stage is a search (grep, rg,
+// git grep) that printed nothing and exited 1: grep's "no line matched",
+// which is the answer the chain asked for (`make … && grep undefined
+// log`: no undefined references), not a failure. Exit 2 and up is a
+// search error; a chain of one segment is judged by ignoredResult.
+func noMatchLast(segs []string, r handoff.ToolResult, body []string) bool {
+	if len(segs) < 2 || len(body) > 0 {
+		return false
+	}
+	if code, ok := exitCode(r); ok && code != 1 {
+		return false
+	}
+	pipeline := splitUnquoted(segs[len(segs)-1], '|')
+	last := strings.Fields(pipeline[len(pipeline)-1])
+	if len(last) == 0 {
+		return false
+	}
+	switch path.Base(last[0]) {
+	case "grep", "egrep", "fgrep", "rg":
+		return true
+	case "git":
+		return len(last) > 1 && last[1] == "grep"
+	}
+	return false
 }
 
 // splitUnquoted splits s at sep where sep is outside quotes, so the

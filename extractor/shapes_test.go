@@ -107,11 +107,28 @@ func TestNonErrorsAreIgnored(t *testing.T) {
 		{"real: grep with a bad pattern", shell("grep -E '(' x"), "grep: Unmatched ( or \\(", ""},
 		{"real: build", shell("go build ./..."), "./a.go:1: undefined: X", ""},
 		{"real: chain ending in a probe is still a chain", shell("make && which foo"), "", ""},
+		{"chain ending in grep that matched nothing", shell(`pdflatex -interaction=nonstopmode p.tex > temp.log 2>&1 && grep "undefined" temp.log`), "", ignoreNoMatch},
+		{"chain ending in a piped rg", shell("make -s 2>&1 && cat out.txt | rg -n warning"), "Error", ignoreNoMatch},
+		{"chain ending in git grep", shell("go build ./... && git grep -n TODO"), "", ignoreNoMatch},
+		{"real: chain ending in grep, with output", shell("make && grep x log"), "make: *** [all] Error 2", ""},
+		{"harness: compaction failed", nil, "Error: Error during compaction: Error: API Error: Request was aborted.", ignoreHarness},
+		{"harness: API error", &callInfo{Name: "Task"}, "API Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}", ignoreHarness},
+		{"real: a project's own API error text later in the output", shell("curl localhost:8080/api"), "{\"error\": \"API Error: bad token\"}", ""},
 	}
 	for _, tt := range tests {
 		if got := ignoredKind(tt.call, tt.out); got != tt.want {
 			t.Errorf("%s: ignoredKind = %q, want %q", tt.name, got, tt.want)
 		}
+	}
+	// grep exits 2 on an error of its own (an unreadable file, a bad
+	// pattern): that is no "no match".
+	two, one := 2, 1
+	chain := shell(`make > log 2>&1 && grep -n "error" log`)
+	if got := ignoredResult(chain, handoff.ToolResult{ExitCode: &two}); got != "" {
+		t.Errorf("grep exit 2 at the end of a chain: ignoredResult = %q, want none", got)
+	}
+	if got := ignoredResult(chain, handoff.ToolResult{ExitCode: &one}); got != ignoreNoMatch {
+		t.Errorf("grep exit 1 at the end of a chain: ignoredResult = %q, want %q", got, ignoreNoMatch)
 	}
 }
 

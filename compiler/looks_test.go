@@ -1,0 +1,78 @@
+package compiler
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// TestRecentFoldsLooks: a run of read-only calls is one line in the
+// recent conversation; edits, failures and words between them stay.
+func TestRecentFoldsLooks(t *testing.T) {
+	t.Parallel()
+	tool := func(text, look, target string) handoff.Turn {
+		return handoff.Turn{Role: handoff.RoleTool, Text: text, ReadOnly: look, Target: target}
+	}
+	s := &handoff.Snapshot{
+		Source: handoff.SourceInfo{CWD: "/repo"},
+		Recent: []handoff.Turn{
+			{Role: handoff.RoleUser, Text: "wire the LM Studio provider"},
+			tool("shell: sed -n '1,200p' /repo/lib/a.ts → ok", "read", "/repo/lib/a.ts"),
+			tool("shell: sed -n '1,200p' lib/b.ts → ok", "read", "lib/b.ts"),
+			tool("shell: rg -n x → no match", "search", ""),
+			tool("shell: ls app/api → ok", "list", "app/api"),
+			tool("update_plan → ok", "plan", ""),
+			tool("apply_patch lib/a.ts → ok", "", ""),
+			{Role: handoff.RoleAssistant, Text: "Patched the helper; checking the route next."},
+			tool("Read app/api/route.ts → ok", "read", "app/api/route.ts"),
+			tool("shell: npm run build → exit 1: error TS2322", "", ""),
+		},
+	}
+	var lines []string
+	for _, p := range buildPieces(s, "handoff show") {
+		if p.sec == secRecent && p.level == 0 {
+			lines = append(lines, p.text)
+		}
+	}
+	want := []string{
+		"- person: “wire the LM Studio provider”",
+		"- tool: read 2 files, 1 search, 1 listing, 1 plan update (under `app/api/`, `lib/`), all ok",
+		"- tool: `apply_patch lib/a.ts → ok`",
+		"- assistant: “Patched the helper; checking the route next.”",
+		"- tool: read 1 file (under `app/api/`), ok",
+		"- tool: `shell: npm run build → exit 1: error TS2322`",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("recent lines:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	_, full := lookLine(s.Recent[1:6], "/repo")
+	if want := "- tool: read 2 files, 1 search, 1 listing, 1 plan update, all ok; looked at (newest first): `app/api, lib/{b,a}.ts`"; full != want {
+		t.Errorf("full variant = %s\nwant           %s", full, want)
+	}
+}
+
+// TestEarlierMessageQuotedAsConstraint: a message shown as a constraint is
+// not shown again among the earlier messages.
+func TestEarlierMessageQuotedAsConstraint(t *testing.T) {
+	t.Parallel()
+	s := &handoff.Snapshot{
+		Requests: []handoff.Request{
+			{Text: "Add CSV export to the report command", Source: handoff.MessageRef{Index: 1}},
+			{Text: "better, but always use git mv for renames!!!", Source: handoff.MessageRef{Index: 5}},
+			{Text: "Now make the export stream rows", Source: handoff.MessageRef{Index: 9}},
+		},
+		Goal:          "Add CSV export to the report command",
+		LatestRequest: "Now make the export stream rows",
+		Constraints:   []handoff.Constraint{{Text: "better, but always use git mv for renames!!!"}},
+	}
+	n := 0
+	for _, p := range buildPieces(s, "handoff show") {
+		if strings.Contains(p.text, "git mv") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the constraint's message is shown %d times, want once", n)
+	}
+}

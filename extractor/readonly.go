@@ -1,0 +1,261 @@
+package extractor
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// What a read-only call did, for handoff.Turn.ReadOnly: a successor
+// needs to know that the agent looked, and where, not each look.
+const (
+	lookRead   = "read"
+	lookSearch = "search"
+	lookList   = "list"
+	lookGit    = "git"
+	lookPlan   = "plan"
+	lookWeb    = "web"
+)
+
+// readOnlyCall says what a call that succeeded only looked at: "" for a
+// call that changed something, failed, or has no result yet. Shell calls
+// are judged by their command, editor tools by their subcommand, plan
+// tools by their shape, and other tools by a path, pattern, query or URL
+// input with a reading verb in their name. target is the path it looked
+// at, when it names one.
+func readOnlyCall(c handoff.ToolCall, info *callInfo, r handoff.ToolResult, ok bool) (kind, target string) {
+	if !ok {
+		return "", ""
+	}
+	if k := ignoredResult(info, r); failed(r) && k != ignoreNoMatch && k != ignoreProbe {
+		return "", ""
+	}
+	switch info.kind {
+	case kindEdit:
+		return "", ""
+	case kindPlan:
+		return lookPlan, ""
+	case kindShell:
+		return readOnlyShell(info.command)
+	}
+	in := decodeObject(c.Input)
+	if ec := str(in, "command"); ec == "view" {
+		return lookRead, firstPath(in)
+	}
+	if hasAny(in, contentKeys) || editNameHint(c.Name) || !readVerbName(c.Name) {
+		return "", ""
+	}
+	p := firstPath(in)
+	words := nameWords(c.Name)
+	switch {
+	case str(in, "url") != "" || slicesContains(words, "web") || slicesContains(words, "websearch"):
+		return lookWeb, ""
+	case str(in, "pattern") != "" || str(in, "query") != "" || slicesContains(words, "grep") || slicesContains(words, "search"):
+		return lookSearch, p
+	case slicesContains(words, "ls") || slicesContains(words, "list") || slicesContains(words, "glob"):
+		return lookList, p
+	case p != "":
+		return lookRead, p
+	}
+	return "", ""
+}
+
+func readVerbName(name string) bool {
+	for _, w := range nameWords(name) {
+		switch w {
+		case "read", "view", "list", "ls", "glob", "grep", "search", "find", "fetch", "get", "cat", "open", "show", "look", "query", "websearch", "webfetch":
+			return true
+		}
+	}
+	return false
+}
+
+// nameWords splits a tool name into lower-case words at _, -, ., and
+// case changes: "mcp__github__get_issue" → mcp github get issue,
+// "WebSearch" → web search.
+func nameWords(name string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ':
+			flush()
+			prevLower = false
+			continue
+		case r >= 'A' && r <= 'Z' && prevLower:
+			flush()
+		}
+		cur = append(cur, r)
+		prevLower = r >= 'a' && r <= 'z'
+	}
+	flush()
+	return words
+}
+
+// redirectRe is an output redirection into a file; /dev/null and fd
+// duplications (2>&1) write nothing.
+var redirectRe = regexp.MustCompile(`(?:^|[^0-9&<>])>>?\s*([^&\s>|;]+)|\d>>?\s*([^&\s>|;]+)`)
+
+// readOnlyShell judges a shell command: read-only when every stage of
+// every segment runs a program that only reads (ls, cat, sed -n, nl, rg,
+// grep, find without -exec/-delete, head, tail, wc, git status/log/diff/
+// show, …) and nothing is redirected into a file. The first look decides
+// the kind and names the target; the stages after it filter its output.
+func readOnlyShell(cmd string) (kind, target string) {
+	if cmd == "" || strings.Contains(cmd, "<<") {
+		return "", ""
+	}
+	for _, m := range redirectRe.FindAllStringSubmatch(cmd, -1) {
+		if t := m[1] + m[2]; t != "/dev/null" {
+			return "", ""
+		}
+	}
+	for _, seg := range segSplitRe.Split(cmd, -1) {
+		for _, stage := range splitUnquoted(seg, '|') {
+			f := strings.Fields(stage)
+			for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
+				f = f[1:] // VAR=value
+			}
+			f = withoutRedirects(f)
+			if len(f) == 0 {
+				continue
+			}
+			k, t := readOnlyStage(f)
+			if k == "" {
+				return "", ""
+			}
+			if k != "cd" && kind == "" {
+				kind = k // the first look decides; later stages filter it
+			}
+			if target == "" {
+				target = t
+			}
+		}
+	}
+	return kind, target
+}
+
+// readOnlyStage judges one program and its arguments; "cd" for the
+// stages that only move (cd, pwd, echo, true).
+func readOnlyStage(f []string) (kind, target string) {
+	prog := path.Base(f[0])
+	args := f[1:]
+	switch prog {
+	case "cd", "pwd", "echo", "printf", "true", "clear", "sleep":
+		return "cd", ""
+	case "cat", "head", "tail", "nl", "wc", "less", "more", "file", "stat", "bat", "jq", "sort", "uniq", "cut", "tr", "column", "diff", "cmp", "md5sum", "sha256sum", "xxd", "od", "readlink", "realpath", "basename", "dirname", "which", "type":
+		return lookRead, lastPathArg(args)
+	case "sed":
+		for _, a := range args {
+			if strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place") {
+				return "", ""
+			}
+		}
+		if !slicesContains(args, "-n") {
+			return "", ""
+		}
+		return lookRead, lastPathArg(args)
+	case "awk":
+		if strings.Contains(strings.Join(args, " "), "system(") || strings.Contains(strings.Join(args, " "), "print >") {
+			return "", ""
+		}
+		return lookRead, lastPathArg(args)
+	case "ls", "tree", "du", "fd":
+		for i := len(args) - 1; i >= 0; i-- {
+			if a := strings.Trim(args[i], `"'`); a != "" && !strings.HasPrefix(a, "-") && !strings.ContainsAny(a, " *?$") {
+				return lookList, a
+			}
+		}
+		return lookList, ""
+	case "find":
+		for _, a := range args {
+			switch a {
+			case "-exec", "-execdir", "-delete", "-ok", "-okdir", "-fprint", "-fprintf", "-fls":
+				return "", ""
+			}
+		}
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			return lookList, args[0]
+		}
+		return lookList, ""
+	case "grep", "egrep", "fgrep", "rg", "ag", "ack":
+		return lookSearch, ""
+	case "git":
+		for len(args) > 1 && (args[0] == "-C" || args[0] == "-c") {
+			args = args[2:]
+		}
+		if len(args) == 0 {
+			return "", ""
+		}
+		switch args[0] {
+		case "status", "log", "diff", "show", "blame", "ls-files", "rev-parse", "shortlog", "describe":
+			return lookGit, ""
+		case "grep":
+			return lookSearch, ""
+		case "branch", "remote", "tag", "stash":
+			// Listing forms only: no name to create, delete or move.
+			for _, a := range args[1:] {
+				if !strings.HasPrefix(a, "-") || a == "-d" || a == "-D" || a == "-m" || a == "-M" || a == "--delete" {
+					return "", ""
+				}
+			}
+			if args[0] == "stash" {
+				return "", ""
+			}
+			return lookGit, ""
+		}
+	}
+	return "", ""
+}
+
+// lastPathArg is the last argument that is not a flag or a sed/awk
+// script: the file a read reads.
+func lastPathArg(args []string) string {
+	for i := len(args) - 1; i >= 0; i-- {
+		a := strings.Trim(args[i], `"'`)
+		if a == "" || strings.HasPrefix(a, "-") || strings.ContainsAny(a, " {}$*?") {
+			continue
+		}
+		if strings.Contains(a, "/") || strings.Contains(a, ".") {
+			return a
+		}
+	}
+	return ""
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// redirectTokenRe is a redirection word: 2>/dev/null, >&2, <in.txt.
+var redirectTokenRe = regexp.MustCompile(`^\d*(?:[<>]|>>|&>)`)
+
+// withoutRedirects drops a stage's redirections (and the file word after
+// a bare "2>"), which are no arguments of its program.
+func withoutRedirects(f []string) []string {
+	out := f[:0:0]
+	for i := 0; i < len(f); i++ {
+		if redirectTokenRe.MatchString(f[i]) {
+			if strings.TrimLeft(f[i], "0123456789<>&") == "" {
+				i++ // "2> file": the file is the next word
+			}
+			continue
+		}
+		out = append(out, f[i])
+	}
+	return out
+}

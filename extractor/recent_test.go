@@ -1,0 +1,106 @@
+package extractor
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// recentTools returns the tool lines of a conversation's recent turns.
+func recentTools(t *testing.T, c *convo) []handoff.Turn {
+	t.Helper()
+	conv := ReadConversation(c.transcript())
+	var out []handoff.Turn
+	for _, turn := range conv.Recent {
+		if turn.Role == handoff.RoleTool {
+			out = append(out, turn)
+		}
+	}
+	return out
+}
+
+// TestRecentSearchNoMatch: a search that found nothing is "no match" in
+// the recent conversation, not a failure with "(no output)".
+func TestRecentSearchNoMatch(t *testing.T) {
+	t.Parallel()
+	c := newConvo(t).user("check the log for undefined references")
+	c.bash("", `pdflatex p.tex > temp.log 2>&1 && grep "undefined" temp.log`, "Error", 1)
+	c.bash("", `rg -n "OLLAMA"`, "", 1)
+	c.bash("", `make`, "make: *** No rule to make target 'all'.  Stop.", 2)
+	tools := recentTools(t, c)
+	if len(tools) != 3 {
+		t.Fatalf("tool turns = %+v", tools)
+	}
+	for i, want := range []string{"→ no match", "→ no match", "→ exit 2: make: *** No rule"} {
+		if !strings.Contains(tools[i].Text, want) {
+			t.Errorf("turn %d = %q, want %q", i, tools[i].Text, want)
+		}
+	}
+}
+
+// TestReadOnlyShell: a command is read-only by what every stage runs and
+// whether it writes a file, not by its first word alone.
+func TestReadOnlyShell(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ cmd, kind, target string }{
+		{"ls lib", lookList, "lib"},
+		{"sed -n '1,220p' components/chat/index.ts", lookRead, "components/chat/index.ts"},
+		{"nl -ba src/a.py | sed -n '10,40p'", lookRead, "src/a.py"},
+		{`rg -n "OLLAMA" -n`, lookSearch, ""},
+		{"cd app && git status --short", lookGit, ""},
+		{"git -C /repo log --oneline -5", lookGit, ""},
+		{"find . -name '*.go' | head -20", lookList, "."},
+		{"cat package.json | jq .scripts", lookRead, "package.json"},
+		// Mutating, or writing a file: kept as its own line.
+		{"sed -i 's/a/b/' x.go", "", ""},
+		{"sed 's/a/b/' x.go", "", ""},
+		{"cat a.txt > b.txt", "", ""},
+		{"find . -name '*.tmp' -delete", "", ""},
+		{"git branch -D old", "", ""},
+		{"git commit -m x", "", ""},
+		{"ls && make", "", ""},
+		{"cat > notes.md <<EOF\nx\nEOF", "", ""},
+		{"grep -rn foo src 2>/dev/null", lookSearch, ""},
+		{"ls -la ~/.claude/history/ 2>/dev/null | head", lookList, "~/.claude/history/"},
+		{"cat a.txt 2> /dev/null", lookRead, "a.txt"},
+	}
+	for _, tc := range tests {
+		kind, target := readOnlyShell(tc.cmd)
+		if kind != tc.kind || target != tc.target {
+			t.Errorf("readOnlyShell(%q) = %q, %q; want %q, %q", tc.cmd, kind, target, tc.kind, tc.target)
+		}
+	}
+}
+
+// TestReadOnlyCalls: reads, searches and plan updates that succeeded are
+// marked; edits, failures and unknown tools are not.
+func TestReadOnlyCalls(t *testing.T) {
+	t.Parallel()
+	c := newConvo(t).user("look around, then fix the bug")
+	c.result(c.call("", "Read", map[string]string{"file_path": "/home/dev/app/src/main.go"}), "package main", false, -1)
+	c.result(c.call("", "Grep", map[string]string{"pattern": "TODO", "path": "/home/dev/app/src"}), "src/a.go:3: TODO", false, -1)
+	c.result(c.call("", "TodoWrite", todos([2]string{"fix bug", "in_progress"})), "ok", false, -1)
+	c.result(c.call("", "str_replace_based_edit_tool", map[string]string{"command": "view", "path": "/home/dev/app/go.mod"}), "module x", false, -1)
+	c.bash("", "rg -n missing_symbol", "", 1)
+	c.bash("", "ls docs", "ls: cannot access 'docs': No such file or directory", 2)
+	c.result(c.call("", "Edit", map[string]string{"file_path": "/home/dev/app/src/main.go", "old_string": "a", "new_string": "b"}), "ok", false, -1)
+	c.bash("", "go test ./...", "--- FAIL: TestX", 1)
+	c.result(c.call("", "Read", map[string]string{"file_path": "/home/dev/app/src/big.go"}), "File content (30000 tokens) exceeds maximum allowed tokens", true, -1)
+	c.result(c.call("", "mcp__github__create_issue", map[string]string{"title": "bug", "body": "x"}), "created #4", false, -1)
+	c.result(c.call("", "deploy", map[string]string{"path": "/home/dev/app"}), "deployed", false, -1)
+	tools := recentTools(t, c)
+	want := []struct{ kind, target string }{
+		{lookRead, "/home/dev/app/src/main.go"}, {lookSearch, "/home/dev/app/src"}, {lookPlan, ""}, {lookRead, "/home/dev/app/go.mod"},
+		{lookSearch, ""}, {lookList, "docs"},
+		{"", ""}, {"", ""}, {"", ""}, {"", ""}, {"", ""},
+	}
+	if len(tools) != len(want) {
+		t.Fatalf("got %d tool turns, want %d: %+v", len(tools), len(want), tools)
+	}
+	for i, w := range want {
+		if tools[i].ReadOnly != w.kind || tools[i].Target != w.target {
+			t.Errorf("turn %d (%s) = %q, %q; want %q, %q", i, tools[i].Text, tools[i].ReadOnly, tools[i].Target, w.kind, w.target)
+		}
+	}
+}

@@ -110,7 +110,7 @@ const (
 	rankDone           = 28 // + stride 3
 	rankLastFull       = 45
 	rankNoTests        = 30
-	rankUntested       = 16
+	rankUntested       = 18
 	rankGitFiles       = 40 // + stride 2
 	rankResolved       = 60 // + stride 5
 	rankNotes          = 17 // + stride 4

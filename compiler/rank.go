@@ -364,8 +364,12 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 	}
 	if s.LatestRequest != "" {
 		lead := "Latest request:\n"
+		short := lead + blockQuote(s.LatestRequest, shortText)
+		if d, ok := pastedLog(s.LatestRequest); ok {
+			short = "Latest request (a pasted log: its first line and the lines that say what failed):\n" + blockQuote(d, shortText+200)
+		}
 		b.variants(secRequest, "latest request", []int{rankLatestShort, rankLatestFull}, []string{
-			lead + blockQuote(s.LatestRequest, shortText), lead + blockQuote(s.LatestRequest, fullText),
+			short, lead + blockQuote(s.LatestRequest, fullText),
 		})
 		if latestSrc >= 0 {
 			shown[latestSrc] = true

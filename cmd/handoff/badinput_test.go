@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // storedSnapshots counts what `list --json` finds in db: the evidence that
@@ -280,12 +282,22 @@ func runUnprivileged(t *testing.T, dir string, args []string) (int, string) {
 		}
 	}
 	raw, _ := json.Marshal(args)
-	cmd := exec.Command(bin, "-test.run=^TestHelperCLI$")
-	cmd.Env = append(os.Environ(), helperArgsEnv+"="+string(raw), "HOME="+dir)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	err := cmd.Run()
+	var err error
+	// A parallel test forking while the copy's write descriptor was open
+	// leaves it open in that child for a moment: exec then fails with
+	// ETXTBSY ("text file busy", go.dev/issue/22315) until the child execs.
+	for try := 0; try < 20; try++ {
+		cmd := exec.Command(bin, "-test.run=^TestHelperCLI$")
+		cmd.Env = append(os.Environ(), helperArgsEnv+"="+string(raw), "HOME="+dir)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		stderr.Reset()
+		cmd.Stderr = &stderr
+		if err = cmd.Run(); !errors.Is(err, syscall.ETXTBSY) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	if ee, ok := err.(*exec.ExitError); ok {
 		return ee.ExitCode(), stderr.String()
 	}

@@ -17,13 +17,38 @@ var counter = sync.OnceValues(func() (*capacity.Counter, error) {
 	return capacity.NewCounter(capacity.O200kBase)
 })
 
-func testCounter(tb testing.TB) *capacity.Counter {
+// realCounter is the shared o200k counter itself, for benchmarks.
+func realCounter(tb testing.TB) *capacity.Counter {
 	tb.Helper()
 	c, err := counter()
 	if err != nil {
 		tb.Fatalf("build counter: %v", err)
 	}
 	return c
+}
+
+// sharedCounts remembers the o200k count of every text the tests counted:
+// the budget sweeps compile the same snapshots at many budgets and count
+// the same pieces each time.
+var sharedCounts sync.Map // string → int
+
+// memoCounter is the shared o200k counter with its counts remembered
+// across tests: the same count for the same text, tokenized once.
+type memoCounter struct{ c *capacity.Counter }
+
+func (m memoCounter) Count(text string) int {
+	if n, ok := sharedCounts.Load(text); ok {
+		return n.(int)
+	}
+	n := m.c.Count(text)
+	sharedCounts.Store(text, n)
+	return n
+}
+
+// testCounter is the o200k counter for tests (see memoCounter).
+func testCounter(tb testing.TB) TokenCounter {
+	tb.Helper()
+	return memoCounter{realCounter(tb)}
 }
 
 var snapshotTime = time.Date(2025, 3, 14, 16, 5, 0, 0, time.UTC)

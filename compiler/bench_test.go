@@ -6,7 +6,7 @@ import "testing"
 // the budget (500 decisions, 300 errors, 10 KB strings) at the default
 // budget. Compare with BenchmarkCompileFits, measured in the same run.
 func BenchmarkCompileHuge(b *testing.B) {
-	s, c := hugeSnapshot(), testCounter(b)
+	s, c := hugeSnapshot(), realCounter(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -19,7 +19,7 @@ func BenchmarkCompileHuge(b *testing.B) {
 // BenchmarkCompileFits is the baseline: a realistic snapshot that fits
 // at once, one render and one count.
 func BenchmarkCompileFits(b *testing.B) {
-	s, c := rateLimitSnapshot(), testCounter(b)
+	s, c := rateLimitSnapshot(), realCounter(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {

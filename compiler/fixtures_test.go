@@ -12,18 +12,49 @@ import (
 )
 
 // counter is the real o200k counter, built once: building one parses a
-// large vocabulary.
-var counter = sync.OnceValues(func() (*capacity.Counter, error) {
-	return capacity.NewCounter(capacity.O200kBase)
+// large vocabulary. Its counts are remembered across tests (see
+// memoCounter).
+var counter = sync.OnceValues(func() (memoCounter, error) {
+	c, err := capacity.NewCounter(capacity.O200kBase)
+	return memoCounter{c: c, counts: &sync.Map{}}, err
 })
 
-func testCounter(tb testing.TB) *capacity.Counter {
+// memoCounter is the shared o200k counter with its counts remembered: the
+// budget sweeps compile the same snapshots at many budgets and count the
+// same pieces each time; the same text gets the same count, tokenized
+// once.
+type memoCounter struct {
+	c      *capacity.Counter
+	counts *sync.Map // text → its count
+}
+
+func (m memoCounter) Count(text string) int {
+	if n, ok := m.counts.Load(text); ok {
+		return n.(int)
+	}
+	n := m.c.Count(text)
+	m.counts.Store(text, n)
+	return n
+}
+
+// testCounter is the o200k counter for tests (see memoCounter).
+func testCounter(tb testing.TB) TokenCounter {
 	tb.Helper()
 	c, err := counter()
 	if err != nil {
 		tb.Fatalf("build counter: %v", err)
 	}
 	return c
+}
+
+// realCounter is the shared o200k counter itself, for benchmarks.
+func realCounter(tb testing.TB) *capacity.Counter {
+	tb.Helper()
+	c, err := counter()
+	if err != nil {
+		tb.Fatalf("build counter: %v", err)
+	}
+	return c.c
 }
 
 var snapshotTime = time.Date(2025, 3, 14, 16, 5, 0, 0, time.UTC)

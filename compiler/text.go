@@ -17,17 +17,13 @@ import (
 // word boundary, line breaks shown as " ⏎ ", control and bidi characters
 // removed.
 func inline(s string, limit int) string {
-	s = sanitize(s)
-	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ⏎ ")), " ")
-	s = strings.ReplaceAll(s, "⏎ ⏎", "⏎")
-	return clipText(s, limit)
+	return clippedLine(s, limit, true, nil)
 }
 
 // quoted is inline text in curly quotes.
 func quoted(s string, limit int) string {
 	// Curly quotes delimit the data: inside it they become straight ones.
-	s = strings.NewReplacer("“", `"`, "”", `"`).Replace(s)
-	s = inline(s, limit)
+	s = clippedLine(s, limit, true, straightQuotes)
 	if s == "" {
 		return ""
 	}
@@ -75,9 +71,7 @@ func escapeLineStart(line string) string {
 
 // code renders s as an inline code span on one line, clipped to max runes.
 func code(s string, limit int) string {
-	s = sanitize(s)
-	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ⏎ ")), " ")
-	s = clipText(s, limit)
+	s = clippedLine(s, limit, false, nil)
 	if s == "" {
 		return ""
 	}
@@ -100,6 +94,16 @@ func code(s string, limit int) string {
 // sanitize drops control characters (but newlines and tabs) and bidi
 // overrides, and makes s valid UTF-8.
 func sanitize(s string) string {
+	// Most text is printable ASCII, which comes back unchanged: say so
+	// without building a copy.
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		c := s[i]
+		clean = c < utf8.RuneSelf && (c >= 0x20 || c == '\n' || c == '\t') && c != 0x7f
+	}
+	if clean {
+		return s
+	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	return strings.Map(func(r rune) rune {
 		switch {
@@ -112,6 +116,45 @@ func sanitize(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// straightQuotes makes curly double quotes straight ones.
+func straightQuotes(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "“", `"`), "”", `"`)
+}
+
+// oneLine is sanitized s on one line: line breaks shown as " ⏎ ",
+// whitespace runs collapsed to one space and, with collapse, a break
+// after a break dropped.
+func oneLine(s string, collapse bool) string {
+	s = sanitize(s)
+	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ⏎ ")), " ")
+	if collapse {
+		s = strings.ReplaceAll(s, "⏎ ⏎", "⏎")
+	}
+	return s
+}
+
+// clippedLine is clipText(oneLine(pre(s), collapse), limit), with pre
+// (a per-rune rewrite; nil for none) optional. A long s (a tool output
+// cut to a 200-rune line) is rendered from a head of it when that head
+// alone renders past limit runes: the head ends before an ASCII space,
+// tab or newline of s, so its fields are the first fields of s and its
+// rendering is a prefix of the whole one, and clipText reads only the
+// first limit runes of a text longer than limit. The result is the same;
+// the rest of s is never sanitized and split.
+func clippedLine(s string, limit int, collapse bool, pre func(string) string) string {
+	if pre == nil {
+		pre = func(s string) string { return s }
+	}
+	if from := 4*max(limit, 2) + 64; len(s) > 2*from {
+		if j := strings.IndexAny(s[from:], " \t\n"); j >= 0 {
+			if head := oneLine(pre(s[:from+j]), collapse); utf8.RuneCountInString(head) > max(limit, 2) {
+				return clipText(head, limit)
+			}
+		}
+	}
+	return clipText(oneLine(pre(s), collapse), limit)
 }
 
 // clipText shortens s to at most max runes, preferring to end after a

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -34,5 +35,38 @@ func TestNoteBlocks(t *testing.T) {
 	blocks := noteBlocks("## Decisions\n- use dlopen\n**Next steps:**\n- port the AST\nloose line")
 	if len(blocks) != 2 || blocks[0].heading != "Decisions" || !strings.Contains(blocks[1].body, "loose line") || blocks[1].heading != "Next steps" {
 		t.Errorf("noteBlocks = %+v", blocks)
+	}
+}
+
+// TestClippedLineMatchesWholeText checks clippedLine's shortcut (render a
+// long text from a head of it) against rendering the whole text, on
+// random texts built from the characters that the rendering treats
+// specially: line breaks, whitespace runs, ⏎ already in the text, curly
+// quotes, control and bidi characters, invalid UTF-8, multi-byte runes.
+func TestClippedLineMatchesWholeText(t *testing.T) {
+	t.Parallel()
+	parts := []string{"word", "a", " ", "  ", "\n", "\n\n", "\t", "\r\n", "⏎", " ⏎ ", "“", "”", "\x07", "\u202e",
+		"\xff", "\xe2\x8f", "日本語", "é", ". ", "? ", "; ", "`", "\v", "\u00a0", "\u2003"}
+	rng := rand.New(rand.NewPCG(12, 2026))
+	for i := range 600 {
+		var b strings.Builder
+		n := rng.IntN(3000)
+		for b.Len() < n {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		s := b.String()
+		limit := []int{1, 2, 10, 40, 120, 300}[i%6]
+		for _, collapse := range []bool{true, false} {
+			for _, pre := range []func(string) string{nil, straightQuotes} {
+				whole := s
+				if pre != nil {
+					whole = pre(s)
+				}
+				want := clipText(oneLine(whole, collapse), limit)
+				if got := clippedLine(s, limit, collapse, pre); got != want {
+					t.Fatalf("limit %d collapse %v on %q:\ngot  %q\nwant %q", limit, collapse, s, got, want)
+				}
+			}
+		}
 	}
 }

@@ -248,6 +248,7 @@ func TestReasoningWork(t *testing.T) {
 // rewritten by edits carries its state, not its footer; a session that
 // ended inside a tool loop says what it was doing.
 func TestFileNotesReal(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file, path string
 		want       []string
@@ -259,6 +260,7 @@ func TestFileNotesReal(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
+			t.Parallel()
 			p := "../../shared/transcripts/" + tc.file
 			if _, err := os.Stat(p); err != nil {
 				t.Skipf("real transcript absent: %v", err)

@@ -47,6 +47,9 @@ func acceptRate(os []overlap, need func(n int) int) float64 {
 // whichever is smaller" is reported alongside for comparison.
 func TestGroundingOnRealTranscripts(t *testing.T) {
 	t.Parallel()
+	if raceEnabled {
+		t.Skip("rates over the whole corpus, no concurrency: the plain run measures them (see raceEnabled)")
+	}
 	var files []string
 	for _, g := range []string{"claude-code/*.jsonl", "codex/*.jsonl"} {
 		m, _ := filepath.Glob("../../shared/transcripts/" + g)

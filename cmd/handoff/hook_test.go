@@ -186,16 +186,8 @@ func TestHookGolden(t *testing.T) {
 // Five sessions share the 50 hooks, so snapshots of one workflow race for
 // its next session number.
 func TestHookConcurrentProcesses(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool on PATH to build the binary with")
-	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "handoff")
-	build := exec.Command(goTool, "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	command := handoffCommand(t, dir)
 	tr := filepath.Join(dir, "session.jsonl")
 	if err := os.WriteFile(tr, []byte(readFile(t, sampleTranscript)), 0o644); err != nil {
 		t.Fatal(err)
@@ -221,7 +213,7 @@ func TestHookConcurrentProcesses(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cmd := exec.Command(bin, "--db", db, "hook", "claude", "--no-git")
+			cmd := command("--db", db, "hook", "claude", "--no-git")
 			cmd.Stdin = bytes.NewReader(in)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
@@ -273,4 +265,34 @@ func TestHookConcurrentProcesses(t *testing.T) {
 			t.Errorf("workflow %s: session numbers %v, want only 1", wf, numbers)
 		}
 	}
+}
+
+// handoffCommand returns how to start handoff as a process. The plain
+// run starts this test binary with TestHelperCLI as its main: there is
+// nothing to build or link. Under -race that binary would run each child
+// under the race detector, ten times slower, while the races to check are
+// between processes: it builds a plain handoff into dir instead.
+func handoffCommand(t *testing.T, dir string) func(args ...string) *exec.Cmd {
+	t.Helper()
+	if !raceEnabled {
+		self, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func(args ...string) *exec.Cmd {
+			raw, _ := json.Marshal(args) // a []string always marshals
+			cmd := exec.Command(self, "-test.run=^TestHelperCLI$")
+			cmd.Env = append(os.Environ(), helperArgsEnv+"="+string(raw))
+			return cmd
+		}
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH to build the binary with")
+	}
+	bin := filepath.Join(dir, "handoff")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return func(args ...string) *exec.Cmd { return exec.Command(bin, args...) }
 }

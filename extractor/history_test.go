@@ -161,6 +161,7 @@ func TestExtractHistoryBoundsConcurrency(t *testing.T) {
 	var mu sync.Mutex
 	inFlight, peak := 0, 0
 	release := make(chan struct{})
+	var releaseOnce sync.Once // two requests can be in flight more than once
 	f := newFakeServer(t, func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		inFlight++
@@ -168,7 +169,7 @@ func TestExtractHistoryBoundsConcurrency(t *testing.T) {
 		full := inFlight == 2
 		mu.Unlock()
 		if full {
-			close(release)
+			releaseOnce.Do(func() { close(release) })
 		}
 		select {
 		case <-release:

@@ -127,22 +127,14 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 			}
 		}
 		for _, r := range m.ToolResults {
-			call := p.call(r)
 			if !planTool {
 				if tasks := checkboxTasks(r.Content); tasks != nil {
 					f.Tasks = tasks
 				}
 			}
-			if p.continuation(r) && (call == nil || !call.running) {
-				continue // the parser put this outcome on the exec_command already
-			}
-			if p.track(call, r) {
-				continue // a process still running: its outcome comes later
-			}
-			if call != nil && call.kind == kindOther && call.command == call.Name && shellNameHint(call.Name) {
-				if cmd := quotedCommand(r.Content); cmd != "" { // SpecStory: the command heads the result
-					call.kind, call.command = kindShell, cmd
-				}
+			call, ok := p.settle(r)
+			if !ok {
+				continue
 			}
 			fail := failed(r)
 			if !fail {

@@ -32,19 +32,9 @@ func ReadGitSeen(msgs []handoff.Message, cwd string) *handoff.GitSeen {
 			p.add(c.ID, info)
 		}
 		for _, r := range m.ToolResults {
-			call := p.call(r)
-			if p.continuation(r) && (call == nil || !call.running) {
-				continue
+			if call, ok := p.settle(r); ok {
+				g.result(m, call, r)
 			}
-			if p.track(call, r) {
-				continue
-			}
-			if call != nil && call.kind == kindOther && call.command == call.Name && shellNameHint(call.Name) {
-				if cmd := quotedCommand(r.Content); cmd != "" {
-					call.kind, call.command = kindShell, cmd
-				}
-			}
-			g.result(m, call, r)
 		}
 	}
 	return g.snapshot()

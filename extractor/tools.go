@@ -410,6 +410,27 @@ func (p *pairing) call(r handoff.ToolResult) *callInfo {
 	return nil
 }
 
+// settle pairs a result with its call and says whether the result is an
+// outcome to judge: not a write_stdin continuation whose outcome the
+// parser already put on its exec_command, not a process still running.
+// A SpecStory shell call, whose command heads its result, becomes the
+// shell call it is.
+func (p *pairing) settle(r handoff.ToolResult) (*callInfo, bool) {
+	call := p.call(r)
+	if p.continuation(r) && (call == nil || !call.running) {
+		return call, false
+	}
+	if p.track(call, r) {
+		return call, false
+	}
+	if call != nil && call.kind == kindOther && call.command == call.Name && shellNameHint(call.Name) {
+		if cmd := quotedCommand(r.Content); cmd != "" {
+			call.kind, call.command = kindShell, cmd
+		}
+	}
+	return call, true
+}
+
 var sessionRe = regexp.MustCompile(`Process running with session ID (\d+)`)
 
 // continuation reports a result of a write_stdin call. The parser puts a

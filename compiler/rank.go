@@ -384,7 +384,7 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 	n := 0
 	for i := len(s.Requests) - 1; i >= 0; i-- {
 		r := s.Requests[i]
-		if r.Source.Index == goalSrc || r.Source.Index == latestSrc || (s.EndState != nil && containsText(s.EndState.Unanswered, r.Text)) {
+		if r.Source.Index == goalSrc || r.Source.Index == latestSrc || (s.EndState != nil && slices.Contains(s.EndState.Unanswered, r.Text)) {
 			continue
 		}
 		// A message already quoted as a constraint is said once. (Leaving
@@ -408,15 +408,6 @@ func quotedAsConstraint(cons []handoff.Constraint, text string) bool {
 	t := strings.TrimSpace(text)
 	for _, c := range cons {
 		if strings.TrimSpace(c.Text) == t {
-			return true
-		}
-	}
-	return false
-}
-
-func containsText(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
 			return true
 		}
 	}

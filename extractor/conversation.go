@@ -679,11 +679,11 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 	if text, src, ok := lateReport(main); ok {
 		e.Report, e.ReportSource = text, src
 	}
-	if lastText >= 0 {
-		e.KeyLines = keyLines(main, lastText, e.ReportSource)
-	} else {
-		e.KeyLines = keyLines(main, len(main), e.ReportSource)
+	last := lastText
+	if last < 0 {
+		last = len(main) // nothing said: every report is before the end
 	}
+	e.KeyLines = keyLines(main, last, e.ReportSource)
 	if text, src, ok := reasoningWork(main); ok {
 		e.Reasoning, e.ReasoningSource = text, src
 	}

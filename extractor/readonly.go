@@ -3,6 +3,7 @@ package extractor
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -50,11 +51,11 @@ func readOnlyCall(c handoff.ToolCall, info *callInfo, r handoff.ToolResult, ok b
 	p := firstPath(in)
 	words := nameWords(c.Name)
 	switch {
-	case str(in, "url") != "" || slicesContains(words, "web") || slicesContains(words, "websearch"):
+	case str(in, "url") != "" || slices.Contains(words, "web") || slices.Contains(words, "websearch"):
 		return lookWeb, ""
-	case str(in, "pattern") != "" || str(in, "query") != "" || slicesContains(words, "grep") || slicesContains(words, "search"):
+	case str(in, "pattern") != "" || str(in, "query") != "" || slices.Contains(words, "grep") || slices.Contains(words, "search"):
 		return lookSearch, p
-	case slicesContains(words, "ls") || slicesContains(words, "list") || slicesContains(words, "glob"):
+	case slices.Contains(words, "ls") || slices.Contains(words, "list") || slices.Contains(words, "glob"):
 		return lookList, p
 	case p != "":
 		return lookRead, p
@@ -160,7 +161,7 @@ func readOnlyStage(f []string) (kind, target string) {
 				return "", ""
 			}
 		}
-		if !slicesContains(args, "-n") {
+		if !slices.Contains(args, "-n") {
 			return "", ""
 		}
 		return lookRead, lastPathArg(args)
@@ -230,15 +231,6 @@ func lastPathArg(args []string) string {
 		}
 	}
 	return ""
-}
-
-func slicesContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // redirectTokenRe is a redirection word: 2>/dev/null, >&2, <in.txt.

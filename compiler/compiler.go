@@ -141,6 +141,9 @@ func Compile(s *handoff.Snapshot, opts Options) (*Result, error) {
 	}
 	c := &compilation{snap: s, tmpl: tmpl, counter: modelNeutral{opts.Counter}, budget: budget}
 	c.pieces = buildPieces(s, show)
+	if budget <= smallBudget {
+		shortenHead(c.pieces, s)
+	}
 	res, err := c.fit()
 	if err != nil {
 		return nil, err

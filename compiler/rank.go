@@ -78,6 +78,7 @@ type piece struct {
 // important one.
 const (
 	rankNext           = 1
+	rankNextLonger     = 5
 	rankNextFull       = 10
 	rankUnanswered     = 2
 	rankSignal         = 2
@@ -185,7 +186,7 @@ func buildPieces(s *handoff.Snapshot, show string) []piece {
 	if strings.TrimSpace(next) == "" {
 		next = "No next step was recorded: ask the person what to do next."
 	}
-	b.variants(secNext, "next step", []int{rankNext, rankNextFull}, []string{inline(next, 160), inline(next, 700)})
+	b.variants(secNext, "next step", []int{rankNext, rankNextLonger, rankNextFull}, []string{inline(next, 160), inline(next, 360), inline(next, 700)})
 	b.request(s, shown)
 	b.carried(s)
 	b.notes(s)

@@ -78,7 +78,7 @@ type piece struct {
 // important one.
 const (
 	rankNext           = 1
-	rankNextLonger     = 5
+	rankNextLonger     = 9
 	rankNextFull       = 10
 	rankUnanswered     = 2
 	rankSignal         = 2

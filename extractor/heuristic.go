@@ -199,7 +199,7 @@ func (s *decisionSet) scan(m handoff.Message, text string, fromUser bool, task s
 		if fromUser {
 			patterns = s.pat.user
 		}
-		if !matchesAny(patterns, sent) || s.pat.notChoice.MatchString(sent) {
+		if !matchesAny(patterns, sent) || s.pat.notChoice.MatchString(sent) || (fromUser && bareLetsNotRe.MatchString(sent)) {
 			continue
 		}
 		next := ""

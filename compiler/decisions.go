@@ -82,6 +82,18 @@ func repeats(text string, others ...string) bool {
 	return false
 }
 
+// within reports whether a longer current decision already says all of
+// d: a proposal the person approved quotes the sentence that also matched
+// as the assistant's own choice.
+func within(d handoff.Decision, cur []handoff.Decision) bool {
+	for _, o := range cur {
+		if o.ID != d.ID && len(o.Description) > len(d.Description) && repeats(d.Description, o.Description) {
+			return true
+		}
+	}
+	return false
+}
+
 // askedIndexes returns the message indexes of the requests the prompt
 // shows as the goal and the latest request: a sentence of theirs is the
 // request itself, not a decision taken along the way.
@@ -143,6 +155,9 @@ func decisionsInForce(s *handoff.Snapshot) []handoff.Decision {
 		// stays: a clipped goal may not show it.
 		asked := shownAsked[d.Source.Index] && !standingRe.MatchString(d.Description)
 		if person && (asked || repeats(d.Description, others...)) {
+			continue
+		}
+		if within(d, cur) {
 			continue
 		}
 		switch {

@@ -46,6 +46,8 @@ func TestDecisionsInForce(t *testing.T) {
 			{ID: "d4", Type: handoff.DecisionClarification, Description: "Never push to main.", Source: handoff.MessageRef{Index: 5}},
 			{ID: "d5", Type: handoff.DecisionApproach, Description: "Let's take a different route instead.", Source: handoff.MessageRef{Index: 7}},
 			{ID: "d6", Type: handoff.DecisionClarification, Description: "use pyarrow instead of fastparquet", Source: handoff.MessageRef{Index: 9}},
+			{ID: "d8", Type: handoff.DecisionApproach, Description: "The proper fix is to use `pre-commit run --all-files` in CI.", Source: handoff.MessageRef{Index: 13}},
+			{ID: "p1", Type: handoff.DecisionApproach, Description: "The proper fix is to use `pre-commit run --all-files` in CI. Want me to do that?", Rationale: "the person approved it", Source: handoff.MessageRef{Index: 13}},
 			{ID: "d7", Type: handoff.DecisionWorkaround, Description: "Pin numpy to 1.26 for now", Source: handoff.MessageRef{Index: 11}, SupersededBy: "d8"},
 		},
 	}
@@ -54,9 +56,10 @@ func TestDecisionsInForce(t *testing.T) {
 		got = append(got, d.ID)
 	}
 	// d1 is the goal's own sentence, d4 a constraint shown, d6 the latest
-	// request, d5 names nothing, d7 is superseded; d2 is a standing rule of
-	// the goal's message, kept; newest first.
-	if want := "d3 d2"; strings.Join(got, " ") != want {
+	// request, d5 names nothing, d7 is superseded, d8 is said whole by the
+	// approved proposal p1; d2 is a standing rule of the goal's message,
+	// kept; newest first.
+	if want := "p1 d3 d2"; strings.Join(got, " ") != want {
 		t.Errorf("decisionsInForce = %v, want %s", got, want)
 	}
 }

@@ -37,3 +37,22 @@ func TestBareLetsNot(t *testing.T) {
 		}
 	}
 }
+
+func TestProseDecisions(t *testing.T) {
+	p := compileDecisionPatterns()
+	for _, tc := range []struct {
+		sent string
+		want bool
+	}{
+		{"The simplest solution is to rename the basic API functions with a `_basic` suffix.", true},
+		{"Better Solution: Exclude specs from mypy", true},
+		{"The unified API should be the primary interface, and we should rename the basic API functions.", true},
+		{"Best hypothesis: ZSTATE 3 means the book is synced to iCloud.", true},
+		{"The solution works now.", false},
+		{"This is the best way to see it.", false},
+	} {
+		if got := matchesAny(p.assistant, tc.sent); got != tc.want {
+			t.Errorf("assistant patterns match %q = %v, want %v", tc.sent, got, tc.want)
+		}
+	}
+}

@@ -687,21 +687,8 @@ func (b *builder) plan(s *handoff.Snapshot) {
 }
 
 func (b *builder) decisions(s *handoff.Snapshot) {
-	cur := s.CurrentDecisions()
-	for n, i := 0, len(cur)-1; i >= 0; n, i = n+1, i-1 {
-		d := cur[i]
-		brief := "- " + label(string(d.Type), 20) + ": " + quoted(d.Description, itemText)
-		full := brief
-		if d.Rationale != "" {
-			full += " — why: " + quoted(d.Rationale, 240)
-		}
-		if len(d.Alternatives) > 0 {
-			alts := make([]string, 0, len(d.Alternatives))
-			for _, a := range d.Alternatives {
-				alts = append(alts, quoted(a, 100))
-			}
-			full += " — rejected: " + strings.Join(alts, ", ")
-		}
+	for n, d := range decisionsInForce(s) {
+		brief, full := decisionLine(d, fromPerson(s, d))
 		b.variants(secDecisions, "decisions", []int{rankDecisions + 4*n, rankDecisionExtra + 4*n}, []string{brief, full})
 	}
 }

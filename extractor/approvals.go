@@ -46,7 +46,7 @@ func approvals(main []handoff.Message, reqs []handoff.Request) []handoff.Decisio
 		}
 	}
 	for _, r := range reqs {
-		if r.Answers == "" || strings.HasPrefix(strings.TrimSpace(r.Text), "{") {
+		if r.Answers == "" || strings.HasPrefix(strings.TrimSpace(r.Text), "{") || !answerIsChoice(r.Text, r.Answers) {
 			continue
 		}
 		// The answer in full enough to act on; the question only enough to

@@ -119,22 +119,26 @@ func compileDecisionPatterns() decisionPatterns {
 	weChoose := `(?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to|we'?re going to|i'?d rather|we should|i should|` +
 		`(?:i|we) (?:decided|chose|opted|went)|(?:i|we)'?ve (?:decided|chosen|opted|gone)|` +
 		`(?:i'?m|we'?re)\s+(?:now\s+)?(?:using|switching|going with|keeping|replacing|changing|moving|dropping|removing|adding|sticking))`
+	prose := make([]*regexp.Regexp, 0, len(proseDecisionPatterns))
+	for _, p := range proseDecisionPatterns {
+		prose = append(prose, c(p))
+	}
 	return decisionPatterns{
-		assistant: []*regexp.Regexp{
-			c(`\b` + weChoose + `\b.*\binstead\b`),
-			c(`\binstead of\b.+,\s*` + weChoose + `\b`),
+		assistant: append(prose,
+			c(`\b`+weChoose+`\b.*\binstead\b`),
+			c(`\binstead of\b.+,\s*`+weChoose+`\b`),
 			c(`\b(?:i'?ve|i have|we'?ve|we have)?\s*decided\s+(?:to|on|that|against)\b`),
 			c(`(?:^|\b(?:i'?m|we'?re|i'?ll|we'?ll|let'?s|i will|we will|i)\s+)switch(?:ing|ed)?\s+(?:back\s+)?(?:from\s+.+?\s+)?to\b`),
 			c(`\b(?:let'?s|i'?ll|we'?ll|i'?m|we'?re)\s+go(?:ing)?\s+with\b`),
 			c(`^going with\b`),
 			c(`\b(?:chose|choose|choosing|chosen|picked|picking|prefer|preferring)\b.+\bover\b`),
 			c(`\bopt(?:ed|ing)?\s+for\b`),
-			c(`\b` + weChoose + `\b.*\brather than\b`),
+			c(`\b`+weChoose+`\b.*\brather than\b`),
 			c(`\b(?:we'?ll|i'?ll|i will|we will|let'?s)\s+skip\b`),
 			c(`\bworkaround:`),
 			c(`\bas a workaround\b`),
 			c(`\b(?:revert(?:ing)?|go(?:ing)? back|switch(?:ing)? back)\s+to\b`),
-		},
+		),
 		user: []*regexp.Regexp{
 			c(`\blet'?s\s+(?:use|go with|keep|stick with|switch to|not|skip|avoid)\b`),
 			c(`\b(?:don'?t|do not|never|please don'?t)\s+(?:delete|remove|use|touch|change|modify|commit|push|add|rename|drop|install|run|rewrite)\b`),
@@ -199,7 +203,7 @@ func (s *decisionSet) scan(m handoff.Message, text string, fromUser bool, task s
 		if fromUser {
 			patterns = s.pat.user
 		}
-		if !matchesAny(patterns, sent) || s.pat.notChoice.MatchString(sent) {
+		if !matchesAny(patterns, sent) || s.pat.notChoice.MatchString(sent) || (fromUser && bareLetsNotRe.MatchString(sent)) {
 			continue
 		}
 		next := ""

@@ -1,0 +1,199 @@
+package compiler
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// concreteRe finds a thing a decision can name: code in backticks, a path
+// or file name, a flag, a number, an identifier with an underscore, a dot
+// or inner capitals (snake_case, pkg.Func, CamelCase), an acronym.
+var concreteRe = regexp.MustCompile("`[^`]+`" +
+	`|[\p{L}\d_.-]*/[\p{L}\d_.-]+` + // a/b, src/x, ./x, owner/repo
+	`|\b[\p{L}\d_-]+\.[a-z][a-z\d]{0,5}\b` + // file.ext, pkg.Func
+	`|(?:^|\s)--?[a-zA-Z][\w-]*` + // --flag, -x
+	`|\b\d+(?:\.\d+)*\b` + // 500, 3.12, C17 does not match here but below
+	`|\b\w*_\w+\b` + // snake_case
+	`|\b\p{Lu}?\p{Ll}+\p{Lu}\w*\b` + // CamelCase, camelCase
+	`|\b\p{Lu}[\p{Lu}\d]+\b`) // API, C17, GITHUB_TOKEN (with _ above)
+
+// standingRe is a rule that holds for the whole session.
+var standingRe = regexp.MustCompile(`(?i)\b(?:don'?t|do not|never|always|must(?: not)?)\b`)
+
+// namesThing reports whether a decision's text names a concrete choice: a
+// concreteRe match, or a capitalised word that does not start a sentence
+// (a proper noun such as a library or a product: Redis, Vue, Bun).
+func namesThing(s string) bool {
+	if concreteRe.MatchString(s) {
+		return true
+	}
+	atStart := true
+	for _, w := range strings.Fields(s) {
+		r := []rune(strings.Trim(w, `"'“”‘’(*[`))
+		if len(r) > 1 && !atStart && unicode.IsUpper(r[0]) && w != "I" {
+			return true
+		}
+		atStart = strings.HasSuffix(w, ".") || strings.HasSuffix(w, ":") || strings.HasSuffix(w, "!") || strings.HasSuffix(w, "?") || strings.HasSuffix(w, "—")
+	}
+	return false
+}
+
+// fromPerson reports whether a decision quotes one of the person's own
+// messages: its source is a request.
+func fromPerson(s *handoff.Snapshot, d handoff.Decision) bool {
+	if d.Type != handoff.DecisionClarification {
+		return false
+	}
+	for _, r := range s.Requests {
+		if r.Source.Index == d.Source.Index {
+			return true
+		}
+	}
+	return false
+}
+
+// repeats reports whether almost every word of text occurs in one of the
+// others: a sentence already shown as the goal, the latest request or a
+// constraint says nothing new as a decision.
+func repeats(text string, others ...string) bool {
+	words := promptWords(text)
+	if len(words) == 0 {
+		return true
+	}
+	for _, o := range others {
+		if o == "" {
+			continue
+		}
+		in := promptWords(o)
+		n := 0
+		for w := range words {
+			if in[w] {
+				n++
+			}
+		}
+		if float64(n) >= 0.8*float64(len(words)) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether a longer current decision already says all of
+// d: a proposal the person approved quotes the sentence that also matched
+// as the assistant's own choice.
+func within(d handoff.Decision, cur []handoff.Decision) bool {
+	for _, o := range cur {
+		if o.ID != d.ID && len(o.Description) > len(d.Description) && repeats(d.Description, o.Description) {
+			return true
+		}
+	}
+	return false
+}
+
+// askedIndexes returns the message indexes of the requests the prompt
+// shows as the goal and the latest request: a sentence of theirs is the
+// request itself, not a decision taken along the way.
+func askedIndexes(s *handoff.Snapshot) map[int]bool {
+	out := map[int]bool{}
+	for _, r := range s.Requests {
+		for _, shown := range []string{s.Goal, s.LatestRequest} {
+			if sameStart(r.Text, shown) {
+				out[r.Source.Index] = true
+			}
+		}
+	}
+	return out
+}
+
+// sameStart reports whether two texts open with the same words: a goal
+// is its request clipped or cleaned, not always the same string.
+func sameStart(a, b string) bool {
+	const n = 60
+	a, b = strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " ")
+	if a == "" || b == "" {
+		return false
+	}
+	ra, rb := []rune(a), []rune(b)
+	k := min(n, len(ra), len(rb))
+	return k >= min(n, len(ra), len(rb)) && string(ra[:k]) == string(rb[:k]) && (k == n || len(ra) == len(rb) || k >= 20)
+}
+
+func promptWords(s string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-'
+	}) {
+		set[w] = true
+	}
+	return set
+}
+
+// decisionsInForce returns the decisions worth showing, in the order to
+// show them: current ones only; none that repeats the goal, the latest
+// request or a constraint the prompt already shows (the person's own
+// sentences that matched a choice pattern mostly do); none of the
+// assistant's that names no concrete thing ("let's see if there's a
+// precedent rather than inventing one" decides nothing a successor could
+// re-litigate). Newest first, those that name a thing before those that
+// do not.
+func decisionsInForce(s *handoff.Snapshot) []handoff.Decision {
+	others := []string{s.Goal, s.LatestRequest}
+	for _, c := range s.Constraints {
+		others = append(others, c.Text)
+	}
+	shownAsked := askedIndexes(s)
+	var named, plain []handoff.Decision
+	cur := s.CurrentDecisions()
+	for i := len(cur) - 1; i >= 0; i-- {
+		d := cur[i]
+		person := fromPerson(s, d)
+		// A standing rule in the goal's message ("Do not modify files.")
+		// stays: a clipped goal may not show it.
+		asked := shownAsked[d.Source.Index] && !standingRe.MatchString(d.Description)
+		if person && (asked || repeats(d.Description, others...)) {
+			continue
+		}
+		if within(d, cur) {
+			continue
+		}
+		switch {
+		case namesThing(d.Description):
+			named = append(named, d)
+		case person:
+			plain = append(plain, d)
+		}
+	}
+	return slices.Concat(named, plain)
+}
+
+// decisionLine renders a decision on one line, the choice first: its type
+// only where it changes how to read the choice (a workaround, a skip, the
+// person's own call), then its why and what it was chosen over.
+func decisionLine(d handoff.Decision, person bool) (brief, full string) {
+	lead := "- "
+	switch {
+	case person && !strings.HasPrefix(d.Description, "The person "):
+		lead = "- the person: "
+	case d.Type == handoff.DecisionWorkaround:
+		lead = "- workaround: "
+	case d.Type == handoff.DecisionSkip:
+		lead = "- skipped: "
+	}
+	brief = lead + quoted(d.Description, itemText)
+	full = brief
+	if d.Rationale != "" {
+		full += " — why: " + quoted(d.Rationale, 240)
+	}
+	if len(d.Alternatives) > 0 {
+		alts := make([]string, 0, len(d.Alternatives))
+		for _, a := range d.Alternatives {
+			alts = append(alts, quoted(a, 100))
+		}
+		full += " — rejected: " + strings.Join(alts, ", ")
+	}
+	return brief, full
+}

@@ -1,0 +1,84 @@
+package compiler
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+)
+
+func TestNamesThing(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"Use `GITHUB_TOKEN` for publishing", true},
+		{"Keep token buckets in Redis so replicas share one limit", true},
+		{"Exclude specs from mypy via pyproject.toml", true},
+		{"Run the suite with --backend cpu", true},
+		{"Cap the cloud list at 500 rows", true},
+		{"Rename the basic functions with a _basic suffix", true},
+		{"Let's download it to a temporary location instead:", false},
+		{"Good instinct — let's see if there's a precedent to follow rather than inventing one.", false},
+		{"I'll skip this for now and come back later.", false},
+	} {
+		if got := namesThing(tc.text); got != tc.want {
+			t.Errorf("namesThing(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestDecisionsInForce(t *testing.T) {
+	goal := "Port the exporter to Parquet, the format our warehouse loads. Do not modify files under vendor/. Lets keep working until the tests pass."
+	s := &handoff.Snapshot{
+		Goal:          goal[:60], // as a clipped goal shows it
+		LatestRequest: "ok, good start, but use pyarrow instead of fastparquet",
+		Requests: []handoff.Request{
+			{Text: goal, Source: handoff.MessageRef{Index: 1}},
+			{Text: "Never push to main.", Source: handoff.MessageRef{Index: 5}},
+			{Text: "ok, good start, but use pyarrow instead of fastparquet", Source: handoff.MessageRef{Index: 9}},
+		},
+		Constraints: []handoff.Constraint{{Text: "Never push to main.", Source: handoff.MessageRef{Index: 5}}},
+		Decisions: []handoff.Decision{
+			{ID: "d1", Type: handoff.DecisionClarification, Description: "Lets keep working until the tests pass.", Source: handoff.MessageRef{Index: 1}},
+			{ID: "d2", Type: handoff.DecisionClarification, Description: "Do not modify files under vendor/.", Source: handoff.MessageRef{Index: 1}},
+			{ID: "d3", Type: handoff.DecisionLibrary, Description: "I'll use `decimal128` columns rather than float64", Source: handoff.MessageRef{Index: 3}},
+			{ID: "d4", Type: handoff.DecisionClarification, Description: "Never push to main.", Source: handoff.MessageRef{Index: 5}},
+			{ID: "d5", Type: handoff.DecisionApproach, Description: "Let's take a different route instead.", Source: handoff.MessageRef{Index: 7}},
+			{ID: "d6", Type: handoff.DecisionClarification, Description: "use pyarrow instead of fastparquet", Source: handoff.MessageRef{Index: 9}},
+			{ID: "d8", Type: handoff.DecisionApproach, Description: "The proper fix is to use `pre-commit run --all-files` in CI.", Source: handoff.MessageRef{Index: 13}},
+			{ID: "p1", Type: handoff.DecisionApproach, Description: "The proper fix is to use `pre-commit run --all-files` in CI. Want me to do that?", Rationale: "the person approved it", Source: handoff.MessageRef{Index: 13}},
+			{ID: "d7", Type: handoff.DecisionWorkaround, Description: "Pin numpy to 1.26 for now", Source: handoff.MessageRef{Index: 11}, SupersededBy: "d8"},
+		},
+	}
+	var got []string
+	for _, d := range decisionsInForce(s) {
+		got = append(got, d.ID)
+	}
+	// d1 is the goal's own sentence, d4 a constraint shown, d6 the latest
+	// request, d5 names nothing, d7 is superseded, d8 is said whole by the
+	// approved proposal p1; d2 is a standing rule of the goal's message,
+	// kept; newest first.
+	if want := "p1 d3 d2"; strings.Join(got, " ") != want {
+		t.Errorf("decisionsInForce = %v, want %s", got, want)
+	}
+}
+
+func TestDecisionLine(t *testing.T) {
+	for _, tc := range []struct {
+		d           handoff.Decision
+		person      bool
+		brief, full string
+	}{
+		{handoff.Decision{Type: handoff.DecisionLibrary, Description: "Use Redis", Rationale: "replicas share it", Alternatives: []string{"in-process"}}, false,
+			"- “Use Redis”", "- “Use Redis” — why: “replicas share it” — rejected: “in-process”"},
+		{handoff.Decision{Type: handoff.DecisionWorkaround, Description: "Pin numpy to 1.26"}, false, "- workaround: “Pin numpy to 1.26”", "- workaround: “Pin numpy to 1.26”"},
+		{handoff.Decision{Type: handoff.DecisionClarification, Description: "Use the v2 API"}, true, "- the person: “Use the v2 API”", "- the person: “Use the v2 API”"},
+		{handoff.Decision{Type: handoff.DecisionClarification, Description: `The person picked "(b)"`}, true, "- “The person picked \"(b)\"”", "- “The person picked \"(b)\"”"},
+	} {
+		brief, full := decisionLine(tc.d, tc.person)
+		if brief != tc.brief || full != tc.full {
+			t.Errorf("decisionLine(%q) = %q, %q; want %q, %q", tc.d.Description, brief, full, tc.brief, tc.full)
+		}
+	}
+}

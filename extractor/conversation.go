@@ -166,7 +166,7 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 	if c.LatestRequest == c.Goal {
 		c.LatestRequest = "" // one request: it is the goal
 	}
-	c.Constraints = constraints(c.Requests)
+	c.Constraints = withoutRequestEchoes(constraints(c.Requests), c.Requests, c.Goal, c.LatestRequest)
 	c.Language = personLanguage(c.Requests)
 	c.End = endState(t, main, results)
 	if c.Carried != nil {

@@ -1,6 +1,7 @@
 package extractor
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,5 +138,37 @@ func TestGoalFallsBackWhenNoMessageAsksForWork(t *testing.T) {
 	snap := build(t, c, handoff.SessionInfo{})
 	if snap.Goal != "What stage is the project at?" {
 		t.Errorf("goal = %q, want the first message that says anything", snap.Goal)
+	}
+}
+
+func TestConstraintsDoNotRepeatTheGoalOrLatestRequest(t *testing.T) {
+	c := newConvo(t)
+	c.user("Look at STATUS.md and make sure the parser handles empty input. Never push to main without asking me.")
+	c.say("Done.")
+	c.user("Don't touch the generated files in gen/.")
+	c.say("Understood.")
+	c.user("Write the release notes and ensure every entry links its pull request. Ask me before tagging the release.")
+	c.say("Writing.")
+	snap := build(t, c, handoff.SessionInfo{})
+	var got []string
+	for _, k := range snap.Constraints {
+		got = append(got, k.Text)
+	}
+	for _, want := range []string{
+		"Never push to main without asking me.",    // a standing rule in the goal
+		"Don't touch the generated files in gen/.", // an earlier message
+		"Ask me before tagging the release.",       // asking first stands for the session
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("constraints %q lack %q", got, want)
+		}
+	}
+	for _, echo := range []string{
+		"Look at STATUS.md and make sure the parser handles empty input.",
+		"Write the release notes and ensure every entry links its pull request.",
+	} {
+		if slices.Contains(got, echo) {
+			t.Errorf("constraints %q repeat the request sentence %q", got, echo)
+		}
 	}
 }

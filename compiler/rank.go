@@ -426,6 +426,7 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 		b.add(secConstraints, rankConstraints+3*i, "constraints", "- "+quoted(c.Text, itemText))
 	}
 	n := 0
+	said := []string{s.Goal, s.LatestRequest}
 	for i := len(s.Requests) - 1; i >= 0; i-- {
 		r := s.Requests[i]
 		if r.Source.Index == goalSrc || r.Source.Index == latestSrc || (s.EndState != nil && slices.Contains(s.EndState.Unanswered, r.Text)) {
@@ -437,6 +438,13 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 		if quotedAsConstraint(s.Constraints, r.Text) {
 			continue
 		}
+		// A bare acknowledgement says nothing out of context unless it
+		// answers a question the prompt shows; a message sent twice is
+		// shown once, the newest.
+		if (r.Answers == "" && bareAck(r.Text)) || slices.ContainsFunc(said, func(t string) bool { return nearDuplicate(t, r.Text) }) {
+			continue
+		}
+		said = append(said, r.Text)
 		answers := ""
 		if r.Answers != "" {
 			answers = " — answering " + quoted(r.Answers, 200)

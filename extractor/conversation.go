@@ -129,9 +129,12 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 		}
 	}
 
-	// commandGoal is the first request of any kind, the goal when the
-	// person only ran commands.
-	commandGoal := ""
+	// The goal is the first request that asks for work (goalFitness);
+	// failing that, a compaction summary's primary request; failing that,
+	// the first request that says anything (three words: ".about", a menu
+	// code such as "CH" are not one); failing that, the first of any kind,
+	// as when the person only ran commands.
+	commandGoal, saysGoal := "", ""
 	for _, r := range c.Requests {
 		if r.Answers != "" && strings.HasPrefix(r.Text, "{") {
 			continue
@@ -139,26 +142,31 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 		if trivialRequest(r.Text) || isCommandOnly(r.Text) {
 			continue
 		}
-		// A goal says something: three words at least (".about", a menu
-		// code such as "CH" are not one), unless nothing else is.
-		if c.Goal == "" && r.Command == "" && wordCount(r.Text) >= 3 {
-			c.Goal = r.Text
+		if r.Command == "" && r.Answers == "" {
+			if c.Goal == "" && goalFitness(r.Text) == goalTask {
+				c.Goal = r.Text
+			}
+			if saysGoal == "" && wordCount(r.Text) >= 3 {
+				saysGoal = r.Text
+			}
 		}
 		if commandGoal == "" {
 			commandGoal = r.Text
 		}
 		c.LatestRequest = r.Text
 	}
-	if c.Goal == "" {
-		c.Goal = commandGoal
-	}
 	if summaryGoal != "" && (c.Goal == "" || summaryBeforeFirstRequest(main)) {
 		c.Goal = clipSentences(summaryGoal, requestLimit)
+	}
+	for _, g := range []string{saysGoal, commandGoal} {
+		if c.Goal == "" {
+			c.Goal = g
+		}
 	}
 	if c.LatestRequest == c.Goal {
 		c.LatestRequest = "" // one request: it is the goal
 	}
-	c.Constraints = constraints(c.Requests)
+	c.Constraints = withoutRequestEchoes(constraints(c.Requests), c.Requests, c.Goal, c.LatestRequest)
 	c.Language = personLanguage(c.Requests)
 	c.End = endState(t, main, results)
 	if c.Carried != nil {

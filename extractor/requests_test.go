@@ -1,6 +1,7 @@
 package extractor
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,5 +69,106 @@ func TestGoalSaysSomething(t *testing.T) {
 	snap := build(t, c, handoff.SessionInfo{})
 	if snap.Goal != "implement git flow in my project" {
 		t.Errorf("goal = %q, want the first request of three words or more", snap.Goal)
+	}
+}
+
+func TestGoalFitness(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want goalFit
+	}{
+		{"Add a --json flag to the export command", goalTask},
+		{"Please rename game_2048.py to 2048.py", goalTask},
+		{"implémente git flow dans mon projet", goalTask},
+		{"Can you read requirements/PRD.md to understand the scope. Then, can you start on FND-001?", goalTask},
+		{"Kannst du bitte die Tests für den Parser reparieren?", goalTask},
+		{"А почитай про хоткей и push-to-talk. Там почти все готово, но почему-то текст один и тот же, может где баг?", goalTask},
+		{"Why does the build fail on arm64? Fix it and add a regression test.", goalTask},
+		{"let's go", goalShort},
+		{"FND-001", goalShort},
+		{"execute @.claude/commands/hi.md", goalShort},
+		{"What stage is the project at and how far along is the RAG part?", goalQuestion},
+		{"Про что проект и на каком этапе сейчас RAG?", goalQuestion},
+		{"ist das teil des trainings oder kommt das training separat später?", goalQuestion},
+		{"When working on features, you must always use red/green/refactor TDD. These practices should be baked into every phase of every plan.", goalRule},
+		{"Never push to main without asking me first.", goalRule},
+		{"Never mind the old tests, rewrite the parser in pkg/parse from scratch", goalTask},
+		{"Always run the linter. Now implement the export command with a --json flag.", goalTask},
+		{"summarise what we did in the last session for me", goalLookBack},
+		{"fasse mir die aktivitäten der letzten session zusammen", goalLookBack},
+		{"OK, good start. But let us first get on the same page:", goalPreamble},
+		{"Let's not rush. Our last session got interrupted by failing API calls, which we fixed by updating the CLI. We were in the middle of researching the meaning of the ZSTATE column. But let us first get on the same page:", goalTask},
+	} {
+		if got := goalFitness(tc.text); got != tc.want {
+			t.Errorf("goalFitness(%q) = %d, want %d", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestGoalIsFirstRequestThatAsksForWork(t *testing.T) {
+	c := newConvo(t)
+	c.user("When working on features you must always use red/green/refactor TDD. These practices should be baked into every phase of every plan.")
+	c.say("Understood.")
+	c.user("What stage is the project at?")
+	c.say("Phase 2 of 4.")
+	c.user("go")
+	c.say("Going.")
+	c.user("Implement the export command with a --json flag and tests")
+	c.say("Done.")
+	c.user("Now wire it into the CLI help text please")
+	c.say("Done too.")
+	snap := build(t, c, handoff.SessionInfo{})
+	if snap.Goal != "Implement the export command with a --json flag and tests" {
+		t.Errorf("goal = %q, want the first message that asks for work", snap.Goal)
+	}
+	found := false
+	for _, k := range snap.Constraints {
+		found = found || strings.Contains(k.Text, "always use red/green/refactor TDD")
+	}
+	if !found {
+		t.Errorf("constraints = %+v, want the standing rule among them", snap.Constraints)
+	}
+}
+
+func TestGoalFallsBackWhenNoMessageAsksForWork(t *testing.T) {
+	c := newConvo(t)
+	c.user("What stage is the project at?")
+	c.say("Phase 2 of 4.")
+	c.user("thanks")
+	snap := build(t, c, handoff.SessionInfo{})
+	if snap.Goal != "What stage is the project at?" {
+		t.Errorf("goal = %q, want the first message that says anything", snap.Goal)
+	}
+}
+
+func TestConstraintsDoNotRepeatTheGoalOrLatestRequest(t *testing.T) {
+	c := newConvo(t)
+	c.user("Look at STATUS.md and make sure the parser handles empty input. Never push to main without asking me.")
+	c.say("Done.")
+	c.user("Don't touch the generated files in gen/.")
+	c.say("Understood.")
+	c.user("Write the release notes and ensure every entry links its pull request. Ask me before tagging the release.")
+	c.say("Writing.")
+	snap := build(t, c, handoff.SessionInfo{})
+	var got []string
+	for _, k := range snap.Constraints {
+		got = append(got, k.Text)
+	}
+	for _, want := range []string{
+		"Never push to main without asking me.",    // a standing rule in the goal
+		"Don't touch the generated files in gen/.", // an earlier message
+		"Ask me before tagging the release.",       // asking first stands for the session
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("constraints %q lack %q", got, want)
+		}
+	}
+	for _, echo := range []string{
+		"Look at STATUS.md and make sure the parser handles empty input.",
+		"Write the release notes and ensure every entry links its pull request.",
+	} {
+		if slices.Contains(got, echo) {
+			t.Errorf("constraints %q repeat the request sentence %q", got, echo)
+		}
 	}
 }

@@ -1,0 +1,64 @@
+package compiler
+
+import (
+	"strings"
+	"unicode"
+)
+
+// nearDuplicateJaccard is the token overlap above which two of the
+// person's messages are one message sent twice (a re-send with a typo
+// fixed, a pasted log pasted again).
+const nearDuplicateJaccard = 0.85
+
+// nearDuplicate reports two texts whose word sets overlap by
+// nearDuplicateJaccard or more (Jaccard index, case folded).
+func nearDuplicate(a, b string) bool {
+	ta, tb := tokenSet(a), tokenSet(b)
+	if len(ta) == 0 || len(tb) == 0 {
+		return false
+	}
+	inter := 0
+	for w := range ta {
+		if tb[w] {
+			inter++
+		}
+	}
+	union := len(ta) + len(tb) - inter
+	return float64(inter) >= nearDuplicateJaccard*float64(union)
+}
+
+func tokenSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		out[w] = true
+	}
+	return out
+}
+
+// ackWords are bare acknowledgements and greetings, in the languages
+// people are seen writing in: a message of nothing else means nothing out
+// of its context. Words that carry an instruction ("delete", "commit") are
+// not here: measured, leaving out every short message lost facts.
+var ackWords = map[string]bool{
+	"hi": true, "hello": true, "hey": true, "thanks": true, "thank": true, "you": true, "ok": true, "okay": true,
+	"yes": true, "yep": true, "yup": true, "yeah": true, "sure": true, "great": true, "good": true, "cool": true,
+	"nice": true, "perfect": true, "awesome": true, "thx": true, "ty": true, "k": true, "fine": true, "lgtm": true,
+	"merci": true, "beaucoup": true, "oui": true, "danke": true, "ja": true, "gut": true, "super": true, "perfekt": true,
+	"gracias": true, "sí": true, "si": true, "grazie": true, "да": true, "спасибо": true, "привет": true, "хорошо": true, "ок": true,
+	"hallo": true, "bonjour": true, "salut": true, "hola": true, "go": true, "ahead": true, "continue": true, "proceed": true, "please": true,
+}
+
+// bareAck reports a message that is only an acknowledgement or a greeting
+// ("yup!", "hi", "Merci beaucoup").
+func bareAck(s string) bool {
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if len(words) == 0 || len(words) > 3 {
+		return false
+	}
+	for _, w := range words {
+		if !ackWords[w] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,77 @@
+package compiler
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+)
+
+func TestNearDuplicate(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"Move the other fixtures under apple_books as I told you, now we have duplication", "Move the other fixtures under apple_books as I told you, now we have a duplication", true},
+		{"npm run gitflow:protect -- --yes\n[git-flow] Applying protection", "npm run gitflow:protect -- --yes [git-flow] Applying protection", true},
+		{"Add the --json flag to export", "Add the --yaml flag to import", false},
+		{"", "anything", false},
+	} {
+		if got := nearDuplicate(tc.a, tc.b); got != tc.want {
+			t.Errorf("nearDuplicate(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestBareAck(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"yup!", true},
+		{"hi", true},
+		{"Merci beaucoup", true},
+		{"ja. perfekt", true},
+		{"go", true},
+		{"Delete them.", false}, // an instruction, however short
+		{"commit", false},
+		{"yes, but keep the old flag", false},
+		{"", false},
+	} {
+		if got := bareAck(tc.text); got != tc.want {
+			t.Errorf("bareAck(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestEarlierMessagesSaidOnce(t *testing.T) {
+	snap := &handoff.Snapshot{
+		Goal:          "Implement the export command with a --json flag",
+		LatestRequest: "Now document the flag in the README",
+		Requests: []handoff.Request{
+			{Text: "Implement the export command with a --json flag", Source: handoff.MessageRef{Index: 1}},
+			{Text: "yup!", Source: handoff.MessageRef{Index: 3}},
+			{Text: "Move the fixtures under testdata/export as I told you, now we have duplication", Source: handoff.MessageRef{Index: 5}},
+			{Text: "Move the fixtures under testdata/export as I told you, now we have a duplication", Source: handoff.MessageRef{Index: 7}},
+			{Text: "yes", Answers: "Keep the old --csv flag? (options: yes / no)", Source: handoff.MessageRef{Index: 9}},
+			{Text: "Now document the flag in the README", Source: handoff.MessageRef{Index: 11}},
+		},
+	}
+	res, err := Compile(snap, Options{Budget: 2000, Counter: testCounter(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Prompt
+	if strings.Contains(p, "“yup!”") {
+		t.Errorf("a bare acknowledgement was quoted:\n%s", p)
+	}
+	if n := strings.Count(p, "Move the fixtures under testdata/export"); n != 1 {
+		t.Errorf("a message sent twice is quoted %d times, want once:\n%s", n, p)
+	}
+	if !strings.Contains(p, "now we have a duplication") {
+		t.Errorf("want the newest copy of a message sent twice:\n%s", p)
+	}
+	if !strings.Contains(p, "“yes” — answering") {
+		t.Errorf("an acknowledgement that answers a question was left out:\n%s", p)
+	}
+}

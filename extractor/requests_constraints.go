@@ -1,0 +1,37 @@
+package extractor
+
+import (
+	"regexp"
+	"slices"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// withoutRequestEchoes drops the constraints read from the message shown
+// as the goal or the latest request: the prompt quotes that message
+// already, and a sentence of it repeated as a constraint says it twice. A
+// standing rule ("never push without asking") stays: it outlives the
+// request it came in.
+func withoutRequestEchoes(cons []handoff.Constraint, reqs []handoff.Request, shown ...string) []handoff.Constraint {
+	var src []int
+	for _, r := range reqs {
+		if r.Text != "" && slices.Contains(shown, r.Text) {
+			src = append(src, r.Source.Index)
+		}
+	}
+	if len(src) == 0 {
+		return cons
+	}
+	out := cons[:0:0]
+	for _, c := range cons {
+		if slices.Contains(src, c.Source.Index) && !standingRuleRe.MatchString(c.Text) && !askFirstRe.MatchString(c.Text) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// askFirstRe is a rule about asking the person first ("let me know before
+// you start", "ask before deleting"): it stands for the whole session.
+var askFirstRe = regexp.MustCompile(`(?i)\b(?:ask(?: me)? (?:first|before)|let me know (?:first|before)|check with me|without asking)\b`)

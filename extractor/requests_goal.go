@@ -1,0 +1,184 @@
+package extractor
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// goalFit says whether a request of the person's can be the session's
+// overall goal, and if not, why: the goal is the first message that asks
+// for work. The tests are structural (question marks, where the message
+// ends, its length) so that they hold in any language; the few word lists
+// cover the languages people are seen writing in.
+type goalFit int
+
+const (
+	// goalTask asks for work: it can be the goal.
+	goalTask goalFit = iota
+	// goalShort is too short to say what the work is ("let's go",
+	// "FND-001", "изучи").
+	goalShort
+	// goalQuestion only asks questions ("What stage is the project at?"),
+	// unless it is a request put as a question ("Can you read X and start
+	// on Y?").
+	goalQuestion
+	// goalRule is a standing rule ("When working on features you must
+	// always use TDD"): a constraint, never the goal.
+	goalRule
+	// goalLookBack asks about the previous session ("summarise the last
+	// session"): orientation before the work.
+	goalLookBack
+	// goalPreamble is a short message that announces content that is not
+	// in it: it ends on a colon with nothing after ("Here is what I want
+	// you to do:"). A long one that ends so says enough before its colon.
+	goalPreamble
+)
+
+// goalMinFields is the fewest words (space-separated, punctuation-only
+// tokens not counted) a goal has: "let's go" and "execute @hi.md" are too
+// short to say what the work is; "Please rename a.py to b.py" is not.
+const goalMinFields = 5
+
+// lookBackMaxFields bounds a look-back message and a preamble: a long
+// message that names the previous session is usually a task with its
+// history attached, and a long one that ends on a colon has said a lot
+// before it.
+const lookBackMaxFields = 25
+
+var (
+	// askAnyRe opens a request put as a question, in the languages people
+	// are seen writing in: "can/could/would you", "kannst du", "peux-tu",
+	// "puedes", "можешь".
+	askAnyRe = regexp.MustCompile(`(?i)^\s*(?:please\s+|bitte\s+)?(?:(?:can|could|would|will) you|kannst du|könntest du|können sie|könnten sie|peux[- ]tu|pourrais[- ]tu|pouvez[- ]vous|pourriez[- ]vous|puedes|podrías|podría usted|puoi|potresti|можешь|можете|мог бы|могла бы|могли бы)\b`)
+	// ruleWordRe marks a rule that stands beyond one request: always,
+	// never (not "never mind"), whenever, from now on, in future, every
+	// time, in the same languages.
+	ruleWordRe = regexp.MustCompile(`(?i)(?:\b(?:always|never(?:\s+mind)?|whenever|from now on|in (?:the )?future|every time|at all times|immer|niemals|ab jetzt|künftig|toujours|jamais|désormais|siempre|nunca|sempre|mai più)\b|(?:^|\s)(?:всегда|никогда|впредь)(?:\s|$|[,.!]))`)
+	// ruleSentenceRe is a sentence that spells a rule out rather than asks
+	// for work: "should/must … every/each/all …".
+	ruleSentenceRe = regexp.MustCompile(`(?i)\b(?:should|must|shall)\b.*\b(?:every|each|all|any)\b`)
+	// lookBackRe names the previous session or conversation.
+	lookBackRe = regexp.MustCompile(`(?i)(?:\b(?:last|previous|prior|earlier|yesterday'?s)\s+(?:session|conversation|chat)\b|\b(?:letzten|vorherigen|vorigen|gestrigen)\s+(?:session|sitzung|unterhaltung)\b|\b(?:session|conversation)\s+(?:précédente|dernière|anterior|pasada)\b|\bdernière\s+session\b|(?:прошл|предыдущ|последн)\p{L}*\s+(?:сесси|разговор|чат)\p{L}*)`)
+)
+
+// goalFitness classifies a request for the goal choice.
+func goalFitness(text string) goalFit {
+	body := strings.TrimSpace(stripCode(text))
+	n := fieldCount(body)
+	if n < goalMinFields {
+		return goalShort
+	}
+	sents := goalSentences(body)
+	if len(sents) == 0 {
+		return goalShort
+	}
+	if isStandingRule(sents) {
+		return goalRule
+	}
+	if allQuestions(sents) {
+		return goalQuestion
+	}
+	if n <= lookBackMaxFields && lookBackRe.MatchString(body) {
+		return goalLookBack
+	}
+	if n <= lookBackMaxFields && endsOnColon(body) {
+		return goalPreamble
+	}
+	return goalTask
+}
+
+// fieldCount counts space-separated words, leaving out tokens that are
+// only punctuation or symbols ("—", "->", "…").
+func fieldCount(s string) int {
+	n := 0
+	for _, f := range strings.Fields(s) {
+		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// goalSentences splits text into sentences at line breaks and after
+// ".", "!" or "?" followed by a space and an upper-case letter of any
+// script (splitSentences only knows A–Z).
+func goalSentences(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		start := 0
+		for i := 0; i < len(line); i++ {
+			c := line[i]
+			if (c != '.' && c != '!' && c != '?') || i+2 >= len(line) || line[i+1] != ' ' {
+				continue
+			}
+			r, _ := utf8.DecodeRuneInString(line[i+2:])
+			if !unicode.IsUpper(r) {
+				continue
+			}
+			if s := strings.TrimSpace(line[start : i+1]); s != "" {
+				out = append(out, s)
+			}
+			start = i + 2
+		}
+		if s := strings.TrimSpace(line[start:]); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// isStandingRule reports a message whose first sentence sets a standing
+// rule and whose other sentences spell rules out too: nothing in it asks
+// for a piece of work.
+func isStandingRule(sents []string) bool {
+	first := sents[0]
+	if !hasRuleWord(first) {
+		return false
+	}
+	if askAnyRe.MatchString(first) || strings.HasSuffix(first, "?") {
+		return false
+	}
+	for _, s := range sents[1:] {
+		if !hasRuleWord(s) && !ruleSentenceRe.MatchString(s) && !isConstraint(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasRuleWord reports a sentence with a rule word other than "never
+// mind".
+func hasRuleWord(s string) bool {
+	for _, m := range ruleWordRe.FindAllString(s, -1) {
+		if !strings.HasSuffix(strings.ToLower(m), "mind") {
+			return true
+		}
+	}
+	return false
+}
+
+// allQuestions reports a message that only asks: every sentence ends with
+// a question mark (closing quotes or brackets aside) and none is a request
+// put as a question.
+func allQuestions(sents []string) bool {
+	for _, s := range sents {
+		t := strings.TrimRight(s, " \"'”’)*_")
+		if !strings.HasSuffix(t, "?") && !strings.HasSuffix(t, "？") {
+			return false
+		}
+		if askAnyRe.MatchString(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// endsOnColon reports a message whose last line ends on a colon: it
+// introduces content (a list, a pasted text) that is not there.
+func endsOnColon(body string) bool {
+	t := strings.TrimRight(body, " \t\n*_")
+	return strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：")
+}

@@ -528,6 +528,16 @@ func isConstraint(sent string) bool {
 	return constraintRe.MatchString(notRuleRe.ReplaceAllString(sent, " "))
 }
 
+// backRefRe opens a sentence with a pronoun standing for something said
+// before it.
+var backRefRe = regexp.MustCompile(`(?i)^\s*(?:that|this|it|those|these|they|das|dies|es|ça|cela|это|то)\b`)
+
+// pointsBack reports whether sent is a short sentence whose subject is a
+// pronoun for something said before it: out of context it names nothing.
+func pointsBack(sent string) bool {
+	return backRefRe.MatchString(sent) && len(strings.Fields(sent)) < 9
+}
+
 var (
 	// askRe opens a request put as a question without its question mark.
 	askRe = regexp.MustCompile(`(?i)^\s*(?:can|could|would|will) you\b`)
@@ -546,11 +556,27 @@ func constraints(reqs []handoff.Request) []handoff.Constraint {
 		if r.Answers != "" {
 			continue
 		}
-		for _, sent := range splitSentences(stripCode(r.Text)) {
+		sents := splitSentences(stripCode(r.Text))
+		for j, sent := range sents {
 			sent = strings.TrimSpace(sent)
 			// A question asks; it does not set a rule.
 			if sent == "" || strings.HasSuffix(sent, "?") || utf8.RuneCountInString(sent) > constraintLimit || !isConstraint(sent) {
 				continue
+			}
+			if pointsBack(sent) {
+				// "That will never be in cloud." says nothing without the
+				// sentence it points back to.
+				prev := ""
+				if j > 0 {
+					prev = strings.TrimSpace(sents[j-1])
+				}
+				if prev == "" || strings.HasSuffix(prev, "?") || utf8.RuneCountInString(prev+" "+sent) > constraintLimit {
+					continue
+				}
+				sent = prev + " " + sent
+				if n := len(out); n > 0 && out[n-1].Text == prev && out[n-1].Source == r.Source {
+					out = out[:n-1] // the rule and its follow-up, once
+				}
 			}
 			key := strings.ToLower(sent)
 			if seen[key] {

@@ -172,3 +172,26 @@ func TestConstraintsDoNotRepeatTheGoalOrLatestRequest(t *testing.T) {
 		}
 	}
 }
+
+func TestConstraintThatPointsBackKeepsItsReferent(t *testing.T) {
+	c := newConvo(t)
+	c.user("Refactor the loader.")
+	c.say("Done.")
+	c.user("Keep the raw blob out of the sync payload. That will never be in cloud. Then update the doc.")
+	c.say("Updating.")
+	c.user("It must stay fast. Ship it.")
+	c.say("Shipped.")
+	snap := build(t, c, handoff.SessionInfo{})
+	var got []string
+	for _, k := range snap.Constraints {
+		got = append(got, k.Text)
+	}
+	if want := "Keep the raw blob out of the sync payload. That will never be in cloud."; !slices.Contains(got, want) {
+		t.Errorf("constraints %q lack %q", got, want)
+	}
+	for _, k := range got {
+		if k == "That will never be in cloud." || k == "Keep the raw blob out of the sync payload." || strings.HasPrefix(k, "It must stay fast") {
+			t.Errorf("constraint %q names nothing out of context or is shown twice (all: %q)", k, got)
+		}
+	}
+}

@@ -36,6 +36,10 @@ var (
 	aiderStartRe  = regexp.MustCompile(`^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)`)
 	aiderTokensRe = regexp.MustCompile(`^> Tokens: ([\d.]+)(k|m)? sent(?:, ([\d.]+)(k|m)? cache write)?(?:, ([\d.]+)(k|m)? cache hit)?, ([\d.]+)(k|m)? received`)
 	aiderModelRe  = regexp.MustCompile(`^> (?:Main model|Model): (\S+)`)
+	// aiderConfirmRe is a confirmation Aider asked ("Add file to the
+	// chat? (Y)es/(N)o/… [Yes]: all"), logged as a "####" line when the
+	// person typed more than a letter.
+	aiderConfirmRe = regexp.MustCompile(`^[^\n]*\? \(Y\)es/\(N\)o[^\n]*\[(?:Yes|No)\]:[^\n]*$`)
 )
 
 func decodeAider(d *Decoder, doc []byte) error {
@@ -48,8 +52,10 @@ func decodeAider(d *Decoder, doc []byte) error {
 			return
 		}
 		cur.Text = strings.TrimSpace(strings.Join(body, "\n"))
-		if cur.Role == handoff.RoleUser && strings.HasPrefix(cur.Text, "/") {
-			cur.Meta = true // an Aider command (/add, /run, …), not a request
+		if cur.Role == handoff.RoleUser && (strings.HasPrefix(cur.Text, "/") || aiderConfirmRe.MatchString(cur.Text)) {
+			// An Aider command (/add, /run, …) or the person's answer to
+			// one of Aider's confirmations, not a request.
+			cur.Meta = true
 		}
 		if cur.Text != "" {
 			i := d.add(*cur)

@@ -680,7 +680,11 @@ func (b *builder) errors(s *handoff.Snapshot) {
 	}
 	newestFirst(open)
 	newestFirst(fixed)
+	open = subagentErrorsLast(open)
 	for i, e := range open {
+		if subagentError(e) {
+			i++ // a stride below the main thread's own errors
+		}
 		brief := "- " + errorLine(e, 140)
 		full := "- " + errorLine(e, 260)
 		if e.Context != "" {
@@ -712,7 +716,12 @@ func newestFirst(errs []handoff.ErrorRecord) {
 func errorLine(e handoff.ErrorRecord, limit int) string {
 	var b strings.Builder
 	if e.Command != "" {
-		b.WriteString(code(e.Command, min(commandText, limit)))
+		cmd := e.Command
+		if first, _, multi := strings.Cut(cmd, "\n"); multi && limit < commandText {
+			// A heredoc or script: its first line names what it does.
+			cmd = strings.TrimSpace(first) + " …"
+		}
+		b.WriteString(code(cmd, min(commandText, limit)))
 		b.WriteString(" failed: ")
 	} else if e.Tool != "" {
 		b.WriteString(label(e.Tool, 40))

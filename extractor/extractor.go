@@ -356,6 +356,9 @@ func NextStep(s *handoff.Snapshot) string {
 	if next := reportedNext(s.EndState); next != "" {
 		return "Carry on with the next step the assistant's last reports named: " + quoteData(truncate(next, 240))
 	}
+	if cmd := brokenCheck(s); cmd != "" {
+		return "The last message reports on the latest request, but `" + cmd + "` still fails and was never fixed (see Open errors): tell the person, then fix it."
+	}
 	if e := s.EndState; e != nil && e.LastAssistant != "" {
 		return "The last turn ended with the assistant reporting " + quoteData(truncate(firstSentence(e.LastAssistant), 120)) +
 			": check with the person that this settles their latest request, then ask what comes next."

@@ -118,6 +118,9 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 		}
 	}
 	snap.NextStep = NextStep(snap)
+	if p := procedureNext(mainThread(t.Messages), procedureInFlight(snap)); p != "" && procedureLeads(snap) {
+		snap.NextStep = p
+	}
 	// An LLM's grounded next step is preferred, except over a message of
 	// the person's that was never answered: that always comes first.
 	if judgedNext != "" && (snap.EndState == nil || len(snap.EndState.Unanswered) == 0) {

@@ -663,12 +663,16 @@ func (b *builder) decisions(s *handoff.Snapshot) {
 }
 
 func (b *builder) errors(s *handoff.Snapshot) {
-	var open, fixed []handoff.ErrorRecord
+	var open, fixed, reported []handoff.ErrorRecord
 	for _, e := range s.Errors {
 		// Kept in the snapshot for the record, not errors to fix: a check
 		// whose failure is its answer, a harness refusal on procedure, a
 		// process left running.
 		if e.Type == "probe" || e.Type == "harness" || e.Type == "running" {
+			continue
+		}
+		if e.Type == reportedType {
+			reported = append(reported, e)
 			continue
 		}
 		switch e.Resolution {
@@ -695,6 +699,7 @@ func (b *builder) errors(s *handoff.Snapshot) {
 		}
 		b.variants(secErrors, "open errors", []int{rankOpenErrors + 5*i, rankErrorDetail + 5*i}, []string{brief, full})
 	}
+	b.reported(s, reported, len(open))
 	for i, e := range fixed {
 		text := "- (" + label(string(e.Resolution), 20) + ") " + errorLine(e, 200)
 		if e.ResolutionNotes != "" {

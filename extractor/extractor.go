@@ -117,6 +117,7 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 			judgedNext = mergeJudged(snap, res)
 		}
 	}
+	snap.Errors = append(snap.Errors, reportedProblems(mainThread(t.Messages))...)
 	snap.NextStep = NextStep(snap)
 	if p := procedureNext(mainThread(t.Messages), procedureInFlight(snap)); p != "" && procedureLeads(snap) {
 		snap.NextStep = p
@@ -484,7 +485,7 @@ func withoutMarkup(text string) string {
 func newestOpenError(errs []handoff.ErrorRecord, since int) (handoff.ErrorRecord, bool) {
 	best := -1
 	for i, e := range errs {
-		if e.Resolution != handoff.ResolutionUnresolved || benign(e) || e.Source.Index < since {
+		if e.Resolution != handoff.ResolutionUnresolved || benign(e) || e.Source.Index < since || e.Type == ReportedProblem {
 			continue
 		}
 		if best < 0 || e.Source.Index > errs[best].Source.Index {

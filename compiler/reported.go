@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/handoff-cli/handoff"
 )
@@ -42,13 +43,32 @@ func reportedShown(s *handoff.Snapshot, text string) bool {
 	if ts := s.TestState; ts != nil && ts.Status == handoff.TestsFailing {
 		for _, t := range ts.FailingTests {
 			t = strings.ToLower(t)
-			if i := strings.LastIndex(t, " > "); i >= 0 {
-				t = t[i+3:] // the test's own name, without its file and suite
+			for _, sep := range []string{" > ", "::"} {
+				if i := strings.LastIndex(t, sep); i >= 0 {
+					t = t[i+len(sep):] // the test's own name, without its file and suite
+				}
 			}
 			if t = strings.TrimSpace(t); len(t) >= 6 && strings.Contains(norm, t) {
 				return true
 			}
 		}
 	}
+	for _, e := range s.Errors {
+		if e.Type == reportedType || (e.Resolution != handoff.ResolutionUnresolved && e.Resolution != handoff.ResolutionDeferred) {
+			continue
+		}
+		shown := strings.ToLower(e.Message + " " + e.Command)
+		for _, w := range strings.FieldsFunc(norm, notNameRune) {
+			if len(w) >= 8 && strings.ContainsAny(w, "_.") && strings.Contains(shown, w) {
+				return true // it names what a listed failure names
+			}
+		}
+	}
 	return false
+}
+
+// notNameRune splits text into identifier-like words (letters, digits,
+// "_", ".", "/", "-").
+func notNameRune(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_./-", r)
 }

@@ -702,12 +702,16 @@ func (b *builder) decisions(s *handoff.Snapshot) {
 }
 
 func (b *builder) errors(s *handoff.Snapshot) {
-	var open, fixed []handoff.ErrorRecord
+	var open, fixed, reported []handoff.ErrorRecord
 	for _, e := range s.Errors {
 		// Kept in the snapshot for the record, not errors to fix: a check
 		// whose failure is its answer, a harness refusal on procedure, a
 		// process left running.
 		if e.Type == "probe" || e.Type == "harness" || e.Type == "running" {
+			continue
+		}
+		if e.Type == reportedType {
+			reported = append(reported, e)
 			continue
 		}
 		switch e.Resolution {
@@ -719,7 +723,11 @@ func (b *builder) errors(s *handoff.Snapshot) {
 	}
 	newestFirst(open)
 	newestFirst(fixed)
+	open = subagentErrorsLast(open)
 	for i, e := range open {
+		if subagentError(e) {
+			i++ // a stride below the main thread's own errors
+		}
 		brief := "- " + errorLine(e, 140)
 		full := "- " + errorLine(e, 260)
 		if e.Context != "" {
@@ -730,6 +738,7 @@ func (b *builder) errors(s *handoff.Snapshot) {
 		}
 		b.variants(secErrors, "open errors", []int{rankOpenErrors + 5*i, rankErrorDetail + 5*i}, []string{brief, full})
 	}
+	b.reported(s, reported, len(open))
 	for i, e := range fixed {
 		text := "- (" + label(string(e.Resolution), 20) + ") " + errorLine(e, 200)
 		if e.ResolutionNotes != "" {
@@ -751,7 +760,12 @@ func newestFirst(errs []handoff.ErrorRecord) {
 func errorLine(e handoff.ErrorRecord, limit int) string {
 	var b strings.Builder
 	if e.Command != "" {
-		b.WriteString(code(e.Command, min(commandText, limit)))
+		cmd := e.Command
+		if first, _, multi := strings.Cut(cmd, "\n"); multi && limit < commandText {
+			// A heredoc or script: its first line names what it does.
+			cmd = strings.TrimSpace(first) + " …"
+		}
+		b.WriteString(code(cmd, min(commandText, limit)))
 		b.WriteString(" failed: ")
 	} else if e.Tool != "" {
 		b.WriteString(label(e.Tool, 40))

@@ -117,7 +117,11 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 			judgedNext = mergeJudged(snap, res)
 		}
 	}
+	snap.Errors = append(snap.Errors, reportedProblems(mainThread(t.Messages))...)
 	snap.NextStep = NextStep(snap)
+	if p := procedureNext(mainThread(t.Messages), procedureInFlight(snap)); p != "" && procedureLeads(snap) {
+		snap.NextStep = p
+	}
 	// An LLM's grounded next step is preferred, except over a message of
 	// the person's that was never answered: that always comes first.
 	if judgedNext != "" && (snap.EndState == nil || len(snap.EndState.Unanswered) == 0) {
@@ -356,6 +360,9 @@ func NextStep(s *handoff.Snapshot) string {
 	if next := reportedNext(s.EndState); next != "" {
 		return "Carry on with the next step the assistant's last reports named: " + quoteData(truncate(next, 240))
 	}
+	if cmd := brokenCheck(s); cmd != "" {
+		return "The last message reports on the latest request, but `" + cmd + "` still fails and was never fixed (see Open errors): tell the person, then fix it."
+	}
 	if e := s.EndState; e != nil && e.LastAssistant != "" {
 		return "The last turn ended with the assistant reporting " + quoteData(truncate(firstSentence(e.LastAssistant), 120)) +
 			": check with the person that this settles their latest request, then ask what comes next."
@@ -478,7 +485,7 @@ func withoutMarkup(text string) string {
 func newestOpenError(errs []handoff.ErrorRecord, since int) (handoff.ErrorRecord, bool) {
 	best := -1
 	for i, e := range errs {
-		if e.Resolution != handoff.ResolutionUnresolved || benign(e) || e.Source.Index < since {
+		if e.Resolution != handoff.ResolutionUnresolved || benign(e) || e.Source.Index < since || e.Type == ReportedProblem {
 			continue
 		}
 		if best < 0 || e.Source.Index > errs[best].Source.Index {

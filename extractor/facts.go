@@ -78,6 +78,7 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 	sh := &shapes{}
 	files := newFileSet()
 	errs := newErrorLog()
+	subs := newSubagents()
 	var commits commitLog
 	var summaryGoal, said string
 	planTool := false
@@ -106,7 +107,12 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 			}
 		}
 		if m.Sidechain {
+			subs.observe(m)
 			continue
+		}
+		subs.mainThread()
+		for _, c := range m.ToolCalls {
+			subs.call(c)
 		}
 		if m.Role == handoff.RoleUser && !m.Meta {
 			if m.CompactSummary {
@@ -148,6 +154,9 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 				}
 			}
 			errs.observe(m, r, call, fail)
+			if !fail {
+				subs.success(m, call)
+			}
 			if call.shell() && isTestCommand(call.command) {
 				f.TestState = testState(call.command, r, fail, m)
 				editsAtTest = files.codeEdits
@@ -167,6 +176,8 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 	f.FilesModified = files.list()
 	var contexts []string
 	f.Errors, contexts = errs.records()
+	subErrs, subContexts := subs.records()
+	f.Errors, contexts = append(f.Errors, subErrs...), append(contexts, subContexts...)
 	f.Ignored = errs.ignored
 	f.Commits = commits.list
 	f.Branch = commits.branch

@@ -1,0 +1,280 @@
+package extractor
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
+)
+
+// gatedRegexp is a regexp whose MatchString first checks, with
+// strings.Contains, for the literals every match must contain, and runs
+// the regexp only when one is there. Most tool output and most lines of a
+// failure hold none of an error pattern's words, and a substring search
+// costs a small fraction of the regexp's NFA over the same text. The
+// answer is always the regexp's own: the literals are derived from the
+// pattern (requiredLiterals), never listed by hand, so the gate cannot
+// drift from the pattern it guards. The other methods are the regexp's.
+type gatedRegexp struct {
+	*regexp.Regexp
+	// lits are the literals one of which every match contains; nil when
+	// the pattern has an alternative with none (the gate always opens).
+	lits []gateLiteral
+}
+
+// gateLiteral is one required literal; fold marks one matched without
+// regard to case, stored lower-cased and compared with an ASCII
+// lower-cased input.
+type gateLiteral struct {
+	text string
+	fold bool
+}
+
+// gated compiles pattern like regexp.MustCompile and derives its gate.
+func gated(pattern string) gatedRegexp {
+	re := regexp.MustCompile(pattern)
+	g := gatedRegexp{Regexp: re}
+	if parsed, err := syntax.Parse(pattern, syntax.Perl); err == nil {
+		if lits, ok := requiredLiterals(parsed.Simplify()); ok {
+			g.lits = lits
+		}
+	}
+	return g
+}
+
+// MatchString reports whether s contains a match of the regexp.
+func (g gatedRegexp) MatchString(s string) bool {
+	if g.lits != nil && !g.mayMatch(s) {
+		return false
+	}
+	return g.Regexp.MatchString(s)
+}
+
+// mayMatch reports whether s contains one of the required literals.
+func (g gatedRegexp) mayMatch(s string) bool {
+	lower := ""
+	lowered := false
+	for _, l := range g.lits {
+		if !l.fold {
+			if strings.Contains(s, l.text) {
+				return true
+			}
+			continue
+		}
+		if !lowered {
+			lower, lowered = asciiLower(s), true
+		}
+		if strings.Contains(lower, l.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiLower lower-cases ASCII letters only, leaving every other byte as
+// it is (strings.ToLower would also map non-ASCII runes, and allocates
+// the same).
+func asciiLower(s string) string {
+	i := 0
+	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := []byte(s)
+	for ; i < len(b); i++ {
+		if c := b[i]; c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// minGateLiteral is the shortest literal worth a gate: shorter ones are in
+// nearly every text and would only add the search to the regexp's cost.
+const minGateLiteral = 3
+
+// requiredLiterals returns literals one of which every match of re
+// contains, and false when it cannot name such a set.
+func requiredLiterals(re *syntax.Regexp) ([]gateLiteral, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		texts, _ := exactTexts(re)
+		return gateLiterals(texts)
+	case syntax.OpCapture:
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpPlus:
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min < 1 {
+			return nil, false
+		}
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpAlternate:
+		var out []gateLiteral
+		for _, sub := range re.Sub {
+			lits, ok := requiredLiterals(sub)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, lits...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		// Any one part's set will do, or the spelled-out product of a
+		// run of parts that are each one of a few exact texts ("FA" then
+		// "IL" or "TAL": FAIL, FATAL); the set whose shortest literal is
+		// longest is the most selective.
+		var best []gateLiteral
+		bestLen := 0
+		consider := func(lits []gateLiteral) {
+			if len(lits) == 0 {
+				return
+			}
+			shortest := len(lits[0].text)
+			for _, l := range lits[1:] {
+				shortest = min(shortest, len(l.text))
+			}
+			if shortest > bestLen {
+				best, bestLen = lits, shortest
+			}
+		}
+		var run []exactText
+		runOpen := false
+		for _, sub := range re.Sub {
+			if lits, ok := requiredLiterals(sub); ok {
+				consider(lits)
+			}
+			texts, ok := exactTexts(sub)
+			if !ok {
+				run, runOpen = nil, false
+				continue
+			}
+			if !runOpen {
+				run, runOpen = texts, true
+			} else if run = product(run, texts); run == nil {
+				run, runOpen = texts, true
+			}
+			if lits, ok := gateLiterals(run); ok {
+				consider(lits)
+			}
+		}
+		return best, best != nil
+	}
+	return nil, false
+}
+
+// exactText is one text a node matches exactly, before gating: fold
+// texts are lower-cased.
+type exactText struct {
+	text string
+	fold bool
+}
+
+// maxExactTexts bounds a spelled-out product of alternatives.
+const maxExactTexts = 64
+
+// exactTexts returns the texts a literal, or an alternation or
+// concatenation of them, matches exactly; false for any other node.
+func exactTexts(re *syntax.Regexp) ([]exactText, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		fold := re.Flags&syntax.FoldCase != 0
+		r := []rune(string(re.Rune))
+		if fold {
+			for i, c := range r {
+				if c >= 'A' && c <= 'Z' {
+					r[i] = c + 'a' - 'A'
+				}
+			}
+		}
+		return []exactText{{text: string(r), fold: fold}}, true
+	case syntax.OpCapture:
+		return exactTexts(re.Sub[0])
+	case syntax.OpAlternate:
+		var out []exactText
+		for _, sub := range re.Sub {
+			texts, ok := exactTexts(sub)
+			if !ok || len(out)+len(texts) > maxExactTexts {
+				return nil, false
+			}
+			out = append(out, texts...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		var out []exactText
+		for i, sub := range re.Sub {
+			texts, ok := exactTexts(sub)
+			if !ok {
+				return nil, false
+			}
+			if i == 0 {
+				out = texts
+			} else if out = product(out, texts); out == nil {
+				return nil, false
+			}
+		}
+		return out, len(out) > 0
+	}
+	return nil, false
+}
+
+// product is every text of a followed by every text of b, nil when the
+// two mix case-folded and exact texts or the product is too large.
+func product(a, b []exactText) []exactText {
+	if len(a)*len(b) > maxExactTexts {
+		return nil
+	}
+	out := make([]exactText, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			if x.fold != y.fold {
+				return nil
+			}
+			out = append(out, exactText{text: x.text + y.text, fold: x.fold})
+		}
+	}
+	return out
+}
+
+// gateLiterals turns exact texts into gate literals, false when one is
+// too short to be worth a search.
+func gateLiterals(texts []exactText) ([]gateLiteral, bool) {
+	out := make([]gateLiteral, 0, len(texts))
+	for _, t := range texts {
+		l, ok := literalOf(t)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, l)
+	}
+	return out, len(out) > 0
+}
+
+// literalOf is an exact text's gate literal. A case-folded one keeps only
+// its longest run of ASCII characters other than k and s: those two
+// letters fold to non-ASCII runes too (K, ſ), which an ASCII lower-casing
+// of the input would not map back, so leaving them out keeps the gate
+// exact.
+func literalOf(t exactText) (gateLiteral, bool) {
+	if !t.fold {
+		return gateLiteral{text: t.text}, utf8.RuneCountInString(t.text) >= minGateLiteral
+	}
+	best, cur := "", []rune(nil)
+	flush := func() {
+		if len(cur) > len(best) {
+			best = string(cur)
+		}
+		cur = cur[:0]
+	}
+	for _, r := range t.text {
+		if r >= utf8.RuneSelf || r == 'k' || r == 's' {
+			flush()
+			continue
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return gateLiteral{text: best, fold: true}, len(best) >= minGateLiteral
+}

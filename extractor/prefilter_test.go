@@ -1,0 +1,111 @@
+package extractor
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff/transcript"
+)
+
+func TestRequiredLiterals(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		pattern string
+		want    []gateLiteral // nil: no gate
+	}{
+		{`error`, []gateLiteral{{text: "error"}}},
+		{`^fatal: |^--- FAIL: |SandboxDenied`, []gateLiteral{{text: "fatal: "}, {text: "--- FAIL: "}, {text: "SandboxDenied"}}},
+		{`(?m)^\S+:\d+: (?:fatal )?error:`, []gateLiteral{{text: "error:"}}},
+		// The parser factors the alternatives' common "E" out; the gate
+		// spells them out again.
+		{`^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b`, []gateLiteral{{text: "Error"}, {text: "Exception"}}},
+		// Case-folded: lower-cased, cut at k and s, which fold to non-ASCII
+		// runes as well.
+		{`(?i)no new output`, []gateLiteral{{text: "no new output", fold: true}}},
+		{`(?i)still running`, []gateLiteral{{text: "till running", fold: true}}},
+		// An alternative without a literal of three or more: no gate.
+		{`error|^ok\s`, nil},
+		{`^\S+\s+[.sxFE]*[FE]`, nil},
+		{`(?:abc)?d`, nil},
+		{`(?:abc)+d`, []gateLiteral{{text: "abc"}}},
+		// A run of exact parts is spelled out.
+		{`(?i)(?:fa(?:il|tal)|error)`, []gateLiteral{{text: "fail", fold: true}, {text: "fatal", fold: true}, {text: "error", fold: true}}},
+	}
+	for _, tc := range tests {
+		g := gated(tc.pattern)
+		if !slices.Equal(g.lits, tc.want) {
+			t.Errorf("gated(%q).lits = %+v, want %+v", tc.pattern, g.lits, tc.want)
+		}
+	}
+}
+
+func TestGatedMatchesLikeRegexp(t *testing.T) {
+	t.Parallel()
+	// Texts the gates' edge cases turn on: case, the k and s folds,
+	// matches at the start, the end and across lines.
+	texts := []string{
+		"", "ok", "error: x", "ERROR: x", "Error: x", "a.go:3: error: bad", "x\nfatal: no",
+		"STILL RUNNING", "ſtill running", "\u212Aeyboard interrupt", "KeyboardInterrupt", "Traceback (most recent call last):",
+		"npm ERR! code 1", "--- FAIL: TestX", "FAILED tests/a.py", "ValueError: bad", "no such file or directory",
+	}
+	texts = append(texts, corpusTexts(t)...)
+	for name, g := range gatedVars() {
+		for _, s := range texts {
+			// Where the gate opens, MatchString is the regexp's answer by
+			// construction; where it stays shut, the regexp must agree.
+			if g.lits != nil && !g.mayMatch(s) && g.Regexp.MatchString(s) {
+				t.Errorf("%s: the gate shuts on %.80q, which the regexp matches", name, s)
+			}
+		}
+	}
+}
+
+// gatedVars are the package's gated patterns, by name.
+func gatedVars() map[string]gatedRegexp {
+	return map[string]gatedRegexp{
+		"contentFailRe": contentFailRe, "rejectedRe": rejectedRe, "harnessRe": harnessRe, "harnessAPIRe": harnessAPIRe,
+		"runningRe": runningRe, "missingPathRe": missingPathRe, "exceptionLineRe": exceptionLineRe,
+		"compilerLineRe": compilerLineRe, "assertLineRe": assertLineRe, "failTestLineRe": failTestLineRe,
+		"passLineRe": passLineRe, "keywordLineRe": keywordLineRe, "noticeLineRe": noticeLineRe, "diffMarkRe": diffMarkRe,
+	}
+}
+
+// corpusTexts returns every tool result of the shared transcripts, whole
+// and line by line (what failed and lineScore read), or none when the
+// corpus is absent.
+func corpusTexts(t *testing.T) []string {
+	t.Helper()
+	files, _ := filepath.Glob("../../shared/transcripts/*/*")
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "FORMATS.md") || strings.HasSuffix(f, "SOURCES.md") {
+			continue
+		}
+		tr, err := transcript.ParseFile(context.Background(), f, transcript.Options{})
+		if err != nil {
+			continue
+		}
+		for _, m := range tr.Messages {
+			for _, r := range m.ToolResults {
+				// The head of each output (where most failures show) and
+				// every line: the whole of the big outputs would only
+				// slow the test.
+				add(headOf(r.Content, 8<<10))
+				for _, l := range strings.Split(r.Content, "\n") {
+					add(strings.TrimSpace(headOf(l, scoredPrefix)))
+				}
+			}
+		}
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package extractor
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -20,6 +21,11 @@ type gatedRegexp struct {
 	// lits are the literals one of which every match contains; nil when
 	// the pattern has an alternative with none (the gate always opens).
 	lits []gateLiteral
+	// lineLocal is set when no match can span a newline or depends on
+	// where the text starts or ends (no \A, \z, no class or dot that
+	// takes "\n"): a match then lies inside the line holding one of the
+	// literals, and only those lines need the regexp.
+	lineLocal bool
 }
 
 // gateLiteral is one required literal; fold marks one matched without
@@ -35,8 +41,10 @@ func gated(pattern string) gatedRegexp {
 	re := regexp.MustCompile(pattern)
 	g := gatedRegexp{Regexp: re}
 	if parsed, err := syntax.Parse(pattern, syntax.Perl); err == nil {
-		if lits, ok := requiredLiterals(parsed.Simplify()); ok {
+		simple := parsed.Simplify()
+		if lits, ok := requiredLiterals(simple); ok {
 			g.lits = lits
+			g.lineLocal = withinLine(simple)
 		}
 	}
 	return g
@@ -44,10 +52,71 @@ func gated(pattern string) gatedRegexp {
 
 // MatchString reports whether s contains a match of the regexp.
 func (g gatedRegexp) MatchString(s string) bool {
-	if g.lits != nil && !g.mayMatch(s) {
-		return false
+	switch {
+	case g.lits == nil:
+		return g.Regexp.MatchString(s)
+	case g.lineLocal && strings.IndexByte(s, '\n') >= 0:
+		return g.linesMatch(s)
 	}
-	return g.Regexp.MatchString(s)
+	return g.mayMatch(s) && g.Regexp.MatchString(s)
+}
+
+// linesMatch runs the regexp on each line of s that holds one of the
+// literals, once per line.
+func (g gatedRegexp) linesMatch(s string) bool {
+	lower := ""
+	for _, l := range g.lits {
+		text := s
+		if l.fold {
+			if lower == "" {
+				lower = asciiLower(s) // same length and line breaks as s
+			}
+			text = lower
+		}
+		for from := 0; from < len(text); {
+			i := strings.Index(text[from:], l.text)
+			if i < 0 {
+				break
+			}
+			i += from
+			start := strings.LastIndexByte(s[:i], '\n') + 1
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				end = len(s)
+			} else {
+				end += i
+			}
+			if g.Regexp.MatchString(s[start:end]) {
+				return true
+			}
+			from = end + 1
+		}
+	}
+	return false
+}
+
+// withinLine reports whether every match of re lies inside one line and
+// matches the same in the line alone: nothing in it takes a newline or
+// anchors to the text's own start or end.
+func withinLine(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpAnyChar, syntax.OpBeginText, syntax.OpEndText:
+		return false
+	case syntax.OpLiteral:
+		return !slices.Contains(re.Rune, '\n')
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
+				return false
+			}
+		}
+	}
+	for _, sub := range re.Sub {
+		if !withinLine(sub) {
+			return false
+		}
+	}
+	return true
 }
 
 // mayMatch reports whether s contains one of the required literals.

@@ -430,13 +430,24 @@ func failingLine(content string) string {
 	if len(lines) == 0 {
 		return "(no output)"
 	}
+	// The headline is the last line scoring 10 when there is one, else
+	// the first line with the highest score: look for the 10 from the end
+	// (exceptionLineRe's gate makes that cheap), then score forward and
+	// stop at the first 9. What makes a line a headline shows in its
+	// first few hundred bytes; scoring a whole minified or base64 line
+	// costs the regexes' time for nothing.
 	best, bestScore := -1, 0
-	for i, l := range lines {
-		// What makes a line a headline shows in its first few hundred
-		// bytes; scoring a whole minified or base64 line costs the
-		// regexes' time for nothing.
-		s := lineScore(headOf(l, scoredPrefix))
-		if s > bestScore || (s == 10 && s == bestScore) {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := headOf(lines[i], scoredPrefix); exceptionLineRe.MatchString(l) && lineScore(l) == 10 {
+			best, bestScore = i, 10
+			break
+		}
+	}
+	for i := 0; best < 0 || bestScore < 9; i++ {
+		if i == len(lines) {
+			break
+		}
+		if s := lineScore(headOf(lines[i], scoredPrefix)); s > bestScore {
 			best, bestScore = i, s
 		}
 	}

@@ -54,7 +54,7 @@ var (
 	// warning: …", "wc: x: open: …").
 	probeWarnRe   = regexp.MustCompile(`(?i)^(?:grep|egrep|fgrep|rg|ugrep|ag|ack|find|fd|ls|cat|head|tail|wc|stat|file|nl|sed):\s`)
 	missingPathRe = gated(`(?i)(no such file or directory|cannot access|does not exist|not found|cannot find the path)`)
-	wrapperLineRe = regexp.MustCompile(`(?i)^(?:chunk id:.*|wall time:?.*|exit code:? -?\d+|process exited with code -?\d+|process running with session id \d+|original token count:.*|total output lines:.*|output:|command exited with.*|\[?stderr\]?:?|\[?stdout\]?:?|` + "```\\w*" + `|script (?:completed|failed)|<\/?tool_use_error>)$`)
+	wrapperLineRe = gated(`(?i)^(?:chunk id:.*|wall time:?.*|exit code:? -?\d+|process exited with code -?\d+|process running with session id \d+|original token count:.*|total output lines:.*|output:|command exited with.*|\[?stderr\]?:?|\[?stdout\]?:?|` + "```\\w*" + `|script (?:completed|failed)|<\/?tool_use_error>)$`)
 )
 
 // exitCode returns the result's exit code: the format's own, else the one
@@ -95,9 +95,10 @@ func outputBody(content string) []string {
 		return nil
 	}
 	var lines []string
+	wrappers := wrapperLineRe.mayMatch(content) // else no line is one
 	for _, l := range strings.Split(content, "\n") {
 		l = strings.TrimSpace(l)
-		if l == "" || wrapperLineRe.MatchString(l) {
+		if l == "" || (wrappers && wrapperLineRe.MatchString(l)) {
 			continue
 		}
 		lines = append(lines, l)

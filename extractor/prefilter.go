@@ -119,8 +119,12 @@ func withinLine(re *syntax.Regexp) bool {
 	return true
 }
 
-// mayMatch reports whether s contains one of the required literals.
+// mayMatch reports whether s contains one of the required literals, or
+// the pattern has none: false means no part of s matches.
 func (g gatedRegexp) mayMatch(s string) bool {
+	if g.lits == nil {
+		return true
+	}
 	lower := ""
 	lowered := false
 	for _, l := range g.lits {

@@ -66,7 +66,7 @@ func TestGatedMatchesLikeRegexp(t *testing.T) {
 func gatedVars() map[string]gatedRegexp {
 	return map[string]gatedRegexp{
 		"contentFailRe": contentFailRe, "rejectedRe": rejectedRe, "harnessRe": harnessRe, "harnessAPIRe": harnessAPIRe,
-		"runningRe": runningRe, "missingPathRe": missingPathRe, "exceptionLineRe": exceptionLineRe,
+		"runningRe": runningRe, "wrapperLineRe": wrapperLineRe, "missingPathRe": missingPathRe, "exceptionLineRe": exceptionLineRe,
 		"compilerLineRe": compilerLineRe, "assertLineRe": assertLineRe, "failTestLineRe": failTestLineRe,
 		"passLineRe": passLineRe, "keywordLineRe": keywordLineRe, "noticeLineRe": noticeLineRe, "diffMarkRe": diffMarkRe,
 	}

@@ -50,40 +50,49 @@ func TestGatedMatchesLikeRegexp(t *testing.T) {
 		"", "ok", "error: x", "ERROR: x", "Error: x", "a.go:3: error: bad", "x\nfatal: no",
 		"STILL RUNNING", "ſtill running", "\u212Aeyboard interrupt", "KeyboardInterrupt", "Traceback (most recent call last):",
 		"npm ERR! code 1", "--- FAIL: TestX", "ok\n--- FAIL: TestX\nok", "error\nno\nx.go:1: error: y", "a\nb error: c\nerror: d",
-		"FAIL\n", "\nFAIL ", "xFAIL\nFAIL\tx", "ValueError\nKeyError: k", "line\r\nfatal: x\r\n", "FAILED tests/a.py", "ValueError: bad", "no such file or directory",
+		"FAIL\n", "\nFAIL ", "xFAIL\nFAIL\tx", "ValueError\nKeyError: k", "line\r\nfatal: x\r\n",
+		"Exit code 1", "[stderr]", "ſtdout:", "```go", "</tool_use_error>", "Chunk ID: 4",
 	}
-	texts = append(texts, corpusTexts(t)...)
-	for name, g := range gatedVars() {
-		for _, s := range texts {
+	heads, lines := corpusTexts(t)
+	// Each pattern meets what it reads in the extractor: whole outputs,
+	// or single lines of one.
+	check := func(name string, g gatedRegexp, corpus []string) {
+		for _, s := range append(corpus, texts...) {
+			if g.mayMatch(s) && !strings.Contains(s, "\n") {
+				continue // MatchString is the regexp's own call
+			}
 			if got, want := g.MatchString(s), g.Regexp.MatchString(s); got != want {
 				t.Errorf("%s.MatchString(%.80q) = %v, the regexp says %v", name, s, got, want)
 			}
 		}
 	}
-}
-
-// gatedVars are the package's gated patterns, by name.
-func gatedVars() map[string]gatedRegexp {
-	return map[string]gatedRegexp{
+	for name, g := range map[string]gatedRegexp{
 		"contentFailRe": contentFailRe, "rejectedRe": rejectedRe, "harnessRe": harnessRe, "harnessAPIRe": harnessAPIRe,
-		"runningRe": runningRe, "wrapperLineRe": wrapperLineRe, "missingPathRe": missingPathRe, "exceptionLineRe": exceptionLineRe,
-		"compilerLineRe": compilerLineRe, "assertLineRe": assertLineRe, "failTestLineRe": failTestLineRe,
-		"passLineRe": passLineRe, "keywordLineRe": keywordLineRe, "noticeLineRe": noticeLineRe, "diffMarkRe": diffMarkRe,
+		"runningRe": runningRe, "missingPathRe": missingPathRe, "diffMarkRe": diffMarkRe,
+	} {
+		check(name, g, heads)
+	}
+	for name, g := range map[string]gatedRegexp{
+		"exceptionLineRe": exceptionLineRe, "compilerLineRe": compilerLineRe, "assertLineRe": assertLineRe,
+		"failTestLineRe": failTestLineRe, "passLineRe": passLineRe, "keywordLineRe": keywordLineRe,
+		"noticeLineRe": noticeLineRe, "wrapperLineRe": wrapperLineRe,
+	} {
+		check(name, g, lines)
 	}
 }
 
-// corpusTexts returns every tool result of the shared transcripts, whole
-// and line by line (what failed and lineScore read), or none when the
-// corpus is absent.
-func corpusTexts(t *testing.T) []string {
+// corpusTexts returns the distinct tool results of the shared transcripts
+// (their heads, where most failures show: the whole of the big outputs
+// would only slow the test) and their distinct lines as lineScore reads
+// them; none when the corpus is absent.
+func corpusTexts(t *testing.T) (heads, lines []string) {
 	t.Helper()
 	files, _ := filepath.Glob("../../shared/transcripts/*/*")
-	var out []string
-	seen := map[string]bool{}
-	add := func(s string) {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
+	seen := map[*[]string]map[string]bool{&heads: {}, &lines: {}}
+	add := func(to *[]string, s string) {
+		if !seen[to][s] {
+			seen[to][s] = true
+			*to = append(*to, s)
 		}
 	}
 	for _, f := range files {
@@ -96,15 +105,12 @@ func corpusTexts(t *testing.T) []string {
 		}
 		for _, m := range tr.Messages {
 			for _, r := range m.ToolResults {
-				// The head of each output (where most failures show) and
-				// every line: the whole of the big outputs would only
-				// slow the test.
-				add(headOf(r.Content, 8<<10))
+				add(&heads, headOf(r.Content, 2<<10))
 				for _, l := range strings.Split(r.Content, "\n") {
-					add(strings.TrimSpace(headOf(l, scoredPrefix)))
+					add(&lines, strings.TrimSpace(headOf(l, scoredPrefix)))
 				}
 			}
 		}
 	}
-	return out
+	return heads, lines
 }

@@ -34,6 +34,10 @@ type gatedRegexp struct {
 type gateLiteral struct {
 	text string
 	fold bool
+	// prefix marks a literal that begins its exact text; lineStart one
+	// that begins a line in every match (it follows (?m)^), which
+	// linesMatch looks for only there.
+	prefix, lineStart bool
 }
 
 // gated compiles pattern like regexp.MustCompile and derives its gate.
@@ -80,6 +84,17 @@ func (g gatedRegexp) linesMatch(s string) bool {
 			}
 			i += from
 			start := strings.LastIndexByte(s[:i], '\n') + 1
+			if l.lineStart && i != start {
+				// Not where a match has it; an occurrence at this line's
+				// start would have been found first.
+				from = i + 1
+				if end := strings.IndexByte(s[i:], '\n'); end >= 0 {
+					from = i + end + 1
+				} else {
+					break
+				}
+				continue
+			}
 			end := strings.IndexByte(s[i:], '\n')
 			if end < 0 {
 				end = len(s)
@@ -214,22 +229,28 @@ func requiredLiterals(re *syntax.Regexp) ([]gateLiteral, bool) {
 			}
 		}
 		var run []exactText
-		runOpen := false
-		for _, sub := range re.Sub {
-			if lits, ok := requiredLiterals(sub); ok {
-				consider(lits)
-			}
-			texts, ok := exactTexts(sub)
-			if !ok {
+		runOpen, runAtLine := false, false
+		for j, sub := range re.Sub {
+			// A run that follows (?m)^ starts a line in every match.
+			atLine := j > 0 && re.Sub[j-1].Op == syntax.OpBeginLine
+			if texts, ok := exactTexts(sub); !ok {
 				run, runOpen = nil, false
-				continue
+			} else {
+				if !runOpen {
+					run, runOpen, runAtLine = texts, true, atLine
+				} else if run = product(run, texts); run == nil {
+					run, runOpen, runAtLine = texts, true, atLine
+				}
+				if lits, ok := gateLiterals(run); ok {
+					if runAtLine {
+						for i := range lits {
+							lits[i].lineStart = lits[i].prefix
+						}
+					}
+					consider(lits)
+				}
 			}
-			if !runOpen {
-				run, runOpen = texts, true
-			} else if run = product(run, texts); run == nil {
-				run, runOpen = texts, true
-			}
-			if lits, ok := gateLiterals(run); ok {
+			if lits, ok := requiredLiterals(sub); ok {
 				consider(lits)
 			}
 		}
@@ -332,22 +353,26 @@ func gateLiterals(texts []exactText) ([]gateLiteral, bool) {
 // exact.
 func literalOf(t exactText) (gateLiteral, bool) {
 	if !t.fold {
-		return gateLiteral{text: t.text}, utf8.RuneCountInString(t.text) >= minGateLiteral
+		return gateLiteral{text: t.text, prefix: true}, utf8.RuneCountInString(t.text) >= minGateLiteral
 	}
 	best, cur := "", []rune(nil)
+	bestAt, curAt := 0, 0
 	flush := func() {
 		if len(cur) > len(best) {
-			best = string(cur)
+			best, bestAt = string(cur), curAt
 		}
 		cur = cur[:0]
 	}
-	for _, r := range t.text {
+	for i, r := range t.text {
 		if r >= utf8.RuneSelf || r == 'k' || r == 's' {
 			flush()
 			continue
 		}
+		if len(cur) == 0 {
+			curAt = i
+		}
 		cur = append(cur, r)
 	}
 	flush()
-	return gateLiteral{text: best, fold: true}, len(best) >= minGateLiteral
+	return gateLiteral{text: best, fold: true, prefix: bestAt == 0}, len(best) >= minGateLiteral
 }

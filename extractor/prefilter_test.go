@@ -31,11 +31,19 @@ func TestRequiredLiterals(t *testing.T) {
 		{`^\S+\s+[.sxFE]*[FE]`, nil},
 		{`(?:abc)?d`, nil},
 		{`(?:abc)+d`, []gateLiteral{{text: "abc"}}},
+		// After (?m)^ a literal starts a line; in (?i) only when the
+		// kept run of letters begins the text.
+		{`(?m)^fatal: |x error:`, []gateLiteral{{text: "fatal: ", lineStart: true}, {text: "x error:"}}},
+		{`^fatal: `, []gateLiteral{{text: "fatal: "}}},
+		{`(?im)^wall time|^stdout`, []gateLiteral{{text: "wall time", fold: true, lineStart: true}, {text: "tdout", fold: true}}},
 		// A run of exact parts is spelled out.
 		{`(?i)(?:fa(?:il|tal)|error)`, []gateLiteral{{text: "fail", fold: true}, {text: "fatal", fold: true}, {text: "error", fold: true}}},
 	}
 	for _, tc := range tests {
 		g := gated(tc.pattern)
+		for i := range g.lits {
+			g.lits[i].prefix = false // checked below, with lineStart
+		}
 		if !slices.Equal(g.lits, tc.want) {
 			t.Errorf("gated(%q).lits = %+v, want %+v", tc.pattern, g.lits, tc.want)
 		}
@@ -51,7 +59,7 @@ func TestGatedMatchesLikeRegexp(t *testing.T) {
 		"STILL RUNNING", "ſtill running", "\u212Aeyboard interrupt", "KeyboardInterrupt", "Traceback (most recent call last):",
 		"npm ERR! code 1", "--- FAIL: TestX", "ok\n--- FAIL: TestX\nok", "error\nno\nx.go:1: error: y", "a\nb error: c\nerror: d",
 		"FAIL\n", "\nFAIL ", "xFAIL\nFAIL\tx", "ValueError\nKeyError: k", "line\r\nfatal: x\r\n",
-		"Exit code 1", "[stderr]", "ſtdout:", "```go", "</tool_use_error>", "Chunk ID: 4",
+		"Exit code 1", "x fatal: y\nfatal: z", "xerror: 1\nerror[E1]: 2", "a error: b\n", "[stderr]", "ſtdout:", "```go", "</tool_use_error>", "Chunk ID: 4",
 	}
 	heads, lines := corpusTexts(t)
 	// Each pattern meets what it reads in the extractor: whole outputs,

@@ -84,24 +84,16 @@ func (g gatedRegexp) linesMatch(s string) bool {
 			}
 			i += from
 			start := strings.LastIndexByte(s[:i], '\n') + 1
-			if l.lineStart && i != start {
-				// Not where a match has it; an occurrence at this line's
-				// start would have been found first.
-				from = i + 1
-				if end := strings.IndexByte(s[i:], '\n'); end >= 0 {
-					from = i + end + 1
-				} else {
-					break
-				}
-				continue
-			}
 			end := strings.IndexByte(s[i:], '\n')
 			if end < 0 {
 				end = len(s)
 			} else {
 				end += i
 			}
-			if g.Regexp.MatchString(s[start:end]) {
+			// A literal that starts a line in every match is not one
+			// here elsewhere in the line (from is always a line's start,
+			// so one at this line's start would have been found first).
+			if (!l.lineStart || i == start) && g.Regexp.MatchString(s[start:end]) {
 				return true
 			}
 			from = end + 1

@@ -91,8 +91,8 @@ func TestGatedMatchesLikeRegexp(t *testing.T) {
 
 // corpusTexts returns the distinct tool results of the shared transcripts
 // (their heads, where most failures show: the whole of the big outputs
-// would only slow the test) and their distinct lines as lineScore reads
-// them; none when the corpus is absent.
+// would only slow the test) and the distinct lines of the failed ones as
+// lineScore reads them; none when the corpus is absent.
 func corpusTexts(t *testing.T) (heads, lines []string) {
 	t.Helper()
 	files, _ := filepath.Glob("../../shared/transcripts/*/*")
@@ -114,6 +114,9 @@ func corpusTexts(t *testing.T) (heads, lines []string) {
 		for _, m := range tr.Messages {
 			for _, r := range m.ToolResults {
 				add(&heads, headOf(r.Content, 2<<10))
+				if !r.Failed() {
+					continue
+				}
 				for _, l := range strings.Split(r.Content, "\n") {
 					add(&lines, strings.TrimSpace(headOf(l, scoredPrefix)))
 				}

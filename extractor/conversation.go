@@ -50,12 +50,7 @@ const (
 // session's end state from a transcript. It is deterministic and offline.
 func ReadConversation(t *handoff.Transcript) Conversation {
 	var c Conversation
-	main := make([]handoff.Message, 0, len(t.Messages))
-	for _, m := range t.Messages {
-		if !m.Sidechain {
-			main = append(main, m)
-		}
-	}
+	main := mainThread(t.Messages)
 	results := resultsByCall(main)
 	questions := questionCalls(main)
 

@@ -39,22 +39,22 @@ var (
 	// contentFailRe recognises failure text where the format gives no
 	// exit flag: launch and sandbox failures, rejected patches, Python
 	// tracebacks, missing commands, compiler errors, failing tests.
-	contentFailRe = regexp.MustCompile(`(?m)(^exec_command failed:|SandboxDenied|Sandbox\(Denied|^apply_patch verification failed|^Traceback \(most recent call last\):|: command not found|^command not found|^zsh: command not found|^\S+:\d+(?::\d+)?: (?:fatal )?error:|^error(?:\[E\d+\])?: |^fatal: |^--- FAIL: |^FAIL(?:ED)?[: \t]|^Script failed\b|^npm ERR! |^ERR_PNPM_)`)
-	rejectedRe    = regexp.MustCompile(`(?i)(doesn't want to proceed with this tool use|tool use was rejected|user rejected|rejected by (?:the )?user|user (?:denied|declined)|^No \(tell Claude what to do differently\)|^\[Request interrupted by user|operation was aborted by the user|user cancelled)`)
-	harnessRe     = regexp.MustCompile(`(?i)(file has not been read yet|has been modified since (?:it was )?(?:last )?read|no changes to make: old_string and new_string are (?:exactly )?the same|exceeds maximum allowed tokens|<tool_use_error>InputValidationError|file (?:is )?too large to read|^Error: Error$|^(?:ERROR: )?cd to '[^']*' was blocked)`)
+	contentFailRe = gated(`(?m)(^exec_command failed:|SandboxDenied|Sandbox\(Denied|^apply_patch verification failed|^Traceback \(most recent call last\):|: command not found|^command not found|^zsh: command not found|^\S+:\d+(?::\d+)?: (?:fatal )?error:|^error(?:\[E\d+\])?: |^fatal: |^--- FAIL: |^FAIL(?:ED)?[: \t]|^Script failed\b|^npm ERR! |^ERR_PNPM_)`)
+	rejectedRe    = gated(`(?i)(doesn't want to proceed with this tool use|tool use was rejected|user rejected|rejected by (?:the )?user|user (?:denied|declined)|^No \(tell Claude what to do differently\)|^\[Request interrupted by user|operation was aborted by the user|user cancelled)`)
+	harnessRe     = gated(`(?i)(file has not been read yet|has been modified since (?:it was )?(?:last )?read|no changes to make: old_string and new_string are (?:exactly )?the same|exceeds maximum allowed tokens|<tool_use_error>InputValidationError|file (?:is )?too large to read|^Error: Error$|^(?:ERROR: )?cd to '[^']*' was blocked)`)
 	// harnessAPIRe is the harness's own failure, answering a slash
 	// command or a call: its compaction or its model request failed.
-	harnessAPIRe = regexp.MustCompile(`(?i)^(?:Error:\s*)*(?:Error during compaction\b|API Error\b|Request was aborted\b|Error compacting conversation\b)`)
+	harnessAPIRe = gated(`(?i)^(?:Error:\s*)*(?:Error during compaction\b|API Error\b|Request was aborted\b|Error compacting conversation\b)`)
 	// runningRe is output of a process that is still up when the harness
 	// stops waiting: a server announcing where it listens, or the
 	// harness's own note that the command went quiet.
-	runningRe = regexp.MustCompile(`(?i)(no new output after \d+ seconds|command (?:is )?still running|^serving (?:http )?on\b|\blistening on\b|\bserver (?:is )?(?:running|listening|started) (?:on|at)\b|^\s*(?:➜\s*)?local:\s+https?://|\bready in \d+)`)
+	runningRe = gated(`(?i)(no new output after \d+ seconds|command (?:is )?still running|^serving (?:http )?on\b|\blistening on\b|\bserver (?:is )?(?:running|listening|started) (?:on|at)\b|^\s*(?:➜\s*)?local:\s+https?://|\bready in \d+)`)
 	// probeWarnRe is a search or read-only tool's own complaint about a
 	// path it was given ("grep: x: No such file or directory", "ugrep:
 	// warning: …", "wc: x: open: …").
 	probeWarnRe   = regexp.MustCompile(`(?i)^(?:grep|egrep|fgrep|rg|ugrep|ag|ack|find|fd|ls|cat|head|tail|wc|stat|file|nl|sed):\s`)
-	missingPathRe = regexp.MustCompile(`(?i)(no such file or directory|cannot access|does not exist|not found|cannot find the path)`)
-	wrapperLineRe = regexp.MustCompile(`(?i)^(?:chunk id:.*|wall time:?.*|exit code:? -?\d+|process exited with code -?\d+|process running with session id \d+|original token count:.*|total output lines:.*|output:|command exited with.*|\[?stderr\]?:?|\[?stdout\]?:?|` + "```\\w*" + `|script (?:completed|failed)|<\/?tool_use_error>)$`)
+	missingPathRe = gated(`(?i)(no such file or directory|cannot access|does not exist|not found|cannot find the path)`)
+	wrapperLineRe = gated(`(?i)^(?:chunk id:.*|wall time:?.*|exit code:? -?\d+|process exited with code -?\d+|process running with session id \d+|original token count:.*|total output lines:.*|output:|command exited with.*|\[?stderr\]?:?|\[?stdout\]?:?|` + "```\\w*" + `|script (?:completed|failed)|<\/?tool_use_error>)$`)
 )
 
 // exitCode returns the result's exit code: the format's own, else the one
@@ -95,9 +95,10 @@ func outputBody(content string) []string {
 		return nil
 	}
 	var lines []string
+	wrappers := wrapperLineRe.mayMatch(content) // else no line is one
 	for _, l := range strings.Split(content, "\n") {
 		l = strings.TrimSpace(l)
-		if l == "" || wrapperLineRe.MatchString(l) {
+		if l == "" || (wrappers && wrapperLineRe.MatchString(l)) {
 			continue
 		}
 		lines = append(lines, l)
@@ -356,13 +357,13 @@ func helpOnly(cmd string) bool {
 }
 
 var (
-	exceptionLineRe = regexp.MustCompile(`^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure)\b(?::|$)`)
-	compilerLineRe  = regexp.MustCompile(`(?i)(?:^|: )(?:fatal )?error(?:\[\w+\])?:|^error TS\d+|\berror TS\d+:|^panic: |^fatal: |undefined reference to|: command not found|command not found:`)
-	assertLineRe    = regexp.MustCompile(`^E\s+\S|AssertionError|assert(?:ion)? failed|^\s*Expected\b|^\s*Received\b|expected .* (?:to|but) `)
-	failTestLineRe  = regexp.MustCompile(`^--- FAIL: |^FAILED |^FAIL[: \t]|^[✕×✗] |\(\d+ tests? \| \d+ failed\)| FAILED$|^test \S+ \.\.\. FAILED|^ERROR: test|^\d+\) `)
-	passLineRe      = regexp.MustCompile(`(?i)(^ok\s|^pass(?:ed)?\b|^--- PASS|^\s*[✓✔√] |\.{3,}\s*(?:passed|skipped)|\(no files to check\)\s*skipped$|\b0 (?:failed|errors?|failures)\b.*\bpassed\b|^=+ \d+ passed|^tests?:\s+\d+ passed,?\s+\d+ total$|^test result: ok)`)
-	keywordLineRe   = regexp.MustCompile(`(?i)(error|fail|fatal|panic|exception|denied|not found|no such file|cannot|can't|unable to|invalid|refused|timed? ?out|undefined|unexpected|missing|rejected|conflict|permission)`)
-	noticeLineRe    = regexp.MustCompile(`(?i)^(?:\[notice\]|warning:|npm warn|deprecat|hint:)`)
+	exceptionLineRe = gated(`^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure)\b(?::|$)`)
+	compilerLineRe  = gated(`(?i)(?:^|: )(?:fatal )?error(?:\[\w+\])?:|^error TS\d+|\berror TS\d+:|^panic: |^fatal: |undefined reference to|: command not found|command not found:`)
+	assertLineRe    = gated(`^E\s+\S|AssertionError|assert(?:ion)? failed|^\s*Expected\b|^\s*Received\b|expected .* (?:to|but) `)
+	failTestLineRe  = gated(`^--- FAIL: |^FAILED |^FAIL[: \t]|^[✕×✗] |\(\d+ tests? \| \d+ failed\)| FAILED$|^test \S+ \.\.\. FAILED|^ERROR: test|^\d+\) `)
+	passLineRe      = gated(`(?i)(^ok\s|^pass(?:ed)?\b|^--- PASS|^\s*[✓✔√] |\.{3,}\s*(?:passed|skipped)|\(no files to check\)\s*skipped$|\b0 (?:failed|errors?|failures)\b.*\bpassed\b|^=+ \d+ passed|^tests?:\s+\d+ passed,?\s+\d+ total$|^test result: ok)`)
+	keywordLineRe   = gated(`(?i)(error|fail|fatal|panic|exception|denied|not found|no such file|cannot|can't|unable to|invalid|refused|timed? ?out|undefined|unexpected|missing|rejected|conflict|permission)`)
+	noticeLineRe    = gated(`(?i)^(?:\[notice\]|warning:|npm warn|deprecat|hint:)`)
 	// bannerLineRe is a runner's section header ("=== test session starts
 	// ===", "----- Captured stdout -----"): it frames output, it never
 	// says what went wrong.
@@ -372,7 +373,7 @@ var (
 	progressFailRe = regexp.MustCompile(`^\S+\s+[.sxFE]*[FE][.sxFE]*\s*(?:\[\s*\d+%\])?$`)
 	// diffMarkRe says the output holds a diff or patch, whose +/- body
 	// lines are the change's text, never the failure's.
-	diffMarkRe     = regexp.MustCompile("(?m)^(?:```diff|@@|\\*\\*\\* Begin Patch|\\+\\+\\+ |--- a/)")
+	diffMarkRe     = gated("(?m)^(?:```diff|@@|\\*\\*\\* Begin Patch|\\+\\+\\+ |--- a/)")
 	diffBodyLineRe = regexp.MustCompile(`^(?:[+-]$|[+-][^+-]|\+-|-\+|\+\+[^+]|--[^-])`)
 )
 
@@ -430,13 +431,24 @@ func failingLine(content string) string {
 	if len(lines) == 0 {
 		return "(no output)"
 	}
+	// The headline is the last line scoring 10 when there is one, else
+	// the first line with the highest score: look for the 10 from the end
+	// (exceptionLineRe's gate makes that cheap), then score forward and
+	// stop at the first 9. What makes a line a headline shows in its
+	// first few hundred bytes; scoring a whole minified or base64 line
+	// costs the regexes' time for nothing.
 	best, bestScore := -1, 0
-	for i, l := range lines {
-		// What makes a line a headline shows in its first few hundred
-		// bytes; scoring a whole minified or base64 line costs the
-		// regexes' time for nothing.
-		s := lineScore(headOf(l, scoredPrefix))
-		if s > bestScore || (s == 10 && s == bestScore) {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := headOf(lines[i], scoredPrefix); exceptionLineRe.MatchString(l) && lineScore(l) == 10 {
+			best, bestScore = i, 10
+			break
+		}
+	}
+	for i := 0; best < 0 || bestScore < 9; i++ {
+		if i == len(lines) {
+			break
+		}
+		if s := lineScore(headOf(lines[i], scoredPrefix)); s > bestScore {
 			best, bestScore = i, s
 		}
 	}

@@ -130,8 +130,14 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 	return snap, nil
 }
 
-// mainThread returns the messages that are not subagent traffic.
+// mainThread returns the messages that are not subagent traffic: msgs
+// itself when none is (most transcripts; a copy of a long session's
+// messages is megabytes the snapshot never keeps), else a copy without
+// them. Callers only read it.
 func mainThread(msgs []handoff.Message) []handoff.Message {
+	if !slices.ContainsFunc(msgs, func(m handoff.Message) bool { return m.Sidechain }) {
+		return msgs
+	}
 	out := make([]handoff.Message, 0, len(msgs))
 	for _, m := range msgs {
 		if !m.Sidechain {

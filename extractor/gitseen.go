@@ -184,6 +184,9 @@ func gitOutput(content string) string {
 		content = out
 	}
 	content = strings.TrimPrefix(content, "Error: ")
+	if !wrapperLineRe.mayMatch(content) && !blankBeforeBreak(content) {
+		return content // no wrapper line, nothing to trim: as printed
+	}
 	lines := strings.Split(content, "\n")
 	kept := lines[:0]
 	for _, l := range lines {
@@ -193,6 +196,13 @@ func gitOutput(content string) string {
 		kept = append(kept, strings.TrimRight(l, " \t\r"))
 	}
 	return strings.Join(kept, "\n")
+}
+
+// blankBeforeBreak reports whether a line of s ends in a blank that
+// gitOutput trims.
+func blankBeforeBreak(s string) bool {
+	return strings.Contains(s, " \n") || strings.Contains(s, "\t\n") || strings.Contains(s, "\r\n") ||
+		strings.HasSuffix(s, " ") || strings.HasSuffix(s, "\t") || strings.HasSuffix(s, "\r")
 }
 
 // gitSeg is one git invocation of a shell command: its subcommand and

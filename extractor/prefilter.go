@@ -1,0 +1,370 @@
+package extractor
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// gatedRegexp is a regexp whose MatchString first checks, with
+// strings.Contains, for the literals every match must contain, and runs
+// the regexp only when one is there. Most tool output and most lines of a
+// failure hold none of an error pattern's words, and a substring search
+// costs a small fraction of the regexp's NFA over the same text. The
+// answer is always the regexp's own: the literals are derived from the
+// pattern (requiredLiterals), never listed by hand, so the gate cannot
+// drift from the pattern it guards. The other methods are the regexp's.
+type gatedRegexp struct {
+	*regexp.Regexp
+	// lits are the literals one of which every match contains; nil when
+	// the pattern has an alternative with none (the gate always opens).
+	lits []gateLiteral
+	// lineLocal is set when no match can span a newline or depends on
+	// where the text starts or ends (no \A, \z, no class or dot that
+	// takes "\n"): a match then lies inside the line holding one of the
+	// literals, and only those lines need the regexp.
+	lineLocal bool
+}
+
+// gateLiteral is one required literal; fold marks one matched without
+// regard to case, stored lower-cased and compared with an ASCII
+// lower-cased input.
+type gateLiteral struct {
+	text string
+	fold bool
+	// prefix marks a literal that begins its exact text; lineStart one
+	// that begins a line in every match (it follows (?m)^), which
+	// linesMatch looks for only there.
+	prefix, lineStart bool
+}
+
+// gated compiles pattern like regexp.MustCompile and derives its gate.
+func gated(pattern string) gatedRegexp {
+	re := regexp.MustCompile(pattern)
+	g := gatedRegexp{Regexp: re}
+	if parsed, err := syntax.Parse(pattern, syntax.Perl); err == nil {
+		simple := parsed.Simplify()
+		if lits, ok := requiredLiterals(simple); ok {
+			g.lits = lits
+			g.lineLocal = withinLine(simple)
+		}
+	}
+	return g
+}
+
+// MatchString reports whether s contains a match of the regexp.
+func (g gatedRegexp) MatchString(s string) bool {
+	switch {
+	case g.lits == nil:
+		return g.Regexp.MatchString(s)
+	case g.lineLocal && strings.IndexByte(s, '\n') >= 0:
+		return g.linesMatch(s)
+	}
+	return g.mayMatch(s) && g.Regexp.MatchString(s)
+}
+
+// linesMatch runs the regexp on each line of s that holds one of the
+// literals, once per line.
+func (g gatedRegexp) linesMatch(s string) bool {
+	lower := ""
+	for _, l := range g.lits {
+		text := s
+		if l.fold {
+			if lower == "" {
+				lower = asciiLower(s) // same length and line breaks as s
+			}
+			text = lower
+		}
+		for from := 0; from < len(text); {
+			i := strings.Index(text[from:], l.text)
+			if i < 0 {
+				break
+			}
+			i += from
+			start := strings.LastIndexByte(s[:i], '\n') + 1
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				end = len(s)
+			} else {
+				end += i
+			}
+			// A literal that starts a line in every match is not one
+			// here elsewhere in the line (from is always a line's start,
+			// so one at this line's start would have been found first).
+			if (!l.lineStart || i == start) && g.Regexp.MatchString(s[start:end]) {
+				return true
+			}
+			from = end + 1
+		}
+	}
+	return false
+}
+
+// withinLine reports whether every match of re lies inside one line and
+// matches the same in the line alone: nothing in it takes a newline or
+// anchors to the text's own start or end.
+func withinLine(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpAnyChar, syntax.OpBeginText, syntax.OpEndText:
+		return false
+	case syntax.OpLiteral:
+		return !slices.Contains(re.Rune, '\n')
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
+				return false
+			}
+		}
+	}
+	for _, sub := range re.Sub {
+		if !withinLine(sub) {
+			return false
+		}
+	}
+	return true
+}
+
+// mayMatch reports whether s contains one of the required literals, or
+// the pattern has none: false means no part of s matches.
+func (g gatedRegexp) mayMatch(s string) bool {
+	if g.lits == nil {
+		return true
+	}
+	lower := ""
+	lowered := false
+	for _, l := range g.lits {
+		if !l.fold {
+			if strings.Contains(s, l.text) {
+				return true
+			}
+			continue
+		}
+		if !lowered {
+			lower, lowered = asciiLower(s), true
+		}
+		if strings.Contains(lower, l.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiLower lower-cases ASCII letters only, leaving every other byte as
+// it is (strings.ToLower would also map non-ASCII runes, and allocates
+// the same).
+func asciiLower(s string) string {
+	i := 0
+	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := []byte(s)
+	for ; i < len(b); i++ {
+		if c := b[i]; c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// minGateLiteral is the shortest literal worth a gate: shorter ones are in
+// nearly every text and would only add the search to the regexp's cost.
+const minGateLiteral = 3
+
+// requiredLiterals returns literals one of which every match of re
+// contains, and false when it cannot name such a set.
+func requiredLiterals(re *syntax.Regexp) ([]gateLiteral, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		texts, _ := exactTexts(re)
+		return gateLiterals(texts)
+	case syntax.OpCapture:
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpPlus:
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min < 1 {
+			return nil, false
+		}
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpAlternate:
+		var out []gateLiteral
+		for _, sub := range re.Sub {
+			lits, ok := requiredLiterals(sub)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, lits...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		// Any one part's set will do, or the spelled-out product of a
+		// run of parts that are each one of a few exact texts ("FA" then
+		// "IL" or "TAL": FAIL, FATAL); the set whose shortest literal is
+		// longest is the most selective.
+		var best []gateLiteral
+		bestLen := 0
+		consider := func(lits []gateLiteral) {
+			if len(lits) == 0 {
+				return
+			}
+			shortest := len(lits[0].text)
+			for _, l := range lits[1:] {
+				shortest = min(shortest, len(l.text))
+			}
+			if shortest > bestLen {
+				best, bestLen = lits, shortest
+			}
+		}
+		var run []exactText
+		runOpen, runAtLine := false, false
+		for j, sub := range re.Sub {
+			// A run that follows (?m)^ starts a line in every match.
+			atLine := j > 0 && re.Sub[j-1].Op == syntax.OpBeginLine
+			if texts, ok := exactTexts(sub); !ok {
+				run, runOpen = nil, false
+			} else {
+				if !runOpen {
+					run, runOpen, runAtLine = texts, true, atLine
+				} else if run = product(run, texts); run == nil {
+					run, runOpen, runAtLine = texts, true, atLine
+				}
+				if lits, ok := gateLiterals(run); ok {
+					if runAtLine {
+						for i := range lits {
+							lits[i].lineStart = lits[i].prefix
+						}
+					}
+					consider(lits)
+				}
+			}
+			if lits, ok := requiredLiterals(sub); ok {
+				consider(lits)
+			}
+		}
+		return best, best != nil
+	}
+	return nil, false
+}
+
+// exactText is one text a node matches exactly, before gating: fold
+// texts are lower-cased.
+type exactText struct {
+	text string
+	fold bool
+}
+
+// maxExactTexts bounds a spelled-out product of alternatives.
+const maxExactTexts = 64
+
+// exactTexts returns the texts a literal, or an alternation or
+// concatenation of them, matches exactly; false for any other node.
+func exactTexts(re *syntax.Regexp) ([]exactText, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		fold := re.Flags&syntax.FoldCase != 0
+		r := []rune(string(re.Rune))
+		if fold {
+			for i, c := range r {
+				if c >= 'A' && c <= 'Z' {
+					r[i] = c + 'a' - 'A'
+				}
+			}
+		}
+		return []exactText{{text: string(r), fold: fold}}, true
+	case syntax.OpCapture:
+		return exactTexts(re.Sub[0])
+	case syntax.OpAlternate:
+		var out []exactText
+		for _, sub := range re.Sub {
+			texts, ok := exactTexts(sub)
+			if !ok || len(out)+len(texts) > maxExactTexts {
+				return nil, false
+			}
+			out = append(out, texts...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		var out []exactText
+		for i, sub := range re.Sub {
+			texts, ok := exactTexts(sub)
+			if !ok {
+				return nil, false
+			}
+			if i == 0 {
+				out = texts
+			} else if out = product(out, texts); out == nil {
+				return nil, false
+			}
+		}
+		return out, len(out) > 0
+	}
+	return nil, false
+}
+
+// product is every text of a followed by every text of b, nil when the
+// two mix case-folded and exact texts or the product is too large.
+func product(a, b []exactText) []exactText {
+	if len(a)*len(b) > maxExactTexts {
+		return nil
+	}
+	out := make([]exactText, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			if x.fold != y.fold {
+				return nil
+			}
+			out = append(out, exactText{text: x.text + y.text, fold: x.fold})
+		}
+	}
+	return out
+}
+
+// gateLiterals turns exact texts into gate literals, false when one is
+// too short to be worth a search.
+func gateLiterals(texts []exactText) ([]gateLiteral, bool) {
+	out := make([]gateLiteral, 0, len(texts))
+	for _, t := range texts {
+		l, ok := literalOf(t)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, l)
+	}
+	return out, len(out) > 0
+}
+
+// literalOf is an exact text's gate literal. A case-folded one keeps only
+// its longest run of ASCII characters other than k and s: those two
+// letters fold to non-ASCII runes too (K, ſ), which an ASCII lower-casing
+// of the input would not map back, so leaving them out keeps the gate
+// exact.
+func literalOf(t exactText) (gateLiteral, bool) {
+	if !t.fold {
+		return gateLiteral{text: t.text, prefix: true}, utf8.RuneCountInString(t.text) >= minGateLiteral
+	}
+	best, cur := "", []rune(nil)
+	bestAt, curAt := 0, 0
+	flush := func() {
+		if len(cur) > len(best) {
+			best, bestAt = string(cur), curAt
+		}
+		cur = cur[:0]
+	}
+	for i, r := range t.text {
+		if r >= utf8.RuneSelf || r == 'k' || r == 's' {
+			flush()
+			continue
+		}
+		if len(cur) == 0 {
+			curAt = i
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return gateLiteral{text: best, fold: true, prefix: bestAt == 0}, len(best) >= minGateLiteral
+}

@@ -1,0 +1,127 @@
+package extractor
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff/transcript"
+)
+
+func TestRequiredLiterals(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		pattern string
+		want    []gateLiteral // nil: no gate
+	}{
+		{`error`, []gateLiteral{{text: "error"}}},
+		{`^fatal: |^--- FAIL: |SandboxDenied`, []gateLiteral{{text: "fatal: "}, {text: "--- FAIL: "}, {text: "SandboxDenied"}}},
+		{`(?m)^\S+:\d+: (?:fatal )?error:`, []gateLiteral{{text: "error:"}}},
+		// The parser factors the alternatives' common "E" out; the gate
+		// spells them out again.
+		{`^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b`, []gateLiteral{{text: "Error"}, {text: "Exception"}}},
+		// Case-folded: lower-cased, cut at k and s, which fold to non-ASCII
+		// runes as well.
+		{`(?i)no new output`, []gateLiteral{{text: "no new output", fold: true}}},
+		{`(?i)still running`, []gateLiteral{{text: "till running", fold: true}}},
+		// An alternative without a literal of three or more: no gate.
+		{`error|^ok\s`, nil},
+		{`^\S+\s+[.sxFE]*[FE]`, nil},
+		{`(?:abc)?d`, nil},
+		{`(?:abc)+d`, []gateLiteral{{text: "abc"}}},
+		// After (?m)^ a literal starts a line; in (?i) only when the
+		// kept run of letters begins the text.
+		{`(?m)^fatal: |x error:`, []gateLiteral{{text: "fatal: ", lineStart: true}, {text: "x error:"}}},
+		{`^fatal: `, []gateLiteral{{text: "fatal: "}}},
+		{`(?im)^wall time|^stdout`, []gateLiteral{{text: "wall time", fold: true, lineStart: true}, {text: "tdout", fold: true}}},
+		// A run of exact parts is spelled out.
+		{`(?i)(?:fa(?:il|tal)|error)`, []gateLiteral{{text: "fail", fold: true}, {text: "fatal", fold: true}, {text: "error", fold: true}}},
+	}
+	for _, tc := range tests {
+		g := gated(tc.pattern)
+		for i := range g.lits {
+			g.lits[i].prefix = false // checked below, with lineStart
+		}
+		if !slices.Equal(g.lits, tc.want) {
+			t.Errorf("gated(%q).lits = %+v, want %+v", tc.pattern, g.lits, tc.want)
+		}
+	}
+}
+
+func TestGatedMatchesLikeRegexp(t *testing.T) {
+	t.Parallel()
+	// Texts the gates' edge cases turn on: case, the k and s folds,
+	// matches at the start, the end and across lines.
+	texts := []string{
+		"", "ok", "error: x", "ERROR: x", "Error: x", "a.go:3: error: bad", "x\nfatal: no",
+		"STILL RUNNING", "ſtill running", "\u212Aeyboard interrupt", "KeyboardInterrupt", "Traceback (most recent call last):",
+		"npm ERR! code 1", "--- FAIL: TestX", "ok\n--- FAIL: TestX\nok", "error\nno\nx.go:1: error: y", "a\nb error: c\nerror: d",
+		"FAIL\n", "\nFAIL ", "xFAIL\nFAIL\tx", "ValueError\nKeyError: k", "line\r\nfatal: x\r\n",
+		"Exit code 1", "x fatal: y\nfatal: z", "xerror: 1\nerror[E1]: 2", "a error: b\n", "[stderr]", "ſtdout:", "```go", "</tool_use_error>", "Chunk ID: 4",
+	}
+	heads, lines := corpusTexts(t)
+	// Each pattern meets what it reads in the extractor: whole outputs,
+	// or single lines of one.
+	check := func(name string, g gatedRegexp, corpus []string) {
+		for _, s := range append(corpus, texts...) {
+			if g.mayMatch(s) && !strings.Contains(s, "\n") {
+				continue // MatchString is the regexp's own call
+			}
+			if got, want := g.MatchString(s), g.Regexp.MatchString(s); got != want {
+				t.Errorf("%s.MatchString(%.80q) = %v, the regexp says %v", name, s, got, want)
+			}
+		}
+	}
+	for name, g := range map[string]gatedRegexp{
+		"contentFailRe": contentFailRe, "rejectedRe": rejectedRe, "harnessRe": harnessRe, "harnessAPIRe": harnessAPIRe,
+		"runningRe": runningRe, "missingPathRe": missingPathRe, "diffMarkRe": diffMarkRe,
+	} {
+		check(name, g, heads)
+	}
+	for name, g := range map[string]gatedRegexp{
+		"exceptionLineRe": exceptionLineRe, "compilerLineRe": compilerLineRe, "assertLineRe": assertLineRe,
+		"failTestLineRe": failTestLineRe, "passLineRe": passLineRe, "keywordLineRe": keywordLineRe,
+		"noticeLineRe": noticeLineRe, "wrapperLineRe": wrapperLineRe,
+	} {
+		check(name, g, lines)
+	}
+}
+
+// corpusTexts returns the distinct tool results of the shared transcripts
+// (their heads, where most failures show: the whole of the big outputs
+// would only slow the test) and the distinct lines of the failed ones as
+// lineScore reads them; none when the corpus is absent.
+func corpusTexts(t *testing.T) (heads, lines []string) {
+	t.Helper()
+	files, _ := filepath.Glob("../../shared/transcripts/*/*")
+	seen := map[*[]string]map[string]bool{&heads: {}, &lines: {}}
+	add := func(to *[]string, s string) {
+		if !seen[to][s] {
+			seen[to][s] = true
+			*to = append(*to, s)
+		}
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "FORMATS.md") || strings.HasSuffix(f, "SOURCES.md") {
+			continue
+		}
+		tr, err := transcript.ParseFile(context.Background(), f, transcript.Options{})
+		if err != nil {
+			continue
+		}
+		for _, m := range tr.Messages {
+			for _, r := range m.ToolResults {
+				add(&heads, headOf(r.Content, 2<<10))
+				if !r.Failed() {
+					continue
+				}
+				for _, l := range strings.Split(r.Content, "\n") {
+					add(&lines, strings.TrimSpace(headOf(l, scoredPrefix)))
+				}
+			}
+		}
+	}
+	return heads, lines
+}

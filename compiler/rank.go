@@ -426,8 +426,12 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 		b.add(secConstraints, rankConstraints+3*i, "constraints", "- "+quoted(c.Text, itemText))
 	}
 	n := 0
-	said := []string{s.Goal, s.LatestRequest}
-	for i := len(s.Requests) - 1; i >= 0; i-- {
+	// The word sets of what is shown, to find a message sent twice. Only
+	// the last few are compared: a re-send follows its original closely,
+	// and comparing every pair made a session of 12,000 requests take
+	// seconds.
+	said := []map[string]bool{tokenSet(s.Goal), tokenSet(s.LatestRequest)}
+	for i := len(s.Requests) - 1; i >= 0 && n < maxEarlierRequests; i-- {
 		r := s.Requests[i]
 		if r.Source.Index == goalSrc || r.Source.Index == latestSrc || (s.EndState != nil && slices.Contains(s.EndState.Unanswered, r.Text)) {
 			continue
@@ -441,10 +445,16 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 		// A bare acknowledgement says nothing out of context unless it
 		// answers a question the prompt shows; a message sent twice is
 		// shown once, the newest.
-		if (r.Answers == "" && bareAck(r.Text)) || slices.ContainsFunc(said, func(t string) bool { return nearDuplicate(t, r.Text) }) {
+		if r.Answers == "" && bareAck(r.Text) {
 			continue
 		}
-		said = append(said, r.Text)
+		words := tokenSet(r.Text)
+		recent := said[max(0, len(said)-duplicateWindow):]
+		if nearDuplicateSets(said[0], words) || nearDuplicateSets(said[1], words) ||
+			slices.ContainsFunc(recent, func(t map[string]bool) bool { return nearDuplicateSets(t, words) }) {
+			continue
+		}
+		said = append(said, words)
 		answers := ""
 		if r.Answers != "" {
 			answers = " — answering " + quoted(r.Answers, 200)
@@ -454,6 +464,14 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 		n++
 	}
 }
+
+// maxEarlierRequests bounds the earlier messages offered to the budget:
+// more than fit in any prompt only cost time. duplicateWindow is how many
+// of the newest shown messages a message is compared with for a re-send.
+const (
+	maxEarlierRequests = 300
+	duplicateWindow    = 20
+)
 
 // quotedAsConstraint reports a message whose whole text is a constraint.
 func quotedAsConstraint(cons []handoff.Constraint, text string) bool {

@@ -13,7 +13,11 @@ const nearDuplicateJaccard = 0.85
 // nearDuplicate reports two texts whose word sets overlap by
 // nearDuplicateJaccard or more (Jaccard index, case folded).
 func nearDuplicate(a, b string) bool {
-	ta, tb := tokenSet(a), tokenSet(b)
+	return nearDuplicateSets(tokenSet(a), tokenSet(b))
+}
+
+// nearDuplicateSets is nearDuplicate over word sets made by tokenSet.
+func nearDuplicateSets(ta, tb map[string]bool) bool {
 	if len(ta) == 0 || len(tb) == 0 {
 		return false
 	}

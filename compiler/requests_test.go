@@ -75,3 +75,19 @@ func TestEarlierMessagesSaidOnce(t *testing.T) {
 		t.Errorf("an acknowledgement that answers a question was left out:\n%s", p)
 	}
 }
+
+// A session of thousands of messages offers the budget at most
+// maxEarlierRequests of them: more never fit, and each costs time.
+func TestEarlierRequestsBounded(t *testing.T) {
+	t.Parallel()
+	s := manyRequestsSnapshot(5000)
+	groups := map[int]bool{}
+	for _, p := range buildPieces(s, "handoff show") {
+		if p.sec == secRequests {
+			groups[p.group] = true
+		}
+	}
+	if len(groups) != maxEarlierRequests {
+		t.Errorf("%d earlier messages offered, want %d", len(groups), maxEarlierRequests)
+	}
+}

@@ -214,17 +214,17 @@ func openFirst(lines []string) []string {
 		}
 		blocks[len(blocks)-1] += "\n" + l
 	}
-	slices.SortStableFunc(blocks, func(a, b string) int {
-		x, y := openStateRe.MatchString(a), openStateRe.MatchString(b)
-		switch {
-		case x && !y:
-			return -1
-		case y && !x:
-			return 1
+	// A stable partition: open blocks first, each block matched once (a
+	// sort's comparator ran the regexp n·log n times).
+	open, rest := blocks[:0:0], blocks[:0:0]
+	for _, b := range blocks {
+		if openStateRe.MatchString(b) {
+			open = append(open, b)
+		} else {
+			rest = append(rest, b)
 		}
-		return 0
-	})
-	return blocks
+	}
+	return append(open, rest...)
 }
 
 // reasoningWork returns what the assistant was in the middle of when the

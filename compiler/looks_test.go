@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,5 +75,29 @@ func TestEarlierMessageQuotedAsConstraint(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("the constraint's message is shown %d times, want once", n)
+	}
+}
+
+// Calls a transcript names without input or outcome fold into one line,
+// repeats counted; a call with its command keeps its own line.
+func TestBareCallsFold(t *testing.T) {
+	t.Parallel()
+	s := &handoff.Snapshot{Recent: []handoff.Turn{
+		{Role: handoff.RoleAssistant, Text: "Fixing the config."},
+		{Role: handoff.RoleTool, Text: "Read"},
+		{Role: handoff.RoleTool, Text: "Edit"},
+		{Role: handoff.RoleTool, Text: "Edit"},
+		{Role: handoff.RoleTool, Text: "Bash: make → ok"},
+		{Role: handoff.RoleTool, Text: "finish"},
+	}}
+	var got []string
+	for _, p := range buildPieces(s, "handoff show") {
+		if p.sec == secRecent && p.level == 0 {
+			got = append(got, p.text)
+		}
+	}
+	want := []string{"- assistant: “Fixing the config.”", "- tools: `Read`, `Edit` ×2", "- tool: `Bash: make → ok`", "- tool: `finish`"}
+	if !slices.Equal(got, want) {
+		t.Errorf("recent lines %q, want %q", got, want)
 	}
 }

@@ -911,6 +911,23 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 				n++
 				continue
 			}
+			if bareCall(t.Text) {
+				// Calls the transcript names without input or outcome (a
+				// SpecStory "Edit") say only that they happened: a run of
+				// them is one line.
+				j := i
+				for j > 0 && s.Recent[j-1].Role == handoff.RoleTool && s.Recent[j-1].ReadOnly == "" && bareCall(s.Recent[j-1].Text) {
+					j--
+				}
+				lead := "- tool: "
+				if i > j {
+					lead = "- tools: "
+				}
+				b.add(secRecent, rankRecent+rankRecentStride*n, "recent turns", lead+bareCalls(s.Recent[j:i+1]))
+				i = j
+				n++
+				continue
+			}
 			b.add(secRecent, rankRecent+rankRecentStride*n, "recent turns", "- tool: "+code(t.Text, commandText+outcomeText))
 			n++
 			continue
@@ -938,6 +955,30 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 	for i := len(turns) - 1; i >= 0; i-- {
 		b.pieces = append(b.pieces, turns[i]...)
 	}
+}
+
+// bareCall reports a tool line that is only the tool's name.
+func bareCall(text string) bool {
+	return text != "" && !strings.ContainsAny(text, " \t:→") && len(text) <= 40
+}
+
+// bareCalls names a run of bare calls in order, repeats counted:
+// "`Read`, `Edit` ×3".
+func bareCalls(turns []handoff.Turn) string {
+	var parts []string
+	for i := 0; i < len(turns); {
+		j := i + 1
+		for j < len(turns) && turns[j].Text == turns[i].Text {
+			j++
+		}
+		part := code(turns[i].Text, 40)
+		if j-i > 1 {
+			part += fmt.Sprintf(" ×%d", j-i)
+		}
+		parts = append(parts, part)
+		i = j
+	}
+	return strings.Join(parts, ", ")
 }
 
 // more says where the full records are: the stored snapshot, and the

@@ -147,9 +147,7 @@ func decisionsInForce(s *handoff.Snapshot) []handoff.Decision {
 	}
 	shownAsked := askedIndexes(s)
 	var named, plain []handoff.Decision
-	cur := s.CurrentDecisions()
-	for i := len(cur) - 1; i >= 0; i-- {
-		d := cur[i]
+	for _, d := range newestMessageFirst(s.CurrentDecisions()) {
 		person := fromPerson(s, d)
 		// A standing rule in the goal's message ("Do not modify files.")
 		// stays: a clipped goal may not show it.
@@ -157,7 +155,7 @@ func decisionsInForce(s *handoff.Snapshot) []handoff.Decision {
 		if person && (asked || repeats(d.Description, others...)) {
 			continue
 		}
-		if within(d, cur) {
+		if within(d, s.CurrentDecisions()) {
 			continue
 		}
 		switch {
@@ -196,4 +194,21 @@ func decisionLine(d handoff.Decision, person bool) (brief, full string) {
 		full += " — rejected: " + strings.Join(alts, ", ")
 	}
 	return brief, full
+}
+
+// newestMessageFirst returns the decisions newest first, keeping the order
+// of a run taken from one message: a document's decisions section reads
+// top down.
+func newestMessageFirst(ds []handoff.Decision) []handoff.Decision {
+	out := slices.Clone(ds)
+	slices.Reverse(out)
+	for i := 0; i < len(out); {
+		j := i + 1
+		for j < len(out) && out[j].Source.Index == out[i].Source.Index {
+			j++
+		}
+		slices.Reverse(out[i:j])
+		i = j
+	}
+	return out
 }

@@ -63,6 +63,7 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 		switch m.Role {
 		case handoff.RoleAssistant:
 			ds.scan(m, m.Text, false, currentTask)
+			ds.scanWritten(m, currentTask)
 		case handoff.RoleUser:
 			if req := userRequest(m.Text); req != "" {
 				ds.scan(m, req, true, currentTask)

@@ -132,6 +132,21 @@ func promptWords(s string) map[string]bool {
 	return set
 }
 
+// personRule reports whether a decision quotes a standing rule of the
+// person's from a message the constraints list quotes ("Do NOT run mutating commands", "You must always use git
+// mv"): a constraint, which the constraints list carries, not a choice
+// taken along the way. An answer the person picked ("The person chose
+// …") is a choice even when it says "don't".
+func personRule(s *handoff.Snapshot, d handoff.Decision) bool {
+	if strings.HasPrefix(d.Description, "The person ") || !standingRe.MatchString(d.Description) {
+		return false
+	}
+	// Only where the constraints list took rules from that same message:
+	// a rule in a goal no constraint quotes ("Do not modify files.") is
+	// shown nowhere else, and a clipped goal may not show it.
+	return slices.ContainsFunc(s.Constraints, func(c handoff.Constraint) bool { return c.Source.Index == d.Source.Index })
+}
+
 // decisionsInForce returns the decisions worth showing, in the order to
 // show them: current ones only; none that repeats the goal, the latest
 // request or a constraint the prompt already shows (the person's own
@@ -150,9 +165,10 @@ func decisionsInForce(s *handoff.Snapshot) []handoff.Decision {
 	for _, d := range newestMessageFirst(s.CurrentDecisions()) {
 		person := fromPerson(s, d)
 		// A standing rule in the goal's message ("Do not modify files.")
-		// stays: a clipped goal may not show it.
+		// stays unless a constraint carries that message's rules: a
+		// clipped goal may not show it.
 		asked := shownAsked[d.Source.Index] && !standingRe.MatchString(d.Description)
-		if person && (asked || repeats(d.Description, others...)) {
+		if person && (asked || personRule(s, d) || repeats(d.Description, others...)) {
 			continue
 		}
 		if within(d, s.CurrentDecisions()) {

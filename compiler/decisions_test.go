@@ -82,3 +82,48 @@ func TestDecisionLine(t *testing.T) {
 		}
 	}
 }
+
+func TestPersonRulesLeftToConstraints(t *testing.T) {
+	msg := "YOU DO NOT write final code. YOU DO NOT run builds or tests. Use *Webhook*.cs instead of the exact name."
+	s := &handoff.Snapshot{
+		Goal: "Find why push-to-talk drops the first word",
+		Requests: []handoff.Request{
+			{Text: "Find why push-to-talk drops the first word. Do not modify files.", Source: handoff.MessageRef{Index: 1}},
+			{Text: msg, Source: handoff.MessageRef{Index: 4}},
+		},
+		// The constraints owner quoted message 4's first rule only.
+		Constraints: []handoff.Constraint{{Text: "YOU DO NOT write final code.", Source: handoff.MessageRef{Index: 4}}},
+		Decisions: []handoff.Decision{
+			{ID: "d1", Type: handoff.DecisionClarification, Description: "Do not modify files.", Source: handoff.MessageRef{Index: 1}},
+			{ID: "d2", Type: handoff.DecisionClarification, Description: "YOU DO NOT run builds or tests.", Source: handoff.MessageRef{Index: 4}},
+			{ID: "d3", Type: handoff.DecisionClarification, Description: "Use *Webhook*.cs instead of the exact name.", Source: handoff.MessageRef{Index: 4}},
+			{ID: "p1", Type: handoff.DecisionClarification, Description: `The person chose "don't migrate, keep v1"`, Source: handoff.MessageRef{Index: 4}},
+		},
+	}
+	var got []string
+	for _, d := range decisionsInForce(s) {
+		got = append(got, d.ID)
+	}
+	// d2 is a rule of a message the constraints list quotes: left to it.
+	// d1 is a rule no constraint carries (kept); d3 and p1 are choices.
+	if want := "d3 p1 d1"; strings.Join(got, " ") != want {
+		t.Errorf("decisionsInForce = %v, want %s", got, want)
+	}
+}
+
+func TestNewestMessageFirst(t *testing.T) {
+	ds := []handoff.Decision{
+		{ID: "a", Source: handoff.MessageRef{Index: 3}},
+		{ID: "b1", Source: handoff.MessageRef{Index: 8}},
+		{ID: "b2", Source: handoff.MessageRef{Index: 8}},
+		{ID: "b3", Source: handoff.MessageRef{Index: 8}},
+		{ID: "c", Source: handoff.MessageRef{Index: 9}},
+	}
+	var got []string
+	for _, d := range newestMessageFirst(ds) {
+		got = append(got, d.ID)
+	}
+	if want := "c b1 b2 b3 a"; strings.Join(got, " ") != want {
+		t.Errorf("newestMessageFirst = %v, want %s", got, want)
+	}
+}

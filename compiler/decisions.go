@@ -184,12 +184,31 @@ func decisionsInForce(s *handoff.Snapshot) []handoff.Decision {
 	return slices.Concat(named, plain)
 }
 
+// rationale quotes a decision's why; an attribution the extractor wrote
+// ("the person: …", "the person approved it: …") stays outside the quotes,
+// as it is not the session's words.
+func rationale(r string) string {
+	if strings.HasPrefix(r, "the person") {
+		if i := strings.Index(r, ": "); i > 0 {
+			return r[:i+2] + quoted(strings.Trim(r[i+2:], "“”\""), 240)
+		}
+	}
+	return quoted(r, 240)
+}
+
+// revertedPrefix opens a decision the extractor built from a revert (a
+// change tried and then undone); it must match extractor's.
+const revertedPrefix = "Tried and reverted: "
+
 // decisionLine renders a decision on one line, the choice first: its type
 // only where it changes how to read the choice (a workaround, a skip, the
 // person's own call), then its why and what it was chosen over.
 func decisionLine(d handoff.Decision, person bool) (brief, full string) {
-	lead := "- "
+	lead, desc := "- ", d.Description
 	switch {
+	case strings.HasPrefix(desc, revertedPrefix):
+		// Our words, not the session's: outside the quotes.
+		lead, desc = "- tried and reverted: ", strings.TrimPrefix(desc, revertedPrefix)
 	case person && !strings.HasPrefix(d.Description, "The person "):
 		lead = "- the person: "
 	case d.Type == handoff.DecisionWorkaround:
@@ -197,10 +216,10 @@ func decisionLine(d handoff.Decision, person bool) (brief, full string) {
 	case d.Type == handoff.DecisionSkip:
 		lead = "- skipped: "
 	}
-	brief = lead + quoted(d.Description, itemText)
+	brief = lead + quoted(desc, itemText)
 	full = brief
 	if d.Rationale != "" {
-		full += " — why: " + quoted(d.Rationale, 240)
+		full += " — why: " + rationale(d.Rationale)
 	}
 	if len(d.Alternatives) > 0 {
 		alts := make([]string, 0, len(d.Alternatives))

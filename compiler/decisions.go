@@ -18,6 +18,7 @@ var concreteRe = regexp.MustCompile("`[^`]+`" +
 	`|(?:^|\s)--?[a-zA-Z][\w-]*` + // --flag, -x
 	`|\b\d+(?:\.\d+)*\b` + // 500, 3.12, C17 does not match here but below
 	`|\b\w*_\w+\b` + // snake_case
+	`|\b\p{Ll}+(?:-[\p{Ll}\d]+){2,}\b` + // end-of-file-fixer, kebab-case names
 	`|\b\p{Lu}?\p{Ll}+\p{Lu}\w*\b` + // CamelCase, camelCase
 	`|\b\p{Lu}[\p{Lu}\d]+\b`) // API, C17, GITHUB_TOKEN (with _ above)
 

@@ -18,6 +18,8 @@ func TestNamesThing(t *testing.T) {
 		{"Run the suite with --backend cpu", true},
 		{"Cap the cloud list at 500 rows", true},
 		{"Rename the basic functions with a _basic suffix", true},
+		{"Remove these hooks: trailing-whitespace, end-of-file-fixer.", true},
+		{"Keep the well-known layout", false},
 		{"Let's download it to a temporary location instead:", false},
 		{"Good instinct — let's see if there's a precedent to follow rather than inventing one.", false},
 		{"I'll skip this for now and come back later.", false},

@@ -92,13 +92,14 @@ func decisionEntries(text string) []writtenEntry {
 	// negative inside a single record ("### Decision: X"), 0 outside.
 	section := 0
 	var cur *writtenEntry
-	curHeading, inAlts, taken := false, false, 0
+	curHeading, inAlts, inWhy, taken := false, false, false, 0
 	flush := func() {
 		if cur != nil && len([]rune(cur.text)) >= 8 {
 			cur.text = truncate(cur.text, writtenEntryLimit)
+			cur.rationale = clipSentences(cur.rationale, rationaleLimit)
 			out = append(out, *cur)
 		}
-		cur, curHeading, inAlts = nil, false, false
+		cur, curHeading, inAlts, inWhy = nil, false, false, false
 	}
 	start := func(text string, heading bool) {
 		flush()
@@ -110,6 +111,7 @@ func decisionEntries(text string) []writtenEntry {
 	for _, raw := range strings.Split(stripCode(text), "\n") {
 		t := strings.TrimSpace(raw)
 		if t == "" || ruleLineRe.MatchString(t) {
+			inWhy = false // a paragraph ends
 			continue
 		}
 		level, title := 0, ""
@@ -147,7 +149,7 @@ func decisionEntries(text string) []writtenEntry {
 			continue
 		}
 		if m := writtenRationaleRe.FindStringSubmatch(t); m != nil && cur != nil {
-			cur.rationale, inAlts = truncate(m[1], rationaleLimit), false
+			cur.rationale, inAlts, inWhy = m[1], false, true
 			continue
 		}
 		if m := writtenAltsRe.FindStringSubmatch(t); m != nil && cur != nil {
@@ -158,6 +160,12 @@ func decisionEntries(text string) []writtenEntry {
 			continue
 		}
 		item := noteItemRe.MatchString(t)
+		if inWhy && cur != nil && !item && writtenAltsRe.FindStringSubmatch(t) == nil {
+			// The rationale's paragraph wraps onto this line.
+			cur.rationale += " " + t
+			continue
+		}
+		inWhy = false
 		top := item && len(raw)-len(strings.TrimLeft(raw, " \t")) == 0
 		switch {
 		case inAlts && item && cur != nil:

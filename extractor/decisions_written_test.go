@@ -18,7 +18,7 @@ func TestDecisionEntries(t *testing.T) {
 	}{
 		{
 			name: "decision records with rationale and alternatives",
-			text: "# Research\n\n### Decision: Use FastAPI for transport\nRationale: typed validation.\nAlternatives considered:\n- Flask: rejected, untyped.\n- gRPC: out of scope.\n\n### Decision: Return RESOURCE_NOT_FOUND for unknown tools\n",
+			text: "# Research\n\n### Decision: Use FastAPI for transport\nRationale: typed\nvalidation.\nAlternatives considered:\n- Flask: rejected, untyped.\n- gRPC: out of scope.\n\n### Decision: Return RESOURCE_NOT_FOUND for unknown tools\n",
 			want: []string{"Use FastAPI for transport", "Return RESOURCE_NOT_FOUND for unknown tools"}, wantWhy: "typed validation.", wantAlts: []string{"Flask", "gRPC"},
 		},
 		{

@@ -18,6 +18,7 @@ var concreteRe = regexp.MustCompile("`[^`]+`" +
 	`|(?:^|\s)--?[a-zA-Z][\w-]*` + // --flag, -x
 	`|\b\d+(?:\.\d+)*\b` + // 500, 3.12, C17 does not match here but below
 	`|\b\w*_\w+\b` + // snake_case
+	`|\b\p{Ll}+(?:-[\p{Ll}\d]+){2,}\b` + // end-of-file-fixer, kebab-case names
 	`|\b\p{Lu}?\p{Ll}+\p{Lu}\w*\b` + // CamelCase, camelCase
 	`|\b\p{Lu}[\p{Lu}\d]+\b`) // API, C17, GITHUB_TOKEN (with _ above)
 
@@ -132,6 +133,21 @@ func promptWords(s string) map[string]bool {
 	return set
 }
 
+// personRule reports whether a decision quotes a standing rule of the
+// person's from a message the constraints list quotes ("Do NOT run mutating commands", "You must always use git
+// mv"): a constraint, which the constraints list carries, not a choice
+// taken along the way. An answer the person picked ("The person chose
+// …") is a choice even when it says "don't".
+func personRule(s *handoff.Snapshot, d handoff.Decision) bool {
+	if strings.HasPrefix(d.Description, "The person ") || !standingRe.MatchString(d.Description) {
+		return false
+	}
+	// Only where the constraints list took rules from that same message:
+	// a rule in a goal no constraint quotes ("Do not modify files.") is
+	// shown nowhere else, and a clipped goal may not show it.
+	return slices.ContainsFunc(s.Constraints, func(c handoff.Constraint) bool { return c.Source.Index == d.Source.Index })
+}
+
 // decisionsInForce returns the decisions worth showing, in the order to
 // show them: current ones only; none that repeats the goal, the latest
 // request or a constraint the prompt already shows (the person's own
@@ -147,17 +163,16 @@ func decisionsInForce(s *handoff.Snapshot) []handoff.Decision {
 	}
 	shownAsked := askedIndexes(s)
 	var named, plain []handoff.Decision
-	cur := s.CurrentDecisions()
-	for i := len(cur) - 1; i >= 0; i-- {
-		d := cur[i]
+	for _, d := range newestMessageFirst(s.CurrentDecisions()) {
 		person := fromPerson(s, d)
 		// A standing rule in the goal's message ("Do not modify files.")
-		// stays: a clipped goal may not show it.
+		// stays unless a constraint carries that message's rules: a
+		// clipped goal may not show it.
 		asked := shownAsked[d.Source.Index] && !standingRe.MatchString(d.Description)
-		if person && (asked || repeats(d.Description, others...)) {
+		if person && (asked || personRule(s, d) || repeats(d.Description, others...)) {
 			continue
 		}
-		if within(d, cur) {
+		if within(d, s.CurrentDecisions()) {
 			continue
 		}
 		switch {
@@ -170,12 +185,31 @@ func decisionsInForce(s *handoff.Snapshot) []handoff.Decision {
 	return slices.Concat(named, plain)
 }
 
+// rationale quotes a decision's why; an attribution the extractor wrote
+// ("the person: …", "the person approved it: …") stays outside the quotes,
+// as it is not the session's words.
+func rationale(r string) string {
+	if strings.HasPrefix(r, "the person") {
+		if i := strings.Index(r, ": "); i > 0 {
+			return r[:i+2] + quoted(strings.Trim(r[i+2:], "“”\""), 240)
+		}
+	}
+	return quoted(r, 240)
+}
+
+// revertedPrefix opens a decision the extractor built from a revert (a
+// change tried and then undone); it must match extractor's.
+const revertedPrefix = "Tried and reverted: "
+
 // decisionLine renders a decision on one line, the choice first: its type
 // only where it changes how to read the choice (a workaround, a skip, the
 // person's own call), then its why and what it was chosen over.
 func decisionLine(d handoff.Decision, person bool) (brief, full string) {
-	lead := "- "
+	lead, desc := "- ", d.Description
 	switch {
+	case strings.HasPrefix(desc, revertedPrefix):
+		// Our words, not the session's: outside the quotes.
+		lead, desc = "- tried and reverted: ", strings.TrimPrefix(desc, revertedPrefix)
 	case person && !strings.HasPrefix(d.Description, "The person "):
 		lead = "- the person: "
 	case d.Type == handoff.DecisionWorkaround:
@@ -183,10 +217,10 @@ func decisionLine(d handoff.Decision, person bool) (brief, full string) {
 	case d.Type == handoff.DecisionSkip:
 		lead = "- skipped: "
 	}
-	brief = lead + quoted(d.Description, itemText)
+	brief = lead + quoted(desc, itemText)
 	full = brief
 	if d.Rationale != "" {
-		full += " — why: " + quoted(d.Rationale, 240)
+		full += " — why: " + rationale(d.Rationale)
 	}
 	if len(d.Alternatives) > 0 {
 		alts := make([]string, 0, len(d.Alternatives))
@@ -196,4 +230,21 @@ func decisionLine(d handoff.Decision, person bool) (brief, full string) {
 		full += " — rejected: " + strings.Join(alts, ", ")
 	}
 	return brief, full
+}
+
+// newestMessageFirst returns the decisions newest first, keeping the order
+// of a run taken from one message: a document's decisions section reads
+// top down.
+func newestMessageFirst(ds []handoff.Decision) []handoff.Decision {
+	out := slices.Clone(ds)
+	slices.Reverse(out)
+	for i := 0; i < len(out); {
+		j := i + 1
+		for j < len(out) && out[j].Source.Index == out[i].Source.Index {
+			j++
+		}
+		slices.Reverse(out[i:j])
+		i = j
+	}
+	return out
 }

@@ -18,6 +18,8 @@ func TestNamesThing(t *testing.T) {
 		{"Run the suite with --backend cpu", true},
 		{"Cap the cloud list at 500 rows", true},
 		{"Rename the basic functions with a _basic suffix", true},
+		{"Remove these hooks: trailing-whitespace, end-of-file-fixer.", true},
+		{"Keep the well-known layout", false},
 		{"Let's download it to a temporary location instead:", false},
 		{"Good instinct — let's see if there's a precedent to follow rather than inventing one.", false},
 		{"I'll skip this for now and come back later.", false},
@@ -75,10 +77,57 @@ func TestDecisionLine(t *testing.T) {
 		{handoff.Decision{Type: handoff.DecisionWorkaround, Description: "Pin numpy to 1.26"}, false, "- workaround: “Pin numpy to 1.26”", "- workaround: “Pin numpy to 1.26”"},
 		{handoff.Decision{Type: handoff.DecisionClarification, Description: "Use the v2 API"}, true, "- the person: “Use the v2 API”", "- the person: “Use the v2 API”"},
 		{handoff.Decision{Type: handoff.DecisionClarification, Description: `The person picked "(b)"`}, true, "- “The person picked \"(b)\"”", "- “The person picked \"(b)\"”"},
+		{handoff.Decision{Type: handoff.DecisionApproach, Description: "Tried and reverted: LibraryPaths dataclass", Rationale: "the person: “more LOC”"}, false,
+			"- tried and reverted: “LibraryPaths dataclass”", "- tried and reverted: “LibraryPaths dataclass” — why: the person: “more LOC”"},
 	} {
 		brief, full := decisionLine(tc.d, tc.person)
 		if brief != tc.brief || full != tc.full {
 			t.Errorf("decisionLine(%q) = %q, %q; want %q, %q", tc.d.Description, brief, full, tc.brief, tc.full)
 		}
+	}
+}
+
+func TestPersonRulesLeftToConstraints(t *testing.T) {
+	msg := "YOU DO NOT write final code. YOU DO NOT run builds or tests. Use *Webhook*.cs instead of the exact name."
+	s := &handoff.Snapshot{
+		Goal: "Find why push-to-talk drops the first word",
+		Requests: []handoff.Request{
+			{Text: "Find why push-to-talk drops the first word. Do not modify files.", Source: handoff.MessageRef{Index: 1}},
+			{Text: msg, Source: handoff.MessageRef{Index: 4}},
+		},
+		// The constraints owner quoted message 4's first rule only.
+		Constraints: []handoff.Constraint{{Text: "YOU DO NOT write final code.", Source: handoff.MessageRef{Index: 4}}},
+		Decisions: []handoff.Decision{
+			{ID: "d1", Type: handoff.DecisionClarification, Description: "Do not modify files.", Source: handoff.MessageRef{Index: 1}},
+			{ID: "d2", Type: handoff.DecisionClarification, Description: "YOU DO NOT run builds or tests.", Source: handoff.MessageRef{Index: 4}},
+			{ID: "d3", Type: handoff.DecisionClarification, Description: "Use *Webhook*.cs instead of the exact name.", Source: handoff.MessageRef{Index: 4}},
+			{ID: "p1", Type: handoff.DecisionClarification, Description: `The person chose "don't migrate, keep v1"`, Source: handoff.MessageRef{Index: 4}},
+		},
+	}
+	var got []string
+	for _, d := range decisionsInForce(s) {
+		got = append(got, d.ID)
+	}
+	// d2 is a rule of a message the constraints list quotes: left to it.
+	// d1 is a rule no constraint carries (kept); d3 and p1 are choices.
+	if want := "d3 p1 d1"; strings.Join(got, " ") != want {
+		t.Errorf("decisionsInForce = %v, want %s", got, want)
+	}
+}
+
+func TestNewestMessageFirst(t *testing.T) {
+	ds := []handoff.Decision{
+		{ID: "a", Source: handoff.MessageRef{Index: 3}},
+		{ID: "b1", Source: handoff.MessageRef{Index: 8}},
+		{ID: "b2", Source: handoff.MessageRef{Index: 8}},
+		{ID: "b3", Source: handoff.MessageRef{Index: 8}},
+		{ID: "c", Source: handoff.MessageRef{Index: 9}},
+	}
+	var got []string
+	for _, d := range newestMessageFirst(ds) {
+		got = append(got, d.ID)
+	}
+	if want := "c b1 b2 b3 a"; strings.Join(got, " ") != want {
+		t.Errorf("newestMessageFirst = %v, want %s", got, want)
 	}
 }

@@ -120,7 +120,7 @@ func proposedBefore(lines []string) string {
 		size += len(l)
 		if strings.HasSuffix(strings.TrimRight(l, "*"), ":") && !listItem(l) && len(block) > 1 {
 			slices.Reverse(block)
-			return strings.Join(block, " ")
+			return compactProposal(block)
 		}
 	}
 	if len(block) > 0 {

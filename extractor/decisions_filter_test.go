@@ -48,6 +48,11 @@ func TestProseDecisions(t *testing.T) {
 		{"Better Solution: Exclude specs from mypy", true},
 		{"The unified API should be the primary interface, and we should rename the basic API functions.", true},
 		{"Best hypothesis: ZSTATE 3 means the book is synced to iCloud.", true},
+		{"`ZSTATE = 3`: This is our strongest candidate for a cloud-synced book.", true},
+		{"The lock file turns out to be the real culprit for the stale build.", true},
+		{"`ZSTATE = 3` appears to be the correct value for cloud-synced books.", true},
+		{"It appears to be working now.", false},
+		{"We need a candidate list for the release.", false},
 		{"The solution works now.", false},
 		{"This is the best way to see it.", false},
 	} {

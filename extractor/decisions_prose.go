@@ -11,4 +11,9 @@ var proseDecisionPatterns = []string{
 	`^(?:the\s+)?(?:better|best|proposed|recommended|chosen|final)\s+(?:solution|approach|fix|option|choice|design)\s*:\s*\S`,
 	`\bshould\s+be\s+the\s+(?:primary|canonical|single|default|main|only)\b`,
 	`\b(?:best|most likely|leading|working)\s+hypothesis\b`,
+	// A finding the work now rests on: "`ZSTATE = 3`: this is our
+	// strongest candidate for a cloud-synced book", "X appears to be the
+	// correct value for Y".
+	`\b(?:strongest|likeliest|most likely|leading)\s+(?:candidate|explanation|cause|guess|theory)\b`,
+	`\b(?:appears|seems|turns out)\s+to\s+be\s+the\s+(?:correct|right|actual|real)\b`,
 }

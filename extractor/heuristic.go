@@ -50,6 +50,7 @@ func (h *Heuristic) Name() string { return "heuristic" }
 // reasoning, or text the harness injected.
 func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Result, error) {
 	ds := decisionSet{pat: &h.pat}
+	reverts := newRevertTracker()
 	var currentTask string
 	for i, m := range msgs {
 		if i%256 == 0 {
@@ -60,9 +61,11 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 		if m.Sidechain || m.Meta || m.CompactSummary {
 			continue
 		}
+		reverts.see(&ds, m, currentTask)
 		switch m.Role {
 		case handoff.RoleAssistant:
 			ds.scan(m, m.Text, false, currentTask)
+			ds.scanWritten(m, currentTask)
 		case handoff.RoleUser:
 			if req := userRequest(m.Text); req != "" {
 				ds.scan(m, req, true, currentTask)

@@ -1,0 +1,124 @@
+package extractor
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// A change that was tried and then undone is a decision too: "X tried
+// and reverted" tells a successor not to try X again. It shows in git's
+// own output for a revert commit, or in the assistant's report of the
+// revert ("Reverted! … the LibraryPaths dataclass is gone"); the person's
+// words that asked for it give the why.
+
+const revertEpisode = 4 // messages within which a report describes the same revert
+
+var (
+	// gitRevertLineRe is the line `git revert` prints for the commit it
+	// made: `[main bcb5223] Revert "refactor: Consolidate …"`.
+	gitRevertLineRe = regexp.MustCompile(`(?m)^\s*\[[^\]\n]+\]\s+Revert\s+"(.+)"\s*$`)
+	// conventionalRe is a commit subject's type prefix ("feat(ui): ").
+	conventionalRe = regexp.MustCompile(`^[a-z]+(?:\([^)]*\))?!?:\s*`)
+	// revertedWordRe marks a message that reports a revert.
+	revertedWordRe = regexp.MustCompile(`(?i)\b(?:reverted|rolled back|undid|undone)\b`)
+	// goneRe is what the report says is gone: "the LibraryPaths dataclass
+	// is gone", "the retry wrapper has been removed".
+	goneRe = regexp.MustCompile(`(?i)(?:^|[,;:]\s*|\bbut\s+)(?:the\s+)?([^,;:.!?]{3,80}?)\s+(?:is|are|has been|have been|was|were)\s+(?:now\s+)?(?:gone|removed|reverted|undone|rolled back)\b`)
+	// triedRe is "tried X, reverted" / "tried X but rolled it back".
+	triedRe = regexp.MustCompile(`(?i)\btried\s+(.{3,80}?)(?:,\s*|\s+and\s+|\s+but\s+)(?:then\s+)?(?:reverted|rolled (?:it |that )?back|undid)`)
+	// revertAskRe is the person asking for a revert.
+	revertAskRe = regexp.MustCompile(`(?i)\b(?:revert|undo|roll (?:it |that )?back|back (?:it |that )?out)\b`)
+)
+
+// revertTracker finds tried-and-reverted changes as the messages go by.
+type revertTracker struct {
+	asks []string // the person's recent messages, newest last
+	last int      // index of the last revert recorded, -1 for none
+}
+
+func newRevertTracker() *revertTracker { return &revertTracker{last: -1 - revertEpisode} }
+
+// see reads one main-thread message and adds any revert it records.
+func (r *revertTracker) see(s *decisionSet, m handoff.Message, task string) {
+	switch m.Role {
+	case handoff.RoleUser:
+		if req := strings.TrimSpace(cleanRequest(userRequest(m.Text))); req != "" {
+			r.asks = append(r.asks, req)
+			if len(r.asks) > 2 {
+				r.asks = r.asks[1:]
+			}
+		}
+	case handoff.RoleAssistant:
+		if m.Index-r.last > revertEpisode {
+			if what := reportedRevert(m.Text); what != "" {
+				r.add(s, m, task, what)
+			}
+		}
+	}
+	for _, res := range m.ToolResults {
+		for _, sm := range gitRevertLineRe.FindAllStringSubmatch(res.Content, -1) {
+			r.add(s, m, task, conventionalRe.ReplaceAllString(strings.TrimSpace(sm[1]), ""))
+		}
+	}
+}
+
+func (r *revertTracker) add(s *decisionSet, m handoff.Message, task, what string) {
+	what = truncate(strings.Trim(what, " `*\"'"), alternativeLimit)
+	c := candidate{Decision: handoff.Decision{
+		Timestamp: m.Timestamp, TaskID: task, Source: m.Ref(),
+		Type:        handoff.DecisionApproach,
+		Description: revertedPrefix + what,
+		Rationale:   r.why(),
+	}, alts: []string{what}}
+	c.Alternatives = c.alts
+	s.add(c)
+	r.last = m.Index
+}
+
+// revertedPrefix opens a tried-and-reverted decision; the compiler shows
+// it as the line's kind.
+const revertedPrefix = "Tried and reverted: "
+
+// why returns the person's reason for a revert they asked for: their
+// words before "revert" ("nah, this ended up to be more LOC. revert"),
+// or, when the ask is bare ("Revert."), the message before it ("This was
+// a TDD violation"). An agent's own revert has none.
+func (r *revertTracker) why() string {
+	if len(r.asks) == 0 {
+		return ""
+	}
+	ask := r.asks[len(r.asks)-1]
+	loc := revertAskRe.FindStringIndex(ask)
+	if loc == nil {
+		return ""
+	}
+	before := strings.TrimRight(strings.TrimSpace(ask[:loc[0]]), ",;:—- ")
+	if len(strings.Fields(before)) < 3 && len(r.asks) > 1 {
+		before = r.asks[len(r.asks)-2]
+	}
+	if before == "" {
+		return ""
+	}
+	return "the person: " + quoteData(truncate(before, 140))
+}
+
+// reportedRevert returns what an assistant's message says it reverted:
+// the thing "is gone" in a message that reports a revert, or X of "tried
+// X, reverted".
+func reportedRevert(text string) string {
+	text = stripCode(text)
+	if m := triedRe.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	if !revertedWordRe.MatchString(text) {
+		return ""
+	}
+	for _, sent := range splitSentences(text) {
+		if m := goneRe.FindStringSubmatch(sent); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}

@@ -780,14 +780,11 @@ func errorLine(e handoff.ErrorRecord, limit int) string {
 
 func (b *builder) tests(s *handoff.Snapshot) {
 	ts := s.TestState
+	checks := newestChecks(s, maxCheckLines)
 	if ts == nil {
 		// Changes nobody tested are worth a line of their own: a successor
 		// must not take them for verified work.
-		if n := len(s.FilesModified); n > 0 {
-			b.add(secTests, rankUntested, "test state", fmt.Sprintf("The test suite was not run in this session (no test command seen), so the changes to %d %s are untested.", n, plural(n, "file", "files")))
-			return
-		}
-		b.add(secTests, rankNoTests, "", "No code or files were changed and no tests were run, as far as the transcript shows.")
+		b.noTests(s, checks)
 		return
 	}
 	text := "Last test run"
@@ -808,6 +805,9 @@ func (b *builder) tests(s *handoff.Snapshot) {
 		ranks = []int{rankNoTests, rankNoTests + 10}
 	}
 	b.variants(secTests, "test state", ranks, []string{text + failingNames(ts.FailingTests, 3), text + failingNames(ts.FailingTests, 12)})
+	// Under a test result the checks are the second word on the project's
+	// state: a stride below their ranks without one.
+	b.addChecks(s, checks, 1)
 }
 
 func (b *builder) work(s *handoff.Snapshot) {

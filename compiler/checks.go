@@ -12,6 +12,11 @@ import (
 // say where the project stands, older ones were superseded by the work.
 const maxCheckLines = 6
 
+// rankNothingChanged ranks the line that says a session changed nothing
+// and ran nothing: short, and it stops a successor from looking for work
+// that was never done (a review, a planning session).
+const rankNothingChanged = 20
+
 // rankPointerDrop lowers a check line that only points to its open error.
 const rankPointerDrop = 12
 
@@ -231,13 +236,35 @@ func docsOnly(files []handoff.FileChange) []string {
 		return nil
 	}
 	names := make([]string, 0, len(files))
+	seen := map[string]bool{}
 	for _, f := range files {
+		if agentOwnFile(f.Path) {
+			continue
+		}
 		if !docFile(f.Path) {
 			return nil
 		}
-		names = append(names, path.Base(f.Path))
+		if n := path.Base(f.Path); !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil
 	}
 	return names
+}
+
+// agentOwnFile is a file in an agent's own home directory (its memory,
+// plans and settings under ~/.claude, ~/.codex, ~/.gemini): the agent's
+// notes to itself, not the project's code.
+func agentOwnFile(p string) bool {
+	for _, d := range []string{"/.claude/", "/.codex/", "/.gemini/"} {
+		if strings.Contains(p, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // nameList is up to n names in code spans, "and N more" after them.
@@ -274,8 +301,11 @@ func (b *builder) noTests(s *handoff.Snapshot, checks []handoff.CheckState) {
 	} else if n := len(s.FilesModified); n > 0 {
 		lead = fmt.Sprintf("The test suite was not run in this session (no test command seen), so the changes to %d %s are untested", n, plural(n, "file", "files"))
 	} else {
-		lead = "No code or files were changed and no tests were run, as far as the transcript shows"
-		rank = rankNoTests
+		lead = "Nothing was changed (no code, no files), and no tests and no build were run, as far as the transcript shows"
+		if len(checks) > 0 {
+			lead = "Nothing was changed (no code, no files) and no tests were run"
+		}
+		rank = rankNothingChanged
 	}
 	if len(checks) == 0 {
 		b.add(secTests, rank, "test state", lead+".")

@@ -33,15 +33,19 @@ func TestTestsSectionWithChecks(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
-		{"nothing ran, nothing changed", handoff.Snapshot{}, []string{"No code or files were changed and no tests were run"}, []string{"build"}},
+		{"nothing ran, nothing changed", handoff.Snapshot{}, []string{"Nothing was changed (no code, no files), and no tests and no build were run"}, []string{"`"}},
 		{"only a build ran", handoff.Snapshot{Checks: []handoff.CheckState{build}},
-			[]string{"no tests were run", "but the build `npm run build` passes (“✓ Compiled successfully”)"}, nil},
+			[]string{"no tests were run, but the build `npm run build` passes (“✓ Compiled successfully”)"}, []string{"no build"}},
 		{"code changed, one failing check", handoff.Snapshot{FilesModified: code, Checks: []handoff.CheckState{broken}},
 			[]string{"the changes to 2 files are untested, and the type check `npx tsc --noEmit` fails: “src/a.ts(1,1): error TS2304"}, nil},
 		{"several checks, the newest in the sentence", handoff.Snapshot{FilesModified: code, Checks: []handoff.CheckState{build, broken}},
 			[]string{"untested, and the type check `npx tsc --noEmit` fails: “src/a.ts", "Earlier checks:", "- Build `npm run build`: passing"}, nil},
 		{"only documents changed", handoff.Snapshot{FilesModified: docs},
 			[]string{"Only documents were changed (`intro.tex`, `guide.md`); no code changed and no tests were run."}, []string{"untested"}},
+		{"documents and the agent's own memory", handoff.Snapshot{FilesModified: append([]handoff.FileChange{{Path: "/home/u/.claude/projects/x/memory/MEMORY.md"}, {Path: "/home/u/.claude/projects/-Us"}}, docs...)},
+			[]string{"Only documents were changed (`intro.tex`, `guide.md`); no code changed"}, []string{"MEMORY"}},
+		{"documents and code", handoff.Snapshot{FilesModified: append([]handoff.FileChange{{Path: "main.go"}}, docs...)},
+			[]string{"the changes to 3 files are untested"}, []string{"Only documents"}},
 		{"documents and a build", handoff.Snapshot{FilesModified: docs, Checks: []handoff.CheckState{{Command: "pdflatex paper.tex", Kind: "build", Status: handoff.TestsPassing, Summary: "Output written on paper.pdf (25 pages, 10 bytes).", EditsAfter: 1}}},
 			[]string{"Only documents were changed", "but the build `pdflatex paper.tex` passes (“Output written on paper.pdf (25 pages", "(before 1 later file edit)"}, nil},
 		{"tests ran and a build", handoff.Snapshot{TestState: &handoff.TestState{Command: "npm test", Status: handoff.TestsPassing}, Checks: []handoff.CheckState{build}},

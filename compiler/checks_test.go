@@ -104,3 +104,10 @@ func TestCheckFailureShownOnce(t *testing.T) {
 		}
 	}
 }
+
+func TestUnknownTestRunWording(t *testing.T) {
+	texts, _ := testsSection(&handoff.Snapshot{TestState: &handoff.TestState{Command: "make && ./tests/run", Status: handoff.TestsUnknown}})
+	if all := strings.Join(texts, "\n"); !strings.Contains(all, "outcome not shown") || !strings.Contains(all, "unverified") {
+		t.Errorf("tests section = %q, want the outcome called not shown and unverified", all)
+	}
+}

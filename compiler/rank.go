@@ -791,7 +791,11 @@ func (b *builder) tests(s *handoff.Snapshot) {
 	if ts.Command != "" {
 		text += " " + code(ts.Command, commandText)
 	}
-	text += ": " + label(string(ts.Status), 20)
+	if ts.Status == handoff.TestsUnknown && ts.Summary == "" && len(ts.FailingTests) == 0 {
+		text += ": outcome not shown (the call failed with no output of its own), so the state of the tests is unverified"
+	} else {
+		text += ": " + label(string(ts.Status), 20)
+	}
 	if ts.Summary != "" {
 		text += " (" + quoted(ts.Summary, 120) + ")"
 	}
@@ -801,8 +805,13 @@ func (b *builder) tests(s *handoff.Snapshot) {
 	}
 	ranks := []int{rankTests, rankTests + 10}
 	if ts.Status == handoff.TestsUnknown {
-		// A run whose outcome the transcript does not show says little.
+		// A run whose outcome the transcript does not show says little,
+		// except that nothing verified the work: ranked like untested
+		// changes when the run printed nothing at all.
 		ranks = []int{rankNoTests, rankNoTests + 10}
+		if ts.Summary == "" && len(ts.FailingTests) == 0 {
+			ranks = []int{rankUntested, rankUntested + 10}
+		}
 	}
 	b.variants(secTests, "test state", ranks, []string{text + failingNames(ts.FailingTests, 3), text + failingNames(ts.FailingTests, 12)})
 	// Under a test result the checks are the second word on the project's

@@ -355,6 +355,9 @@ func checkOutcome(r handoff.ToolResult, fail, trailing bool) (handoff.TestStatus
 	if _, body, ok := specStoryShell(out); ok {
 		out = body
 	}
+	if fail && bareFailure(r, out) {
+		return handoff.TestsUnknown, ""
+	}
 	errLine := strings.TrimSpace(checkErrorRe.FindString(out))
 	switch {
 	case errLine != "" && (fail || !trailing):
@@ -405,4 +408,19 @@ func passLine(out string) string {
 func lastLine(out string) string {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// bareFailure is a failed call whose result shows nothing of the command:
+// no exit code and no output but "Error". The harness failed to run it
+// (a shell left in a deleted directory, a sandbox), so whether the build
+// or the tests would pass is unknown, not "failing".
+func bareFailure(r handoff.ToolResult, out string) bool {
+	if _, known := exitCode(r); known {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(out)) {
+	case "", "error", "error.":
+		return true
+	}
+	return false
 }

@@ -99,7 +99,8 @@ func TestCheckOutcome(t *testing.T) {
 		{"trailing grep found nothing", "", true, true, handoff.TestsUnknown, ""},
 		{"trailing step but an error line", "! LaTeX Error: File `preamble.tex' not found.\n", true, true, handoff.TestsFailing, "preamble.tex"},
 		{"non-zero exit after output written", "Output written on paper.pdf (25 pages, 4 bytes).\nTranscript written on paper.log.\n", true, false, handoff.TestsUnknown, "25 pages"},
-		{"bare Error is not a summary", "Error", true, false, handoff.TestsFailing, ""},
+		{"bare Error is the harness's, not the build's", "Error", true, false, handoff.TestsUnknown, ""},
+		{"short output is no summary", "Exit code 2", true, false, handoff.TestsFailing, ""},
 		{"goreleaser", "  • build succeeded after 12s\n  • thanks for using GoReleaser!\n", false, false, handoff.TestsPassing, "build succeeded after 12s"},
 		{"warning is not an error", "a.c:3:5: warning: unused variable 'error'\n", false, false, handoff.TestsPassing, ""},
 	}
@@ -227,5 +228,29 @@ func TestFailingBuildSuperseded(t *testing.T) {
 	s.Checks = s.Checks[:1]
 	if got := NextStep(s); !strings.Contains(got, "Fix the build: `pdflatex src/paper.tex`") {
 		t.Errorf("NextStep = %q, want the failing build", got)
+	}
+}
+
+// TestBareFailureIsUnknown: a call that failed with nothing but "Error"
+// and no exit code (the harness could not run it) proves nothing about
+// the build or the tests.
+func TestBareFailureIsUnknown(t *testing.T) {
+	c := newConvo(t)
+	c.user("Fix the build.")
+	id := c.call("Build.", "Bash", map[string]string{"command": "cd build && make"})
+	c.result(id, "Error", true, -1)
+	id = c.call("Tests.", "Bash", map[string]string{"command": "cd build && make && ./tests/run_tests"})
+	c.result(id, "Error", true, -1)
+	f := ComputeFacts(c.msgs)
+	if len(f.Checks) != 1 || f.Checks[0].Status != handoff.TestsUnknown {
+		t.Errorf("checks = %+v, want one with an unknown outcome", f.Checks)
+	}
+	if f.TestState == nil || f.TestState.Status != handoff.TestsUnknown {
+		t.Errorf("test state = %+v, want unknown", f.TestState)
+	}
+	// With an exit code the failure is the command's own.
+	c.bash("Build.", "make", "", 2)
+	if f = ComputeFacts(c.msgs); f.Checks[0].Status != handoff.TestsFailing {
+		t.Errorf("make exiting 2 = %+v, want failing", f.Checks[0])
 	}
 }

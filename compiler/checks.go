@@ -61,7 +61,7 @@ func checkVerdict(s *handoff.Snapshot, c handoff.CheckState, limit int) string {
 		}
 	default:
 		if c.Summary != "" {
-			v = "outcome unclear, it exited non-zero after " + quoted(c.Summary, limit)
+			v = "exited non-zero after printing " + quoted(c.Summary, limit) + " (outcome unclear)"
 		} else {
 			v = "outcome not shown"
 		}
@@ -90,8 +90,10 @@ func checkClause(s *handoff.Snapshot, c handoff.CheckState, limit int) string {
 			text += ": " + quoted(c.Summary, limit)
 		}
 	default:
-		text += " ran, " + checkVerdict(s, c, limit)
-		return text
+		if c.Summary != "" {
+			return text + " exited non-zero after printing " + quoted(c.Summary, limit) + " (outcome unclear)"
+		}
+		return text + " ran, but its outcome is not shown"
 	}
 	if n := c.EditsAfter; n > 0 {
 		text += fmt.Sprintf(" (before %d later file %s)", n, plural(n, "edit", "edits"))
@@ -301,9 +303,11 @@ func (b *builder) noTests(s *handoff.Snapshot, checks []handoff.CheckState) {
 	} else if n := len(s.FilesModified); n > 0 {
 		lead = fmt.Sprintf("The test suite was not run in this session (no test command seen), so the changes to %d %s are untested", n, plural(n, "file", "files"))
 	} else {
-		lead = "Nothing was changed (no code, no files), and no tests and no build were run, as far as the transcript shows"
+		// "seen": a shell `mv` or a generator can change files no edit
+		// tool reported, so the line claims no more than the tools show.
+		lead = "No file edits were seen (no code changed by an edit tool), and no tests and no build were run, as far as the transcript shows"
 		if len(checks) > 0 {
-			lead = "Nothing was changed (no code, no files) and no tests were run"
+			lead = "No file edits were seen and no tests were run"
 		}
 		rank = rankNothingChanged
 	}

@@ -33,7 +33,7 @@ func TestTestsSectionWithChecks(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
-		{"nothing ran, nothing changed", handoff.Snapshot{}, []string{"Nothing was changed (no code, no files), and no tests and no build were run"}, []string{"`"}},
+		{"nothing ran, nothing changed", handoff.Snapshot{}, []string{"No file edits were seen (no code changed by an edit tool), and no tests and no build were run"}, []string{"`"}},
 		{"only a build ran", handoff.Snapshot{Checks: []handoff.CheckState{build}},
 			[]string{"no tests were run, but the build `npm run build` passes (“✓ Compiled successfully”)"}, []string{"no build"}},
 		{"code changed, one failing check", handoff.Snapshot{FilesModified: code, Checks: []handoff.CheckState{broken}},
@@ -48,6 +48,8 @@ func TestTestsSectionWithChecks(t *testing.T) {
 			[]string{"the changes to 3 files are untested"}, []string{"Only documents"}},
 		{"documents and a build", handoff.Snapshot{FilesModified: docs, Checks: []handoff.CheckState{{Command: "pdflatex paper.tex", Kind: "build", Status: handoff.TestsPassing, Summary: "Output written on paper.pdf (25 pages, 10 bytes).", EditsAfter: 1}}},
 			[]string{"Only documents were changed", "but the build `pdflatex paper.tex` passes (“Output written on paper.pdf (25 pages", "(before 1 later file edit)"}, nil},
+		{"an unclear build", handoff.Snapshot{Checks: []handoff.CheckState{{Command: "pdflatex paper.tex", Kind: "build", Status: handoff.TestsUnknown, Summary: "Output written on paper.pdf (25 pages)."}}},
+			[]string{"no tests were run, and the build `pdflatex paper.tex` exited non-zero after printing “Output written on paper.pdf (25 pages).” (outcome unclear)."}, nil},
 		{"tests ran and a build", handoff.Snapshot{TestState: &handoff.TestState{Command: "npm test", Status: handoff.TestsPassing}, Checks: []handoff.CheckState{build}},
 			[]string{"Last test run `npm test`: passing.", "- Build `npm run build`: passing"}, []string{"no tests"}},
 		{"an older failing check listed", handoff.Snapshot{TestState: &handoff.TestState{Command: "npm test", Status: handoff.TestsPassing}, Checks: []handoff.CheckState{older, build}},

@@ -105,6 +105,12 @@ type Snapshot struct {
 	Errors    []ErrorRecord `json:"errors,omitempty"`
 	TestState *TestState    `json:"test_state,omitempty"`
 	Usage     Usage         `json:"usage"`
+	// Checks are the builds, type checks, linters and dry runs the session
+	// ran (make, cargo build, tsc, go vet, pdflatex, bash -n, goreleaser
+	// --snapshot, …), one per program and target, the newest result each:
+	// TestState holds only test runners, and a successor must know
+	// whether the project still builds.
+	Checks []CheckState `json:"checks,omitempty"`
 	// FilesModified lists each modified file once, in order of its last
 	// modification (the newest last).
 	FilesModified []FileChange `json:"files_modified,omitempty"`
@@ -436,6 +442,33 @@ type TestState struct {
 	// EditsAfter counts the modifications of code files (not prose:
 	// Markdown, text) made after this run: its verdict says nothing about them, and a successor should
 	// know the latest changes are untested.
+	EditsAfter int `json:"edits_after,omitempty"`
+}
+
+// CheckState is the newest outcome of one build, type check, lint or dry
+// run (anything that verifies the project without running its tests). It
+// is kept apart from TestState because a green build says nothing about
+// the tests and a red one is its own next step ("fix the build").
+type CheckState struct {
+	Command string `json:"command"`
+	// Kind names what the check verifies ("build", "type check", "lint",
+	// "dry run", "syntax check"), for the prompt's wording.
+	Kind   string     `json:"kind"`
+	Status TestStatus `json:"status"`
+	// Summary is the output line that says how it went: the first error
+	// of a failing run, the closing line of a passing one.
+	Summary string     `json:"summary,omitempty"`
+	Source  MessageRef `json:"source"`
+	// Line is the transcript line of the result, when known.
+	Line int `json:"line,omitempty"`
+	// Failures counts the runs in a row, up to this one, that failed: a
+	// check failing three times is a wall the session hit, not a slip.
+	Failures int `json:"failures,omitempty"`
+	// PassedBefore says an earlier run of the same check passed: a
+	// failure after it is a regression of the session's own making.
+	PassedBefore bool `json:"passed_before,omitempty"`
+	// EditsAfter counts code-file modifications after this run, which its
+	// verdict does not cover.
 	EditsAfter int `json:"edits_after,omitempty"`
 }
 

@@ -163,7 +163,7 @@ func TestUntestedChanges(t *testing.T) {
 	}{
 		{"never tested", &handoff.Snapshot{FilesModified: files}, "The test suite was not run in this session (no test command seen), so the changes to 2 files are untested."},
 		{"edits after the run", &handoff.Snapshot{FilesModified: files, TestState: &handoff.TestState{Command: "go test ./...", Status: handoff.TestsPassing, EditsAfter: 3}}, "3 file edits came after it and the tests were not run again: the latest changes are unverified."},
-		{"nothing changed", &handoff.Snapshot{}, "No code or files were changed and no tests were run"},
+		{"nothing changed", &handoff.Snapshot{}, "No file edits were seen (no code changed by an edit tool), and no tests and no build were run"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

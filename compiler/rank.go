@@ -798,21 +798,22 @@ func errorLine(e handoff.ErrorRecord, limit int) string {
 
 func (b *builder) tests(s *handoff.Snapshot) {
 	ts := s.TestState
+	checks := newestChecks(s, maxCheckLines)
 	if ts == nil {
 		// Changes nobody tested are worth a line of their own: a successor
 		// must not take them for verified work.
-		if n := len(s.FilesModified); n > 0 {
-			b.add(secTests, rankUntested, "test state", fmt.Sprintf("The test suite was not run in this session (no test command seen), so the changes to %d %s are untested.", n, plural(n, "file", "files")))
-			return
-		}
-		b.add(secTests, rankNoTests, "", "No code or files were changed and no tests were run, as far as the transcript shows.")
+		b.noTests(s, checks)
 		return
 	}
 	text := "Last test run"
 	if ts.Command != "" {
 		text += " " + code(ts.Command, commandText)
 	}
-	text += ": " + label(string(ts.Status), 20)
+	if ts.Status == handoff.TestsUnknown && ts.Summary == "" && len(ts.FailingTests) == 0 {
+		text += ": outcome not shown (the call failed with no output of its own), so the state of the tests is unverified"
+	} else {
+		text += ": " + label(string(ts.Status), 20)
+	}
 	if ts.Summary != "" {
 		text += " (" + quoted(ts.Summary, 120) + ")"
 	}
@@ -822,10 +823,18 @@ func (b *builder) tests(s *handoff.Snapshot) {
 	}
 	ranks := []int{rankTests, rankTests + 10}
 	if ts.Status == handoff.TestsUnknown {
-		// A run whose outcome the transcript does not show says little.
+		// A run whose outcome the transcript does not show says little,
+		// except that nothing verified the work: ranked like untested
+		// changes when the run printed nothing at all.
 		ranks = []int{rankNoTests, rankNoTests + 10}
+		if ts.Summary == "" && len(ts.FailingTests) == 0 {
+			ranks = []int{rankUntested, rankUntested + 10}
+		}
 	}
 	b.variants(secTests, "test state", ranks, []string{text + failingNames(ts.FailingTests, 3), text + failingNames(ts.FailingTests, 12)})
+	// Under a test result the checks are the second word on the project's
+	// state: a stride below their ranks without one.
+	b.addChecks(s, checks, 1)
 }
 
 func (b *builder) work(s *handoff.Snapshot) {

@@ -92,6 +92,7 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 		NextTaskID:    facts.NextTaskID,
 		Errors:        facts.Errors,
 		TestState:     facts.TestState,
+		Checks:        facts.Checks,
 		FilesModified: relativeFiles(facts.FilesModified, t.Session.CWD),
 		Commits:       facts.Commits,
 		GitSeen:       ReadGitSeen(t.Messages, t.Session.CWD),
@@ -332,6 +333,9 @@ func NextStep(s *handoff.Snapshot) string {
 			noun = "tests"
 		}
 		return fmt.Sprintf("Fix the failing %s %s%s%s", noun, strings.Join(names, ", "), more, run)
+	}
+	if step := failingBuildStep(s); step != "" {
+		return step
 	}
 	live := make([]handoff.ErrorRecord, 0, len(s.Errors))
 	for _, e := range s.Errors {

@@ -31,6 +31,8 @@ type Facts struct {
 	// was about to do; ResolutionNotes the first sentences it said after.
 	Errors    []handoff.ErrorRecord
 	TestState *handoff.TestState
+	// Checks are the builds, linters and dry runs, newest result each.
+	Checks []handoff.CheckState
 	// ToolCalls counts every tool call, subagents' included.
 	ToolCalls int
 	// LastUserRequest is the latest real request the person made.
@@ -79,6 +81,7 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 	files := newFileSet()
 	errs := newErrorLog()
 	subs := newSubagents()
+	checks := newCheckLog()
 	var commits commitLog
 	var summaryGoal, said string
 	planTool := false
@@ -163,6 +166,8 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 				if f.TestState.Status == handoff.TestsPassing {
 					errs.tested(m)
 				}
+			} else if call.shell() {
+				checks.observe(call.command, r, fail, m, files.codeEdits)
 			}
 		}
 	}
@@ -172,6 +177,7 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 	if f.TestState != nil {
 		f.TestState.EditsAfter = files.codeEdits - editsAtTest
 	}
+	f.Checks = checks.states(files.codeEdits)
 	f.CurrentTaskID, f.NextTaskID = currentAndNext(f.Tasks)
 	f.FilesModified = files.list()
 	var contexts []string

@@ -124,6 +124,8 @@ func testState(command string, r handoff.ToolResult, fail bool, m handoff.Messag
 	summaryFails := ts.Summary != "" && failSummaryRe.MatchString(ts.Summary) && !zeroFailRe.MatchString(ts.Summary)
 	code, known := exitCode(r)
 	switch {
+	case fail && bareFailure(r, out):
+		ts.Status = handoff.TestsUnknown
 	case fail || len(ts.FailingTests) > 0 || summaryFails:
 		ts.Status = handoff.TestsFailing
 	case (known && code == 0) || ts.Summary != "":

@@ -1,0 +1,426 @@
+package extractor
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// A check is a command that verifies the project without running its
+// tests: a build, a type check, a linter, a syntax check, a dry run. Test
+// runners are TestState's; everything here is recognised by the shape of
+// the command alone, so it works for any agent and any language.
+
+// checkLog keeps the newest result of each distinct check (program and
+// target), in the order of their newest runs.
+type checkLog struct {
+	list  []handoff.CheckState
+	at    []int // codeEdits when each entry's newest run finished
+	byKey map[string]int
+	keys  []string
+}
+
+func newCheckLog() *checkLog { return &checkLog{byKey: map[string]int{}} }
+
+// observe records a shell call's result when the command is a check. A
+// test command is never a check (TestState has it), even when it builds
+// first ("make && ./tests/run").
+func (l *checkLog) observe(command string, r handoff.ToolResult, fail bool, m handoff.Message, codeEdits int) {
+	if isTestCommand(command) {
+		return
+	}
+	seg, kind, trailing, ok := checkSegment(command)
+	if !ok {
+		return
+	}
+	key := checkKey(seg)
+	cs := handoff.CheckState{Command: strings.TrimSpace(command), Kind: kind, Source: m.Ref(), Line: m.Line}
+	cs.Status, cs.Summary = checkOutcome(r, fail, trailing)
+	i, seen := l.byKey[key]
+	if seen {
+		prev := l.list[i]
+		cs.PassedBefore = prev.PassedBefore || prev.Status == handoff.TestsPassing
+		if cs.Status == handoff.TestsFailing && prev.Status == handoff.TestsFailing {
+			cs.Failures = prev.Failures
+		}
+		// Move the check to the end: the list is in order of newest runs.
+		l.list = append(l.list[:i], l.list[i+1:]...)
+		l.at = append(l.at[:i], l.at[i+1:]...)
+		l.keys = append(l.keys[:i], l.keys[i+1:]...)
+		for j := i; j < len(l.keys); j++ {
+			l.byKey[l.keys[j]] = j
+		}
+	}
+	if cs.Status == handoff.TestsFailing {
+		cs.Failures++
+	}
+	l.byKey[key] = len(l.list)
+	l.list = append(l.list, cs)
+	l.at = append(l.at, codeEdits)
+	l.keys = append(l.keys, key)
+}
+
+// states returns the checks, newest run last, each with the code edits
+// made after it.
+func (l *checkLog) states(codeEdits int) []handoff.CheckState {
+	if len(l.list) == 0 {
+		return nil
+	}
+	out := make([]handoff.CheckState, len(l.list))
+	for i, c := range l.list {
+		c.EditsAfter = codeEdits - l.at[i]
+		out[i] = c
+	}
+	return out
+}
+
+// probeProgs are programs that only read or filter what a check wrote:
+// a chain's failure after them is theirs as much as the check's (a grep
+// that matched nothing exits 1).
+var probeProgs = map[string]bool{
+	"grep": true, "rg": true, "egrep": true, "tail": true, "head": true, "ls": true, "cat": true, "wc": true,
+	"find": true, "test": true, "[": true, "file": true, "stat": true, "du": true, "tee": true, "sed": true, "awk": true,
+	"open": true, "xdg-open": true,
+}
+
+// checkSegment finds the last segment of a chain that is a check: what it
+// is (kind), and whether other commands run after it (trailing), which
+// makes the chain's exit status not the check's own.
+func checkSegment(command string) (seg, kind string, trailing, ok bool) {
+	segs := segments(normalizeCommand(command))
+	for i := len(segs) - 1; i >= 0; i-- {
+		head, _, _ := strings.Cut(segs[i], "|")
+		if k := checkKind(head); k != "" {
+			return head, k, i < len(segs)-1, true
+		}
+	}
+	return "", "", false, false
+}
+
+// checkRedirectRe is a shell redirection with its target ("> log 2>&1").
+var checkRedirectRe = regexp.MustCompile(`\d?>>?\s*&?\S+|<\s*\S+`)
+
+// checkFields are a segment's words without redirections, environment
+// assignments and wrappers (sudo, timeout 60, npx).
+func checkFields(seg string) []string {
+	f := strings.Fields(checkRedirectRe.ReplaceAllString(seg, " "))
+	for len(f) > 0 && (strings.Contains(f[0], "=") || isWrapper(f[0])) {
+		if f[0] == "timeout" && len(f) > 1 {
+			f = f[1:]
+		}
+		f = f[1:]
+	}
+	return f
+}
+
+// scriptCheckRe is a package-script name that builds or verifies
+// ("build", "build:prod", "typecheck", "lint:fix" is not: it changes code).
+var scriptCheckRe = regexp.MustCompile(`^(build|compile|typecheck|type-check|tsc|check|check-types|lint|validate)(:[\w-]+)?$`)
+
+// checkKind names what a command segment verifies, "" when it is not a
+// check.
+func checkKind(seg string) string {
+	f := checkFields(seg)
+	if len(f) == 0 {
+		return ""
+	}
+	prog := path.Base(f[0])
+	args := f[1:]
+	sub := ""
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			sub = a
+			break
+		}
+	}
+	has := func(flags ...string) bool {
+		for _, a := range args {
+			for _, fl := range flags {
+				if a == fl || strings.HasPrefix(a, fl+"=") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch prog {
+	case "make", "gmake", "ninja", "mingw32-make":
+		switch sub {
+		case "clean", "distclean", "help", "install", "uninstall", "format", "fmt", "run", "dev", "serve":
+			return ""
+		}
+		return "build"
+	case "cmake":
+		if has("--build") {
+			return "build"
+		}
+	case "cargo":
+		switch sub {
+		case "build", "b":
+			return "build"
+		case "check", "c":
+			return "type check"
+		case "clippy":
+			return "lint"
+		case "fmt":
+			if has("--check") {
+				return "lint"
+			}
+		}
+	case "go":
+		switch sub {
+		case "build":
+			return "build"
+		case "vet":
+			return "lint"
+		}
+	case "tsc", "vue-tsc", "svelte-check":
+		return "type check"
+	case "npm", "pnpm", "yarn", "bun":
+		script := ""
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a == "--filter" || a == "-F" || a == "-C" || a == "--prefix" || a == "-w" || a == "--workspace":
+				i++
+			case strings.HasPrefix(a, "-") || a == "run" || a == "run-script":
+			default:
+				if script == "" {
+					script = a
+				}
+			}
+		}
+		if scriptCheckRe.MatchString(script) {
+			if strings.HasPrefix(script, "lint") {
+				return "lint"
+			}
+			if strings.Contains(script, "type") || strings.Contains(script, "tsc") || strings.HasPrefix(script, "check") {
+				return "type check"
+			}
+			return "build"
+		}
+	case "next", "vite", "nuxt", "astro", "webpack", "rollup", "esbuild", "parcel":
+		if prog == "webpack" || prog == "rollup" || prog == "esbuild" || sub == "build" {
+			return "build"
+		}
+	case "eslint", "ruff", "flake8", "pylint", "mypy", "pyright", "golangci-lint", "staticcheck", "shellcheck",
+		"swiftlint", "rubocop", "hadolint", "biome", "stylelint", "markdownlint", "actionlint", "yamllint":
+		if prog == "ruff" && sub == "format" && !has("--check") {
+			return ""
+		}
+		if prog == "mypy" || prog == "pyright" {
+			return "type check"
+		}
+		return "lint"
+	case "black", "prettier", "gofmt", "rustfmt":
+		if has("--check", "-l", "--list-different") {
+			return "lint"
+		}
+	case "goreleaser":
+		switch {
+		case sub == "check":
+			return "config check"
+		case has("--snapshot", "--dry-run", "--skip-publish", "--skip"):
+			return "dry run"
+		case sub == "build":
+			return "build"
+		}
+	case "pdflatex", "xelatex", "lualatex", "latex", "latexmk", "tectonic", "bibtex", "biber", "typst":
+		if prog == "typst" && sub != "compile" {
+			return ""
+		}
+		return "build"
+	case "bash", "sh", "zsh", "dash":
+		if has("-n") {
+			return "syntax check"
+		}
+	case "node":
+		if has("--check", "-c") {
+			return "syntax check"
+		}
+	case "python", "python3":
+		for i, a := range args {
+			if a == "-m" && i+1 < len(args) && (args[i+1] == "py_compile" || args[i+1] == "compileall" || args[i+1] == "mypy") {
+				if args[i+1] == "mypy" {
+					return "type check"
+				}
+				return "syntax check"
+			}
+		}
+	case "docker", "podman", "buildah":
+		if sub == "build" || sub == "bud" || (sub == "compose" && strings.Contains(seg, " build")) || (sub == "buildx" && strings.Contains(seg, " build")) {
+			return "build"
+		}
+	case "swift":
+		if sub == "build" {
+			return "build"
+		}
+	case "xcodebuild":
+		return "build" // its test action is a test command, seen first
+	case "mvn", "mvnw", "./mvnw":
+		for _, a := range args {
+			if a == "compile" || a == "package" || a == "install" {
+				return "build"
+			}
+		}
+	case "gradle", "gradlew", "./gradlew":
+		for _, a := range args {
+			if a == "build" || a == "assemble" || strings.HasPrefix(a, "compile") {
+				return "build"
+			}
+		}
+	case "dotnet":
+		if sub == "build" || sub == "publish" {
+			return "build"
+		}
+	case "gcc", "g++", "cc", "c++", "clang", "clang++", "nvcc", "rustc", "javac", "gfortran":
+		if has("-c", "-o", "-fsyntax-only") || prog == "rustc" || prog == "javac" {
+			return "build"
+		}
+	case "terraform", "tofu":
+		if sub == "validate" || sub == "plan" {
+			return "dry run"
+		}
+	case "helm":
+		if sub == "lint" || sub == "template" {
+			return "lint"
+		}
+	case "git", "rsync", "rm", "cp", "mv", "apt", "apt-get", "brew":
+		return ""
+	}
+	if has("--dry-run") {
+		return "dry run"
+	}
+	return ""
+}
+
+// checkKey is what makes two runs the same check: the program, its
+// subcommand words and targets, with flags and redirections dropped
+// ("pdflatex -interaction=nonstopmode paper.tex > log" and "pdflatex
+// paper.tex" are one check, and so is "pdflatex src/paper.tex"; "npm run
+// build" and "npm run lint" are two).
+func checkKey(seg string) string {
+	f := checkFields(seg)
+	if len(f) == 0 {
+		return ""
+	}
+	key := []string{path.Base(f[0])}
+	for _, a := range f[1:] {
+		if strings.HasPrefix(a, "-") || strings.Contains(a, "$(") {
+			continue
+		}
+		// A file target by its name: "pdflatex src/paper.tex" and, after
+		// `cd src`, "pdflatex paper.tex" build the same document.
+		key = append(key, path.Base(strings.Trim(a, `"'`)))
+		if len(key) == 4 {
+			break
+		}
+	}
+	return strings.Join(key, " ")
+}
+
+// CheckKey returns the key that makes two commands the same check, "" when
+// the command is not a check: for matching a failed command against a
+// later run of the same build.
+func CheckKey(command string) string {
+	if isTestCommand(command) {
+		return ""
+	}
+	seg, _, _, ok := checkSegment(command)
+	if !ok {
+		return ""
+	}
+	return checkKey(seg)
+}
+
+var (
+	// checkErrorRe is a line in which a build, compiler, linter or
+	// typesetter reports an error, in the forms the common tools print.
+	checkErrorRe = regexp.MustCompile(`(?im)^\s*(?:\S+?:\d+(?::\d+)?:?\s*)?(?:fatal )?error(?:\[\w+\])?(?: TS\d+)?\s*:.*$|^.*\(\d+,\d+\): error TS\d+.*$|^npm ERR!.*$|^make(?:\[\d+\])?: \*\*\*.*$|^! (?-i:[A-Z]).*$|^.*(?:Build error occurred|Failed to compile|BUILD FAILURE|BUILD FAILED|compilation terminated|build failed).*$|^\s*⨯ .*$|^\s*(?-i:\[ERROR\]|ERROR:|FATAL:).*$|^.*: syntax error\b.*$`)
+	// checkPassRe is a line in which a build or check says it finished
+	// well.
+	checkPassRe = regexp.MustCompile(`(?i)(output written on|built target|linking \S+ (?:static|shared) library|build (?:succeeded|successful|complete|finished)|succeeded after|compiled successfully|successfully (?:built|compiled|tagged)|^\s*finished\b.*\btarget|\bbuilt in\b|build success|✓ (?:compiled|built|ready)|configuration file\(s\) validated|config is valid|syntax ok|no issues found|found 0 errors|all checks passed|success: no issues|\b\d+ (?:binaries|artifacts) built|\bwrote \S+\.(?:pdf|bin|exe|jar|wasm)\b|\b\d+ pages\b)`)
+	fileTokenRe = regexp.MustCompile(`\w\.[A-Za-z]\w*\b`)
+)
+
+// checkOutcome reads a check's status and the line that says so. A chain
+// that goes on after the check (trailing) fails for its own reasons too
+// (a grep that matched nothing), so its failure alone is "unknown"; a
+// check piped into tail or head exits 0 whatever it did, so an error line
+// in the output counts even when the call succeeded.
+func checkOutcome(r handoff.ToolResult, fail, trailing bool) (handoff.TestStatus, string) {
+	out := r.Content
+	if _, body, ok := specStoryShell(out); ok {
+		out = body
+	}
+	if fail && bareFailure(r, out) {
+		return handoff.TestsUnknown, ""
+	}
+	errLine := strings.TrimSpace(checkErrorRe.FindString(out))
+	switch {
+	case errLine != "" && (fail || !trailing):
+		return handoff.TestsFailing, truncate(errLine, 200)
+	case fail && passLine(out) != "":
+		// A non-zero exit with no error line after a success line
+		// (pdflatex writes the PDF and still exits 1): not proven either
+		// way, and the line says what it made.
+		return handoff.TestsUnknown, passLine(out)
+	case fail && !trailing:
+		// The last line, when it says more than a bare "Error" or exit code.
+		l := lastLine(out)
+		if len(l) < 16 || strings.HasPrefix(l, "Exit code") {
+			l = ""
+		}
+		return handoff.TestsFailing, truncate(l, 200)
+	case fail:
+		return handoff.TestsUnknown, ""
+	case errLine != "":
+		return handoff.TestsFailing, truncate(errLine, 200)
+	}
+	return handoff.TestsPassing, passLine(out)
+}
+
+// passLine is the line of a passing check's output that says what it
+// made: the last success line, preferring one that names a file
+// ("Output written on paper.pdf (25 pages)", "Linking C shared library
+// libx.so") over a bare "Built target x".
+func passLine(out string) string {
+	var best, named string
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || !checkPassRe.MatchString(l) {
+			continue
+		}
+		best = l
+		if fileTokenRe.MatchString(l) {
+			named = l
+		}
+	}
+	if named != "" {
+		best = named
+	}
+	return truncate(best, 200)
+}
+
+// lastLine is the last non-empty line of out.
+func lastLine(out string) string {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// bareFailure is a failed call whose result shows nothing of the command:
+// no exit code and no output but "Error". The harness failed to run it
+// (a shell left in a deleted directory, a sandbox), so whether the build
+// or the tests would pass is unknown, not "failing".
+func bareFailure(r handoff.ToolResult, out string) bool {
+	if _, known := exitCode(r); known {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(out)) {
+	case "", "error", "error.":
+		return true
+	}
+	return false
+}

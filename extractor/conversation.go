@@ -540,13 +540,14 @@ var (
 	standingRuleRe = regexp.MustCompile(`(?i)\b(?:don'?t|do not|never|always|from now on|in future)\b`)
 )
 
-// constraints returns the person's constraints, newest first: sentences of
+// constraints returns the person's constraints, standing rules first and
+// newest first within rules and preferences (rulesFirst): sentences of
 // their requests (code and quoted logs removed) that state a rule or
 // preference.
 func constraints(reqs []handoff.Request) []handoff.Constraint {
 	var out []handoff.Constraint
 	seen := map[string]bool{}
-	for i := len(reqs) - 1; i >= 0 && len(out) < maxConstraints; i-- {
+	for i := len(reqs) - 1; i >= 0; i-- {
 		r := reqs[i]
 		if r.Answers != "" {
 			continue
@@ -579,12 +580,9 @@ func constraints(reqs []handoff.Request) []handoff.Constraint {
 			}
 			seen[key] = true
 			out = append(out, handoff.Constraint{Text: sent, Source: r.Source})
-			if len(out) >= maxConstraints {
-				break
-			}
 		}
 	}
-	return out
+	return rulesFirst(out)
 }
 
 var (

@@ -28,11 +28,12 @@ func ruleShaped(text string) bool {
 // by the many recent preferences and remarks of a long session: rules and
 // the rest alternate, a rule first, each newest first (the early "never
 // git add ." then stands next to the latest preference instead of below
-// all of them). It caps the list at maxConstraints after ordering.
-func rulesFirst(cons []handoff.Constraint) []handoff.Constraint {
+// all of them). Items of a rule list and output formats (listed) are
+// rules. It caps the list at maxConstraints after ordering.
+func rulesFirst(cons []handoff.Constraint, listed map[string]bool) []handoff.Constraint {
 	var rules, rest []handoff.Constraint
 	for _, c := range cons {
-		if ruleShaped(c.Text) {
+		if listed[c.Text] || ruleShaped(c.Text) {
 			rules = append(rules, c)
 		} else {
 			rest = append(rest, c)

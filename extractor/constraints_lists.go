@@ -1,0 +1,56 @@
+package extractor
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	// ruleListHeadRe is a heading that opens a list of rules ("Constraints:",
+	// "**Rules**", "## Requirements", "Don'ts:"): every item under it is a
+	// constraint whatever its wording ("No new dependencies", "Batch 3 is
+	// someone else's").
+	ruleListHeadRe = regexp.MustCompile(`(?i)^\s*(?:#+\s*)?(?:\*\*|__)?(?:hard |strict |ground |house |important |project |repo )?(?:constraints?|rules?|requirements?|restrictions?|guardrails?|limitations?|don'?ts|do nots?)(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*:?\s*$`)
+	// formatLeadRe introduces the shape the answer must take ("Output ONLY
+	// concrete findings, each as:", "Reply in this format:"); the line after
+	// it is the format, and the two are one constraint.
+	formatLeadRe = regexp.MustCompile(`(?i)(?:^\s*(?:output|reply|respond|answer|return|print|report|write|give|list|format)\b.*\b(?:as|like|format|form|following)\s*:\s*$|\b(?:each|one per line|in this format|in the following format|using this format|with this format) *:\s*$)`)
+)
+
+// listedConstraints returns the items of the lists a rule heading opens
+// in text (see ruleListHeadRe). The list ends at the first line that is
+// neither an item nor an item's wrapped continuation.
+func listedConstraints(text string) []string {
+	var out []string
+	in := false
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case ruleListHeadRe.MatchString(line):
+			in = true
+		case !in:
+		case listItemRe.MatchString(strings.TrimSpace(line)):
+			out = append(out, strings.TrimSpace(listItemRe.ReplaceAllString(strings.TrimSpace(line), "")))
+		case strings.TrimSpace(line) != "" && len(out) > 0 && (line[0] == ' ' || line[0] == '\t'):
+			out[len(out)-1] += " " + strings.TrimSpace(line) // a wrapped item
+		case strings.TrimSpace(line) == "":
+			// a blank line between items keeps the list open
+		default:
+			in = false
+		}
+	}
+	return out
+}
+
+// withFormat joins a sentence that introduces an output format to the
+// line that gives it, and reports whether it did: "Output ONLY findings,
+// each as:" says nothing without "[SEVERITY] file:line — issue — fix".
+func withFormat(sents []string, j int) (string, bool) {
+	if j+1 >= len(sents) || !formatLeadRe.MatchString(sents[j]) {
+		return "", false
+	}
+	next := strings.TrimSpace(sents[j+1])
+	if next == "" {
+		return "", false
+	}
+	return strings.TrimSpace(sents[j]) + " " + next, true
+}

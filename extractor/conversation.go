@@ -579,6 +579,12 @@ func constraints(reqs []handoff.Request, full map[int]string) []handoff.Constrai
 		// boilerplate more often than the person's rules.
 		sents := splitSentences(whole)
 		inClip := len(splitSentences(text))
+		if inClip < len(sents) {
+			if p := pastedProhibitions(sents[inClip:]); p != "" && !seen[strings.ToLower(p)] {
+				seen[strings.ToLower(p)], listed[p] = true, true
+				out = append(out, handoff.Constraint{Text: p, Source: r.Source})
+			}
+		}
 		skip := -1
 		for j, sent := range sents {
 			sent = strings.TrimSpace(sent)

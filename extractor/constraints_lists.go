@@ -54,3 +54,16 @@ func withFormat(sents []string, j int) (string, bool) {
 	}
 	return strings.TrimSpace(sents[j]) + " " + next, true
 }
+
+// codeLineRe is a line of code pasted without a fence ("import {
+// PoIValidator } from './PoIValidator';", "const x = require('y');"): a
+// statement keyword opening it with a statement's punctuation, or a
+// statement's end closing it. Words people open sentences with (from,
+// let, using, return) are not keywords here: "let me know before (…)". Code sets
+// no rule even when it holds a rule word ("if (!ensure(x)) {").
+var codeLineRe = regexp.MustCompile(`^\s*(?:import|export|const|var|func|function|def|package|#include)\b[^.!?]*[;{}=]|[;{]\s*$|^\s*[}\])]`)
+
+// codeLine reports a sentence that is a line of code.
+func codeLine(s string) bool {
+	return codeLineRe.MatchString(s)
+}

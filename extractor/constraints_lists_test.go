@@ -46,3 +46,27 @@ func TestFormatSpecAndRulesPastTheClip(t *testing.T) {
 		t.Errorf("a plain sentence past the clip became a constraint: %q", texts)
 	}
 }
+
+func TestCodeLineIsNoConstraint(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"import { PoIValidator } from './PoIValidator';", true},
+		{"const x = require('never-mind');", true},
+		{"if (!ensure(x)) {", true},
+		{"}", true},
+		{"Never import lodash; use the standard library.", false},
+		{"Don't use var, always const.", false},
+		{"Return early instead of nesting (it reads better).", false},
+		{"from now on, never push (ask first)", false},
+		{"let me know before you run migrations (they are slow)", false},
+	} {
+		if got := codeLine(tc.text); got != tc.want {
+			t.Errorf("codeLine(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+	if isConstraint("const keep = ensureAll(items);") {
+		t.Error("a line of code with a rule word became a constraint")
+	}
+}

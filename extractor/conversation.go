@@ -518,6 +518,9 @@ var (
 // isConstraint reports whether a sentence of the person's states a rule or
 // preference.
 func isConstraint(sent string) bool {
+	if codeLine(sent) {
+		return false
+	}
 	if ruleTagRe.MatchString(sent) {
 		return true
 	}
@@ -569,7 +572,7 @@ func constraints(reqs []handoff.Request, full map[int]string) []handoff.Constrai
 			whole = stripCode(f)
 		}
 		for _, item := range listedConstraints(whole) {
-			if key := strings.ToLower(item); item != "" && !seen[key] && utf8.RuneCountInString(item) <= constraintLimit {
+			if key := strings.ToLower(item); item != "" && !codeLine(item) && !seen[key] && utf8.RuneCountInString(item) <= constraintLimit {
 				seen[key], listed[item] = true, true
 				out = append(out, handoff.Constraint{Text: item, Source: r.Source})
 			}

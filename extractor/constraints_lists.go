@@ -22,21 +22,25 @@ var (
 // neither an item nor an item's wrapped continuation.
 func listedConstraints(text string) []string {
 	var out []string
-	in := false
+	in, blank, indent := false, false, 0
 	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		lead := len(line) - len(strings.TrimLeft(line, " \t"))
 		switch {
 		case ruleListHeadRe.MatchString(line):
-			in = true
+			in, indent = true, -1
 		case !in:
-		case listItemRe.MatchString(strings.TrimSpace(line)):
-			out = append(out, strings.TrimSpace(listItemRe.ReplaceAllString(strings.TrimSpace(line), "")))
-		case strings.TrimSpace(line) != "" && len(out) > 0 && (line[0] == ' ' || line[0] == '\t'):
-			out[len(out)-1] += " " + strings.TrimSpace(line) // a wrapped item
-		case strings.TrimSpace(line) == "":
+		case listItemRe.MatchString(trimmed):
+			out = append(out, strings.TrimSpace(listItemRe.ReplaceAllString(trimmed, "")))
+			indent = lead
+		case trimmed == "":
 			// a blank line between items keeps the list open
+		case len(out) > 0 && !blank && indent >= 0 && lead > indent:
+			out[len(out)-1] += " " + trimmed // an item's wrapped line
 		default:
 			in = false
 		}
+		blank = trimmed == ""
 	}
 	return out
 }

@@ -15,6 +15,7 @@ func TestListedConstraints(t *testing.T) {
 	}{
 		{"heading with items", "Fix the parser.\n\nConstraints:\n- No new dependencies\n- Batch 3 belongs to another worker\n\nThanks", []string{"No new dependencies", "Batch 3 belongs to another worker"}},
 		{"markdown heading, wrapped item", "## Rules\n1. Keep the public API\n   as it is today\n2. Tests first\nThen report.", []string{"Keep the public API as it is today", "Tests first"}},
+		{"indented message, next list", "  Constraints:\n  - Do not use e2e.\n\n  For each batch, report:\n  - why they matter", []string{"Do not use e2e."}},
 		{"no heading", "Goals:\n- Raise coverage\n- Add tests", nil},
 	} {
 		if got := listedConstraints(tc.text); !slices.Equal(got, tc.want) {

@@ -165,7 +165,7 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 	if c.LatestRequest == c.Goal {
 		c.LatestRequest = "" // one request: it is the goal
 	}
-	c.Constraints = withoutRequestEchoes(constraints(c.Requests, full), c.Requests, c.Goal, c.LatestRequest)
+	c.Constraints = withoutRequestEchoes(constraints(append(forkParentRules(t.Messages), c.Requests...), full), c.Requests, c.Goal, c.LatestRequest)
 	c.Language = personLanguage(c.Requests)
 	c.End = endState(t, main, results)
 	if c.Carried != nil {

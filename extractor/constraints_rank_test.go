@@ -55,3 +55,15 @@ func TestRulesAlternateWithPreferences(t *testing.T) {
 		t.Errorf("second constraint = %q, want the newest preference", got)
 	}
 }
+
+func TestRequirementWordsAreConstraints(t *testing.T) {
+	for _, s := range []string{
+		"CPU and CUDA are mandatory, AMD is high priority.",
+		"The diary folder is off-limits for you.",
+		"Backwards compatibility is non-negotiable.",
+	} {
+		if !isConstraint(s) {
+			t.Errorf("isConstraint(%q) = false, want a requirement", s)
+		}
+	}
+}

@@ -21,8 +21,9 @@ var itemEndRe = regexp.MustCompile(`\s+(?:—|–|-|\(|unless\b|because\b|instea
 const prohibitionsLimit = 170
 
 // minPastedProhibitions is how many prohibitions past a message's clip make
-// it a pasted role or rules prompt worth a constraint of its own.
-const minPastedProhibitions = 2
+// a constraint: one ("Do not modify files." closing a long task prompt) is
+// kept as written, more are folded.
+const minPastedProhibitions = 1
 
 // pastedProhibitions folds the prohibitions a long message states past its
 // clip (a role prompt the person pasted: "YOU DO NOT run builds or tests.
@@ -31,14 +32,19 @@ const minPastedProhibitions = 2
 // each item cut to what it forbids, the whole cut at an item so it fits
 // prohibitionsLimit. Each as its own constraint
 // would crowd out every other rule; left out, they are lost (the clip is
-// all the prompt quotes). Returns "" when there are too few.
+// all the prompt quotes). A single prohibition is returned as written.
+// Returns "" when there is none.
 func pastedProhibitions(sents []string) string {
 	var items []string
+	first := ""
 	seen := map[string]bool{}
 	for _, s := range sents {
 		m := prohibitionRe.FindStringSubmatch(strings.TrimSpace(s))
 		if m == nil {
 			continue
+		}
+		if first == "" {
+			first = strings.TrimSpace(s)
 		}
 		item := m[1]
 		if i := itemEndRe.FindStringIndex(item); i != nil {
@@ -52,6 +58,9 @@ func pastedProhibitions(sents []string) string {
 	}
 	if len(items) < minPastedProhibitions {
 		return ""
+	}
+	if len(items) == 1 && utf8.RuneCountInString(first) <= prohibitionsLimit {
+		return first // one rule, in the person's words
 	}
 	out := "Do not: " + items[0]
 	if utf8.RuneCountInString(out) > prohibitionsLimit {

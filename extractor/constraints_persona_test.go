@@ -15,7 +15,8 @@ func TestPastedProhibitions(t *testing.T) {
 	}{
 		{"role prompt", []string{"Your work is analysis.", "YOU DO NOT run builds or tests.", "IMPORTANT: Do NOT post to GitLab unless approved.", "Do NOT run mutating commands — read-only diagnostics only."},
 			"Do not: run builds or tests; post to GitLab; run mutating commands."},
-		{"one prohibition is no pasted prompt", []string{"Fix the bug.", "Don't push."}, ""},
+		{"one prohibition, as written", []string{"Fix the bug.", "Don't push."}, "Don't push."},
+		{"none", []string{"Fix the bug.", "Push when green."}, ""},
 		{"descriptions are not prohibitions", []string{"It never fails.", "We do not know why."}, ""},
 	} {
 		if got := pastedProhibitions(tc.sents); got != tc.want {

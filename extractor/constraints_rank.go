@@ -10,12 +10,17 @@ import (
 // preference or a remark: an imperative "don't/never/always/must/make
 // sure/avoid" opening the sentence or a clause of it ("Good, but don't put
 // comments into bash snippets"), a rule addressed to the agent ("you must
-// not", "you should never"), a precondition ("explain the options before
-// you implement", "ask before pushing"), or something declared off limits.
-// A "never" that describes ("it never modifies the semantics") is not a
-// rule: the word must open the sentence or a clause.
-var ruleShapeRe = regexp.MustCompile(`(?i)(?:^|[,;:!—–(]\s*|\b(?:but|and|so|please|pls|just|also|then|and then|or)\s+)(?:\*\*)?(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|avoid|only use|use only|stop|no more)\b` +
+// not", "you should never"), what the person does not want ("we don't
+// want UX5 in there"), a precondition ("explain the options before you
+// implement", "ask before pushing"), or something declared off limits.
+// A "never" that describes ("it never modifies the semantics", "fetching
+// SessionData, never rawData") is not a rule: never/always/must open the
+// sentence or follow a conjunction; after a comma only don't/do not/make
+// sure/avoid/ask do.
+var ruleShapeRe = regexp.MustCompile(`(?i)(?:^|\b(?:but|and|so|please|pls|just|also|then|or)\s+)(?:\*\*)?(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|avoid|only use|use only|stop|no more)\b` +
+	`|[,;:!(]\s*(?:\*\*)?(?:don'?t|do not|make sure|avoid|ask)\b` +
 	`|\b(?:you|we|agents?)\s+(?:must|shall|should|may)(?:n'?t| not| never| always| only)?\b` +
+	`|\b(?:we|i)\s+(?:don'?t|do not)\s+(?:want|need)\b` +
 	`|\bbefore you\b|\bfrom now on\b|\bin future\b|\bnot allowed\b|\bforbidden\b|\boff[- ]limits\b`)
 
 // ruleShaped reports whether a constraint reads as a standing rule.

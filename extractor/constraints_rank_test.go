@@ -20,6 +20,8 @@ func TestRuleShaped(t *testing.T) {
 		{"better, but <file_operations>!!!", true},
 		{"the diary folder is off limits", true},
 		{"ruff only reformats, it never modifies the semantics", false},
+		{"the decided path is fetching SessionData, never rawData.", false},
+		{"We don't want UX5 in there anymore.", true},
 		{"I don't understand why it keeps failing", false},
 		{"Let's keep the CLI small", false},
 		{"we're using click, not argparse", false},

@@ -60,6 +60,7 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 	// invocation is a slash command's record, waiting for the message
 	// that expands it.
 	invocation := ""
+	full := map[int]string{}
 	for _, m := range main {
 		switch m.Role {
 		case handoff.RoleAssistant:
@@ -102,6 +103,9 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 			}
 			seen[key] = true
 			r := handoff.Request{Text: clipSentences(req, requestLimit), Source: m.Ref(), Line: m.Line, Timestamp: m.Timestamp}
+			if r.Text != req {
+				full[r.Source.Index] = req // constraints reads the whole message
+			}
 			if pick := resolvePick(req, lastAssistantText); pick != "" {
 				r.Answers = pick
 			}
@@ -161,7 +165,7 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 	if c.LatestRequest == c.Goal {
 		c.LatestRequest = "" // one request: it is the goal
 	}
-	c.Constraints = withoutRequestEchoes(constraints(c.Requests), c.Requests, c.Goal, c.LatestRequest)
+	c.Constraints = withoutRequestEchoes(constraints(append(forkParentRules(t.Messages), c.Requests...), full), c.Requests, c.Goal, c.LatestRequest)
 	c.Language = personLanguage(c.Requests)
 	c.End = endState(t, main, results)
 	if c.Carried != nil {
@@ -495,7 +499,7 @@ func resolvePick(req, asked string) string {
 var confirmPromptRe = regexp.MustCompile(`(?i)\?\s*\(Y\)es/\(N\)o\b.*\[\w+\]:\s*\S*\s*$`)
 
 // constraintRe finds a person's standing instruction or preference.
-var constraintRe = regexp.MustCompile(`(?i)\b(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|keep|avoid|without|only use|use only|instead of|rather than|not \w+ but|prefer|(?:use|using|go with)\b[^.;]{1,60}\b(?:not|instead of|over)\b|ask (?:me )?before|let me know before|check with me|no need to|stop|shouldn'?t|should not|not allowed|forbid|mustn't|important(?:ly)?|remember)\b`)
+var constraintRe = regexp.MustCompile(`(?i)\b(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|keep|avoid|without|only use|use only|instead of|rather than|not \w+ but|prefer|(?:use|using|go with)\b[^.;]{1,60}\b(?:not|instead of|over)\b|ask (?:me )?before|let me know before|check with me|no need to|stop|shouldn'?t|should not|not allowed|forbid|mustn't|important(?:ly)?|remember|mandatory|non-negotiable|off[- ]limits)\b`)
 
 var (
 	// notRuleRe are the phrases that carry a constraint word without
@@ -514,6 +518,9 @@ var (
 // isConstraint reports whether a sentence of the person's states a rule or
 // preference.
 func isConstraint(sent string) bool {
+	if codeLine(sent) {
+		return false
+	}
 	if ruleTagRe.MatchString(sent) {
 		return true
 	}
@@ -540,22 +547,58 @@ var (
 	standingRuleRe = regexp.MustCompile(`(?i)\b(?:don'?t|do not|never|always|from now on|in future)\b`)
 )
 
-// constraints returns the person's constraints, newest first: sentences of
+// constraints returns the person's constraints, standing rules first and
+// newest first within rules and preferences (rulesFirst): sentences of
 // their requests (code and quoted logs removed) that state a rule or
 // preference.
-func constraints(reqs []handoff.Request) []handoff.Constraint {
+//
+// full holds the whole text of the requests whose Text was clipped, by
+// source index: a task prompt's rules often come after its first 700
+// runes. Items under a rule heading ("Constraints:") are constraints
+// whatever their wording, and a line that introduces an output format is
+// one with the format it introduces.
+func constraints(reqs []handoff.Request, full map[int]string) []handoff.Constraint {
 	var out []handoff.Constraint
 	seen := map[string]bool{}
-	for i := len(reqs) - 1; i >= 0 && len(out) < maxConstraints; i-- {
+	listed := map[string]bool{}
+	for i := len(reqs) - 1; i >= 0; i-- {
 		r := reqs[i]
 		if r.Answers != "" {
 			continue
 		}
-		sents := splitSentences(stripCode(r.Text))
+		text := stripCode(r.Text)
+		whole := text
+		if f, ok := full[r.Source.Index]; ok {
+			whole = stripCode(f)
+		}
+		for _, item := range listedConstraints(whole) {
+			if key := strings.ToLower(item); item != "" && !codeLine(item) && !seen[key] && utf8.RuneCountInString(item) <= constraintLimit {
+				seen[key], listed[item] = true, true
+				out = append(out, handoff.Constraint{Text: item, Source: r.Source})
+			}
+		}
+		// Past the clip only the structured rules are read (rule lists,
+		// output formats): a long prompt's tail of tips is a harness's
+		// boilerplate more often than the person's rules.
+		sents := splitSentences(whole)
+		inClip := len(splitSentences(text))
+		if inClip < len(sents) {
+			if p := pastedProhibitions(sents[inClip:]); p != "" && !seen[strings.ToLower(p)] {
+				seen[strings.ToLower(p)], listed[p] = true, true
+				out = append(out, handoff.Constraint{Text: p, Source: r.Source})
+			}
+		}
+		skip := -1
 		for j, sent := range sents {
 			sent = strings.TrimSpace(sent)
-			// A question asks; it does not set a rule.
-			if sent == "" || strings.HasSuffix(sent, "?") || utf8.RuneCountInString(sent) > constraintLimit || !isConstraint(sent) {
+			if j == skip {
+				continue
+			}
+			if f, ok := withFormat(sents, j); ok && utf8.RuneCountInString(f) <= constraintLimit {
+				sent, skip = f, j+1
+				listed[f] = true
+			} else if j >= inClip || sent == "" || strings.HasSuffix(sent, "?") || utf8.RuneCountInString(sent) > constraintLimit || !isConstraint(sent) {
+				// A question asks; it does not set a rule.
 				continue
 			}
 			if pointsBack(sent) {
@@ -579,12 +622,9 @@ func constraints(reqs []handoff.Request) []handoff.Constraint {
 			}
 			seen[key] = true
 			out = append(out, handoff.Constraint{Text: sent, Source: r.Source})
-			if len(out) >= maxConstraints {
-				break
-			}
 		}
 	}
-	return out
+	return rulesFirst(out, listed)
 }
 
 var (

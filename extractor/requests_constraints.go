@@ -3,6 +3,7 @@ package extractor
 import (
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/handoff-cli/handoff"
 )
@@ -14,9 +15,11 @@ import (
 // request it came in.
 func withoutRequestEchoes(cons []handoff.Constraint, reqs []handoff.Request, shown ...string) []handoff.Constraint {
 	var src []int
+	said := map[int]string{}
 	for _, r := range reqs {
 		if r.Text != "" && slices.Contains(shown, r.Text) {
 			src = append(src, r.Source.Index)
+			said[r.Source.Index] = spaceRun.ReplaceAllString(r.Text, " ")
 		}
 	}
 	if len(src) == 0 {
@@ -24,7 +27,9 @@ func withoutRequestEchoes(cons []handoff.Constraint, reqs []handoff.Request, sho
 	}
 	out := cons[:0:0]
 	for _, c := range cons {
-		if slices.Contains(src, c.Source.Index) && !standingRuleRe.MatchString(c.Text) && !askFirstRe.MatchString(c.Text) {
+		// Only a sentence the shown (clipped) text holds is an echo: a
+		// rule from past the clip is said nowhere else.
+		if slices.Contains(src, c.Source.Index) && strings.Contains(said[c.Source.Index], spaceRun.ReplaceAllString(c.Text, " ")) && !standingRuleRe.MatchString(c.Text) && !askFirstRe.MatchString(c.Text) {
 			continue
 		}
 		out = append(out, c)

@@ -1,0 +1,60 @@
+package extractor
+
+import (
+	"regexp"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// ruleShapeRe is a constraint put as a standing rule rather than a
+// preference or a remark: an imperative "don't/never/always/must/make
+// sure/avoid" opening the sentence or a clause of it ("Good, but don't put
+// comments into bash snippets"), a rule addressed to the agent ("you must
+// not", "you should never"), what the person does not want ("we don't
+// want UX5 in there"), a precondition ("explain the options before you
+// implement", "ask before pushing"), or something declared off limits.
+// A "never" that describes ("it never modifies the semantics", "fetching
+// SessionData, never rawData") is not a rule: never/always/must open the
+// sentence or follow a conjunction; after a comma only don't/do not/make
+// sure/avoid/ask do.
+var ruleShapeRe = regexp.MustCompile(`(?i)(?:^|\b(?:but|and|so|please|pls|just|also|then|or)\s+)(?:\*\*)?(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|avoid|only use|use only|stop|no more)\b` +
+	`|[,;:!(]\s*(?:\*\*)?(?:don'?t|do not|make sure|avoid|ask)\b` +
+	`|\b(?:you|we|agents?)\s+(?:must|shall|should|may)(?:n'?t| not| never| always| only)?\b` +
+	`|\b(?:we|i)\s+(?:don'?t|do not)\s+(?:want|need)\b` +
+	`|\bbefore you\b|\bfrom now on\b|\bin future\b|\bnot allowed\b|\bforbidden\b|\boff[- ]limits\b`)
+
+// ruleShaped reports whether a constraint reads as a standing rule.
+func ruleShaped(text string) bool {
+	t := notRuleRe.ReplaceAllString(text, " ")
+	return ruleShapeRe.MatchString(t) || askFirstRe.MatchString(t) || ruleTagRe.MatchString(t)
+}
+
+// rulesFirst orders constraints so that standing rules are not pushed out
+// by the many recent preferences and remarks of a long session: rules and
+// the rest alternate, a rule first, each newest first (the early "never
+// git add ." then stands next to the latest preference instead of below
+// all of them). Items of a rule list and output formats (listed) are
+// rules. It caps the list at maxConstraints after ordering.
+func rulesFirst(cons []handoff.Constraint, listed map[string]bool) []handoff.Constraint {
+	var rules, rest []handoff.Constraint
+	for _, c := range cons {
+		if listed[c.Text] || ruleShaped(c.Text) {
+			rules = append(rules, c)
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	out := make([]handoff.Constraint, 0, len(cons))
+	for i := 0; i < max(len(rules), len(rest)); i++ {
+		if i < len(rules) {
+			out = append(out, rules[i])
+		}
+		if i < len(rest) {
+			out = append(out, rest[i])
+		}
+	}
+	if len(out) > maxConstraints {
+		out = out[:maxConstraints]
+	}
+	return out
+}

@@ -1,0 +1,71 @@
+package extractor
+
+import (
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+)
+
+func TestRuleShaped(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"Never git add . in this repo", true},
+		{"Good, but don't put comments into bash snippets.", true},
+		{"explain both options to me before you try to implement one", true},
+		{"You must not push to main", true},
+		{"we do not prepend the home directory", false}, // describes, sets no rule
+		{"ask me before deleting anything", true},
+		{"better, but <file_operations>!!!", true},
+		{"the diary folder is off limits", true},
+		{"ruff only reformats, it never modifies the semantics", false},
+		{"the decided path is fetching SessionData, never rawData.", false},
+		{"We don't want UX5 in there anymore.", true},
+		{"I don't understand why it keeps failing", false},
+		{"Let's keep the CLI small", false},
+		{"we're using click, not argparse", false},
+	} {
+		if got := ruleShaped(tc.text); got != tc.want {
+			t.Errorf("ruleShaped(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestRulesAlternateWithPreferences(t *testing.T) {
+	c := newConvo(t)
+	c.user("Fix the login bug. Never git add . here, the diary has uncommitted changes.")
+	c.say("Fixed.")
+	for _, m := range []string{
+		"Keep the error text short please.",
+		"I'd prefer tabs over spaces here.",
+		"Make the button blue instead of red.",
+	} {
+		c.user(m)
+		c.say("Done.")
+	}
+	c.user("Now add a logout button.")
+	c.say("Added.")
+	snap := build(t, c, handoff.SessionInfo{})
+	if len(snap.Constraints) < 2 {
+		t.Fatalf("constraints = %v, want the rule and the preferences", snap.Constraints)
+	}
+	if got := snap.Constraints[0].Text; got != "Never git add . here, the diary has uncommitted changes." {
+		t.Errorf("first constraint = %q, want the standing rule ahead of newer preferences", got)
+	}
+	if got := snap.Constraints[1].Text; got != "Make the button blue instead of red." {
+		t.Errorf("second constraint = %q, want the newest preference", got)
+	}
+}
+
+func TestRequirementWordsAreConstraints(t *testing.T) {
+	for _, s := range []string{
+		"CPU and CUDA are mandatory, AMD is high priority.",
+		"The diary folder is off-limits for you.",
+		"Backwards compatibility is non-negotiable.",
+	} {
+		if !isConstraint(s) {
+			t.Errorf("isConstraint(%q) = false, want a requirement", s)
+		}
+	}
+}

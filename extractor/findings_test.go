@@ -1,0 +1,101 @@
+package extractor
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// TestFindingLike: a line of an earlier report is a finding when it
+// states a result that can still hold (a verdict, a change made, a
+// figure); a next step, a problem, a guess, a question, a plan step or
+// the middle of a wrapped sentence is not.
+func TestFindingLike(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"`parser.go` compiles cleanly", true},
+		{"Removed the hard-coded user names from `library.py`", true},
+		{"Driver: ✅ Version 575.64.03 installed", true},
+		{"Reduced `cli.py` from 142 to 131 lines", true},
+		{"Next: wire `parser.go` into the CLI", false},
+		{"❌ `three.c` fails: 12 errors", false},
+		{"`vsla_copy` calls in autograd need to be fixed", false},
+		{"Could it be that `main.ts` caches the value?", false},
+		{"I’m narrowing on places where `offset_of` can move", false},
+		{"Verify that `goreleaser` builds from the repo root", false},
+		{"[PR] Create PR: build the description in `pr.md`", false},
+		{"[ ] Schema coverage of `index.ts` is complete", false},
+		{"and the `foo.c` build passes too", false},
+		{"The file we are interested in is `handler.py`", false}, // a name alone
+	} {
+		if got := findingLike(tc.line); got != tc.want {
+			t.Errorf("findingLike(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
+// TestLineNames: names are files (base name), identifiers, a leading
+// label and the units of figures, so a later line about the same thing
+// can replace an older one.
+func TestLineNames(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		line string
+		want []string
+	}{
+		{"`src/a.c` builds", []string{"a.c"}},
+		{"Driver: ✅ 575.64.03", []string{"label:driver"}},
+		{"Reduced code to 126 lines", []string{"unit:line"}},
+		{"LibraryPaths dataclass reverted", []string{"librarypaths"}},
+	} {
+		got := strings.Join(lineNames(tc.line), ",")
+		for _, w := range tc.want {
+			if !strings.Contains(","+got+",", ","+w+",") {
+				t.Errorf("lineNames(%q) = %q, want it to hold %q", tc.line, got, w)
+			}
+		}
+	}
+}
+
+// TestEarlierFindings: the reports before the last three give findings,
+// newest first and with negated scores; a line a later report replaces
+// (same file, label or unit), a problem, a next step and a line the last
+// message shows are left out, and an old report needs a stronger line.
+func TestEarlierFindings(t *testing.T) {
+	t.Parallel()
+	pad := strings.Repeat("Some narration about the work that carries nothing a successor needs. ", 6)
+	c := newConvo(t)
+	c.user("port the parser and measure it")
+	c.say("Status.\n- Added `lexer.go` with 40 token kinds\n- `scanner.go` compiles\n" + pad)
+	c.say("Status.\n- ❌ `ast.go` fails: 3 errors\n- Next: port `eval.go`\n- `scanner.go` now fails to link\n- Reduced `parser.go` to 310 lines\n" + pad)
+	c.say("Status.\n- ✅ `printer.go` verified against 12 golden files\n- ✅ Parser total: 280 lines\n" + pad)
+	for i := range 3 {
+		c.say("Report " + string(rune('A'+i)) + ".\n- `other" + string(rune('a'+i)) + ".go` builds\n" + pad)
+	}
+	c.say("Done: `scanner.go` was rewritten.")
+	got := keyLines(c.msgs, len(c.msgs)-1, handoff.MessageRef{})
+	var earlier []string
+	for _, k := range got {
+		if k.Score < 0 {
+			earlier = append(earlier, k.Text)
+		}
+	}
+	all := strings.Join(earlier, "\n")
+	for _, want := range []string{"`printer.go` verified", "Added `lexer.go`", "280 lines"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("earlier findings lack %q:\n%s", want, all)
+		}
+	}
+	for _, not := range []string{"`ast.go`", "eval.go", "scanner.go", "310 lines", "`other"} {
+		if strings.Contains(all, not) {
+			t.Errorf("earlier findings hold %q (a problem, a next step, a line replaced later or a line of the last reports):\n%s", not, all)
+		}
+	}
+	if len(earlier) > 0 && !strings.Contains(earlier[0], "printer.go") {
+		t.Errorf("first finding = %q, want the newest report's", earlier[0])
+	}
+}

@@ -2,6 +2,7 @@ package extractor
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -36,7 +37,7 @@ const (
 // problem is left out: most were fixed by the reports that followed, and
 // those still open are the open errors' business (reported problems of
 // the last reports, failing commands).
-var problemLineRe = regexp.MustCompile(`(?i)❌|⚠|✗|✘|🔴|🚧|\b(?:fail(?:s|ed|ing|ure|ures)?|errors?|broken|crash(?:es|ed)?|missing|blocked|stub(?:bed|s)?|bugs?|issues?|problems?|cannot|can't|unable|doesn't|don't|isn't|aren't|not (?:yet )?(?:implemented|working|done|run|tested|verified|supported|found)|undefined|undeclared|not declared|wrong|incorrect|needs?|to be fixed|not confirmed|(?:is|are) still|haven[’']t|hasn[’']t|didn[’']t|wasn[’']t|weren[’']t|won[’']t)\b|^\[ \]`)
+var problemLineRe = regexp.MustCompile(`(?i)❌|⚠|✗|✘|🔴|🚧|\b(?:fail(?:s|ed|ing|ure|ures)?|errors?|broken|crash(?:es|ed)?|missing|blocked|stub(?:bed|s)?|bugs?|issues?|problems?|cannot|can't|unable|doesn't|don't|isn't|aren't|not (?:yet )?(?:implemented|working|done|run|tested|verified|supported|found)|undefined|undeclared|not declared|wrong|incorrect|needs?|to be fixed|not confirmed|(?:is|are) still|left (?:is|are)|left open|still open|remains? open|haven[’']t|hasn[’']t|didn[’']t|wasn[’']t|weren[’']t|won[’']t)\b|^\[ \]`)
 
 // guessLineRe marks a line that guesses, asks or plans rather than
 // states: a hypothesis from back then is not a finding.
@@ -47,13 +48,14 @@ var guessLineRe = regexp.MustCompile(`(?i)\?|\b(?:could|might|maybe|perhaps|prob
 var planLineRe = regexp.MustCompile(`(?i)^(?:\[[^\]]*\]\s*)?(?:[\w /.-]{1,40}:\s*)?(?:verify|create|add|run|install|update|implement|check|test|make|write|remove|delete|use|set up|build|fix|ensure|move|rename|configure|deploy|review|consider|try|open|start)\b`)
 
 // findingLike reports whether a scored line states a result that can
-// still hold: a verdict or a figure, not a next step, a problem, a guess or a plan step, and
+// still hold: a verdict or a figure, not a list's lead-in ("… please
+// also add:"), a next step, a problem, a guess or a plan step, and
 // not the middle of a wrapped sentence (a lower-case start).
 func findingLike(line string) bool {
-	if r, _ := utf8.DecodeRuneInString(line); unicode.IsLower(r) {
+	if r, _ := utf8.DecodeRuneInString(line); unicode.IsLower(r) || strings.HasSuffix(line, ":") {
 		return false
 	}
-	if !verdictRe.MatchString(line) && !doneRe.MatchString(line) && !figureRe.MatchString(line) {
+	if !verdictRe.MatchString(line) && !doneRe.MatchString(line) && !figureRe.MatchString(line) && !changeArrowRe.MatchString(line) {
 		return false // a name alone is narration ("the file we want is …")
 	}
 	plain := strings.ReplaceAll(line, "`", "")
@@ -84,17 +86,32 @@ func earlierFindings(main []handoff.Message, before int, shown string, seen map[
 		}
 		least := findingMin + age/findingAge
 		var names []string
-		kept := 0
-		for n, l := range strings.Split(stripCode(text), "\n") {
-			line, score, own := findingLine(l)
+		var found []handoff.KeyLine
+		units := map[string]bool{} // units of figures stated below in this report
+		lines := strings.Split(stripCode(text), "\n")
+		// Bottom up: a report's last figure in a unit ("… 122 lines") is
+		// its result; the same unit's figures above it are steps on the way.
+		for n := len(lines) - 1; n >= 0; n-- {
+			line, score, own := findingLine(lines[n])
 			if score == 0 {
 				continue
 			}
-			names = append(names, own...)
+			stated := statesAbout(line)
+			if stated {
+				names = append(names, own...)
+			}
 			if n == 0 {
 				score++ // a report's headline
 			}
-			if score < least || kept >= findingsPerReport || !findingLike(line) {
+			ok := score >= least && findingLike(line) && !namedLater(own, units)
+			if stated {
+				for _, u := range own {
+					if strings.HasPrefix(u, "unit:") {
+						units[u] = true
+					}
+				}
+			}
+			if !ok {
 				continue
 			}
 			key := normLine(line)
@@ -102,12 +119,11 @@ func earlierFindings(main []handoff.Message, before int, shown string, seen map[
 				continue
 			}
 			seen[key] = true
-			kept++
-			out = append(out, handoff.KeyLine{Text: line, Score: -score, Source: m.Ref()})
-			if len(out) == maxFindings {
-				break
-			}
+			found = append(found, handoff.KeyLine{Text: line, Score: -score, Source: m.Ref()})
 		}
+		slices.Reverse(found) // the report's order
+		found = found[:min(len(found), findingsPerReport, maxFindings-len(out))]
+		out = append(out, found...)
 		// The report's names supersede older lines only once its own
 		// lines are read: one report's lines do not cancel each other.
 		for _, n := range names {
@@ -129,6 +145,10 @@ var labelRe = regexp.MustCompile(`^([^:]{3,40}):\s`)
 // "Second refactoring (reverted)"): what was done is a finding too.
 var doneRe = regexp.MustCompile(`(?i)\b(?:added|created|removed|deleted|renamed|replaced|reverted|converted|moved|extracted|consolidated|merged|committed|pushed|installed|upgraded|downgraded|updated|migrated|refactored|wrote|written|generated|documented|switched|enabled|disabled|configured|confirmed|detected)\b`)
 
+// changeArrowRe is a change written as an arrow ("`art/` → `Art/`",
+// "142 -> 126 lines"): a verdict in any language.
+var changeArrowRe = regexp.MustCompile(`\S\s*(?:→|->|⇒|=>)\s*\S`)
+
 // pascalRe is a PascalCase identifier of two humps or more
 // (LibraryPaths, SignalScorer), which factRe's lower camelCase misses.
 var pascalRe = regexp.MustCompile(`\b[A-Z][a-z]+[A-Z][A-Za-z0-9]*\b`)
@@ -149,7 +169,7 @@ func findingLine(raw string) (string, int, []string) {
 		return "", 0, names
 	}
 	score := 0
-	if verdictRe.MatchString(t) || doneRe.MatchString(t) {
+	if verdictRe.MatchString(t) || doneRe.MatchString(t) || (named && changeArrowRe.MatchString(t)) {
 		score += 2
 	}
 	if named {
@@ -177,7 +197,7 @@ func lineNames(line string) []string {
 		out = append(out, "unit:"+strings.TrimSuffix(strings.ToLower(m[1]), "s"))
 	}
 	for _, n := range append(factRe.FindAllString(line, -1), pascalRe.FindAllString(line, -1)...) {
-		n = strings.ToLower(strings.Trim(n, "`()"))
+		n = strings.TrimRight(strings.ToLower(strings.Trim(n, "`()")), "/")
 		if i := strings.LastIndex(n, "/"); i >= 0 && i < len(n)-1 {
 			n = n[i+1:]
 		}
@@ -198,6 +218,13 @@ func namedLater(names []string, later map[string]bool) bool {
 	return false
 }
 
+// statesAbout reports whether a line says how a thing stands or what
+// was done to it (a verdict, a change, a problem): only such a line
+// replaces an older one about the same name; a passing mention does not.
+func statesAbout(line string) bool {
+	return verdictRe.MatchString(line) || doneRe.MatchString(line) || problemLineRe.MatchString(line) || changeArrowRe.MatchString(line)
+}
+
 // laterNames are the names in the scored lines of the main thread's
 // assistant messages from index from on: what the newest reports and the
 // last message say about things overrides what older reports said.
@@ -209,7 +236,7 @@ func laterNames(main []handoff.Message, from int) map[string]bool {
 			continue
 		}
 		for _, l := range strings.Split(stripCode(withoutThinking(m.Text)), "\n") {
-			if _, score, names := findingLine(l); score > 0 {
+			if line, score, names := findingLine(l); score > 0 && statesAbout(line) {
 				for _, n := range names {
 					later[n] = true
 				}

@@ -63,13 +63,15 @@ func TestLineNames(t *testing.T) {
 
 // TestEarlierFindings: the reports before the last three give findings,
 // newest first and with negated scores; a line a later report replaces
-// (same file, label or unit), a problem, a next step and a line the last
+// (same file, label or unit; within one report, a unit's last figure
+// replaces those above it), a problem, a next step and a line the last
 // message shows are left out, and an old report needs a stronger line.
 func TestEarlierFindings(t *testing.T) {
 	t.Parallel()
 	pad := strings.Repeat("Some narration about the work that carries nothing a successor needs. ", 6)
 	c := newConvo(t)
 	c.user("port the parser and measure it")
+	c.say("Lexer journey.\n- ✅ Removed the tables: 142 bytes\n- ✅ Inlined the states: 126 bytes\n" + pad)
 	c.say("Status.\n- Added `lexer.go` with 40 token kinds\n- `scanner.go` compiles\n" + pad)
 	c.say("Status.\n- ❌ `ast.go` fails: 3 errors\n- Next: port `eval.go`\n- `scanner.go` now fails to link\n- Reduced `parser.go` to 310 lines\n" + pad)
 	c.say("Status.\n- ✅ `printer.go` verified against 12 golden files\n- ✅ Parser total: 280 lines\n" + pad)
@@ -85,12 +87,12 @@ func TestEarlierFindings(t *testing.T) {
 		}
 	}
 	all := strings.Join(earlier, "\n")
-	for _, want := range []string{"`printer.go` verified", "Added `lexer.go`", "280 lines"} {
+	for _, want := range []string{"`printer.go` verified", "Added `lexer.go`", "280 lines", "126 bytes"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("earlier findings lack %q:\n%s", want, all)
 		}
 	}
-	for _, not := range []string{"`ast.go`", "eval.go", "scanner.go", "310 lines", "`other"} {
+	for _, not := range []string{"`ast.go`", "eval.go", "scanner.go", "310 lines", "142 bytes", "`other"} {
 		if strings.Contains(all, not) {
 			t.Errorf("earlier findings hold %q (a problem, a next step, a line replaced later or a line of the last reports):\n%s", not, all)
 		}

@@ -8,8 +8,11 @@ import (
 )
 
 // Ranks of the earlier findings: after the end state, the goal, the
-// constraints, the open errors and the first key lines, and well before
-// the recent conversation, whose turns carry less per token.
+// constraints, the open errors and the first five key lines of the last
+// reports (fresher than any finding), with the first done tasks, and well
+// before the recent conversation, whose turns carry less per token. At
+// rank 22 they gained 0.005 at 1000 but pushed a last report's key line
+// and, at 500, a must-have done task out.
 const (
 	rankFindings       = 30 // + stride findingsStride
 	findingsStride     = 3

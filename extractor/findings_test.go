@@ -101,3 +101,47 @@ func TestEarlierFindings(t *testing.T) {
 		t.Errorf("first finding = %q, want the newest report's", earlier[0])
 	}
 }
+
+// TestEarlierFindingsReal: on real sessions, an early status table's
+// versions come through as findings, and a refactoring journey's
+// intermediate line count ("131 lines") does not, only its result.
+func TestEarlierFindingsReal(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		file      string
+		want, not []string
+	}{
+		{"claude-code/vsla-069508a5-summaries-64lines.jsonl", []string{"575.64.03", "13.3.0"}, []string{"Not installed"}},
+		{"claude-code-console/bookminder-day-010.txt", nil, []string{"131 lines", "142 to 131"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			var main []handoff.Message
+			for _, m := range realMessages(t, tc.file) {
+				if !m.Sidechain {
+					main = append(main, m)
+				}
+			}
+			last := len(main) - 1
+			for last > 0 && (main[last].Role != handoff.RoleAssistant || strings.TrimSpace(main[last].Text) == "") {
+				last--
+			}
+			var earlier []string
+			for _, k := range keyLines(main, last, handoff.MessageRef{}) {
+				if k.Score < 0 {
+					earlier = append(earlier, k.Text)
+				}
+			}
+			all := strings.Join(earlier, "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("%s: earlier findings lack %q:\n%s", tc.file, w, all)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(all, n) {
+					t.Errorf("%s: earlier findings hold %q:\n%s", tc.file, n, all)
+				}
+			}
+		})
+	}
+}

@@ -30,6 +30,7 @@ const (
 	secDecisions
 	secErrors
 	secTests
+	secFindings
 	secWork
 	secGit
 	secRecent
@@ -50,6 +51,7 @@ var sectionInfo = [numSections]struct{ key, title string }{
 	secDecisions:   {"decisions", "Decisions in force"},
 	secErrors:      {"errors", "Open errors (newest first)"},
 	secTests:       {"tests", "Tests"},
+	secFindings:    {"findings", "Earlier findings of the agent (newest first)"},
 	secWork:        {"work", "Work done: commits and files changed"},
 	secGit:         {"git", "Git"},
 	secRecent:      {"recent", "Recent conversation (oldest first)"},
@@ -194,6 +196,7 @@ func buildPieces(s *handoff.Snapshot, show string) []piece {
 	b.decisions(s)
 	b.errors(s)
 	b.tests(s)
+	b.findings(s)
 	b.work(s)
 	b.git(s)
 	b.gitSeen(s)
@@ -367,8 +370,9 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 
 // keyLines adds the key lines of the assistant's last reports, best first
 // by rank, shown oldest report first under one lead line that ranks with
-// the best of them.
+// the best of them; the earlier findings are findings' own section.
 func (b *builder) keyLines(lines []handoff.KeyLine) {
+	lines, _ = splitKeyLines(lines)
 	if len(lines) == 0 {
 		return
 	}

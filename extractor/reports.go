@@ -45,7 +45,8 @@ var (
 // their lines that carry state or facts, best first: a next step or open
 // item, then a verdict (builds, fails, verified), each raised when it
 // names a file, identifier or figure; narration and praise are left out.
-// The newest report's lines win ties.
+// The newest report's lines win ties. After them come the earlier
+// findings (earlierFindings), newest first, with negated scores.
 func keyLines(main []handoff.Message, last int, quoted handoff.MessageRef) []handoff.KeyLine {
 	var out []handoff.KeyLine
 	seen := map[string]bool{}
@@ -53,7 +54,7 @@ func keyLines(main []handoff.Message, last int, quoted handoff.MessageRef) []han
 	if last >= 0 && last < len(main) {
 		shown = normLine(main[last].Text)
 	}
-	reports := 0
+	reports, oldest := 0, last
 	for i := last - 1; i >= 0 && reports < reportsRead; i-- {
 		m := main[i]
 		if m.Role != handoff.RoleAssistant || m.Sidechain || (quoted.ID != "" && m.ID == quoted.ID) {
@@ -82,32 +83,20 @@ func keyLines(main []handoff.Message, last int, quoted handoff.MessageRef) []han
 			out = append(out, handoff.KeyLine{Text: line, Score: score - reports, Source: m.Ref()})
 		}
 		reports++
+		oldest = i
 	}
 	slices.SortStableFunc(out, func(a, b handoff.KeyLine) int { return b.Score - a.Score })
 	if len(out) > maxKeyLines {
 		out = out[:maxKeyLines]
 	}
-	return out
+	return append(out, earlierFindings(main, oldest, shown, seen, laterNames(main, oldest))...)
 }
 
 // keyLine cleans one report line and scores what it carries: 0 for a
 // line to leave out.
 func keyLine(raw string) (string, int) {
-	t := strings.TrimSpace(raw)
-	if t == "" || italicLineRe.MatchString(t) || boilerplateRe.MatchString(t) || ruleLineRe.MatchString(t) || tableRule.MatchString(t) {
-		return "", 0
-	}
-	if strings.HasPrefix(t, "|") { // a table row: its cells, in a line
-		var cells []string
-		for _, c := range strings.Split(strings.Trim(t, "|"), "|") {
-			if c = strings.TrimSpace(c); c != "" {
-				cells = append(cells, c)
-			}
-		}
-		t = strings.Join(cells, " — ")
-	}
-	t = cleanLine(t)
-	if utf8.RuneCountInString(t) < 12 {
+	t := reportLine(raw)
+	if t == "" {
 		return "", 0
 	}
 	score := 0
@@ -131,6 +120,30 @@ func keyLine(raw string) (string, int) {
 		return "", 0
 	}
 	return clipSentences(t, keyLineLimit), score
+}
+
+// reportLine cleans one report line: markup out, a table row's cells
+// joined; "" for a rule, a table's rule row, boilerplate or a line too
+// short to say anything.
+func reportLine(raw string) string {
+	t := strings.TrimSpace(raw)
+	if t == "" || italicLineRe.MatchString(t) || boilerplateRe.MatchString(t) || ruleLineRe.MatchString(t) || tableRule.MatchString(t) {
+		return ""
+	}
+	if strings.HasPrefix(t, "|") { // a table row: its cells, in a line
+		var cells []string
+		for _, c := range strings.Split(strings.Trim(t, "|"), "|") {
+			if c = strings.TrimSpace(c); c != "" {
+				cells = append(cells, c)
+			}
+		}
+		t = strings.Join(cells, " — ")
+	}
+	t = cleanLine(t)
+	if utf8.RuneCountInString(t) < 12 {
+		return ""
+	}
+	return t
 }
 
 // normLine is a line's text for spotting repeats: markup and case aside.

@@ -1,0 +1,247 @@
+package extractor
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// Limits on the earlier findings: key lines of the reports before the
+// last reportsRead ones. Most facts a successor lacks sit in the
+// assistant's own reports a few dozen turns back ("`foo.c` compiles, 25
+// pages"); the older a report, the more a line must carry to be kept,
+// and a later line about the same name replaces it.
+const (
+	// findingMin is the least an earlier line must score: a verdict with
+	// a name (a next step or plan from back then is not a finding: it has
+	// likely been done or dropped since).
+	findingMin = 4
+	// findingAge is how many reports back each extra point is needed:
+	// the oldest reports need a verdict, a name and a figure.
+	findingAge = 6
+	// maxFindings bounds the list; the compiler's ranks decide how many
+	// fit.
+	maxFindings = 12
+	// findingsPerReport keeps one long report from filling the list.
+	findingsPerReport = 3
+	// findingReportMin is how long an earlier message must be to be read:
+	// a short status table ("Driver: ✅ 575.64.03") is a report too.
+	findingReportMin = 200
+)
+
+// problemLineRe marks a line that reports a problem. An earlier report's
+// problem is left out: most were fixed by the reports that followed, and
+// those still open are the open errors' business (reported problems of
+// the last reports, failing commands).
+var problemLineRe = regexp.MustCompile(`(?i)❌|⚠|✗|✘|🔴|🚧|\b(?:fail(?:s|ed|ing|ure|ures)?|errors?|broken|crash(?:es|ed)?|missing|blocked|stub(?:bed|s)?|bugs?|issues?|problems?|cannot|can't|unable|doesn't|don't|isn't|aren't|not (?:yet )?(?:implemented|working|done|run|tested|verified|supported|found)|undefined|undeclared|not declared|wrong|incorrect|needs?|to be fixed|not confirmed|(?:is|are) still|left (?:is|are)|left open|still open|remains? open|haven[’']t|hasn[’']t|didn[’']t|wasn[’']t|weren[’']t|won[’']t)\b|^\[ \]`)
+
+// guessLineRe marks a line that guesses, asks or plans rather than
+// states: a hypothesis from back then is not a finding.
+var guessLineRe = regexp.MustCompile(`(?i)\?|\b(?:could|might|maybe|perhaps|probably|likely|seems?|appears?|apparently|I think|let me|let[’']s|I[’']ll|we[’']ll|I[’']m (?:now|\w+ing)|I am (?:now|\w+ing)|we should|you should|should we)\b`)
+
+// planLineRe is a line that starts with an instruction ("Verify that …",
+// "[PR] Create PR: …"): a step of a plan, not a result.
+var planLineRe = regexp.MustCompile(`(?i)^(?:\[[^\]]*\]\s*)?(?:[\w /.-]{1,40}:\s*)?(?:verify|create|add|run|install|update|implement|check|test|make|write|remove|delete|use|set up|build|fix|ensure|move|rename|configure|deploy|review|consider|try|open|start)\b`)
+
+// findingLike reports whether a scored line states a result that can
+// still hold: a verdict or a figure, not a list's lead-in ("… please
+// also add:"), a next step, a problem, a guess or a plan step, and
+// not the middle of a wrapped sentence (a lower-case start).
+func findingLike(line string) bool {
+	if r, _ := utf8.DecodeRuneInString(line); unicode.IsLower(r) || strings.HasSuffix(line, ":") {
+		return false
+	}
+	if !verdictRe.MatchString(line) && !doneRe.MatchString(line) && !figureRe.MatchString(line) && !changeArrowRe.MatchString(line) {
+		return false // a name alone is narration ("the file we want is …")
+	}
+	plain := strings.ReplaceAll(line, "`", "")
+	return !nextLineRe.MatchString(line) && !problemLineRe.MatchString(line) && !guessLineRe.MatchString(line) && !planLineRe.MatchString(plain)
+}
+
+// earlierFindings returns the key lines of the main thread's reports
+// before index before (the oldest report keyLines read), newest first.
+// Their Score is negated: the snapshot keeps them among the key lines,
+// and a negative score is what tells the compiler they are earlier
+// findings, not lines of the last reports (a report among those may hold
+// no key line, so the sources alone cannot tell).
+// A line is left out when it is a plan or next step, when it repeats a
+// line already kept or the last message (shown), or when a later report
+// — any of the later lines in later, or a newer finding — names the same
+// file or identifier: the later word on a thing wins.
+func earlierFindings(main []handoff.Message, before int, shown string, seen map[string]bool, later map[string]bool) []handoff.KeyLine {
+	var out []handoff.KeyLine
+	age := 0
+	for i := before - 1; i >= 0 && len(out) < maxFindings; i-- {
+		m := main[i]
+		if m.Role != handoff.RoleAssistant || m.Sidechain || m.CompactSummary {
+			continue
+		}
+		text := withoutThinking(m.Text)
+		if utf8.RuneCountInString(text) < findingReportMin {
+			continue
+		}
+		least := findingMin + age/findingAge
+		var names []string
+		var found []handoff.KeyLine
+		units := map[string]bool{} // units of figures stated below in this report
+		lines := strings.Split(stripCode(text), "\n")
+		// Bottom up: a report's last figure in a unit ("… 122 lines") is
+		// its result; the same unit's figures above it are steps on the way.
+		for n := len(lines) - 1; n >= 0; n-- {
+			line, score, own := findingLine(lines[n])
+			if score == 0 {
+				continue
+			}
+			stated := statesAbout(line)
+			if stated {
+				names = append(names, own...)
+			}
+			if n == 0 {
+				score++ // a report's headline
+			}
+			ok := score >= least && findingLike(line) && !namedLater(own, units)
+			if stated {
+				for _, u := range own {
+					if strings.HasPrefix(u, "unit:") {
+						units[u] = true
+					}
+				}
+			}
+			if !ok {
+				continue
+			}
+			key := normLine(line)
+			if seen[key] || strings.Contains(shown, strings.TrimSuffix(key, " …")) || namedLater(own, later) {
+				continue
+			}
+			seen[key] = true
+			found = append(found, handoff.KeyLine{Text: line, Score: -score, Source: m.Ref()})
+		}
+		slices.Reverse(found) // the report's order
+		found = found[:min(len(found), findingsPerReport, maxFindings-len(out))]
+		out = append(out, found...)
+		// The report's names supersede older lines only once its own
+		// lines are read: one report's lines do not cancel each other.
+		for _, n := range names {
+			later[n] = true
+		}
+		age++
+	}
+	return out
+}
+
+// unitRe is a measurement's unit ("131 lines", "94% coverage"): a later
+// figure in the same unit replaces an older one.
+var unitRe = regexp.MustCompile(`(?i)\d\s*(%|×|ms\b|(?:lines|tests|pages|files|errors|warnings|findings|passed|failed|commits|bytes|kb|mb|gb)\b|(?:line|test|page|file|error|warning|finding|commit|byte)\b)`)
+
+// labelRe is a line's leading label ("GPU Hardware: ✅ …").
+var labelRe = regexp.MustCompile(`^([^:]{3,40}):\s`)
+
+// doneRe is a change reported as made ("Removed the hard-coded names",
+// "Second refactoring (reverted)"): what was done is a finding too.
+var doneRe = regexp.MustCompile(`(?i)\b(?:added|created|removed|deleted|renamed|replaced|reverted|converted|moved|extracted|consolidated|merged|committed|pushed|installed|upgraded|downgraded|updated|migrated|refactored|wrote|written|generated|documented|switched|enabled|disabled|configured|confirmed|detected)\b`)
+
+// changeArrowRe is a change written as an arrow ("`art/` → `Art/`",
+// "142 -> 126 lines"): a verdict in any language.
+var changeArrowRe = regexp.MustCompile(`\S\s*(?:→|->|⇒|=>)\s*\S`)
+
+// pascalRe is a PascalCase identifier of two humps or more
+// (LibraryPaths, SignalScorer), which factRe's lower camelCase misses.
+var pascalRe = regexp.MustCompile(`\b[A-Z][a-z]+[A-Z][A-Za-z0-9]*\b`)
+
+// findingLine cleans one line of an earlier report and scores it as a
+// finding: 2 for a verdict or a change made, 2 for a name, 1 for a
+// figure; it returns the names too (0 and none for a line that carries
+// neither a name nor a figure).
+func findingLine(raw string) (string, int, []string) {
+	t := reportLine(raw)
+	if t == "" {
+		return "", 0, nil
+	}
+	names := lineNames(t)
+	named := factRe.MatchString(t) || pascalRe.MatchString(t)
+	figure := figureRe.MatchString(t)
+	if !named && !figure {
+		return "", 0, names
+	}
+	score := 0
+	if verdictRe.MatchString(t) || doneRe.MatchString(t) || (named && changeArrowRe.MatchString(t)) {
+		score += 2
+	}
+	if named {
+		score += 2
+	}
+	if figure {
+		score++
+		if !named {
+			score++ // a figure or version names what it is about
+		}
+	}
+	return clipSentences(t, keyLineLimit), score, names
+}
+
+// lineNames are the files and identifiers a line names, lower-cased,
+// with a path cut to its base name so `src/a.c` and `a.c` are one name,
+// its leading label and its units: a later "Driver: …" line or "126
+// lines" replaces an older one.
+func lineNames(line string) []string {
+	var out []string
+	if m := labelRe.FindStringSubmatch(line); m != nil && len(strings.Fields(m[1])) <= 4 {
+		out = append(out, "label:"+strings.ToLower(strings.Trim(m[1], "`* ")))
+	}
+	for _, m := range unitRe.FindAllStringSubmatch(line, -1) {
+		out = append(out, "unit:"+strings.TrimSuffix(strings.ToLower(m[1]), "s"))
+	}
+	for _, n := range append(factRe.FindAllString(line, -1), pascalRe.FindAllString(line, -1)...) {
+		n = strings.TrimRight(strings.ToLower(strings.Trim(n, "`()")), "/")
+		if i := strings.LastIndex(n, "/"); i >= 0 && i < len(n)-1 {
+			n = n[i+1:]
+		}
+		if len(n) >= 3 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// namedLater reports whether a later line names one of names.
+func namedLater(names []string, later map[string]bool) bool {
+	for _, n := range names {
+		if later[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// statesAbout reports whether a line says how a thing stands or what
+// was done to it (a verdict, a change, a problem): only such a line
+// replaces an older one about the same name; a passing mention does not.
+func statesAbout(line string) bool {
+	return verdictRe.MatchString(line) || doneRe.MatchString(line) || problemLineRe.MatchString(line) || changeArrowRe.MatchString(line)
+}
+
+// laterNames are the names in the scored lines of the main thread's
+// assistant messages from index from on: what the newest reports and the
+// last message say about things overrides what older reports said.
+func laterNames(main []handoff.Message, from int) map[string]bool {
+	later := map[string]bool{}
+	for i := max(from, 0); i < len(main); i++ {
+		m := main[i]
+		if m.Role != handoff.RoleAssistant || m.Sidechain {
+			continue
+		}
+		for _, l := range strings.Split(stripCode(withoutThinking(m.Text)), "\n") {
+			if line, score, names := findingLine(l); score > 0 && statesAbout(line) {
+				for _, n := range names {
+					later[n] = true
+				}
+			}
+		}
+	}
+	return later
+}

@@ -103,7 +103,7 @@ const (
 	rankKeyLines       = 8  // + stride 2, for the first keyLinesFirst
 	rankKeyLinesMore   = 16 // + stride 3
 	keyLinesFirst      = 3
-	rankGit            = 20
+	rankGit            = 14
 	rankLatestFull     = 23
 	rankGoalFull       = 24
 	rankFilesLine      = 18 // the compact line of every file edited

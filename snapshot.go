@@ -344,6 +344,11 @@ const (
 	DecisionClarification DecisionType = "clarification"
 )
 
+// RevertedPrefix opens the description of a decision recording a change
+// that was tried and then undone, so a successor does not try it again;
+// the extractor writes it and the compiler shows it as the line's kind.
+const RevertedPrefix = "Tried and reverted: "
+
 // DecisionTypes lists every valid DecisionType, for validation and schemas.
 func DecisionTypes() []DecisionType {
 	return []DecisionType{DecisionApproach, DecisionLibrary, DecisionArchitecture, DecisionWorkaround, DecisionSkip, DecisionClarification}

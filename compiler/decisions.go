@@ -197,19 +197,15 @@ func rationale(r string) string {
 	return quoted(r, 240)
 }
 
-// revertedPrefix opens a decision the extractor built from a revert (a
-// change tried and then undone); it must match extractor's.
-const revertedPrefix = "Tried and reverted: "
-
 // decisionLine renders a decision on one line, the choice first: its type
 // only where it changes how to read the choice (a workaround, a skip, the
 // person's own call), then its why and what it was chosen over.
 func decisionLine(d handoff.Decision, person bool) (brief, full string) {
 	lead, desc := "- ", d.Description
 	switch {
-	case strings.HasPrefix(desc, revertedPrefix):
+	case strings.HasPrefix(desc, handoff.RevertedPrefix):
 		// Our words, not the session's: outside the quotes.
-		lead, desc = "- tried and reverted: ", strings.TrimPrefix(desc, revertedPrefix)
+		lead, desc = "- tried and reverted: ", strings.TrimPrefix(desc, handoff.RevertedPrefix)
 	case person && !strings.HasPrefix(d.Description, "The person "):
 		lead = "- the person: "
 	case d.Type == handoff.DecisionWorkaround:

@@ -69,17 +69,13 @@ func (r *revertTracker) add(s *decisionSet, m handoff.Message, task, what string
 	c := candidate{Decision: handoff.Decision{
 		Timestamp: m.Timestamp, TaskID: task, Source: m.Ref(),
 		Type:        handoff.DecisionApproach,
-		Description: revertedPrefix + what,
+		Description: handoff.RevertedPrefix + what,
 		Rationale:   r.why(),
 	}, alts: []string{what}}
 	c.Alternatives = c.alts
 	s.add(c)
 	r.last = m.Index
 }
-
-// revertedPrefix opens a tried-and-reverted decision; the compiler shows
-// it as the line's kind.
-const revertedPrefix = "Tried and reverted: "
 
 // why returns the person's reason for a revert they asked for: their
 // words before "revert" ("nah, this ended up to be more LOC. revert"),

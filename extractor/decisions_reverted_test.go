@@ -83,7 +83,7 @@ func TestRevertDecisions(t *testing.T) {
 			}
 			var got, whys []string
 			for _, d := range res.Decisions {
-				if strings.HasPrefix(d.Description, revertedPrefix) {
+				if strings.HasPrefix(d.Description, handoff.RevertedPrefix) {
 					got = append(got, d.Description)
 					whys = append(whys, strings.NewReplacer("“", `"`, "”", `"`).Replace(d.Rationale))
 				}

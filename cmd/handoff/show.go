@@ -123,7 +123,7 @@ func (o *showOptions) run(ctx context.Context, args []string) error {
 		if o.json {
 			return writeJSON(a.stdout, snap.TestState)
 		}
-		return printTests(a.stdout, snap.TestState)
+		return printTests(a.stdout, snap.TestState, snap.Checks)
 	case o.files:
 		if o.json {
 			return writeJSON(a.stdout, snap.FilesModified)

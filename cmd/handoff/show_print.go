@@ -108,18 +108,24 @@ func printGit(w io.Writer, g *handoff.GitState) error {
 	return nil
 }
 
-func printTests(w io.Writer, t *handoff.TestState) error {
+// printTests prints the last test run, then each build, type check, lint
+// or dry run the session ran (a green build says nothing of the tests, so
+// they are listed apart).
+func printTests(w io.Writer, t *handoff.TestState, checks []handoff.CheckState) error {
 	if t == nil {
-		_, err := fmt.Fprintln(w, "no test run recorded")
-		return err
+		fmt.Fprintln(w, "no test run recorded")
+	} else {
+		fmt.Fprintf(w, "command: %s\nstatus: %s\n", t.Command, t.Status)
+		if t.Summary != "" {
+			fmt.Fprintf(w, "summary: %s\n", t.Summary)
+		}
+		for _, f := range t.FailingTests {
+			fmt.Fprintf(w, "failing\t%s\n", f)
+		}
+		fmt.Fprintf(w, "source: message %d\n", t.Source.Index)
 	}
-	fmt.Fprintf(w, "command: %s\nstatus: %s\n", t.Command, t.Status)
-	if t.Summary != "" {
-		fmt.Fprintf(w, "summary: %s\n", t.Summary)
+	for _, c := range checks {
+		fmt.Fprintf(w, "check\t%s\t%s\t%s\tmessage %d\n", c.Kind, c.Status, c.Command, c.Source.Index)
 	}
-	for _, f := range t.FailingTests {
-		fmt.Fprintf(w, "failing\t%s\n", f)
-	}
-	fmt.Fprintf(w, "source: message %d\n", t.Source.Index)
 	return nil
 }

@@ -63,6 +63,15 @@ func printSummary(w io.Writer, snap *handoff.Snapshot) error {
 			tests += fmt.Sprintf(" (%d failing)", len(t.FailingTests))
 		}
 	}
+	if n := len(snap.Checks); n > 0 {
+		failing := 0
+		for _, c := range snap.Checks {
+			if c.Status == handoff.TestsFailing {
+				failing++
+			}
+		}
+		tests += fmt.Sprintf("; checks: %d (%d failing)", n, failing)
+	}
 	git := "not recorded"
 	if g := snap.GitState; g != nil && g.Available {
 		git = g.Branch + " @ " + shortCommit(g.Commit)

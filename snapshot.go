@@ -212,6 +212,10 @@ type EndState struct {
 	// what builds or fails, what is next, the files and figures. Reports
 	// a few turns back hold results the last message does not repeat.
 	KeyLines []KeyLine `json:"key_lines,omitempty"`
+	// Findings are key lines of the reports before those, newest first:
+	// what the session established earlier (a verdict, a change made, a
+	// figure) and no later report overturned.
+	Findings []KeyLine `json:"findings,omitempty"`
 	// Report is the key lines of the assistant's last long report when its
 	// very last message is a short close ("Done!"): the report says where
 	// things stand, the close does not.

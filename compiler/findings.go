@@ -21,20 +21,6 @@ const (
 	findingShownShares = 2 // a finding is shown when 1/2 of its runs are
 )
 
-// splitKeyLines parts the extractor's key lines into those of the last
-// reports and the earlier findings (the extractor negates a finding's
-// score), each keeping its order.
-func splitKeyLines(lines []handoff.KeyLine) (last, earlier []handoff.KeyLine) {
-	for _, k := range lines {
-		if k.Score < 0 {
-			earlier = append(earlier, k)
-		} else {
-			last = append(last, k)
-		}
-	}
-	return last, earlier
-}
-
 // findings adds the agent's earlier findings — key lines of reports
 // before its last few — newest first, leaving out those the prompt
 // already shows in the last message, the last report, the key lines, the
@@ -44,7 +30,7 @@ func (b *builder) findings(s *handoff.Snapshot) {
 	if e == nil {
 		return
 	}
-	last, earlier := splitKeyLines(e.KeyLines)
+	last, earlier := e.KeyLines, slices.Clone(e.Findings)
 	if len(earlier) == 0 {
 		return
 	}

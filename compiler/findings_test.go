@@ -7,8 +7,7 @@ import (
 	"github.com/handoff-cli/handoff"
 )
 
-// TestFindingsSection: key lines with a negated score are the agent's
-// earlier findings, shown in their own section newest first; the lines
+// TestFindingsSection: the agent's earlier findings are shown in their own section newest first; the lines
 // of the last reports stay under the stop; a finding the last message,
 // an open error or a decision already says is not shown again.
 func TestFindingsSection(t *testing.T) {
@@ -19,10 +18,12 @@ func TestFindingsSection(t *testing.T) {
 			LastAssistant: "Done. The `printer.go` golden files all match again after the rewrite.",
 			KeyLines: []handoff.KeyLine{
 				{Text: "`eval.go` builds", Score: 4, Source: handoff.MessageRef{Index: 40}},
-				{Text: "Added `lexer.go` with 40 token kinds", Score: -5, Source: handoff.MessageRef{Index: 10}},
-				{Text: "✅ `scanner.go` verified against 12 golden files", Score: -5, Source: handoff.MessageRef{Index: 20}},
-				{Text: "The `printer.go` golden files all match again after the rewrite", Score: -4, Source: handoff.MessageRef{Index: 30}},
-				{Text: "Chose the Pratt parser for `expr.go` over recursive descent", Score: -4, Source: handoff.MessageRef{Index: 25}},
+			},
+			Findings: []handoff.KeyLine{
+				{Text: "Added `lexer.go` with 40 token kinds", Score: 5, Source: handoff.MessageRef{Index: 10}},
+				{Text: "✅ `scanner.go` verified against 12 golden files", Score: 5, Source: handoff.MessageRef{Index: 20}},
+				{Text: "The `printer.go` golden files all match again after the rewrite", Score: 4, Source: handoff.MessageRef{Index: 30}},
+				{Text: "Chose the Pratt parser for `expr.go` over recursive descent", Score: 4, Source: handoff.MessageRef{Index: 25}},
 			},
 		},
 		Decisions: []handoff.Decision{{ID: "d1", Description: "Chose the Pratt parser for `expr.go` over recursive descent"}},

@@ -372,7 +372,6 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 // by rank, shown oldest report first under one lead line that ranks with
 // the best of them; the earlier findings are findings' own section.
 func (b *builder) keyLines(lines []handoff.KeyLine) {
-	lines, _ = splitKeyLines(lines)
 	if len(lines) == 0 {
 		return
 	}

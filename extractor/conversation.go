@@ -752,13 +752,13 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 	if last < 0 {
 		last = len(main) // nothing said: every report is before the end
 	}
-	e.KeyLines = keyLines(main, last, e.ReportSource)
+	e.KeyLines, e.Findings = keyLines(main, last, e.ReportSource)
 	if text, src, ok := reasoningWork(main); ok {
 		e.Reasoning, e.ReasoningSource = text, src
 	}
 	e.Commands = commandsAfter(main, lastText)
 	if e.LastAssistant == "" && e.Signal == "" && len(e.Unanswered) == 0 && len(e.InFlight) == 0 && e.Question == "" &&
-		e.Reasoning == "" && len(e.Commands) == 0 && len(e.KeyLines) == 0 {
+		e.Reasoning == "" && len(e.Commands) == 0 && len(e.KeyLines) == 0 && len(e.Findings) == 0 {
 		return nil
 	}
 	return e

@@ -64,10 +64,6 @@ func findingLike(line string) bool {
 
 // earlierFindings returns the key lines of the main thread's reports
 // before index before (the oldest report keyLines read), newest first.
-// Their Score is negated: the snapshot keeps them among the key lines,
-// and a negative score is what tells the compiler they are earlier
-// findings, not lines of the last reports (a report among those may hold
-// no key line, so the sources alone cannot tell).
 // A line is left out when it is a plan or next step, when it repeats a
 // line already kept or the last message (shown), or when a later report
 // — any of the later lines in later, or a newer finding — names the same
@@ -119,7 +115,7 @@ func earlierFindings(main []handoff.Message, before int, shown string, seen map[
 				continue
 			}
 			seen[key] = true
-			found = append(found, handoff.KeyLine{Text: line, Score: -score, Source: m.Ref()})
+			found = append(found, handoff.KeyLine{Text: line, Score: score, Source: m.Ref()})
 		}
 		slices.Reverse(found) // the report's order
 		found = found[:min(len(found), findingsPerReport, maxFindings-len(out))]

@@ -79,12 +79,10 @@ func TestEarlierFindings(t *testing.T) {
 		c.say("Report " + string(rune('A'+i)) + ".\n- `other" + string(rune('a'+i)) + ".go` builds\n" + pad)
 	}
 	c.say("Done: `scanner.go` was rewritten.")
-	got := keyLines(c.msgs, len(c.msgs)-1, handoff.MessageRef{})
+	_, found := keyLines(c.msgs, len(c.msgs)-1, handoff.MessageRef{})
 	var earlier []string
-	for _, k := range got {
-		if k.Score < 0 {
-			earlier = append(earlier, k.Text)
-		}
+	for _, k := range found {
+		earlier = append(earlier, k.Text)
 	}
 	all := strings.Join(earlier, "\n")
 	for _, want := range []string{"`printer.go` verified", "Added `lexer.go`", "280 lines", "126 bytes"} {
@@ -126,10 +124,9 @@ func TestEarlierFindingsReal(t *testing.T) {
 				last--
 			}
 			var earlier []string
-			for _, k := range keyLines(main, last, handoff.MessageRef{}) {
-				if k.Score < 0 {
-					earlier = append(earlier, k.Text)
-				}
+			_, found := keyLines(main, last, handoff.MessageRef{})
+			for _, k := range found {
+				earlier = append(earlier, k.Text)
 			}
 			all := strings.Join(earlier, "\n")
 			for _, w := range tc.want {

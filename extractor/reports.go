@@ -45,9 +45,9 @@ var (
 // their lines that carry state or facts, best first: a next step or open
 // item, then a verdict (builds, fails, verified), each raised when it
 // names a file, identifier or figure; narration and praise are left out.
-// The newest report's lines win ties. After them come the earlier
-// findings (earlierFindings), newest first, with negated scores.
-func keyLines(main []handoff.Message, last int, quoted handoff.MessageRef) []handoff.KeyLine {
+// The newest report's lines win ties. The earlier findings
+// (earlierFindings) of the reports before those come second, newest first.
+func keyLines(main []handoff.Message, last int, quoted handoff.MessageRef) (lines, findings []handoff.KeyLine) {
 	var out []handoff.KeyLine
 	seen := map[string]bool{}
 	shown := "" // the last message, which the prompt quotes
@@ -89,7 +89,7 @@ func keyLines(main []handoff.Message, last int, quoted handoff.MessageRef) []han
 	if len(out) > maxKeyLines {
 		out = out[:maxKeyLines]
 	}
-	return append(out, earlierFindings(main, oldest, shown, seen, laterNames(main, oldest))...)
+	return out, earlierFindings(main, oldest, shown, seen, laterNames(main, oldest))
 }
 
 // keyLine cleans one report line and scores what it carries: 0 for a

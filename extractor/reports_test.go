@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/handoff-cli/handoff"
 )
 
 // TestKeyLines: the lines of the last reports that carry a verdict, a next
@@ -21,15 +19,12 @@ func TestKeyLines(t *testing.T) {
 	c.say("Report two.\n- `two.c` builds\n" + pad)
 	c.say("## Findings\n- ❌ GPU convolution: NOT IMPLEMENTED, `vsla_gpu_conv_fft()` returns an error\n- Matrix multiplication: 3.54× vs cuBLAS\n- 🎯 Next: implement the convolution in `src/vsla_gpu.cu`\n- Great work overall, this was fun.\n- Option 1: leave it failing\n" + pad)
 	c.say("Done! 🎯 Next: implement the convolution in `src/vsla_gpu.cu`")
-	lines := keyLines(c.msgs, len(c.msgs)-1, c.msgs[0].Ref())
-	var got []handoff.KeyLine
+	got, found := keyLines(c.msgs, len(c.msgs)-1, c.msgs[0].Ref())
 	var texts, earlier []string
-	for _, k := range lines {
-		if k.Score < 0 { // an earlier finding, not a line of the last reports
-			earlier = append(earlier, k.Text)
-			continue
-		}
-		got = append(got, k)
+	for _, k := range found {
+		earlier = append(earlier, k.Text)
+	}
+	for _, k := range got {
 		texts = append(texts, k.Text)
 	}
 	all := strings.Join(texts, "\n")

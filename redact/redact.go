@@ -294,15 +294,23 @@ func byteClass(c byte) uint8 {
 	return cl
 }
 
-// escapedBreak reports whether s[i-2:i] is a JSON control escape (\n,
-// \t, \r): text that continues a line only in its escaped form, so a
-// word may start right after it.
+// escapedBreak reports whether a JSON control escape ends at i: \n, \t,
+// \r, or a \u escape of a control character (\u000a, as encoders that
+// escape everything write it). The text continues a line only in its
+// escaped form, so a word may start right after it.
 func escapedBreak(s string, i int) bool {
-	if i < 2 || s[i-2] != '\\' {
-		return false
+	if i >= 2 && s[i-2] == '\\' {
+		if c := s[i-1]; c == 'n' || c == 't' || c == 'r' {
+			return true
+		}
 	}
-	c := s[i-1]
-	return c == 'n' || c == 't' || c == 'r'
+	return i >= 6 && s[i-6] == '\\' && s[i-5] == 'u' && s[i-4] == '0' && s[i-3] == '0' &&
+		(s[i-2] == '0' || s[i-2] == '1') && isHexDigit(s[i-1])
+}
+
+// isHexDigit reports an ASCII hexadecimal digit, either case.
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // scan is the single pass over s.

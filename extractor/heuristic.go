@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
 )
@@ -439,19 +440,30 @@ func isDigits(s string) bool {
 func splitSentences(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
-		line = cleanLine(line)
-		start := 0
-		for i := 0; i+2 < len(line); i++ {
-			if (line[i] == '.' || line[i] == '!' || line[i] == '?') && line[i+1] == ' ' && line[i+2] >= 'A' && line[i+2] <= 'Z' {
-				if s := strings.TrimSpace(line[start : i+1]); s != "" {
-					out = append(out, s)
-				}
-				start = i + 2
-			}
+		out = appendSentences(out, cleanLine(line), func(r rune) bool { return 'A' <= r && r <= 'Z' })
+	}
+	return out
+}
+
+// appendSentences appends the sentences of one line to out: it breaks
+// after ".", "!" or "?" followed by a space and a rune for which
+// capital holds.
+func appendSentences(out []string, line string, capital func(rune) bool) []string {
+	start := 0
+	for i := 0; i+2 < len(line); i++ {
+		if c := line[i]; (c != '.' && c != '!' && c != '?') || line[i+1] != ' ' {
+			continue
 		}
-		if s := strings.TrimSpace(line[start:]); s != "" {
+		if r, _ := utf8.DecodeRuneInString(line[i+2:]); !capital(r) {
+			continue
+		}
+		if s := strings.TrimSpace(line[start : i+1]); s != "" {
 			out = append(out, s)
 		}
+		start = i + 2
+	}
+	if s := strings.TrimSpace(line[start:]); s != "" {
+		out = append(out, s)
 	}
 	return out
 }

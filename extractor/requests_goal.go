@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // goalFit says whether a request of the person's can be the session's
@@ -107,25 +106,7 @@ func fieldCount(s string) int {
 func goalSentences(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		start := 0
-		for i := 0; i < len(line); i++ {
-			c := line[i]
-			if (c != '.' && c != '!' && c != '?') || i+2 >= len(line) || line[i+1] != ' ' {
-				continue
-			}
-			r, _ := utf8.DecodeRuneInString(line[i+2:])
-			if !unicode.IsUpper(r) {
-				continue
-			}
-			if s := strings.TrimSpace(line[start : i+1]); s != "" {
-				out = append(out, s)
-			}
-			start = i + 2
-		}
-		if s := strings.TrimSpace(line[start:]); s != "" {
-			out = append(out, s)
-		}
+		out = appendSentences(out, strings.TrimSpace(line), unicode.IsUpper)
 	}
 	return out
 }

@@ -104,6 +104,8 @@ type compilation struct {
 	pieces  []piece
 	buf     bytes.Buffer
 	renders int
+	// chosen is what fit chose to show, for tests and diagnostics.
+	chosen []bool
 }
 
 // Compile renders s into a resume prompt of at most opts.Budget tokens.
@@ -196,7 +198,82 @@ func (c *compilation) fit() (*Result, error) {
 		}
 		room /= 2
 	}
+	chosen, text, n, err = c.exact(chosen, text, n)
+	if err != nil {
+		return nil, err
+	}
+	c.chosen = chosen
 	return &Result{Prompt: text, Tokens: n, Budget: c.budget, Dropped: c.dropped(chosen)}, nil
+}
+
+// maxExactTries bounds the renders of the exact pass, so a prompt with
+// many small pieces left out costs a few renders more, not one per piece.
+const maxExactTries = 8
+
+// exact is the last pass of fit: the top-up halves its room when a try of
+// several pieces overshoots, so a small piece that would fit in what is
+// left can stay out (a first constraint of 18 tokens beside 30 tokens
+// unused at a 500-token budget). It tries the pieces still out one at a
+// time in rank order, each whose estimated cost fits in what is left,
+// and keeps each whose exact count fits, within maxExactTries renders.
+func (c *compilation) exact(chosen []bool, text string, n int) ([]bool, string, int, error) {
+	tries := 0
+	for _, i := range c.rankOrder() {
+		if tries >= maxExactTries || c.budget-n < 2 {
+			break
+		}
+		cost, replaced, ok := c.addCost(chosen, i)
+		if !ok || cost > c.budget-n {
+			continue
+		}
+		trial := slices.Clone(chosen)
+		if replaced >= 0 {
+			trial[replaced] = false
+		}
+		trial[i] = true
+		tries++
+		t2, n2, err := c.render2(trial)
+		if err != nil {
+			return nil, "", 0, err
+		}
+		if n2 <= c.budget {
+			chosen, text, n = trial, t2, n2
+		}
+	}
+	return chosen, text, n, nil
+}
+
+// addCost estimates the tokens that choosing piece i adds to chosen: its
+// own, a heading when its section is not yet open, less the shorter
+// variant it replaces (replaced, else -1). ok is false when i is chosen
+// or a longer variant of its group already is.
+func (c *compilation) addCost(chosen []bool, i int) (cost, replaced int, ok bool) {
+	p := c.pieces[i]
+	if chosen[i] {
+		return 0, -1, false
+	}
+	open := false
+	replaced = -1
+	for j, q := range c.pieces {
+		if !chosen[j] {
+			continue
+		}
+		open = open || q.sec == p.sec
+		if p.group != 0 && q.group == p.group {
+			if q.level > p.level {
+				return 0, -1, false
+			}
+			replaced = j
+		}
+	}
+	cost = p.tokens
+	if !open {
+		cost += sectionCost
+	}
+	if replaced >= 0 {
+		cost -= c.pieces[replaced].tokens
+	}
+	return cost, replaced, true
 }
 
 // hasNextStep reports whether a next-step piece is chosen.

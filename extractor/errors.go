@@ -465,7 +465,7 @@ func failingLine(content string) string {
 var toolErrTagRe = regexp.MustCompile(`</?tool_use_error>`)
 
 var (
-	buildErrorRe = regexp.MustCompile(`(?i)(undefined: |cannot use |syntax error|error\[E\d+\]|error TS\d+|compilation (?:failed|terminated)|build failed|cannot find package|could not compile|does not compile|undefined reference to|no required module provides|expected ['"]?[;)}\]]|imported and not used|declared and not used|\.go:\d+:\d+: |\.\w+:\d+:\d+: (?:fatal )?error:)`)
+	buildErrorRe = gated(`(?i)(undefined: |cannot use |syntax error|error\[E\d+\]|error TS\d+|compilation (?:failed|terminated)|build failed|cannot find package|could not compile|does not compile|undefined reference to|no required module provides|expected ['"]?[;)}\]]|imported and not used|declared and not used|\.go:\d+:\d+: |\.\w+:\d+:\d+: (?:fatal )?error:)`)
 	buildCmdRe   = regexp.MustCompile(`(?i)(^|\s|&&|;)(go (build|vet|install)|cargo (build|check)|make(\s|$)|tsc(\s|$)|npm run build|yarn build|pnpm build|cmake --build|gcc |g\+\+ |clang |nvcc |javac |mvn (compile|package)|gradlew? build|swift build|xcodebuild(?: build)?\s)`)
 	testFailRe   = regexp.MustCompile(`(?m)(^=+ test session starts =+$|^--- FAIL: |^FAILED |^FAIL: | FAILED$|✕ |^Tests:.*\bfailed\b|AssertionError|^=+ .*\bfailed\b|\(\d+ tests? \| \d+ failed\))`)
 )
@@ -515,6 +515,7 @@ type errorLog struct {
 	// green is the message index of the latest passing test run, -1
 	// before any.
 	green int
+	heads *headlines // nil: no cache
 }
 
 func newErrorLog() *errorLog { return &errorLog{ignored: map[string]int{}, green: -1} }
@@ -552,7 +553,7 @@ func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *callIn
 		l.ignored[kind]++
 		return
 	}
-	full := failingLine(r.Content)
+	full := l.heads.failingLine(r.Content)
 	msg := truncate(full, errorMessageLimit)
 	key := errorKey(tool, command)
 	if command == "" || command == tool {

@@ -35,7 +35,7 @@ const (
 )
 
 var (
-	exitHeaderRe = regexp.MustCompile(`(?m)^(?:Exit code:?|Process exited with code|exit_code[=:])\s*(-?\d+)\s*$`)
+	exitHeaderRe = gated(`(?m)^(?:Exit code:?|Process exited with code|exit_code[=:])\s*(-?\d+)\s*$`)
 	// contentFailRe recognises failure text where the format gives no
 	// exit flag: launch and sandbox failures, rejected patches, Python
 	// tracebacks, missing commands, compiler errors, failing tests.
@@ -63,9 +63,13 @@ func exitCode(r handoff.ToolResult) (int, bool) {
 	if r.ExitCode != nil {
 		return *r.ExitCode, true
 	}
-	if m := exitHeaderRe.FindStringSubmatch(headOf(r.Content, 600)); m != nil {
-		n, err := strconv.Atoi(m[1])
-		return n, err == nil
+	// Most results name no exit code: the gate's substring search
+	// answers for them without the regexp.
+	if head := headOf(r.Content, 600); exitHeaderRe.mayMatch(head) {
+		if m := exitHeaderRe.FindStringSubmatch(head); m != nil {
+			n, err := strconv.Atoi(m[1])
+			return n, err == nil
+		}
 	}
 	return 0, false
 }

@@ -2,9 +2,11 @@ package capacity
 
 import (
 	"encoding/json"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -69,22 +71,30 @@ func transcriptTexts(t testing.TB, maxBytes int) map[string]string {
 }
 
 // jsonStrings decodes each JSON document (one per line, or the whole file)
-// and joins all the string values it holds.
+// and joins the distinct string values it holds, objects' members in key
+// order so the text is the same on every run. Each distinct value is
+// joined once: Claude Code writes every tool output twice (the message's
+// tool_result and the line's toolUseResult), and counting the same text a
+// second time checked nothing new but cost a quarter of the corpus tests.
 func jsonStrings(raw []byte) string {
 	var b strings.Builder
+	seen := map[string]bool{}
 	var walk func(v any)
 	walk = func(v any) {
 		switch v := v.(type) {
 		case string:
-			b.WriteString(v)
-			b.WriteByte('\n')
+			if !seen[v] {
+				seen[v] = true
+				b.WriteString(v)
+				b.WriteByte('\n')
+			}
 		case []any:
 			for _, e := range v {
 				walk(e)
 			}
 		case map[string]any:
-			for _, e := range v {
-				walk(e)
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				walk(v[k])
 			}
 		}
 	}

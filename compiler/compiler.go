@@ -141,7 +141,8 @@ func Compile(s *handoff.Snapshot, opts Options) (*Result, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	c := &compilation{snap: s, tmpl: tmpl, counter: modelNeutral{opts.Counter}, budget: budget}
+	counter := newOnceCounter(opts.Counter)
+	c := &compilation{snap: s, tmpl: tmpl, counter: modelNeutral{counter}, budget: budget}
 	c.pieces = buildPieces(s, show)
 	if budget <= smallBudget {
 		shortenHead(c.pieces, s)
@@ -150,7 +151,7 @@ func Compile(s *handoff.Snapshot, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Tokens = opts.Counter.Count(res.Prompt)
+	res.Tokens = counter.Count(res.Prompt)
 	log.Debug("compiled resume prompt", "tokens", res.Tokens, "budget", budget, "renders", c.renders,
 		"pieces", len(c.pieces), "dropped", res.Dropped, "truncated", res.Truncated)
 	return res, nil

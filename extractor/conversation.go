@@ -49,6 +49,12 @@ const (
 // ReadConversation reads the person's requests, constraints and the
 // session's end state from a transcript. It is deterministic and offline.
 func ReadConversation(t *handoff.Transcript) Conversation {
+	return readConversation(t, nil)
+}
+
+// readConversation is ReadConversation sharing heads with the rest of a
+// Build.
+func readConversation(t *handoff.Transcript, heads *headlines) Conversation {
 	var c Conversation
 	main := mainThread(t.Messages)
 	results := resultsByCall(main)
@@ -174,7 +180,7 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 			carriedEnd(&c)
 		}
 	}
-	c.Recent = recentTurns(main, results)
+	c.Recent = recentTurns(main, results, heads)
 	c.FileNotes = fileNotes(main, t.Session.CWD)
 	tidyAssistant(&c, t.Session.CWD)
 	return c
@@ -840,7 +846,7 @@ func listItem(s string) bool { return listItemRe.MatchString(s) }
 // recentTurns returns the end of the conversation, oldest first, bounded
 // by recentBytes: user requests, assistant text, one line per tool call
 // with its outcome.
-func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult) []handoff.Turn {
+func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult, heads *headlines) []handoff.Turn {
 	var rev []handoff.Turn
 	size := 0
 	add := func(t handoff.Turn) bool {
@@ -869,7 +875,7 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult) 
 			for _, c := range m.ToolCalls {
 				r, ok := results[c.ID]
 				look, target := readOnlyCall(c, (&shapes{}).classify(c), r, ok && c.ID != "")
-				turns = append(turns, handoff.Turn{Role: handoff.RoleTool, Text: toolLine(c, results), ReadOnly: look, Target: target, Source: m.Ref(), Line: m.Line})
+				turns = append(turns, handoff.Turn{Role: handoff.RoleTool, Text: toolLine(c, results, heads), ReadOnly: look, Target: target, Source: m.Ref(), Line: m.Line})
 			}
 		}
 		// Within a message, text comes before its calls; we walk backwards.
@@ -891,7 +897,7 @@ func reverseTurns(t []handoff.Turn) []handoff.Turn {
 
 // toolLine renders a tool call as one line: what ran and how it ended.
 // Only the outcome, never the output's words, is said.
-func toolLine(c handoff.ToolCall, results map[string]handoff.ToolResult) string {
+func toolLine(c handoff.ToolCall, results map[string]handoff.ToolResult, heads *headlines) string {
 	line := truncate(firstLine(describeCall(c)), toolLineLimit)
 	if !strings.HasPrefix(line, c.Name) {
 		line = c.Name + ": " + line
@@ -910,7 +916,7 @@ func toolLine(c handoff.ToolCall, results map[string]handoff.ToolResult) string 
 		} else {
 			line += " → failed"
 		}
-		return line + ": " + truncate(errorMessage(r.Content), outcomeLimit)
+		return line + ": " + truncate(truncate(heads.failingLine(r.Content), errorMessageLimit), outcomeLimit)
 	}
 	// A success's output is not quoted: tool output is where injected
 	// instructions live, and only a failure's headline is worth the risk.

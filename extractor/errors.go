@@ -35,7 +35,7 @@ const (
 )
 
 var (
-	exitHeaderRe = regexp.MustCompile(`(?m)^(?:Exit code:?|Process exited with code|exit_code[=:])\s*(-?\d+)\s*$`)
+	exitHeaderRe = gated(`(?m)^(?:Exit code:?|Process exited with code|exit_code[=:])\s*(-?\d+)\s*$`)
 	// contentFailRe recognises failure text where the format gives no
 	// exit flag: launch and sandbox failures, rejected patches, Python
 	// tracebacks, missing commands, compiler errors, failing tests.
@@ -63,9 +63,13 @@ func exitCode(r handoff.ToolResult) (int, bool) {
 	if r.ExitCode != nil {
 		return *r.ExitCode, true
 	}
-	if m := exitHeaderRe.FindStringSubmatch(headOf(r.Content, 600)); m != nil {
-		n, err := strconv.Atoi(m[1])
-		return n, err == nil
+	// Most results name no exit code: the gate's substring search
+	// answers for them without the regexp.
+	if head := headOf(r.Content, 600); exitHeaderRe.mayMatch(head) {
+		if m := exitHeaderRe.FindStringSubmatch(head); m != nil {
+			n, err := strconv.Atoi(m[1])
+			return n, err == nil
+		}
 	}
 	return 0, false
 }
@@ -465,7 +469,7 @@ func failingLine(content string) string {
 var toolErrTagRe = regexp.MustCompile(`</?tool_use_error>`)
 
 var (
-	buildErrorRe = regexp.MustCompile(`(?i)(undefined: |cannot use |syntax error|error\[E\d+\]|error TS\d+|compilation (?:failed|terminated)|build failed|cannot find package|could not compile|does not compile|undefined reference to|no required module provides|expected ['"]?[;)}\]]|imported and not used|declared and not used|\.go:\d+:\d+: |\.\w+:\d+:\d+: (?:fatal )?error:)`)
+	buildErrorRe = gated(`(?i)(undefined: |cannot use |syntax error|error\[E\d+\]|error TS\d+|compilation (?:failed|terminated)|build failed|cannot find package|could not compile|does not compile|undefined reference to|no required module provides|expected ['"]?[;)}\]]|imported and not used|declared and not used|\.go:\d+:\d+: |\.\w+:\d+:\d+: (?:fatal )?error:)`)
 	buildCmdRe   = regexp.MustCompile(`(?i)(^|\s|&&|;)(go (build|vet|install)|cargo (build|check)|make(\s|$)|tsc(\s|$)|npm run build|yarn build|pnpm build|cmake --build|gcc |g\+\+ |clang |nvcc |javac |mvn (compile|package)|gradlew? build|swift build|xcodebuild(?: build)?\s)`)
 	testFailRe   = regexp.MustCompile(`(?m)(^=+ test session starts =+$|^--- FAIL: |^FAILED |^FAIL: | FAILED$|✕ |^Tests:.*\bfailed\b|AssertionError|^=+ .*\bfailed\b|\(\d+ tests? \| \d+ failed\))`)
 )
@@ -515,6 +519,7 @@ type errorLog struct {
 	// green is the message index of the latest passing test run, -1
 	// before any.
 	green int
+	heads *headlines // nil: no cache
 }
 
 func newErrorLog() *errorLog { return &errorLog{ignored: map[string]int{}, green: -1} }
@@ -552,7 +557,7 @@ func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *callIn
 		l.ignored[kind]++
 		return
 	}
-	full := failingLine(r.Content)
+	full := l.heads.failingLine(r.Content)
 	msg := truncate(full, errorMessageLimit)
 	key := errorKey(tool, command)
 	if command == "" || command == tool {

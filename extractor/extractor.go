@@ -70,13 +70,14 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("build snapshot: %w", err)
 	}
-	facts, contexts := computeFacts(t.Messages)
+	heads := newHeadlines()
+	facts, contexts := computeFactsWith(t.Messages, heads)
 	for i := range facts.Errors {
 		if i < len(contexts) && facts.Errors[i].Context == "" {
 			facts.Errors[i].Context = errorContext(contexts[i])
 		}
 	}
-	conv := ReadConversation(t)
+	conv := readConversation(t, heads)
 	snap := &handoff.Snapshot{
 		Goal:          conv.Goal,
 		LatestRequest: conv.LatestRequest,

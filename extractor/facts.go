@@ -75,11 +75,17 @@ func ComputeFacts(msgs []handoff.Message) Facts {
 // their input, results are paired with their calls as they arrive, and
 // every error is resolved by evidence that comes after it.
 func computeFacts(msgs []handoff.Message) (Facts, []string) {
+	return computeFactsWith(msgs, nil)
+}
+
+// computeFactsWith is computeFacts sharing heads with the rest of a Build.
+func computeFactsWith(msgs []handoff.Message, heads *headlines) (Facts, []string) {
 	var f Facts
 	p := newPairing()
 	sh := &shapes{}
 	files := newFileSet()
 	errs := newErrorLog()
+	errs.heads = heads
 	subs := newSubagents()
 	checks := newCheckLog()
 	var commits commitLog

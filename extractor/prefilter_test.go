@@ -76,7 +76,7 @@ func TestGatedMatchesLikeRegexp(t *testing.T) {
 	}
 	for name, g := range map[string]gatedRegexp{
 		"contentFailRe": contentFailRe, "rejectedRe": rejectedRe, "harnessRe": harnessRe, "harnessAPIRe": harnessAPIRe,
-		"runningRe": runningRe, "missingPathRe": missingPathRe, "diffMarkRe": diffMarkRe,
+		"runningRe": runningRe, "missingPathRe": missingPathRe, "diffMarkRe": diffMarkRe, "buildErrorRe": buildErrorRe, "exitHeaderRe": exitHeaderRe,
 	} {
 		check(name, g, heads)
 	}

@@ -130,7 +130,7 @@ func (p *claudeParser) record(d *Decoder, line []byte, lineNo int) error {
 		return nil
 	}
 	var l ccLine
-	if err := json.Unmarshal(line, &l); err != nil {
+	if err := decodeCCLine(line, &l); err != nil {
 		return fmt.Errorf("malformed JSON: %w", jsonReason(err))
 	}
 	switch l.Type {

@@ -75,15 +75,24 @@ func clipJSONString(lit []byte, limit int) (string, int, error) {
 	head := make([]byte, 0, headCap)
 	tail := make([]byte, ringN) // ring
 	total, tailPos := 0, 0
+	// emit takes a run of bytes at once: the head is filled by one
+	// append, and of what goes past it only the ring's last ringN bytes
+	// are copied (tailPos still counts every byte, as byte-by-byte
+	// writes would leave it).
 	emit := func(p []byte) {
-		for _, c := range p {
-			if len(head) < headCap {
-				head = append(head, c)
-			} else {
-				tail[tailPos%ringN] = c
-				tailPos++
-			}
-			total++
+		total += len(p)
+		if n := min(headCap-len(head), len(p)); n > 0 {
+			head = append(head, p[:n]...)
+			p = p[n:]
+		}
+		if skip := len(p) - ringN; skip > 0 {
+			tailPos += skip
+			p = p[skip:]
+		}
+		for len(p) > 0 {
+			n := copy(tail[tailPos%ringN:], p)
+			tailPos += n
+			p = p[n:]
 		}
 	}
 	var rb [utf8.UTFMax]byte
@@ -138,8 +147,13 @@ func clipJSONString(lit []byte, limit int) (string, int, error) {
 		case c < 0x20 || c == '"':
 			return "", 0, fmt.Errorf("malformed JSON string: control character")
 		case c < utf8.RuneSelf:
-			emit(body[i : i+1])
-			i++
+			// A run of plain ASCII is emitted whole.
+			j := i + 1
+			for j < len(body) && body[j] >= 0x20 && body[j] < utf8.RuneSelf && body[j] != '"' && body[j] != '\\' {
+				j++
+			}
+			emit(body[i:j])
+			i = j
 		default:
 			r, size := utf8.DecodeRune(body[i:])
 			if r == utf8.RuneError && size == 1 {

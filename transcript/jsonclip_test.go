@@ -59,6 +59,22 @@ func TestClipJSONString(t *testing.T) {
 			}
 		}
 	}
+	// Texts past the head and the redaction overlap go through the tail
+	// ring, where runs of plain ASCII are copied whole and wrap it.
+	long := strings.Repeat("plain ascii run of text \"q\" é€😀\n", 700) + strings.Repeat("x", 9000)
+	longRaw, _ := json.Marshal(long)
+	var want string
+	if err := json.Unmarshal(longRaw, &want); err != nil {
+		t.Fatal(err)
+	}
+	for _, limit := range []int{1, 2, 100, 4095, 4096, 8191, 8193, 12000, 20001, len(want) - 9000, len(want) - 1, len(want), len(want) + 1} {
+		d := &Decoder{opts: Options{MaxToolOutputBytes: limit}}
+		wantS, wantN := d.clipOutput(want)
+		got, n, err := clipJSONString(longRaw, limit)
+		if err != nil || got != wantS || n != wantN {
+			t.Fatalf("long text, limit %d: got %d bytes, %d, %v; want %d bytes, %d", limit, len(got), n, err, len(wantS), wantN)
+		}
+	}
 	for _, bad := range []string{`"abc`, `"a\x"`, `"a\u12"`, "\"a\x01\"", `"a"b"`} {
 		if _, _, err := clipJSONString([]byte(bad), 4); err == nil {
 			t.Errorf("clipJSONString(%q) accepted", bad)

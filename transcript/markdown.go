@@ -36,6 +36,8 @@ var (
 	aiderStartRe  = regexp.MustCompile(`^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)`)
 	aiderTokensRe = regexp.MustCompile(`^> Tokens: ([\d.]+)(k|m)? sent(?:, ([\d.]+)(k|m)? cache write)?(?:, ([\d.]+)(k|m)? cache hit)?, ([\d.]+)(k|m)? received`)
 	aiderModelRe  = regexp.MustCompile(`^> (?:Main model|Model): (\S+)`)
+	// aiderRunRe is "/run cmd" or "/test cmd" ("/run" may be written "!").
+	aiderRunRe = regexp.MustCompile(`^(?:/run\s+|/test\s+|!\s*)(\S[^\n]*)$`)
 	// aiderConfirmRe is a confirmation Aider asked ("Add file to the
 	// chat? (Y)es/(N)o/… [Yes]: all"), logged as a "####" line when the
 	// person typed more than a letter.
@@ -47,10 +49,20 @@ func decodeAider(d *Decoder, doc []byte) error {
 	var cur *handoff.Message
 	var body []string
 	lastAssistant := -1
+	run := "" // the call id of a /run or /test whose output comes next
 	flush := func() {
 		if cur == nil {
 			return
 		}
+		if cur.Role == handoff.RoleSystem && run != "" {
+			// The "> " block after "#### /run cmd" is cmd's output: the
+			// result of the call added for it.
+			d.add(handoff.Message{Role: handoff.RoleTool, Line: cur.Line,
+				ToolResults: []handoff.ToolResult{{CallID: run, Name: "run", Content: aiderOutput(body)}}})
+			cur, body, run = nil, nil, ""
+			return
+		}
+		run = ""
 		cur.Text = strings.TrimSpace(strings.Join(body, "\n"))
 		if cur.Role == handoff.RoleUser && (strings.HasPrefix(cur.Text, "/") || aiderConfirmRe.MatchString(cur.Text)) {
 			// An Aider command (/add, /run, …) or the person's answer to
@@ -62,6 +74,15 @@ func decodeAider(d *Decoder, doc []byte) error {
 			if cur.Role == handoff.RoleAssistant {
 				lastAssistant = i
 			}
+		}
+		if m := aiderRunRe.FindStringSubmatch(cur.Text); m != nil && cur.Role == handoff.RoleUser {
+			// The person ran a shell command (/run) or the test command
+			// (/test) through Aider: a shell call like any other, so its
+			// tests, failures and checks are read.
+			run = fmt.Sprintf("aider-run-%d", cur.Line)
+			input, _ := json.Marshal(map[string]string{"command": strings.TrimSpace(m[1])})
+			d.add(handoff.Message{Role: handoff.RoleAssistant, Line: cur.Line, Meta: true,
+				ToolCalls: []handoff.ToolCall{{ID: run, Name: "run", Input: input}}})
 		}
 		cur, body = nil, nil
 	}
@@ -127,6 +148,19 @@ func decodeAider(d *Decoder, doc []byte) error {
 	}
 	flush()
 	return nil
+}
+
+// aiderOutput is a /run's output as Aider logged it: its "> " lines,
+// without Aider's own question whether to add the output to the chat.
+func aiderOutput(lines []string) string {
+	var keep []string
+	for _, l := range lines {
+		if aiderConfirmRe.MatchString(strings.TrimSpace(l)) {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.TrimSpace(strings.Join(keep, "\n"))
 }
 
 // aiderNumber reads Aider's rounded counts ("3.2k", "1.1m", "21").

@@ -18,6 +18,11 @@ type GitSeen struct {
 	Status *MessageRef `json:"status,omitempty"`
 	// Branch is the branch the status or a later commit named.
 	Branch string `json:"branch,omitempty"`
+	// Head is the branch the session was on at its end as git's own
+	// output last said it: a status, a commit, or a checkout or switch
+	// ("Switched to branch 'x'"), which Branch leaves to Changed because
+	// the status's file lists were read on the branch before.
+	Head string `json:"head,omitempty"`
 	// Upstream is the tracking branch the status named ("origin/main");
 	// Ahead and Behind count commits against it as of the status, Ahead
 	// plus the commits made after it and zero after a successful push.

@@ -131,3 +131,33 @@ func TestGitSeenFitsBudget(t *testing.T) {
 		t.Errorf("git summary missing at 300 tokens:\n%s", res.Prompt)
 	}
 }
+
+// The header's branch: the metadata's, corrected by the branch the
+// transcript's git output last named; none is added where the metadata
+// has none (the Git section names it).
+func TestHeaderBranchFollowsGitSeen(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, meta, seen, want, not string
+	}{
+		{"switched", "main", "001-feature", "branch 001-feature", "branch main"},
+		{"same", "main", "main", "branch main", ""},
+		{"no metadata", "", "001-feature", "", "branch"},
+		{"nothing seen", "main", "", "branch main", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &handoff.Snapshot{Source: handoff.SourceInfo{GitBranch: tt.meta}}
+			if tt.seen != "" {
+				s.GitSeen = &handoff.GitSeen{Branch: tt.seen, Head: tt.seen}
+			}
+			h := header(s)
+			if tt.want != "" && !strings.Contains(h, tt.want) {
+				t.Errorf("header %q lacks %q", h, tt.want)
+			}
+			if tt.not != "" && strings.Contains(h, tt.not) {
+				t.Errorf("header %q has %q", h, tt.not)
+			}
+		})
+	}
+}

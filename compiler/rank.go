@@ -277,7 +277,9 @@ func shortHeader(s *handoff.Snapshot) string {
 }
 
 // whenAndBranch starts the header: the session's end (else the snapshot's
-// time) and its branch (the live repository's over the transcript's).
+// time) and its branch: the live repository's, else the session
+// metadata's, corrected by the branch the transcript's own git output
+// last named (a session that switched branches ended on that one).
 func whenAndBranch(s *handoff.Snapshot) []string {
 	var parts []string
 	switch {
@@ -287,6 +289,11 @@ func whenAndBranch(s *handoff.Snapshot) []string {
 		parts = append(parts, "Snapshot taken "+s.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	branch := s.Source.GitBranch
+	if g := s.GitSeen; g != nil && g.Head != "" && branch != "" {
+		// Corrects the metadata's branch; where the metadata has none,
+		// the Git section names the branch the output showed.
+		branch = g.Head
+	}
 	if g := s.GitState; g != nil && g.Available && g.Branch != "" {
 		branch = g.Branch
 	}

@@ -150,6 +150,12 @@ func (g *gitSeen) result(m handoff.Message, call *callInfo, r handoff.ToolResult
 			if !fail {
 				g.mutate(m, s)
 			}
+			if sw := switchedRe.FindStringSubmatch(out); sw != nil && sw[1] != "" && (s.sub == "checkout" || s.sub == "switch") {
+				// The session is on that branch from here on (git says
+				// so only when the switch worked, whatever later steps of
+				// the chain did).
+				g.out.Head = sw[1]
+			}
 		}
 	}
 }
@@ -379,6 +385,10 @@ func (g *gitSeen) status(m handoff.Message, s gitSeg, out string) {
 	if st.Branch == "" {
 		st.Branch = g.out.Branch
 	}
+	st.Head = st.Branch
+	if st.Head == "" {
+		st.Head = g.out.Head
+	}
 	if aheadKnown {
 		// git's count is the truth: keep only as many session commits
 		// as it says are unpushed.
@@ -605,6 +615,7 @@ func (g *gitSeen) commit(m handoff.Message, s gitSeg, branch, hash string) {
 			g.aheadKnown = false // a commit on another branch: the count no longer applies
 		}
 		g.out.Branch = branch
+		g.out.Head = branch
 	}
 	if g.out.Status == nil {
 		return

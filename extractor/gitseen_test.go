@@ -235,3 +235,19 @@ func TestReadGitSeenReal(t *testing.T) {
 		t.Errorf("commit 99b18cc after the status, never pushed: commits %v unpushed %v", g.Commits, g.Unpushed)
 	}
 }
+
+// A checkout or switch that git reports moves the branch, also in a chain
+// whose later step fails, and a switch back wins over the commit made on
+// the other branch.
+func TestGitSeenFollowsSwitches(t *testing.T) {
+	t.Parallel()
+	c := newConvo(t)
+	c.bash("", "git checkout -b fix/csv-bom main", "Switched to a new branch 'fix/csv-bom'\n", 0)
+	c.bash("", "git commit -am 'export: BOM'", "[fix/csv-bom 3f9a2c1] export: BOM\n 1 file changed\n", 0)
+	c.bash("", "git checkout feat/parquet && uv run pytest -q", "Switched to branch 'feat/parquet'\nFAILED tests/test_x.py::test_y\n1 failed\n", 1)
+	tr := c.transcript()
+	got := ReadGitSeen(tr.Messages, tr.Session.CWD)
+	if got == nil || got.Head != "feat/parquet" {
+		t.Fatalf("head = %+v, want feat/parquet", got)
+	}
+}

@@ -30,37 +30,28 @@ func decodeCCLine(line []byte, l *ccLine) error {
 
 // read is decodeCCLine's walk over a valid object; false means fall back.
 func (l *ccLine) read(obj []byte) bool {
-	ok := true
-	objectMembers(obj, func(key, v []byte) {
-		if !ok {
-			return
-		}
-		k, plain := memberName(key)
-		if !plain {
-			ok = false
-			return
-		}
+	return readMembers(obj, func(k string, v []byte, ok *bool) {
 		switch k {
 		case "type":
-			ok = setString(&l.Type, v)
+			*ok = setString(&l.Type, v)
 		case "subtype":
-			ok = setString(&l.Subtype, v)
+			*ok = setString(&l.Subtype, v)
 		case "uuid":
-			ok = setString(&l.UUID, v)
+			*ok = setString(&l.UUID, v)
 		case "sessionid":
-			ok = setString(&l.SessionID, v)
+			*ok = setString(&l.SessionID, v)
 		case "session_id":
-			ok = setString(&l.SessionIDSnake, v)
+			*ok = setString(&l.SessionIDSnake, v)
 		case "cwd":
-			ok = setString(&l.CWD, v)
+			*ok = setString(&l.CWD, v)
 		case "gitbranch":
-			ok = setString(&l.GitBranch, v)
+			*ok = setString(&l.GitBranch, v)
 		case "version":
-			ok = setString(&l.Version, v)
+			*ok = setString(&l.Version, v)
 		case "agentid":
-			ok = setString(&l.AgentID, v)
+			*ok = setString(&l.AgentID, v)
 		case "model":
-			ok = setString(&l.Model, v)
+			*ok = setString(&l.Model, v)
 		case "timestamp":
 			l.Timestamp = append(json.RawMessage(nil), v...)
 		case "issidechain":
@@ -74,26 +65,46 @@ func (l *ccLine) read(obj []byte) bool {
 		case "content":
 			l.Content = append(json.RawMessage(nil), v...)
 		case "tooluseresult":
-			ok = l.ToolUseResult.UnmarshalJSON(v) == nil
+			*ok = l.ToolUseResult.UnmarshalJSON(v) == nil
 		case "message":
 			switch {
 			case string(v) == "null":
 				l.Message = nil
 			case v[0] != '{':
-				ok = false
+				*ok = false
 			default:
 				if l.Message == nil {
 					l.Message = &ccMessage{}
 				}
-				ok = l.Message.read(v)
+				*ok = l.Message.read(v)
 			}
 		}
 	})
-	return ok
 }
 
 // read fills m from the line's message object; false means fall back.
 func (m *ccMessage) read(obj []byte) bool {
+	return readMembers(obj, func(k string, v []byte, ok *bool) {
+		switch k {
+		case "id":
+			*ok = setString(&m.ID, v)
+		case "role":
+			*ok = setString(&m.Role, v)
+		case "model":
+			*ok = setString(&m.Model, v)
+		case "content":
+			*ok = m.Content.UnmarshalJSON(v) == nil
+		case "usage":
+			*ok = json.Unmarshal(v, &m.Usage) == nil
+		}
+	})
+}
+
+// readMembers walks obj's members, giving member each plainly named key
+// (folded as memberName does) and its value; member sets *ok to false
+// to give up, as does a key memberName cannot fold. It reports whether
+// the walk went through.
+func readMembers(obj []byte, member func(k string, v []byte, ok *bool)) bool {
 	ok := true
 	objectMembers(obj, func(key, v []byte) {
 		if !ok {
@@ -104,18 +115,7 @@ func (m *ccMessage) read(obj []byte) bool {
 			ok = false
 			return
 		}
-		switch k {
-		case "id":
-			ok = setString(&m.ID, v)
-		case "role":
-			ok = setString(&m.Role, v)
-		case "model":
-			ok = setString(&m.Model, v)
-		case "content":
-			ok = m.Content.UnmarshalJSON(v) == nil
-		case "usage":
-			ok = json.Unmarshal(v, &m.Usage) == nil
-		}
+		member(k, v, &ok)
 	})
 	return ok
 }

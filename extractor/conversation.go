@@ -49,14 +49,13 @@ const (
 // ReadConversation reads the person's requests, constraints and the
 // session's end state from a transcript. It is deterministic and offline.
 func ReadConversation(t *handoff.Transcript) Conversation {
-	return readConversation(t, nil)
+	return readConversation(t, mainThread(t.Messages), nil)
 }
 
-// readConversation is ReadConversation sharing heads with the rest of a
-// Build.
-func readConversation(t *handoff.Transcript, heads *headlines) Conversation {
+// readConversation is ReadConversation over main, t's main thread, sharing
+// heads with the rest of a Build.
+func readConversation(t *handoff.Transcript, main []handoff.Message, heads *headlines) Conversation {
 	var c Conversation
-	main := mainThread(t.Messages)
 	results := resultsByCall(main)
 	questions := questionCalls(main)
 

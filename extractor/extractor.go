@@ -77,7 +77,10 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 			facts.Errors[i].Context = errorContext(contexts[i])
 		}
 	}
-	conv := readConversation(t, heads)
+	// The main thread, read by several passes below: a transcript with
+	// sub-agent traffic would otherwise be copied once per pass.
+	main := mainThread(t.Messages)
+	conv := readConversation(t, main, heads)
 	snap := &handoff.Snapshot{
 		Goal:          conv.Goal,
 		LatestRequest: conv.LatestRequest,
@@ -102,7 +105,7 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 	if snap.Goal == "" {
 		snap.Goal = facts.Goal
 	}
-	personal := approvals(mainThread(t.Messages), conv.Requests)
+	personal := approvals(main, conv.Requests)
 	var judgedNext string
 	if ex == nil {
 		snap.Decisions = personal
@@ -119,9 +122,9 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 			judgedNext = mergeJudged(snap, res)
 		}
 	}
-	snap.Errors = append(snap.Errors, reportedProblems(mainThread(t.Messages))...)
+	snap.Errors = append(snap.Errors, reportedProblems(main)...)
 	snap.NextStep = NextStep(snap)
-	if p := procedureNext(mainThread(t.Messages), procedureInFlight(snap)); p != "" && procedureLeads(snap) {
+	if p := procedureNext(main, procedureInFlight(snap)); p != "" && procedureLeads(snap) {
 		snap.NextStep = p
 	}
 	// An LLM's grounded next step is preferred, except over a message of

@@ -440,7 +440,8 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 	// the last few are compared: a re-send follows its original closely,
 	// and comparing every pair made a session of 12,000 requests take
 	// seconds.
-	said := []map[string]bool{tokenSet(s.Goal), tokenSet(s.LatestRequest)}
+	asked := []map[string]bool{tokenSet(s.Goal), tokenSet(s.LatestRequest)}
+	var earlier []map[string]bool
 	for i := len(s.Requests) - 1; i >= 0 && n < maxEarlierRequests; i-- {
 		r := s.Requests[i]
 		if r.Source.Index == goalSrc || r.Source.Index == latestSrc || (s.EndState != nil && slices.Contains(s.EndState.Unanswered, r.Text)) {
@@ -459,12 +460,11 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 			continue
 		}
 		words := tokenSet(r.Text)
-		recent := said[max(0, len(said)-duplicateWindow):]
-		if nearDuplicateSets(said[0], words) || nearDuplicateSets(said[1], words) ||
-			slices.ContainsFunc(recent, func(t map[string]bool) bool { return nearDuplicateSets(t, words) }) {
+		resent := func(t map[string]bool) bool { return nearDuplicateSets(t, words) }
+		if slices.ContainsFunc(asked, resent) || slices.ContainsFunc(earlier[max(0, len(earlier)-duplicateWindow):], resent) {
 			continue
 		}
-		said = append(said, words)
+		earlier = append(earlier, words)
 		answers := ""
 		if r.Answers != "" {
 			answers = " — answering " + quoted(r.Answers, 200)

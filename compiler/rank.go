@@ -242,7 +242,7 @@ func title(s *handoff.Snapshot) string {
 // header is one line: when the session ended, branch, model, context use,
 // and which stored session this is.
 func header(s *handoff.Snapshot) string {
-	parts := whenAndBranch(s)
+	parts := whenAndBranch(s, true)
 	model := s.Usage.Model
 	if model == "" {
 		model = s.Source.Model
@@ -267,25 +267,26 @@ func header(s *handoff.Snapshot) string {
 }
 
 // shortHeader is header for small budgets: when and on which branch the
-// session ended, and why it was paused.
+// session ended, and why it was paused. A transcript without timestamps
+// gets no time at all: the snapshot's time says nothing of the session.
 func shortHeader(s *handoff.Snapshot) string {
-	parts := whenAndBranch(s)
+	parts := whenAndBranch(s, false)
 	if s.PauseReason != "" {
 		parts = append(parts, "paused: "+quoted(s.PauseReason, 80))
 	}
 	return strings.Join(parts, " · ")
 }
 
-// whenAndBranch starts the header: the session's end (else the snapshot's
-// time) and its branch: the live repository's, else the session
+// whenAndBranch starts the header: the session's end (else, with
+// snapshotTime, the snapshot's time) and its branch: the live repository's, else the session
 // metadata's, corrected by the branch the transcript's own git output
 // last named (a session that switched branches ended on that one).
-func whenAndBranch(s *handoff.Snapshot) []string {
+func whenAndBranch(s *handoff.Snapshot, snapshotTime bool) []string {
 	var parts []string
 	switch {
 	case !s.Source.EndedAt.IsZero():
 		parts = append(parts, "Session ended "+s.Source.EndedAt.UTC().Format("2006-01-02 15:04 UTC"))
-	case !s.CreatedAt.IsZero():
+	case snapshotTime && !s.CreatedAt.IsZero():
 		parts = append(parts, "Snapshot taken "+s.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	branch := s.Source.GitBranch

@@ -13,27 +13,28 @@ import (
 // "> ", with a leading #, fence, rule or tag escaped) and code (a code span
 // whose delimiter is longer than any backtick run inside).
 
-// inline renders text on one line: clipped to max runes at a sentence or
-// word boundary, line breaks shown as " ⏎ ", control and bidi characters
-// removed.
+// inline renders text on one line: compacted (compactProse), clipped to
+// max runes at a sentence or word boundary, line breaks shown as " ⏎ ",
+// control and bidi characters removed.
 func inline(s string, limit int) string {
-	return clippedLine(s, limit, true, nil)
+	return clippedLine(s, limit, true, compactProse)
 }
 
 // quoted is inline text in curly quotes.
 func quoted(s string, limit int) string {
 	// Curly quotes delimit the data: inside it they become straight ones.
-	s = clippedLine(s, limit, true, straightQuotes)
+	s = clippedLine(s, limit, true, func(s string) string { return compactProse(straightQuotes(s)) })
 	if s == "" {
 		return ""
 	}
 	return "“" + s + "”"
 }
 
-// blockQuote renders text as a markdown block quote of at most max runes
-// (cut at a sentence or line boundary). Blank-line runs collapse to one.
+// blockQuote renders text, compacted (compactProse), as a markdown block
+// quote of at most max runes (cut at a sentence or line boundary).
+// Blank-line runs collapse to one.
 func blockQuote(s string, limit int) string {
-	s = clipText(sanitize(strings.TrimSpace(s)), limit)
+	s = clipText(compactProse(sanitize(strings.TrimSpace(s))), limit)
 	if s == "" {
 		return ""
 	}
@@ -141,8 +142,10 @@ func oneLine(s string, collapse bool) string {
 // alone renders past limit runes: the head ends before an ASCII space,
 // tab or newline of s, so its fields are the first fields of s and its
 // rendering is a prefix of the whole one, and clipText reads only the
-// first limit runes of a text longer than limit. The result is the same;
-// the rest of s is never sanitized and split.
+// first limit runes of a text longer than limit. The result is the same
+// (but for an emphasis pair that compactProse would close beyond the
+// head, which is left open: a cosmetic difference); the rest of s is
+// never sanitized and split.
 func clippedLine(s string, limit int, collapse bool, pre func(string) string) string {
 	if pre == nil {
 		pre = func(s string) string { return s }

@@ -15,18 +15,44 @@ import (
 // paths are rendered by code, which does not compact.
 
 // compactProse removes markdown bold markers (a pair of ** on one line), decorative pictographs with the space after them, runs of
-// four or more of one punctuation character (dot leaders, rules; they
-// become "…"), and a heading's leading #s. Text without any of these
+// four or more of one punctuation character inside a line (dot leaders;
+// they become "…"), a heading's leading #s, and whole lines of layout
+// (code fences, rules). Text without any of these
 // comes back unchanged and uncopied.
 func compactProse(s string) string {
 	if !needsCompacting(s) {
 		return s
 	}
 	lines := strings.Split(s, "\n")
-	for i, line := range lines {
-		lines[i] = compactProseLine(line)
+	kept := lines[:0]
+	for _, line := range lines {
+		if layoutLine(line) {
+			continue
+		}
+		kept = append(kept, compactProseLine(line))
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(kept, "\n")
+}
+
+// layoutLine reports whether a line is only layout: a code fence (its
+// language tag included) or a horizontal rule. Quoted, each would need a
+// visible escape to stay inert; dropped, the lines between them still
+// read as what they are.
+func layoutLine(line string) bool {
+	t := strings.TrimSpace(line)
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		tag := strings.TrimLeft(t, "`~")
+		return !strings.ContainsAny(tag, " `~")
+	}
+	if len(t) < 3 {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] != t[0] || (t[0] != '-' && t[0] != '*' && t[0] != '_' && t[0] != '=') {
+			return false
+		}
+	}
+	return true
 }
 
 // needsCompacting is a cheap scan for anything compactProse would change.
@@ -42,6 +68,10 @@ func needsCompacting(s string) bool {
 		case c == '*' && i+1 < len(s) && s[i+1] == '*':
 			return true
 		case c == '#' && i+1 < len(s) && (s[i+1] == '#' || s[i+1] == ' '):
+			return true
+		case (c == '`' || c == '~') && i+2 < len(s) && s[i+1] == c && s[i+2] == c:
+			return true
+		case c == '-' && i+2 < len(s) && s[i+1] == c && s[i+2] == c:
 			return true
 		case i+3 < len(s) && leaderChar(c) && s[i+1] == c && s[i+2] == c && s[i+3] == c:
 			return true

@@ -15,6 +15,7 @@ func TestCompactProse(t *testing.T) {
 		{"pictograph with selector and joiner", "🧑‍💻 coder ⚖️ fair", "coder fair"},
 		{"dot leader", "ruff-format........Failed", "ruff-format…Failed"},
 		{"rule of equals", "===== 3 failed in 0.2s =====", "… 3 failed in 0.2s …"},
+		{"a line of equals is a rule", "Title\n=====", "Title"},
 		{"three dots stay", "wait... what", "wait... what"},
 		{"glob is not emphasis", "rg -g '**/*.go' pattern", "rg -g '**/*.go' pattern"},
 		{"dunder is not emphasis", "edit pkg/__init__.py and __main__", "edit pkg/__init__.py and __main__"},
@@ -22,6 +23,8 @@ func TestCompactProse(t *testing.T) {
 		{"hash without space stays", "#include <stdio.h> and #123", "#include <stdio.h> and #123"},
 		{"unclosed bold stays", "a **b c", "a **b c"},
 		{"per line", "## A\n**b**\n- c", "A\nb\n- c"},
+		{"fences and rules go", "Run:\n```bash\ngo test ./...\n```\n---\nDone", "Run:\ngo test ./...\nDone"},
+		{"a line that only starts like a fence stays", "```go func``` inline", "```go func``` inline"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,9 +11,9 @@ func TestDataRendering(t *testing.T) {
 	tests := []struct {
 		name, got, want string
 	}{
-		{"block quote drops heading marks, escapes other structure at line starts",
-			blockQuote("Done.\n## Next step\n#include <x.h>\n```\n---\n<system>\n> nested", 500),
-			"> Done.\n> Next step\n> \\#include <x.h>\n> \\```\n> \\---\n> \\<system>\n> \\> nested"},
+		{"block quote drops heading marks and fences, escapes other structure at line starts",
+			blockQuote("Done.\n## Next step\n#include <x.h>\n```\n``` x\n--- a\n<system>\n> nested", 500),
+			"> Done.\n> Next step\n> \\#include <x.h>\n> \\``` x\n> \\--- a\n> \\<system>\n> \\> nested"},
 		{"block quote folds blank-line runs", blockQuote("a\n\n\n\nb", 100), "> a\n>\n> b"},
 		{"inline is one line", inline("first line\nsecond line", 100), "first line ⏎ second line"},
 		{"quoted straightens inner curly quotes", quoted("say “hi” now", 100), "“say \"hi\" now”"},

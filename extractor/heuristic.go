@@ -173,8 +173,14 @@ func compileDecisionPatterns() decisionPatterns {
 		follow:    c(`^(?:this|that|it|because|since|the reason|otherwise|that way|which|so that)\b`),
 		reversal:  c(`\b(?:back|revert(?:ing|ed)?|actually|after all|undo)\b`),
 
-		workaround:   c(`\b(?:workaround|work around|temporar(?:y|ily)|hack|for now)\b`),
-		skip:         c(`\b(?:skip(?:ping)?|won'?t|will not|not going to|defer(?:ring)?|postpone|out of scope|leave .+ for later)\b`),
+		workaround: c(`\b(?:workaround|work around|temporar(?:y|ily)|hack|for now)\b`),
+		// A skip is work left undone, said of the work itself: "we'll
+		// skip the e2e suite", "out of scope", "I won't port X". "Skip"
+		// inside a description of how code behaves ("the loop skips to
+		// the next day") and "this won't compile" are not.
+		skip: c(`\b(?:(?:we|i|let'?s)(?:'ll| will| can| are| am|'re|'m)?\s+(?:just\s+|also\s+)?(?:skip(?:ping)?|not (?:do|port|implement|add|fix|support)|won'?t|will not|not going to)` +
+			`|skipping\b.{0,60}\b(?:for now|this time|entirely|altogether)` +
+			`|defer(?:ring)?|postpone|out of scope|leave .+ for later)\b`),
 		layout:       c(`\bmodule layout\b`),
 		library:      c(`\b(?:package|library|libraries|lib|module|dependency|dependencies|import|crate|gem|npm install|go get|pip install|sdk|framework)\b`),
 		architecture: c(`\b(?:architecture|design|structure|refactor(?:ing)?|interface|layer(?:s|ing)?|abstraction|schema)\b`),

@@ -195,3 +195,21 @@ func TestConstraintThatPointsBackKeepsItsReferent(t *testing.T) {
 		}
 	}
 }
+
+func TestStopIsARuleOnlyAsAnImperative(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		sent string
+		want bool
+	}{
+		{"Stop adding comments to every function.", true},
+		{"Please stop running the full suite on each edit.", true},
+		{"OK, stop changing the public API.", true},
+		{"Add client-side rate limiting so our nightly jobs stop getting HTTP 429s.", false},
+	}
+	for _, tt := range tests {
+		if got := isConstraint(tt.sent); got != tt.want {
+			t.Errorf("isConstraint(%q) = %v, want %v", tt.sent, got, tt.want)
+		}
+	}
+}

@@ -170,7 +170,8 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 	if c.LatestRequest == c.Goal {
 		c.LatestRequest = "" // one request: it is the goal
 	}
-	c.Constraints = withoutRequestEchoes(constraints(append(forkParentRules(t.Messages), c.Requests...), full), c.Requests, c.Goal, c.LatestRequest)
+	rules := append(forkParentRules(t.Messages), pointedRules(main, c.Requests)...)
+	c.Constraints = withoutRequestEchoes(constraints(append(rules, c.Requests...), full), c.Requests, c.Goal, c.LatestRequest)
 	c.Language = personLanguage(c.Requests)
 	c.End = endState(t, main, results)
 	if c.Carried != nil {

@@ -171,7 +171,7 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 		c.LatestRequest = "" // one request: it is the goal
 	}
 	rules := append(forkParentRules(t.Messages), pointedRules(main, c.Requests)...)
-	c.Constraints = withoutRequestEchoes(constraints(append(rules, c.Requests...), full), c.Requests, c.Goal, c.LatestRequest)
+	c.Constraints = withoutRestatedRules(withoutRequestEchoes(constraints(append(rules, c.Requests...), full), c.Requests, c.Goal, c.LatestRequest))
 	c.Language = personLanguage(c.Requests)
 	c.End = endState(t, main, results)
 	if c.Carried != nil {

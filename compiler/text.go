@@ -217,22 +217,29 @@ func safeLabel(s string) bool {
 	return true
 }
 
-// groupDigits formats n with thousands separators: 152300 → "152,300".
-func groupDigits(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
+// kilo formats a token count to three significant digits at most:
+// 82624 → "82.6k", 200000 → "200k", 1048576 → "1.05M", 950 → "950". A
+// header reads the size of a context, not its last token.
+func kilo(n int) string {
+	unit, div := "", 1.0
+	switch {
+	case n >= 1_000_000:
+		unit, div = "M", 1e6
+	case n >= 1000:
+		unit, div = "k", 1e3
 	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
+	v := float64(n) / div
+	prec := 0
+	switch {
+	case unit == "":
+	case v < 10:
+		prec = 2
+	case v < 100:
+		prec = 1
 	}
-	if neg {
-		return "-" + b.String()
+	out := strconv.FormatFloat(v, 'f', prec, 64)
+	if prec > 0 {
+		out = strings.TrimRight(strings.TrimRight(out, "0"), ".")
 	}
-	return b.String()
+	return out + unit
 }

@@ -70,3 +70,12 @@ func TestClippedLineMatchesWholeText(t *testing.T) {
 		}
 	}
 }
+
+func TestKilo(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int]string{0: "0", 950: "950", 1000: "1k", 1561: "1.56k", 82624: "82.6k", 116007: "116k", 200000: "200k", 1048576: "1.05M", 2_000_000: "2M"} {
+		if got := kilo(n); got != want {
+			t.Errorf("kilo(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

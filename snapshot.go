@@ -304,9 +304,13 @@ type Turn struct {
 	// line, not a line each.
 	ReadOnly string `json:"read_only,omitempty"`
 	// Target is the path a read-only call looked at, when it names one.
-	Target string     `json:"target,omitempty"`
-	Source MessageRef `json:"source"`
-	Line   int        `json:"line,omitempty"`
+	Target string `json:"target,omitempty"`
+	// Thinking marks an assistant turn whose text is its reasoning (a
+	// Codex reasoning summary, a Gemini thought): the step said nothing
+	// aloud, and its reasoning is the only account of it.
+	Thinking bool       `json:"thinking,omitempty"`
+	Source   MessageRef `json:"source"`
+	Line     int        `json:"line,omitempty"`
 }
 
 // MessageRef points back to the transcript message a record came from, so

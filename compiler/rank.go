@@ -125,6 +125,7 @@ const (
 	rankCarriedSolved  = 22 // what a summary says was worked out: work done
 	rankRecent         = 100
 	rankRecentFull     = 400
+	rankRecentThinking = 300 // + stride 1: a reasoning summary, after every short turn
 	rankRequestsFull   = 300 // + stride 3
 	rankRecentStride   = 1
 	rankDecisionExtra  = 35 // + stride 4: rationale and alternatives
@@ -917,6 +918,15 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 			lead = "- person: "
 		case handoff.RoleAssistant:
 			lead = "- assistant: "
+			if t.Thinking {
+				// After every said or done turn: reasoning explains the
+				// calls around it when there is room to spare.
+				if !shown[t.Source.Index] {
+					b.add(secRecent, rankRecentThinking+rankRecentStride*n, "recent turns", "- assistant (thinking): "+quoted(t.Text, recentShort))
+					n++
+				}
+				continue
+			}
 		default:
 			if t.ReadOnly != "" {
 				// A run of looks is one line: that the agent looked, and

@@ -37,7 +37,9 @@ const (
 	lastAssistantLimit = 6000
 	statedNextLimit    = 500
 	turnTextLimit      = 900
-	toolLineLimit      = 220
+	// thinkingTurnLimit clips a reasoning summary shown as a recent turn.
+	thinkingTurnLimit = 300
+	toolLineLimit     = 220
 	// outcomeLimit bounds the failure headline on a tool call's line.
 	outcomeLimit = 140
 	// recentBytes bounds the stored recent conversation: comfortably more
@@ -848,8 +850,17 @@ func listItem(s string) bool { return listItemRe.MatchString(s) }
 // with its outcome.
 func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult, heads *headlines) []handoff.Turn {
 	var rev []handoff.Turn
-	size := 0
+	size, thought := 0, 0
 	add := func(t handoff.Turn) bool {
+		if t.Thinking {
+			// Reasoning has its own, smaller allowance: it must not
+			// push what was said and done out of the window.
+			if thought+len(t.Text) <= recentBytes/4 {
+				thought += len(t.Text)
+				rev = append(rev, t)
+			}
+			return true
+		}
 		if size+len(t.Text) > recentBytes {
 			return false
 		}
@@ -871,6 +882,10 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult, 
 		case handoff.RoleAssistant:
 			if s := withoutThinking(m.Text); s != "" {
 				turns = append(turns, handoff.Turn{Role: handoff.RoleAssistant, Text: clipSentences(s, turnTextLimit), Source: m.Ref(), Line: m.Line})
+			} else if th := reasoningBody(m.Thinking); th != "" && len(m.ToolCalls) > 0 {
+				// A step that acted without a word: its reasoning summary
+				// says why it made the calls that follow.
+				turns = append(turns, handoff.Turn{Role: handoff.RoleAssistant, Thinking: true, Text: clipSentences(th, thinkingTurnLimit), Source: m.Ref(), Line: m.Line})
 			}
 			for _, c := range m.ToolCalls {
 				r, ok := results[c.ID]
@@ -886,6 +901,22 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult, 
 		}
 	}
 	return reverseTurns(rev)
+}
+
+// reasoningBody is the body of a reasoning summary: the text after its
+// title line ("**Designing stream parsing**\n\nI'm mapping out …"), or ""
+// when it is a title alone ("Inspecting types"), which says only what the
+// calls after it already show.
+func reasoningBody(thinking string) string {
+	t := strings.TrimSpace(thinking)
+	title, body, ok := strings.Cut(t, "\n")
+	if !ok {
+		return ""
+	}
+	if len(strings.Fields(title)) > 12 {
+		return t // no title: the summary is all body
+	}
+	return strings.TrimSpace(body)
 }
 
 func reverseTurns(t []handoff.Turn) []handoff.Turn {

@@ -1,6 +1,7 @@
 package extractor
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -102,5 +103,37 @@ func TestReadOnlyCalls(t *testing.T) {
 		if tools[i].ReadOnly != w.kind || tools[i].Target != w.target {
 			t.Errorf("turn %d (%s) = %q, %q; want %q, %q", i, tools[i].Text, tools[i].ReadOnly, tools[i].Target, w.kind, w.target)
 		}
+	}
+}
+
+func TestReasoningTurns(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, thinking, want string }{
+		{"title and body: the body", "**Designing stream parsing**\n\nI'm mapping out changes to handleLocalChat.", "I'm mapping out changes to handleLocalChat."},
+		{"a title alone says nothing the calls do not", "Inspecting types", ""},
+		{"a long first line is body, not title", "I found that the branch check returns success for a missing branch, so the script protects a branch that does not exist and then fails.\nNext I'll check the API.", "I found that the branch check returns success for a missing branch, so the script protects a branch that does not exist and then fails.\nNext I'll check the API."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := reasoningBody(tt.thinking); got != tt.want {
+				t.Errorf("reasoningBody(%q) = %q, want %q", tt.thinking, got, tt.want)
+			}
+		})
+	}
+	msgs := []handoff.Message{
+		{Index: 0, Role: handoff.RoleUser, Text: "Port the parser."},
+		{Index: 1, Role: handoff.RoleAssistant, Thinking: "**Reading**\n\nThe parser lives in lib/parse.ts.", ToolCalls: []handoff.ToolCall{{ID: "c1", Name: "shell", Input: json.RawMessage(`{"command":"cat lib/parse.ts"}`)}}},
+		{Index: 2, Role: handoff.RoleAssistant, Text: "Done.", Thinking: "**Wrapping up**\n\nAll ported."},
+	}
+	turns := recentTurns(msgs, nil, newHeadlines())
+	var thinking []string
+	for _, tr := range turns {
+		if tr.Thinking {
+			thinking = append(thinking, tr.Text)
+		}
+	}
+	// Only a step that said nothing aloud gets its reasoning as a turn.
+	if len(thinking) != 1 || thinking[0] != "The parser lives in lib/parse.ts." {
+		t.Errorf("reasoning turns = %q, want only the silent step's body", thinking)
 	}
 }

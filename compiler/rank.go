@@ -931,11 +931,17 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 			if t.ReadOnly != "" {
 				// A run of looks is one line: that the agent looked, and
 				// where; which files, when the budget has room.
+				// A reasoning turn inside the run is passed over: what it
+				// says of looking, the run's line says.
 				j := i
-				for j > 0 && s.Recent[j-1].Role == handoff.RoleTool && s.Recent[j-1].ReadOnly != "" {
+				for j > 0 && (s.Recent[j-1].Role == handoff.RoleTool && s.Recent[j-1].ReadOnly != "" || s.Recent[j-1].Thinking) {
 					j--
 				}
-				short, full := lookLine(s.Recent[j:i+1], s.Source.CWD)
+				for j < i && s.Recent[j].Thinking {
+					j++ // one before the run is not in it
+				}
+				looks := slices.DeleteFunc(slices.Clone(s.Recent[j:i+1]), func(t handoff.Turn) bool { return t.Thinking })
+				short, full := lookLine(looks, s.Source.CWD)
 				b.variants(secRecent, "recent turns", []int{rankRecent + rankRecentStride*n, rankRecentFull + rankRecentStride*n}, []string{short, full})
 				i = j
 				n++

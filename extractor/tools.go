@@ -3,7 +3,6 @@ package extractor
 import (
 	"encoding/json"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -193,8 +192,8 @@ func consolePath(sum string) string {
 }
 
 var (
-	heredocWriteRe = regexp.MustCompile(`(?m)(?:^|[;&|]\s*)(?:cat|tee(?: -a)?)\s+(?:>>?\s*)?([^\s<>|;&'"]+)\s*<<-?\s*['"]?\w+|(?:^|[;&|]\s*)cat\s+<<-?\s*['"]?\w+['"]?\s*>>?\s*([^\s<>|;&'"]+)`)
-	sweEditRe      = regexp.MustCompile(`^edit\s+\d+:\d+`)
+	heredocWriteRe = lazyRE(`(?m)(?:^|[;&|]\s*)(?:cat|tee(?: -a)?)\s+(?:>>?\s*)?([^\s<>|;&'"]+)\s*<<-?\s*['"]?\w+|(?:^|[;&|]\s*)cat\s+<<-?\s*['"]?\w+['"]?\s*>>?\s*([^\s<>|;&'"]+)`)
+	sweEditRe      = lazyRE(`^edit\s+\d+:\d+`)
 )
 
 // shellEdits lists the files a shell command writes by shape: an
@@ -305,7 +304,7 @@ func isShellBinary(s string) bool {
 	return false
 }
 
-var shellWrapRe = regexp.MustCompile(`(?s)^(?:/\S*/)?(?:bash|sh|zsh)\s+-l?c\s+(?:"(.*)"|'(.*)')\s*$`)
+var shellWrapRe = lazyRE(`(?s)^(?:/\S*/)?(?:bash|sh|zsh)\s+-l?c\s+(?:"(.*)"|'(.*)')\s*$`)
 
 // unwrapShell turns `bash -lc "<script>"` into the script.
 func unwrapShell(cmd string) string {
@@ -334,7 +333,7 @@ func patchText(raw json.RawMessage) string {
 	return ""
 }
 
-var patchHeaderRe = regexp.MustCompile(`(?m)^(?:\*\*\* (?:Update|Add|Delete) File: (.+?)|\*\*\* Move to: (.+?)|\+\+\+ (?:b/)?(.+?))\s*$`)
+var patchHeaderRe = lazyRE(`(?m)^(?:\*\*\* (?:Update|Add|Delete) File: (.+?)|\*\*\* Move to: (.+?)|\+\+\+ (?:b/)?(.+?))\s*$`)
 
 // patchFiles lists the files a patch (Codex apply_patch or unified diff)
 // changes.
@@ -431,7 +430,7 @@ func (p *pairing) settle(r handoff.ToolResult) (*callInfo, bool) {
 	return call, true
 }
 
-var sessionRe = regexp.MustCompile(`Process running with session ID (\d+)`)
+var sessionRe = lazyRE(`Process running with session ID (\d+)`)
 
 // continuation reports a result of a write_stdin call. The parser puts a
 // process's final status and output on the exec_command that started it,

@@ -1,6 +1,7 @@
 package extractor
 
 import (
+	"bytes"
 	"encoding/json"
 	"path"
 	"strings"
@@ -74,7 +75,10 @@ type shapes struct{ open string }
 func (s *shapes) classify(c handoff.ToolCall) *callInfo {
 	info := &callInfo{Name: c.Name}
 	var free string
-	if err := json.Unmarshal(c.Input, &free); err == nil {
+	// Only a JSON string or null unmarshals into a string: an object
+	// input skips the attempt, which would scan it whole only to fail.
+	if lead := bytes.TrimLeft(c.Input, " \t\r\n"); len(lead) > 0 && (lead[0] == '"' || lead[0] == 'n') &&
+		json.Unmarshal(c.Input, &free) == nil {
 		// Free-text input (Codex apply_patch, exec): a patch is an edit.
 		if files := patchFiles(free); len(files) > 0 {
 			info.kind, info.paths, info.command = kindEdit, files, c.Name+" "+strings.Join(files, " ")

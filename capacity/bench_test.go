@@ -59,6 +59,27 @@ func BenchmarkCount(b *testing.B) {
 	}
 }
 
+// BenchmarkCountCold is BenchmarkCount with a fresh word memo (see
+// wordMemo) every iteration, as a process that counts once has: "memo" is
+// the Counter as built, "whole" counts each chunk whole, as Count did
+// before the memo. The text is the first 256 KB of BenchmarkCount's.
+func BenchmarkCountCold(b *testing.B) {
+	base := counterFor(b, O200kBase)
+	text, _ := benchText(b, 256<<10)
+	for _, mode := range []struct {
+		name  string
+		words func() *wordMemo
+	}{{"memo", newWordMemo}, {"whole", func() *wordMemo { return nil }}} {
+		b.Run(mode.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				c := &Counter{enc: base.enc, encoder: base.encoder, words: mode.words()}
+				c.Count(text)
+			}
+		})
+	}
+}
+
 // BenchmarkEncodeOrdinaryPlain is the baseline for BenchmarkCount.
 func BenchmarkEncodeOrdinaryPlain(b *testing.B) {
 	c := counterFor(b, O200kBase)

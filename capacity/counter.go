@@ -22,6 +22,9 @@ type Counter struct {
 	encoder *lazyEncoder
 	cache   *messageCache
 	seed    maphash.Seed
+	// words remembers the counts of short pieces between safe splits
+	// (see wordMemo); nil counts every chunk whole.
+	words *wordMemo
 }
 
 // NewCounter returns a Counter for enc at once; the vocabulary, embedded in
@@ -36,6 +39,7 @@ func NewCounter(enc Encoding) (*Counter, error) {
 		encoder: &lazyEncoder{enc: enc},
 		cache:   newMessageCache(DefaultMessageCacheSize),
 		seed:    maphash.MakeSeed(),
+		words:   newWordMemo(),
 	}, nil
 }
 
@@ -101,6 +105,10 @@ func (c *Counter) Count(text string) int {
 	forEachChunk(text, chunkLimit, runLimit, func(chunk string, blind bool) {
 		if n, ok := blindSeen[chunk]; ok && blind {
 			total += n
+			return
+		}
+		if !blind && c.words != nil {
+			total += c.words.countWords(encoder, chunk)
 			return
 		}
 		n := len(encoder.EncodeOrdinary(chunk))

@@ -412,3 +412,36 @@ func TestCountersShareTables(t *testing.T) {
 		t.Error("cl100k_base and o200k_base Counters share one encoder")
 	}
 }
+
+// TestWordMemoKeepsCountsExact counts the first 16 KiB of each shared
+// transcript twice with one fresh Counter, concurrently, the second time
+// mostly from its word memo: every count must equal the plain encoder's,
+// and the memo must have learnt words.
+func TestWordMemoKeepsCountsExact(t *testing.T) {
+	t.Parallel()
+	texts := transcriptTexts(t, 16<<10)
+	if len(texts) == 0 {
+		t.Skip("no shared transcripts")
+	}
+	base := counterFor(t, O200kBase)
+	c := &Counter{enc: base.enc, encoder: base.encoder, cache: newMessageCache(4), words: newWordMemo()}
+	var wg sync.WaitGroup
+	for name, text := range texts {
+		want := base.countPlain(text)
+		for range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if got := c.Count(text); got != want {
+					t.Errorf("%s: Count = %d, EncodeOrdinary = %d", name, got, want)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	c.words.mu.Lock()
+	defer c.words.mu.Unlock()
+	if len(c.words.counts) == 0 {
+		t.Error("the word memo learnt nothing")
+	}
+}

@@ -1,7 +1,6 @@
 package extractor
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,10 +10,10 @@ import (
 
 var (
 	// approvalRe is a short reply that approves what was just proposed.
-	approvalRe = regexp.MustCompile(`(?i)^\s*(?:yes|yep|yeah|yup|ok(?:ay)?|sure|sounds good|looks good|lgtm|perfect|great|go ahead|go for it|do it|let'?s do (?:it|that)|approved?|agreed|proceed|ship it|ja|oui|si|да)\b[^?]{0,80}$`)
+	approvalRe = lazyRE(`(?i)^\s*(?:yes|yep|yeah|yup|ok(?:ay)?|sure|sounds good|looks good|lgtm|perfect|great|go ahead|go for it|do it|let'?s do (?:it|that)|approved?|agreed|proceed|ship it|ja|oui|si|да)\b[^?]{0,80}$`)
 	// proposalRe is a sentence in which the assistant proposes or asks
 	// leave to do something.
-	proposalRe = regexp.MustCompile(`(?i)\b(?:I (?:propose|suggest|recommend|'d recommend|would recommend|'d suggest|plan to|'d like to)|my recommendation|recommendation:|the plan is|here'?s (?:the|my) plan|should I|shall I|would you like me to|do you want me to|want me to|I can (?:now )?(?:either|go ahead))\b`)
+	proposalRe = lazyRE(`(?i)\b(?:I (?:propose|suggest|recommend|'d recommend|would recommend|'d suggest|plan to|'d like to)|my recommendation|recommendation:|the plan is|here'?s (?:the|my) plan|should I|shall I|would you like me to|do you want me to|want me to|I can (?:now )?(?:either|go ahead))\b`)
 )
 
 // approvals finds the decisions a person made by answering: a proposal of

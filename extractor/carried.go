@@ -1,7 +1,6 @@
 package extractor
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -26,12 +25,12 @@ var (
 	// summaryHeadingRe is a top-level numbered heading of a compaction
 	// summary ("7. Pending Tasks:", "8. **Current Work**:"): a number at
 	// the line start, a short title, a colon.
-	summaryHeadingRe = regexp.MustCompile(`(?m)^(\d{1,2})\.\s+(?:\*\*)?([^\n:*]{3,60}?)(?:\*\*)?:(?:\*\*)?[ \t]*`)
+	summaryHeadingRe = lazyRE(`(?m)^(\d{1,2})\.\s+(?:\*\*)?([^\n:*]{3,60}?)(?:\*\*)?:(?:\*\*)?[ \t]*`)
 	// markdownHeadingRe is the same as a markdown heading ("## 7. Pending
 	// Tasks"), where the colon is optional and the title ends the line.
-	markdownHeadingRe = regexp.MustCompile(`(?m)^#{1,4}[ \t]*(\d{1,2})\.\s+(?:\*\*)?([^\n:*]{3,60}?)(?:\*\*)?:?[ \t]*$`)
+	markdownHeadingRe = lazyRE(`(?m)^#{1,4}[ \t]*(\d{1,2})\.\s+(?:\*\*)?([^\n:*]{3,60}?)(?:\*\*)?:?[ \t]*$`)
 	// stateTagRe opens a section of a Gemini <state_snapshot>.
-	stateTagRe = regexp.MustCompile(`<([a-z_]{3,40})>`)
+	stateTagRe = lazyRE(`<([a-z_]{3,40})>`)
 )
 
 // readCarried cuts a compaction summary into its sections. Claude Code's

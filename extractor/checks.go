@@ -2,7 +2,6 @@ package extractor
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -100,7 +99,7 @@ func checkSegment(command string) (seg, kind string, trailing, ok bool) {
 }
 
 // checkRedirectRe is a shell redirection with its target ("> log 2>&1").
-var checkRedirectRe = regexp.MustCompile(`\d?>>?\s*&?\S+|<\s*\S+`)
+var checkRedirectRe = lazyRE(`\d?>>?\s*&?\S+|<\s*\S+`)
 
 // checkFields are a segment's words without redirections, environment
 // assignments and wrappers (sudo, timeout 60, npx).
@@ -117,7 +116,7 @@ func checkFields(seg string) []string {
 
 // scriptCheckRe is a package-script name that builds or verifies
 // ("build", "build:prod", "typecheck", "lint:fix" is not: it changes code).
-var scriptCheckRe = regexp.MustCompile(`^(build|compile|typecheck|type-check|tsc|check|check-types|lint|validate)(:[\w-]+)?$`)
+var scriptCheckRe = lazyRE(`^(build|compile|typecheck|type-check|tsc|check|check-types|lint|validate)(:[\w-]+)?$`)
 
 // checkKind names what a command segment verifies, "" when it is not a
 // check.
@@ -338,11 +337,11 @@ func CheckKey(command string) string {
 var (
 	// checkErrorRe is a line in which a build, compiler, linter or
 	// typesetter reports an error, in the forms the common tools print.
-	checkErrorRe = regexp.MustCompile(`(?im)^\s*(?:\S+?:\d+(?::\d+)?:?\s*)?(?:fatal )?error(?:\[\w+\])?(?: TS\d+)?\s*:.*$|^.*\(\d+,\d+\): error TS\d+.*$|^npm ERR!.*$|^make(?:\[\d+\])?: \*\*\*.*$|^! (?-i:[A-Z]).*$|^.*(?:Build error occurred|Failed to compile|BUILD FAILURE|BUILD FAILED|compilation terminated|build failed).*$|^\s*⨯ .*$|^\s*(?-i:\[ERROR\]|ERROR:|FATAL:).*$|^.*: syntax error\b.*$`)
+	checkErrorRe = lazyRE(`(?im)^\s*(?:\S+?:\d+(?::\d+)?:?\s*)?(?:fatal )?error(?:\[\w+\])?(?: TS\d+)?\s*:.*$|^.*\(\d+,\d+\): error TS\d+.*$|^npm ERR!.*$|^make(?:\[\d+\])?: \*\*\*.*$|^! (?-i:[A-Z]).*$|^.*(?:Build error occurred|Failed to compile|BUILD FAILURE|BUILD FAILED|compilation terminated|build failed).*$|^\s*⨯ .*$|^\s*(?-i:\[ERROR\]|ERROR:|FATAL:).*$|^.*: syntax error\b.*$`)
 	// checkPassRe is a line in which a build or check says it finished
 	// well.
-	checkPassRe = regexp.MustCompile(`(?i)(output written on|built target|linking \S+ (?:static|shared) library|build (?:succeeded|successful|complete|finished)|succeeded after|compiled successfully|successfully (?:built|compiled|tagged)|^\s*finished\b.*\btarget|\bbuilt in\b|build success|✓ (?:compiled|built|ready)|configuration file\(s\) validated|config is valid|syntax ok|no issues found|found 0 errors|all checks passed|success: no issues|\b\d+ (?:binaries|artifacts) built|\bwrote \S+\.(?:pdf|bin|exe|jar|wasm)\b|\b\d+ pages\b)`)
-	fileTokenRe = regexp.MustCompile(`\w\.[A-Za-z]\w*\b`)
+	checkPassRe = lazyRE(`(?i)(output written on|built target|linking \S+ (?:static|shared) library|build (?:succeeded|successful|complete|finished)|succeeded after|compiled successfully|successfully (?:built|compiled|tagged)|^\s*finished\b.*\btarget|\bbuilt in\b|build success|✓ (?:compiled|built|ready)|configuration file\(s\) validated|config is valid|syntax ok|no issues found|found 0 errors|all checks passed|success: no issues|\b\d+ (?:binaries|artifacts) built|\bwrote \S+\.(?:pdf|bin|exe|jar|wasm)\b|\b\d+ pages\b)`)
+	fileTokenRe = lazyRE(`\w\.[A-Za-z]\w*\b`)
 )
 
 // checkOutcome reads a check's status and the line that says so. A chain

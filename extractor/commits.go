@@ -1,7 +1,6 @@
 package extractor
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -10,10 +9,10 @@ import (
 var (
 	// gitCommitRe is git's own summary of a new commit: "[main 1a2b3c4]
 	// message" (also "(root-commit)", detached HEAD).
-	gitCommitRe = regexp.MustCompile(`(?m)^\[([^\s\]]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+?)\s*$`)
+	gitCommitRe = lazyRE(`(?m)^\[([^\s\]]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+?)\s*$`)
 	// aiderCommitRe is Aider's auto-commit line.
-	aiderCommitRe = regexp.MustCompile(`(?m)^>?\s*Commit ([0-9a-f]{7,40}) (.+?)\s*$`)
-	switchedRe    = regexp.MustCompile(`(?m)^Switched to (?:a new )?branch '([^']+)'|^On branch (\S+)`)
+	aiderCommitRe = lazyRE(`(?m)^>?\s*Commit ([0-9a-f]{7,40}) (.+?)\s*$`)
+	switchedRe    = lazyRE(`(?m)^Switched to (?:a new )?branch '([^']+)'|^On branch (\S+)`)
 )
 
 // commitLog collects the session's commits and the branch it worked on.

@@ -1,7 +1,6 @@
 package extractor
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -9,11 +8,11 @@ import (
 // prohibitionRe opens a sentence that forbids something ("YOU DO NOT run
 // builds or tests.", "Do NOT run mutating commands", "IMPORTANT: Never
 // push", "MUST NOT invent requirements"); group 1 is what it forbids.
-var prohibitionRe = regexp.MustCompile(`(?i)^\s*(?:\W*(?:important|note|rule)\s*:\s*)?(?:you\s+)?(?:do not|don'?t|never|must not|mustn'?t|shall not|should not|shouldn'?t)\s+(.+)$`)
+var prohibitionRe = lazyRE(`(?i)^\s*(?:\W*(?:important|note|rule)\s*:\s*)?(?:you\s+)?(?:do not|don'?t|never|must not|mustn'?t|shall not|should not|shouldn'?t)\s+(.+)$`)
 
 // itemEndRe ends what a prohibition forbids: its reason, exception or
 // alternative follows.
-var itemEndRe = regexp.MustCompile(`\s+(?:—|–|-|\(|unless\b|because\b|instead\b|if\b|when\b|as\b)|[.;:,]\s`)
+var itemEndRe = lazyRE(`\s+(?:—|–|-|\(|unless\b|because\b|instead\b|if\b|when\b|as\b)|[.;:,]\s`)
 
 // prohibitionsLimit bounds the folded constraint in runes: shorter than
 // constraintLimit, since it stands for many rules at once and a small

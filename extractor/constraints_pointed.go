@@ -1,7 +1,6 @@
 package extractor
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -12,7 +11,7 @@ import (
 // into a session (Codex's "# AGENTS.md instructions for …", Claude Code's
 // CLAUDE.md, Gemini CLI's GEMINI.md, Aider's CONVENTIONS.md, Cursor's
 // rules, Copilot's instructions).
-var instructionFileRe = regexp.MustCompile(`(?i)\b(?:AGENTS|CLAUDE|GEMINI|CONVENTIONS)\.md\b|\.cursorrules\b|\bcopilot-instructions\.md\b`)
+var instructionFileRe = lazyRE(`(?i)\b(?:AGENTS|CLAUDE|GEMINI|CONVENTIONS)\.md\b|\.cursorrules\b|\bcopilot-instructions\.md\b`)
 
 // maxPointedRules bounds the rules taken from one instructions file.
 const maxPointedRules = 6

@@ -1,8 +1,6 @@
 package extractor
 
 import (
-	"regexp"
-
 	"github.com/handoff-cli/handoff"
 )
 
@@ -17,7 +15,7 @@ import (
 // SessionData, never rawData") is not a rule: never/always/must open the
 // sentence or follow a conjunction; after a comma only don't/do not/make
 // sure/avoid/ask do.
-var ruleShapeRe = regexp.MustCompile(`(?i)(?:^|\b(?:but|and|so|please|pls|just|also|then|or)\s+)(?:\*\*)?(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|avoid|only use|use only|stop|no more)\b` +
+var ruleShapeRe = lazyRE(`(?i)(?:^|\b(?:but|and|so|please|pls|just|also|then|or)\s+)(?:\*\*)?(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|avoid|only use|use only|stop|no more)\b` +
 	`|[,;:!(]\s*(?:\*\*)?(?:don'?t|do not|make sure|avoid|ask)\b` +
 	`|\b(?:you|we|agents?)\s+(?:must|shall|should|may)(?:n'?t| not| never| always| only)?\b` +
 	`|\b(?:we|i)\s+(?:don'?t|do not)\s+(?:want|need)\b` +

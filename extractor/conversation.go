@@ -2,7 +2,6 @@ package extractor
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -189,7 +188,7 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 }
 
 // markdownLinkRe is a markdown link: [text](target).
-var markdownLinkRe = regexp.MustCompile(`\[([^\]\n]{1,200})\]\(([^)\s]{1,400})\)`)
+var markdownLinkRe = lazyRE(`\[([^\]\n]{1,200})\]\(([^)\s]{1,400})\)`)
 
 // tidyText makes the assistant's text cheaper to quote without losing
 // anything: a markdown link to a file becomes the file's path, and paths
@@ -379,14 +378,14 @@ func answerText(content string) string {
 }
 
 // answerPairRe is one "question"="answer" pair of a Claude Code answer.
-var answerPairRe = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"="((?:[^"\\]|\\.)*)"`)
+var answerPairRe = lazyRE(`"((?:[^"\\]|\\.)*)"="((?:[^"\\]|\\.)*)"`)
 
 var (
 	// slashCommandRe is a message that is only a harness command
 	// ("/exit", "/clear", "/add file.go"), not a request. The commands
 	// whose argument is a request (/ask, /code, /architect) keep it.
-	slashCommandRe = regexp.MustCompile(`^/[a-z][\w:-]*\b`)
-	requestCommand = regexp.MustCompile(`^/(?:ask|code|architect|plan|agent)\s+`)
+	slashCommandRe = lazyRE(`^/[a-z][\w:-]*\b`)
+	requestCommand = lazyRE(`^/(?:ask|code|architect|plan|agent)\s+`)
 	trivialWords   = map[string]bool{
 		"hi": true, "hello": true, "hey": true, "thanks": true, "thank": true, "you": true, "ok": true, "okay": true,
 		"yes": true, "yep": true, "yeah": true, "no": true, "nope": true, "sure": true, "continue": true, "go": true,
@@ -424,8 +423,8 @@ func isCommandOnly(s string) bool {
 // running (Claude Code: <command-name>/create-checkpoint</command-name>,
 // with <command-args>).
 var (
-	commandNameRe = regexp.MustCompile(`<command-name>\s*(/[^<\s]+)\s*</command-name>`)
-	commandArgsRe = regexp.MustCompile(`(?s)<command-args>(.*?)</command-args>`)
+	commandNameRe = lazyRE(`<command-name>\s*(/[^<\s]+)\s*</command-name>`)
+	commandArgsRe = lazyRE(`(?s)<command-args>(.*?)</command-args>`)
 )
 
 // commandRequest is the request a custom slash command makes: its name and
@@ -470,8 +469,8 @@ func trivialRequest(s string) bool {
 }
 
 var (
-	pickRe       = regexp.MustCompile(`(?i)^\s*(?:(?:let'?s\s+)?(?:go\s+with|do|pick|choose|option|use)\s+)?(?:options?\s+)?\(?([a-h1-9])\)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?\s*[.!]?\s*(?:please)?[.!]?\s*$`)
-	optionLineRe = regexp.MustCompile(`(?im)^\s*(?:[-*]\s*)?(?:\*\*)?(?:option\s+)?\(?([a-h1-9])[).:]\)?(?:\*\*)?\s+(.+)$`)
+	pickRe       = lazyRE(`(?i)^\s*(?:(?:let'?s\s+)?(?:go\s+with|do|pick|choose|option|use)\s+)?(?:options?\s+)?\(?([a-h1-9])\)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?\s*[.!]?\s*(?:please)?[.!]?\s*$`)
+	optionLineRe = lazyRE(`(?im)^\s*(?:[-*]\s*)?(?:\*\*)?(?:option\s+)?\(?([a-h1-9])[).:]\)?(?:\*\*)?\s+(.+)$`)
 )
 
 // resolvePick resolves an option pick ("(a) and (c)", "option 2", "b")
@@ -504,10 +503,10 @@ func resolvePick(req, asked string) string {
 // confirmPromptRe is a harness's yes/no prompt echoed with the key the
 // person pressed (Aider's "Add file to the chat? (Y)es/(N)o/… [Yes]: a"):
 // a click, not a request in the person's words.
-var confirmPromptRe = regexp.MustCompile(`(?i)\?\s*\(Y\)es/\(N\)o\b.*\[\w+\]:\s*\S*\s*$`)
+var confirmPromptRe = lazyRE(`(?i)\?\s*\(Y\)es/\(N\)o\b.*\[\w+\]:\s*\S*\s*$`)
 
 // constraintRe finds a person's standing instruction or preference.
-var constraintRe = regexp.MustCompile(`(?i)\b(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|keep|avoid|without|only use|use only|instead of|rather than|not \w+ but|prefer|(?:use|using|go with)\b[^.;]{1,60}\b(?:not|instead of|over)\b|ask (?:me )?before|let me know before|check with me|no need to|(?:^|please |, )stop|shouldn'?t|should not|not allowed|forbid|mustn't|important(?:ly)?|remember|mandatory|non-negotiable|off[- ]limits)\b`)
+var constraintRe = lazyRE(`(?i)\b(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|keep|avoid|without|only use|use only|instead of|rather than|not \w+ but|prefer|(?:use|using|go with)\b[^.;]{1,60}\b(?:not|instead of|over)\b|ask (?:me )?before|let me know before|check with me|no need to|(?:^|please |, )stop|shouldn'?t|should not|not allowed|forbid|mustn't|important(?:ly)?|remember|mandatory|non-negotiable|off[- ]limits)\b`)
 
 var (
 	// notRuleRe are the phrases that carry a constraint word without
@@ -515,12 +514,12 @@ var (
 	// know or have ("I don't understand", "you simply don't have"), and a
 	// guess ("Must be a bug", "it must have been"). A sentence whose only
 	// constraint words sit in these is no constraint.
-	notRuleRe = regexp.MustCompile(`(?i)\b(?:i|we|they|he|she|it|you)\s+(?:\w+\s+)?(?:don'?t|do not|didn'?t|did not|never)\s+(?:know|understand|think|see|have|get|remember|care|feel|like|mind|want to know)\b|^\s*must (?:be|have)\b|\b(?:it|that|this|there|which) must (?:be|have)\b|\bi feel\b`)
+	notRuleRe = lazyRE(`(?i)\b(?:i|we|they|he|she|it|you)\s+(?:\w+\s+)?(?:don'?t|do not|didn'?t|did not|never)\s+(?:know|understand|think|see|have|get|remember|care|feel|like|mind|want to know)\b|^\s*must (?:be|have)\b|\b(?:it|that|this|there|which) must (?:be|have)\b|\bi feel\b`)
 	// ruleTagRe is a rule of the person's instructions file named by its
 	// tag ("a <tdd_discipline> violation", "adhere to <code_style/>"):
 	// people who write CLAUDE.md/AGENTS.md in tagged sections point back
 	// at them this way. A tag name with '_' or '-' is not HTML.
-	ruleTagRe = regexp.MustCompile(`<[a-z][a-z0-9]*[_-][a-z0-9_-]*\s*/?>`)
+	ruleTagRe = lazyRE(`<[a-z][a-z0-9]*[_-][a-z0-9_-]*\s*/?>`)
 )
 
 // isConstraint reports whether a sentence of the person's states a rule or
@@ -540,7 +539,7 @@ func isConstraint(sent string) bool {
 
 // backRefRe opens a sentence with a pronoun standing for something said
 // before it.
-var backRefRe = regexp.MustCompile(`(?i)^\s*(?:that|this|it|those|these|they|das|dies|es|ça|cela|это|то)\b`)
+var backRefRe = lazyRE(`(?i)^\s*(?:that|this|it|those|these|they|das|dies|es|ça|cela|это|то)\b`)
 
 // pointsBack reports whether sent is a short sentence whose subject is a
 // pronoun for something said before it: out of context it names nothing.
@@ -550,9 +549,9 @@ func pointsBack(sent string) bool {
 
 var (
 	// askRe opens a request put as a question without its question mark.
-	askRe = regexp.MustCompile(`(?i)^\s*(?:can|could|would|will) you\b`)
+	askRe = lazyRE(`(?i)^\s*(?:can|could|would|will) you\b`)
 	// standingRuleRe is a rule that stands beyond the request it is in.
-	standingRuleRe = regexp.MustCompile(`(?i)\b(?:don'?t|do not|never|always|from now on|in future)\b`)
+	standingRuleRe = lazyRE(`(?i)\b(?:don'?t|do not|never|always|from now on|in future)\b`)
 )
 
 // constraints returns the person's constraints, standing rules first and
@@ -636,8 +635,8 @@ func constraints(reqs []handoff.Request, full map[int]string) []handoff.Constrai
 }
 
 var (
-	statedNextRe = regexp.MustCompile(`(?i)(?:^(?:#+\s*|\*\*)?(?:recommended |suggested |immediate |possible )?next steps?\b|\bnext steps?\s*:|\bthe next (?:step|thing) (?:is|would be|will be)\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will) (?:now|then|next)\b|\bthen I(?:'ll| will)\b|^(?:#+\s*|\*\*)?remaining(?: work| tasks| items| issues)?\b.*:|\bstill (?:need|needs) to\b|\bleft to do\b|\bto do next\b|\bwould you like\b|\bshould I\b|\bshall I\b|\bdo you want\b|\bwant me to\b)`)
-	questionEnd  = regexp.MustCompile(`\?\s*(?:\*\*)?\s*$`)
+	statedNextRe = lazyRE(`(?i)(?:^(?:#+\s*|\*\*)?(?:recommended |suggested |immediate |possible )?next steps?\b|\bnext steps?\s*:|\bthe next (?:step|thing) (?:is|would be|will be)\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will) (?:now|then|next)\b|\bthen I(?:'ll| will)\b|^(?:#+\s*|\*\*)?remaining(?: work| tasks| items| issues)?\b.*:|\bstill (?:need|needs) to\b|\bleft to do\b|\bto do next\b|\bwould you like\b|\bshould I\b|\bshall I\b|\bdo you want\b|\bwant me to\b)`)
+	questionEnd  = lazyRE(`\?\s*(?:\*\*)?\s*$`)
 )
 
 // endState reads where the session stopped.
@@ -841,7 +840,7 @@ func statedNext(text string) string {
 	return ""
 }
 
-var listItemRe = regexp.MustCompile(`^(?:[-*•]|\d+[.)]|[a-h][.)])\s+`)
+var listItemRe = lazyRE(`^(?:[-*•]|\d+[.)]|[a-h][.)])\s+`)
 
 func listItem(s string) bool { return listItemRe.MatchString(s) }
 
@@ -1094,8 +1093,8 @@ func submittedPatch(main []handoff.Message) []string {
 }
 
 var (
-	localOutputRe = regexp.MustCompile(`(?s)<local-command-(stdout|stderr)>(.*?)(?:</local-command-(?:stdout|stderr)>|$)`)
-	ansiRe        = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+	localOutputRe = lazyRE(`(?s)<local-command-(stdout|stderr)>(.*?)(?:</local-command-(?:stdout|stderr)>|$)`)
+	ansiRe        = lazyRE(`\x1b\[[0-9;?]*[A-Za-z]`)
 )
 
 // commandsAfter returns the harness commands the person ran after message

@@ -1,13 +1,12 @@
 package extractor
 
 import (
-	"regexp"
 	"strings"
 )
 
 // bareLetsNotRe is "let's not <verb>" with nothing after the verb ("OK,
 // good start, but let's not rush."): a tone, not a choice of anything.
-var bareLetsNotRe = regexp.MustCompile(`(?i)\blet'?s\s+not\s+[\p{L}-]+[\s.!,]*$`)
+var bareLetsNotRe = lazyRE(`(?i)\blet'?s\s+not\s+[\p{L}-]+[\s.!,]*$`)
 
 // answerIsChoice reports whether a person's reply to an option question
 // (answers holds the question and, when the tool listed them, "(options:

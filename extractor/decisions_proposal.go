@@ -1,7 +1,6 @@
 package extractor
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -13,12 +12,12 @@ import (
 // GITHUB_TOKEN; …", "Remove these: trailing-whitespace, end-of-file-fixer".
 
 var (
-	tableRowRe = regexp.MustCompile(`^\|.*\|$`)
-	tableSepRe = regexp.MustCompile(`^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$`)
+	tableRowRe = lazyRE(`^\|.*\|$`)
+	tableSepRe = lazyRE(`^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$`)
 	// configItemRe is a config list entry, commented out or not:
 	// "-   id: check-yaml", "# - id: end-of-file-fixer", "- run: make".
-	configItemRe  = regexp.MustCompile(`^#?\s*-\s+[\w.-]+:\s*(\S.*)$`)
-	headingMarkRe = regexp.MustCompile(`^#{1,6}\s+`)
+	configItemRe  = lazyRE(`^#?\s*-\s+[\w.-]+:\s*(\S.*)$`)
+	headingMarkRe = lazyRE(`^#{1,6}\s+`)
 )
 
 // compactProposal joins a proposal's lines into one: table rows become

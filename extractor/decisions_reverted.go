@@ -1,7 +1,6 @@
 package extractor
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -18,18 +17,18 @@ const revertEpisode = 4 // messages within which a report describes the same rev
 var (
 	// gitRevertLineRe is the line `git revert` prints for the commit it
 	// made: `[main bcb5223] Revert "refactor: Consolidate …"`.
-	gitRevertLineRe = regexp.MustCompile(`(?m)^\s*\[[^\]\n]+\]\s+Revert\s+"(.+)"\s*$`)
+	gitRevertLineRe = lazyRE(`(?m)^\s*\[[^\]\n]+\]\s+Revert\s+"(.+)"\s*$`)
 	// conventionalRe is a commit subject's type prefix ("feat(ui): ").
-	conventionalRe = regexp.MustCompile(`^[a-z]+(?:\([^)]*\))?!?:\s*`)
+	conventionalRe = lazyRE(`^[a-z]+(?:\([^)]*\))?!?:\s*`)
 	// revertedWordRe marks a message that reports a revert.
-	revertedWordRe = regexp.MustCompile(`(?i)\b(?:reverted|rolled back|undid|undone)\b`)
+	revertedWordRe = lazyRE(`(?i)\b(?:reverted|rolled back|undid|undone)\b`)
 	// goneRe is what the report says is gone: "the LibraryPaths dataclass
 	// is gone", "the retry wrapper has been removed".
-	goneRe = regexp.MustCompile(`(?i)(?:^|[,;:]\s*|\bbut\s+)(?:the\s+)?([^,;:.!?]{3,80}?)\s+(?:is|are|has been|have been|was|were)\s+(?:now\s+)?(?:gone|removed|reverted|undone|rolled back)\b`)
+	goneRe = lazyRE(`(?i)(?:^|[,;:]\s*|\bbut\s+)(?:the\s+)?([^,;:.!?]{3,80}?)\s+(?:is|are|has been|have been|was|were)\s+(?:now\s+)?(?:gone|removed|reverted|undone|rolled back)\b`)
 	// triedRe is "tried X, reverted" / "tried X but rolled it back".
-	triedRe = regexp.MustCompile(`(?i)\btried\s+(.{3,80}?)(?:,\s*|\s+and\s+|\s+but\s+)(?:then\s+)?(?:reverted|rolled (?:it |that )?back|undid)`)
+	triedRe = lazyRE(`(?i)\btried\s+(.{3,80}?)(?:,\s*|\s+and\s+|\s+but\s+)(?:then\s+)?(?:reverted|rolled (?:it |that )?back|undid)`)
 	// revertAskRe is the person asking for a revert.
-	revertAskRe = regexp.MustCompile(`(?i)\b(?:revert|undo|roll (?:it |that )?back|back (?:it |that )?out)\b`)
+	revertAskRe = lazyRE(`(?i)\b(?:revert|undo|roll (?:it |that )?back|back (?:it |that )?out)\b`)
 )
 
 // revertTracker finds tried-and-reverted changes as the messages go by.

@@ -2,7 +2,6 @@ package extractor
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -96,8 +95,8 @@ func (s *fileSet) addCall(c *callInfo) {
 var (
 	// resultEditRe finds the file a result says was written, for calls
 	// whose input does not name it (SpecStory, trimmed records).
-	resultEditRe   = regexp.MustCompile(`(?m)(?:^|\x60{3}\w*\n)(?:The file (\S+) has been (?:updated|created|written)|File created successfully at: (\S+)|\*\*(?:Update|Add|Create):? \x60([^\x60]+)\x60\*\*|(?:Updated|Wrote \d+ lines to|Created) (\S+?)(?: with \d+ additions?| \(\d+ lines?\))?$)`)
-	codexUpdatedRe = regexp.MustCompile(`(?m)^[MAD] (\S+)$`)
+	resultEditRe   = lazyRE(`(?m)(?:^|\x60{3}\w*\n)(?:The file (\S+) has been (?:updated|created|written)|File created successfully at: (\S+)|\*\*(?:Update|Add|Create):? \x60([^\x60]+)\x60\*\*|(?:Updated|Wrote \d+ lines to|Created) (\S+?)(?: with \d+ additions?| \(\d+ lines?\))?$)`)
+	codexUpdatedRe = lazyRE(`(?m)^[MAD] (\S+)$`)
 )
 
 // addResult records files a result says were written when its call named
@@ -129,8 +128,8 @@ func (s *fileSet) addResult(c *callInfo, content string) {
 }
 
 var (
-	searchBlockRe = regexp.MustCompile("(?m)^([^\\s`][^\\n]*?)\\s*\\n```[\\w+-]*\\s*\\n<<<<<<< SEARCH")
-	appliedEditRe = regexp.MustCompile(`(?m)^>?\s*Applied edit to (\S[^\n]*?)\s*$`)
+	searchBlockRe = lazyRE("(?m)^([^\\s`][^\\n]*?)\\s*\\n```[\\w+-]*\\s*\\n<<<<<<< SEARCH")
+	appliedEditRe = lazyRE(`(?m)^>?\s*Applied edit to (\S[^\n]*?)\s*$`)
 )
 
 // addAssistantText records Aider SEARCH/REPLACE blocks: the file name is

@@ -2,7 +2,6 @@ package extractor
 
 import (
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,7 +51,7 @@ var (
 	// probeWarnRe is a search or read-only tool's own complaint about a
 	// path it was given ("grep: x: No such file or directory", "ugrep:
 	// warning: …", "wc: x: open: …").
-	probeWarnRe   = regexp.MustCompile(`(?i)^(?:grep|egrep|fgrep|rg|ugrep|ag|ack|find|fd|ls|cat|head|tail|wc|stat|file|nl|sed):\s`)
+	probeWarnRe   = lazyRE(`(?i)^(?:grep|egrep|fgrep|rg|ugrep|ag|ack|find|fd|ls|cat|head|tail|wc|stat|file|nl|sed):\s`)
 	missingPathRe = gated(`(?i)(no such file or directory|cannot access|does not exist|not found|cannot find the path)`)
 	wrapperLineRe = gated(`(?i)^(?:chunk id:.*|wall time:?.*|exit code:? -?\d+|process exited with code -?\d+|process running with session id \d+|original token count:.*|total output lines:.*|output:|command exited with.*|\[?stderr\]?:?|\[?stdout\]?:?|` + "```\\w*" + `|script (?:completed|failed)|<\/?tool_use_error>)$`)
 )
@@ -278,7 +277,7 @@ func probesMissing(call *callInfo, content string, body []string) bool {
 	return missing > 0
 }
 
-var segSplitRe = regexp.MustCompile(`\s*(?:&&|\|\||;|\n)\s*`)
+var segSplitRe = lazyRE(`\s*(?:&&|\|\||;|\n)\s*`)
 
 // segments splits a command into its sequential parts, without those that
 // only set up the environment (cd, export, source, mkdir -p, set).
@@ -344,7 +343,7 @@ func isWrapper(w string) bool {
 	return false
 }
 
-var wordRe = regexp.MustCompile(`^[A-Za-z][\w:-]*$`)
+var wordRe = lazyRE(`^[A-Za-z][\w:-]*$`)
 
 func isWord(s string) bool { return wordRe.MatchString(s) }
 
@@ -371,14 +370,14 @@ var (
 	// bannerLineRe is a runner's section header ("=== test session starts
 	// ===", "----- Captured stdout -----"): it frames output, it never
 	// says what went wrong.
-	bannerLineRe = regexp.MustCompile(`^[=\-_*#~]{3,}\s*[^=\-]*?\s*[=\-_*#~]{3,}$`)
+	bannerLineRe = lazyRE(`^[=\-_*#~]{3,}\s*[^=\-]*?\s*[=\-_*#~]{3,}$`)
 	// progressFailRe is a test runner's progress line with failures or
 	// errors in it ("tests/a_spec.py ..FE.s [ 50%]").
-	progressFailRe = regexp.MustCompile(`^\S+\s+[.sxFE]*[FE][.sxFE]*\s*(?:\[\s*\d+%\])?$`)
+	progressFailRe = lazyRE(`^\S+\s+[.sxFE]*[FE][.sxFE]*\s*(?:\[\s*\d+%\])?$`)
 	// diffMarkRe says the output holds a diff or patch, whose +/- body
 	// lines are the change's text, never the failure's.
 	diffMarkRe     = gated("(?m)^(?:```diff|@@|\\*\\*\\* Begin Patch|\\+\\+\\+ |--- a/)")
-	diffBodyLineRe = regexp.MustCompile(`^(?:[+-]$|[+-][^+-]|\+-|-\+|\+\+[^+]|--[^-])`)
+	diffBodyLineRe = lazyRE(`^(?:[+-]$|[+-][^+-]|\+-|-\+|\+\+[^+]|--[^-])`)
 )
 
 // scoredPrefix is how much of a line lineScore reads.
@@ -466,12 +465,12 @@ func failingLine(content string) string {
 	return msg
 }
 
-var toolErrTagRe = regexp.MustCompile(`</?tool_use_error>`)
+var toolErrTagRe = lazyRE(`</?tool_use_error>`)
 
 var (
 	buildErrorRe = gated(`(?i)(undefined: |cannot use |syntax error|error\[E\d+\]|error TS\d+|compilation (?:failed|terminated)|build failed|cannot find package|could not compile|does not compile|undefined reference to|no required module provides|expected ['"]?[;)}\]]|imported and not used|declared and not used|\.go:\d+:\d+: |\.\w+:\d+:\d+: (?:fatal )?error:)`)
-	buildCmdRe   = regexp.MustCompile(`(?i)(^|\s|&&|;)(go (build|vet|install)|cargo (build|check)|make(\s|$)|tsc(\s|$)|npm run build|yarn build|pnpm build|cmake --build|gcc |g\+\+ |clang |nvcc |javac |mvn (compile|package)|gradlew? build|swift build|xcodebuild(?: build)?\s)`)
-	testFailRe   = regexp.MustCompile(`(?m)(^=+ test session starts =+$|^--- FAIL: |^FAILED |^FAIL: | FAILED$|✕ |^Tests:.*\bfailed\b|AssertionError|^=+ .*\bfailed\b|\(\d+ tests? \| \d+ failed\))`)
+	buildCmdRe   = lazyRE(`(?i)(^|\s|&&|;)(go (build|vet|install)|cargo (build|check)|make(\s|$)|tsc(\s|$)|npm run build|yarn build|pnpm build|cmake --build|gcc |g\+\+ |clang |nvcc |javac |mvn (compile|package)|gradlew? build|swift build|xcodebuild(?: build)?\s)`)
+	testFailRe   = lazyRE(`(?m)(^=+ test session starts =+$|^--- FAIL: |^FAILED |^FAIL: | FAILED$|✕ |^Tests:.*\bfailed\b|AssertionError|^=+ .*\bfailed\b|\(\d+ tests? \| \d+ failed\))`)
 )
 
 // classifyError names the class of a failure from the command and output.
@@ -532,7 +531,7 @@ func errorKey(tool, command string) string {
 	return strings.ToLower(tool) + "\x00" + normalizeCommand(command)
 }
 
-var fileRefRe = regexp.MustCompile(`[\w./-]*[\w-]\.(?:go|py|rs|ts|tsx|js|jsx|c|h|cc|cpp|hpp|cu|java|kt|swift|rb|php|cs|sh|md|json|ya?ml|toml|sql|txt|css|html|vue|plist|mjs|cjs)\b`)
+var fileRefRe = lazyRE(`[\w./-]*[\w-]\.(?:go|py|rs|ts|tsx|js|jsx|c|h|cc|cpp|hpp|cu|java|kt|swift|rb|php|cs|sh|md|json|ya?ml|toml|sql|txt|css|html|vue|plist|mjs|cjs)\b`)
 
 // observe records one result: a failure becomes (or repeats) an error; a
 // success resolves what it answers.
@@ -698,8 +697,8 @@ func resultCall(name string, r handoff.ToolResult) *callInfo {
 var (
 	// hookFailedRe is a commit hook's verdict line as pre-commit prints
 	// it ("ruff.......Failed").
-	hookFailedRe = regexp.MustCompile(`(?m)\.{4,}\s*Failed\s*$`)
-	installRe    = regexp.MustCompile(`(?i)(?:^|\s)(?:pip3?|python3?\s+-m\s+pip|uv\s+pip|uv\s+tool|uv|pipx|poetry|brew|apt-get|apt|dnf|yum|apk|npm|pnpm|yarn|bun|cargo|gem|go|conda|mamba|port|choco|winget)\s+(?:install|add|get|i)\s+(.*)$`)
+	hookFailedRe = lazyRE(`(?m)\.{4,}\s*Failed\s*$`)
+	installRe    = lazyRE(`(?i)(?:^|\s)(?:pip3?|python3?\s+-m\s+pip|uv\s+pip|uv\s+tool|uv|pipx|poetry|brew|apt-get|apt|dnf|yum|apk|npm|pnpm|yarn|bun|cargo|gem|go|conda|mamba|port|choco|winget)\s+(?:install|add|get|i)\s+(.*)$`)
 )
 
 // installPackages lists the packages an install command asks for, bare
@@ -814,7 +813,7 @@ func (l *errorLog) committed(m handoff.Message) {
 	}
 }
 
-var userFailRe = regexp.MustCompile(`(?im)^(?:error\b|fatal\b|failed\b|x |✗|×)`)
+var userFailRe = lazyRE(`(?im)^(?:error\b|fatal\b|failed\b|x |✗|×)`)
 
 // userPasted reads a message of the person's: when it quotes the command
 // of an open error followed by output that shows no failure, the person
@@ -872,9 +871,9 @@ func mentionsAny(cmd string, files []string) bool {
 }
 
 var (
-	fixedSayRe      = regexp.MustCompile(`(?i)\b(fixed|works|working now|is working|now works|resolved|succeeded|succeeds now|passes now|now pass(?:es)?|(?:compiles?|compiled|builds?|built|installed|ran|completed) (?:now|successfully|fine|cleanly)|successfully (?:compiled|built|installed|ran|created|completed)|that worked|all tests pass|tests? (?:now )?pass(?:ing)?)\b`)
-	workaroundSayRe = regexp.MustCompile(`(?i)\b(instead|work ?around|worked around|alternative(?:ly)?|different approach|fall ?back|not needed|unnecessary|no need|can be ignored|safe to ignore|harmless|expected(?: since| because| —| -|,)|skip(?:ping)? (?:it|this|that)|doesn't matter|not (?:a|an) (?:problem|issue))\b`)
-	negatedSayRe    = regexp.MustCompile(`(?i)\b(still (?:fail|broken|error|not)|not (?:yet )?(?:fixed|resolved|working)|isn't (?:fixed|working)|(?:didn't|doesn't|does not|did not|won't|not) work|failed again)`)
+	fixedSayRe      = lazyRE(`(?i)\b(fixed|works|working now|is working|now works|resolved|succeeded|succeeds now|passes now|now pass(?:es)?|(?:compiles?|compiled|builds?|built|installed|ran|completed) (?:now|successfully|fine|cleanly)|successfully (?:compiled|built|installed|ran|created|completed)|that worked|all tests pass|tests? (?:now )?pass(?:ing)?)\b`)
+	workaroundSayRe = lazyRE(`(?i)\b(instead|work ?around|worked around|alternative(?:ly)?|different approach|fall ?back|not needed|unnecessary|no need|can be ignored|safe to ignore|harmless|expected(?: since| because| —| -|,)|skip(?:ping)? (?:it|this|that)|doesn't matter|not (?:a|an) (?:problem|issue))\b`)
+	negatedSayRe    = lazyRE(`(?i)\b(still (?:fail|broken|error|not)|not (?:yet )?(?:fixed|resolved|working)|isn't (?:fixed|working)|(?:didn't|doesn't|does not|did not|won't|not) work|failed again)`)
 )
 
 // said reads an assistant turn of the main thread against the errors of
@@ -935,7 +934,7 @@ func (l *errorLog) records() ([]handoff.ErrorRecord, []string) {
 }
 
 var (
-	fenceRe = regexp.MustCompile("(?s)```.*?(?:```|$)")
+	fenceRe = lazyRE("(?s)```.*?(?:```|$)")
 )
 
 // firstSentences returns the first n sentences of prose, code removed.

@@ -3,7 +3,6 @@ package extractor
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -197,11 +196,11 @@ func computeFactsWith(msgs []handoff.Message, heads *headlines) (Facts, []string
 }
 
 var (
-	quotedCommandRe = regexp.MustCompile("^\x60([^\x60\n]+)\x60")
+	quotedCommandRe = lazyRE("^\x60([^\x60\n]+)\x60")
 	// specStoryShellRe is SpecStory's shell result: an optional
 	// description line, the command in backticks, then the output in a
 	// fence.
-	specStoryShellRe = regexp.MustCompile("(?s)^(?:[^\n\x60][^\n]*\n\\s*)?\x60([^\x60\n]+)\x60[ \t]*\n\\s*\x60\x60\x60\\w*\n(.*?)(?:\n\x60\x60\x60\\s*$|\\z)")
+	specStoryShellRe = lazyRE("(?s)^(?:[^\n\x60][^\n]*\n\\s*)?\x60([^\x60\n]+)\x60[ \t]*\n\\s*\x60\x60\x60\\w*\n(.*?)(?:\n\x60\x60\x60\\s*$|\\z)")
 )
 
 // quotedCommand reads the command SpecStory writes at the head of a shell
@@ -227,7 +226,7 @@ func specStoryShell(content string) (cmd, out string, ok bool) {
 	return m[1], m[2], true
 }
 
-var checkboxRe = regexp.MustCompile(`(?m)^\s*(?:⎿\s*)?([☐☒◼■□✓✔]|\[[ xX~]\])\s+(\S.*?)\s*$`)
+var checkboxRe = lazyRE(`(?m)^\s*(?:⎿\s*)?([☐☒◼■□✓✔]|\[[ xX~]\])\s+(\S.*?)\s*$`)
 
 // checkboxTasks reads a terminal-paste todo list (☐ pending, ☒ done, ◼ in
 // progress), for sessions without a plan tool; nil when text holds none.
@@ -261,9 +260,9 @@ func decodeObject(raw json.RawMessage) map[string]any {
 }
 
 var (
-	spaceRun    = regexp.MustCompile(`\s+`)
-	leadingCd   = regexp.MustCompile(`^cd\s+(?:"[^"]*"|'[^']*'|\S+)\s*(?:&&|;)\s*`)
-	trailingCut = regexp.MustCompile(`\s*(?:2>&1\s*)?(?:\|\s*(?:head|tail)(?:\s+-n)?(?:\s+-?\d+)?\s*)?$`)
+	spaceRun    = lazyRE(`\s+`)
+	leadingCd   = lazyRE(`^cd\s+(?:"[^"]*"|'[^']*'|\S+)\s*(?:&&|;)\s*`)
+	trailingCut = lazyRE(`\s*(?:2>&1\s*)?(?:\|\s*(?:head|tail)(?:\s+-n)?(?:\s+-?\d+)?\s*)?$`)
 )
 
 // normalizeCommand makes two runs of the same command compare equal:
@@ -348,8 +347,8 @@ func currentAndNext(tasks []handoff.Task) (current, next string) {
 }
 
 var (
-	wrapperBlockRe = regexp.MustCompile(`(?s)<(command-name|command-message|local-command-stdout|local-command-stderr|system-reminder|environment_context|user_instructions|user-prompt-submit-hook)>.*?</(command-name|command-message|local-command-stdout|local-command-stderr|system-reminder|environment_context|user_instructions|user-prompt-submit-hook)>`)
-	argsTagRe      = regexp.MustCompile(`</?command-args>`)
+	wrapperBlockRe = lazyRE(`(?s)<(command-name|command-message|local-command-stdout|local-command-stderr|system-reminder|environment_context|user_instructions|user-prompt-submit-hook)>.*?</(command-name|command-message|local-command-stdout|local-command-stderr|system-reminder|environment_context|user_instructions|user-prompt-submit-hook)>`)
+	argsTagRe      = lazyRE(`</?command-args>`)
 )
 
 // userRequest returns what a person actually asked in a user message, or
@@ -369,7 +368,7 @@ func userRequest(text string) string {
 	return t
 }
 
-var primaryRequestRe = regexp.MustCompile(`(?is)primary request(?: and intent)?\**:?\**\s*(.+?)(?:\n\s*(?:\d+\.|#+)\s|\z)`)
+var primaryRequestRe = lazyRE(`(?is)primary request(?: and intent)?\**:?\**\s*(.+?)(?:\n\s*(?:\d+\.|#+)\s|\z)`)
 
 // primaryRequest returns the "Primary Request" section of a compaction
 // summary.

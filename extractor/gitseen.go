@@ -3,7 +3,6 @@ package extractor
 import (
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,30 +49,30 @@ type gitSeen struct {
 }
 
 var (
-	gitCmdRe = regexp.MustCompile(`(?:^|/)git$`)
+	gitCmdRe = lazyRE(`(?:^|/)git$`)
 	// statusBranchRe is the first line of `git status --short --branch`.
-	statusBranchRe = regexp.MustCompile(`^## (?:No commits yet on |Initial commit on )?(\S+?)(?:\.\.\.(\S+))?(?: \[(.+)\])?$`)
-	aheadRe        = regexp.MustCompile(`\bahead (\d+)`)
-	behindRe       = regexp.MustCompile(`\bbehind (\d+)`)
+	statusBranchRe = lazyRE(`^## (?:No commits yet on |Initial commit on )?(\S+?)(?:\.\.\.(\S+))?(?: \[(.+)\])?$`)
+	aheadRe        = lazyRE(`\bahead (\d+)`)
+	behindRe       = lazyRE(`\bbehind (\d+)`)
 	// Long-form status lines.
-	onBranchRe   = regexp.MustCompile(`^On branch (\S+)`)
-	upToDateRe   = regexp.MustCompile(`^Your branch is up to date with '([^']+)'`)
-	branchAhead  = regexp.MustCompile(`^Your branch is ahead of '([^']+)' by (\d+) commits?`)
-	branchBehind = regexp.MustCompile(`^Your branch is behind '([^']+)' by (\d+) commits?`)
-	divergedRe   = regexp.MustCompile(`^Your branch and '([^']+)' have diverged`)
-	divergedNRe  = regexp.MustCompile(`^and have (\d+) and (\d+) different commits`)
-	longEntryRe  = regexp.MustCompile(`^(?:modified|new file|deleted|renamed|copied|typechange|both modified|both added|both deleted|deleted by us|deleted by them|added by us|added by them):\s+(.+)$`)
+	onBranchRe   = lazyRE(`^On branch (\S+)`)
+	upToDateRe   = lazyRE(`^Your branch is up to date with '([^']+)'`)
+	branchAhead  = lazyRE(`^Your branch is ahead of '([^']+)' by (\d+) commits?`)
+	branchBehind = lazyRE(`^Your branch is behind '([^']+)' by (\d+) commits?`)
+	divergedRe   = lazyRE(`^Your branch and '([^']+)' have diverged`)
+	divergedNRe  = lazyRE(`^and have (\d+) and (\d+) different commits`)
+	longEntryRe  = lazyRE(`^(?:modified|new file|deleted|renamed|copied|typechange|both modified|both added|both deleted|deleted by us|deleted by them|added by us|added by them):\s+(.+)$`)
 	// porcelainRe is one line of `git status --short/--porcelain` with its
 	// leading blanks gone (console pastes lose them): a two-letter code,
 	// or one letter followed by one blank (a worktree change, " M") or
 	// two (an index change, "M ").
-	porcelainRe = regexp.MustCompile(`^([MADRCUT?!][MADRCUT?!]|[MADRCUT?!] ?) (\S.*)$`)
+	porcelainRe = lazyRE(`^([MADRCUT?!][MADRCUT?!]|[MADRCUT?!] ?) (\S.*)$`)
 	// longStatusRe is output that opens as git's long status does.
-	longStatusRe = regexp.MustCompile(`^\s*(?:On branch \S+|HEAD detached (?:at|from) \S+)\s*\n\s*(?:Your branch |Changes |Untracked files|nothing to commit|All conflicts|You have unmerged|Unmerged paths)`)
+	longStatusRe = lazyRE(`^\s*(?:On branch \S+|HEAD detached (?:at|from) \S+)\s*\n\s*(?:Your branch |Changes |Untracked files|nothing to commit|All conflicts|You have unmerged|Unmerged paths)`)
 	// pushRefRe is a ref update git push printed.
-	pushRefRe    = regexp.MustCompile(`^\s*[+*!=-]?\s*(?:[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\[new branch\]|\[new tag\]|\[new reference\]|\[up to date\])\s+(\S+)\s+->\s+(\S+)`)
-	pushToRe     = regexp.MustCompile(`(?m)^\s*To (\S+)\s*$`)
-	pushRejectRe = regexp.MustCompile(`(?m)\[(?:rejected|remote rejected)\]|^error: failed to push|^fatal: `)
+	pushRefRe    = lazyRE(`^\s*[+*!=-]?\s*(?:[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\[new branch\]|\[new tag\]|\[new reference\]|\[up to date\])\s+(\S+)\s+->\s+(\S+)`)
+	pushToRe     = lazyRE(`(?m)^\s*To (\S+)\s*$`)
+	pushRejectRe = lazyRE(`(?m)\[(?:rejected|remote rejected)\]|^error: failed to push|^fatal: `)
 )
 
 // result reads one tool result.

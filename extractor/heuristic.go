@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -99,23 +98,23 @@ func errorContext(said string) string {
 
 // decisionPatterns are the compiled sentence patterns.
 type decisionPatterns struct {
-	assistant []*regexp.Regexp
-	user      []*regexp.Regexp
-	notChoice *regexp.Regexp
+	assistant []lazyRegexp
+	user      []lazyRegexp
+	notChoice lazyRegexp
 	// chosenAlt pairs: submatch "c" is the choice, "a" the alternative.
-	chosenAlt []*regexp.Regexp
-	rationale *regexp.Regexp
-	follow    *regexp.Regexp
-	reversal  *regexp.Regexp
+	chosenAlt []lazyRegexp
+	rationale lazyRegexp
+	follow    lazyRegexp
+	reversal  lazyRegexp
 	// type classifiers, in order of precedence
-	workaround, skip, layout, library, architecture *regexp.Regexp
+	workaround, skip, layout, library, architecture lazyRegexp
 }
 
 // end closes a captured phrase: a clause word or punctuation.
 const end = `(?:\s+(?:because|since|so that|so|as|for|which|to|in|and|but|when|while|here|now|from|instead|over|rather)\b|[,;:!?()"]|\.(?:\s|$)|$)`
 
 func compileDecisionPatterns() decisionPatterns {
-	c := func(s string) *regexp.Regexp { return regexp.MustCompile(`(?i)` + s) }
+	c := func(s string) lazyRegexp { return lazyRE(`(?i)` + s) }
 	we := `(?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to|we'?re going to|i'?d rather|we should|i'?m|we'?re)`
 	// weChoose is a first person choosing, not narrating progress: "I'm
 	// now reading X rather than Y" reports what the agent looks at, "I'll
@@ -123,7 +122,7 @@ func compileDecisionPatterns() decisionPatterns {
 	weChoose := `(?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to|we'?re going to|i'?d rather|we should|i should|` +
 		`(?:i|we) (?:decided|chose|opted|went)|(?:i|we)'?ve (?:decided|chosen|opted|gone)|` +
 		`(?:i'?m|we'?re)\s+(?:now\s+)?(?:using|switching|going with|keeping|replacing|changing|moving|dropping|removing|adding|sticking))`
-	prose := make([]*regexp.Regexp, 0, len(proseDecisionPatterns))
+	prose := make([]lazyRegexp, 0, len(proseDecisionPatterns))
 	for _, p := range proseDecisionPatterns {
 		prose = append(prose, c(p))
 	}
@@ -143,7 +142,7 @@ func compileDecisionPatterns() decisionPatterns {
 			c(`\bas a workaround\b`),
 			c(`\b(?:revert(?:ing)?|go(?:ing)? back|switch(?:ing)? back)\s+to\b`),
 		),
-		user: []*regexp.Regexp{
+		user: []lazyRegexp{
 			c(`\blet'?s\s+(?:use|go with|keep|stick with|switch to|not|skip|avoid)\b`),
 			c(`\b(?:don'?t|do not|never|please don'?t)\s+(?:delete|remove|use|touch|change|modify|commit|push|add|rename|drop|install|run|rewrite)\b`),
 			c(`\buse\s+.+?\s+instead of\b`),
@@ -154,7 +153,7 @@ func compileDecisionPatterns() decisionPatterns {
 		},
 		// Moving around the tree is not a decision.
 		notChoice: c(`\bswitch(?:ing|ed)?\s+(?:back\s+)?to\s+(?:the\s+)?(?:\S+\s+)?(?:directory|dir|folder|branch|tab|worktree|terminal|window)\b`),
-		chosenAlt: []*regexp.Regexp{
+		chosenAlt: []lazyRegexp{
 			c(`\buse\s+(?P<c>.+?)\s+instead\s+of\s+(?P<a>.+?)` + end),
 			c(`\binstead\s+of\s+(?P<a>.+?),\s*` + we + `\s+(?:use\s+|go with\s+|switch to\s+)?(?P<c>.+?)` + end),
 			c(`\bswitch(?:ing|ed)?\s+(?:back\s+)?from\s+(?P<a>.+?)\s+to\s+(?P<c>.+?)` + end),
@@ -374,7 +373,7 @@ func notWordRune(r rune) bool {
 	return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r > 127)
 }
 
-func matchesAny(res []*regexp.Regexp, s string) bool {
+func matchesAny(res []lazyRegexp, s string) bool {
 	for _, re := range res {
 		if re.MatchString(s) {
 			return true

@@ -1,7 +1,6 @@
 package extractor
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -50,7 +49,7 @@ func personLanguage(reqs []handoff.Request) string {
 
 // shellPromptRe is a shell prompt line ("me@host:~/repo$ npm test",
 // "$ make"): the message pastes a terminal session.
-var shellPromptRe = regexp.MustCompile(`(?m)^(?:\S+@\S+:[^\n$]*\$|\$)\s+\S`)
+var shellPromptRe = lazyRE(`(?m)^(?:\S+@\S+:[^\n$]*\$|\$)\s+\S`)
 
 // proseOnly drops code and lines that look like paths, commands or logs,
 // which would vote English (or anything) whatever the person speaks.

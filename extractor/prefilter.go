@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -15,8 +16,19 @@ import (
 // costs a small fraction of the regexp's NFA over the same text. The
 // answer is always the regexp's own: the literals are derived from the
 // pattern (requiredLiterals), never listed by hand, so the gate cannot
-// drift from the pattern it guards. The other methods are the regexp's.
+// drift from the pattern it guards.
+//
+// The regexp and its gate are built on first use (sync.OnceValue), not
+// when the package initialises: commands that never extract (formats,
+// --version, a hook answered from provider usage) then never pay for
+// them. The built gate never changes after, so a package-level
+// gatedRegexp is immutable and safe for concurrent use.
 type gatedRegexp struct {
+	gate func() *regexGate
+}
+
+// regexGate is a gatedRegexp once built.
+type regexGate struct {
 	*regexp.Regexp
 	// lits are the literals one of which every match contains; nil when
 	// the pattern has an alternative with none (the gate always opens).
@@ -40,10 +52,15 @@ type gateLiteral struct {
 	prefix, lineStart bool
 }
 
-// gated compiles pattern like regexp.MustCompile and derives its gate.
+// gated returns pattern's gatedRegexp; the pattern is compiled (like
+// regexp.MustCompile) and its gate derived on first use.
 func gated(pattern string) gatedRegexp {
-	re := regexp.MustCompile(pattern)
-	g := gatedRegexp{Regexp: re}
+	return gatedRegexp{gate: sync.OnceValue(func() *regexGate { return buildGate(pattern) })}
+}
+
+// buildGate compiles pattern and derives its gate.
+func buildGate(pattern string) *regexGate {
+	g := &regexGate{Regexp: regexp.MustCompile(pattern)}
 	if parsed, err := syntax.Parse(pattern, syntax.Perl); err == nil {
 		simple := parsed.Simplify()
 		if lits, ok := requiredLiterals(simple); ok {
@@ -55,7 +72,19 @@ func gated(pattern string) gatedRegexp {
 }
 
 // MatchString reports whether s contains a match of the regexp.
-func (g gatedRegexp) MatchString(s string) bool {
+func (g gatedRegexp) MatchString(s string) bool { return g.gate().MatchString(s) }
+
+// FindStringSubmatch is the regexp's own (no gate).
+func (g gatedRegexp) FindStringSubmatch(s string) []string {
+	return g.gate().FindStringSubmatch(s)
+}
+
+// mayMatch reports whether s contains one of the required literals, or
+// the pattern has none: false means no part of s matches.
+func (g gatedRegexp) mayMatch(s string) bool { return g.gate().mayMatch(s) }
+
+// MatchString reports whether s contains a match of the regexp.
+func (g *regexGate) MatchString(s string) bool {
 	switch {
 	case g.lits == nil:
 		return g.Regexp.MatchString(s)
@@ -67,7 +96,7 @@ func (g gatedRegexp) MatchString(s string) bool {
 
 // linesMatch runs the regexp on each line of s that holds one of the
 // literals, once per line.
-func (g gatedRegexp) linesMatch(s string) bool {
+func (g *regexGate) linesMatch(s string) bool {
 	lower := ""
 	for _, l := range g.lits {
 		text := s
@@ -128,7 +157,7 @@ func withinLine(re *syntax.Regexp) bool {
 
 // mayMatch reports whether s contains one of the required literals, or
 // the pattern has none: false means no part of s matches.
-func (g gatedRegexp) mayMatch(s string) bool {
+func (g *regexGate) mayMatch(s string) bool {
 	if g.lits == nil {
 		return true
 	}

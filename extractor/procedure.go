@@ -2,7 +2,6 @@ package extractor
 
 import (
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -15,11 +14,11 @@ import (
 // clipped quote of the request hides.
 
 var (
-	stepRe      = regexp.MustCompile(`^(\s*)(?:\*\*)?(\d{1,2})[.)](?:\*\*)?\s+(\S.*)$`)
-	headingRe   = regexp.MustCompile(`^\s*#{1,6}\s`)
-	backtickRe  = regexp.MustCompile("`([^`\n]+)`")
-	stepFileRe  = regexp.MustCompile(`[\w.-]*[\w-]\.[A-Za-z]{1,5}$`)
-	placeholder = regexp.MustCompile(`^[\[<{]`)
+	stepRe      = lazyRE(`^(\s*)(?:\*\*)?(\d{1,2})[.)](?:\*\*)?\s+(\S.*)$`)
+	headingRe   = lazyRE(`^\s*#{1,6}\s`)
+	backtickRe  = lazyRE("`([^`\n]+)`")
+	stepFileRe  = lazyRE(`[\w.-]*[\w-]\.[A-Za-z]{1,5}$`)
+	placeholder = lazyRE(`^[\[<{]`)
 )
 
 // procStep is one numbered step and what shows it was done: the files it

@@ -2,7 +2,6 @@ package extractor
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -104,7 +103,7 @@ func nameWords(name string) []string {
 
 // redirectRe is an output redirection into a file; /dev/null and fd
 // duplications (2>&1) write nothing.
-var redirectRe = regexp.MustCompile(`(?:^|[^0-9&<>])>>?\s*([^&\s>|;]+)|\d>>?\s*([^&\s>|;]+)`)
+var redirectRe = lazyRE(`(?:^|[^0-9&<>])>>?\s*([^&\s>|;]+)|\d>>?\s*([^&\s>|;]+)`)
 
 // readOnlyShell judges a shell command: read-only when every stage of
 // every segment runs a program that only reads (ls, cat, sed -n, nl, rg,
@@ -234,7 +233,7 @@ func lastPathArg(args []string) string {
 }
 
 // redirectTokenRe is a redirection word: 2>/dev/null, >&2, <in.txt.
-var redirectTokenRe = regexp.MustCompile(`^\d*(?:[<>]|>>|&>)`)
+var redirectTokenRe = lazyRE(`^\d*(?:[<>]|>>|&>)`)
 
 // withoutRedirects drops a stage's redirections (and the file word after
 // a bare "2>"), which are no arguments of its program.

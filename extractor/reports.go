@@ -1,7 +1,6 @@
 package extractor
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -26,16 +25,16 @@ const (
 
 var (
 	// verdictRe marks a line that says how something went or stands.
-	verdictRe = regexp.MustCompile(`(?i)✅|❌|⚠|✔|✗|✘|🔴|🟢|\b(?:pass(?:es|ed|ing)?|fail(?:s|ed|ing|ure)?|compiles?|compiled|builds?|built|works?|working|broken|error|errors|crash(?:es|ed)?|fixed|resolved|done|complete[d]?|verified|implemented|not (?:yet )?(?:implemented|working|done|run|tested|verified)|missing|todo|blocked|stub)\b`)
+	verdictRe = lazyRE(`(?i)✅|❌|⚠|✔|✗|✘|🔴|🟢|\b(?:pass(?:es|ed|ing)?|fail(?:s|ed|ing|ure)?|compiles?|compiled|builds?|built|works?|working|broken|error|errors|crash(?:es|ed)?|fixed|resolved|done|complete[d]?|verified|implemented|not (?:yet )?(?:implemented|working|done|run|tested|verified)|missing|todo|blocked|stub)\b`)
 	// nextLineRe marks a line about what comes next or is left.
-	nextLineRe = regexp.MustCompile(`(?i)🎯|\b(?:next|remaining|still (?:need|needs|to)|left to|todo|priority|pending|to be done)\b`)
+	nextLineRe = lazyRE(`(?i)🎯|\b(?:next|remaining|still (?:need|needs|to)|left to|todo|priority|pending|to be done)\b`)
 	// factRe marks a line naming something concrete: code, a path, a
 	// file with an extension, an identifier.
-	factRe = regexp.MustCompile("`[^`\n]+`|\\b[\\w.-]+/[\\w./-]+|\\b\\w+\\.(?:go|py|rs|ts|tsx|js|jsx|mjs|c|h|cc|cpp|cu|java|kt|swift|rb|php|cs|sh|md|tex|bib|json|ya?ml|toml|sql|html|css)\\b|\\b[a-z]+_[a-z0-9_]+\\b|\\b[a-z]+[A-Z]\\w+\\b")
+	factRe = lazyRE("`[^`\n]+`|\\b[\\w.-]+/[\\w./-]+|\\b\\w+\\.(?:go|py|rs|ts|tsx|js|jsx|mjs|c|h|cc|cpp|cu|java|kt|swift|rb|php|cs|sh|md|tex|bib|json|ya?ml|toml|sql|html|css)\\b|\\b[a-z]+_[a-z0-9_]+\\b|\\b[a-z]+[A-Z]\\w+\\b")
 	// figureRe is a figure worth keeping: a count with its unit, a ratio,
 	// a number of two digits or more (a lone "1" in "Option 1" is not).
-	figureRe  = regexp.MustCompile(`(?i)\d{2,}|\d+\.\d+|\d+\s*(?:tests?|pages?|files?|errors?|warnings?|passed|failed|findings?|%|×|ms\b)`)
-	tableRule = regexp.MustCompile(`^\|?\s*:?-{2,}`)
+	figureRe  = lazyRE(`(?i)\d{2,}|\d+\.\d+|\d+\s*(?:tests?|pages?|files?|errors?|warnings?|passed|failed|findings?|%|×|ms\b)`)
+	tableRule = lazyRE(`^\|?\s*:?-{2,}`)
 )
 
 // keyLines reads the assistant's last long reports in the main thread —

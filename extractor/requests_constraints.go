@@ -1,7 +1,6 @@
 package extractor
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -39,4 +38,4 @@ func withoutRequestEchoes(cons []handoff.Constraint, reqs []handoff.Request, sho
 
 // askFirstRe is a rule about asking the person first ("let me know before
 // you start", "ask before deleting"): it stands for the whole session.
-var askFirstRe = regexp.MustCompile(`(?i)\b(?:ask(?: me)? (?:first|before)|let me know (?:first|before)|check with me|without asking)\b`)
+var askFirstRe = lazyRE(`(?i)\b(?:ask(?: me)? (?:first|before)|let me know (?:first|before)|check with me|without asking)\b`)

@@ -1,21 +1,20 @@
 package extractor
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
 )
 
 // testCommandRe recognises test runners.
-var testCommandRe = regexp.MustCompile(`(?i)(^|[\s;&|(/])(go test|gotestsum|pytest|py\.test|python3? -m (pytest|unittest)|(npm|pnpm|yarn|bun) (run )?test[:\w-]*|npx (jest|vitest)|jest|vitest|cargo (test|nextest)|ctest|make (test|check)[\w-]*|mvn( \S+)* (test|verify)|\./mvnw( \S+)* test|(\./)?gradlew?( \S+)* test|rspec|phpunit|tox|nox|dotnet test|mix test|deno test|swift test|xcodebuild( \S+)* test|manage\.py test|\./tests?/\S*|\./run_tests\S*|bats |go run gotest)(\s|$|;|&|\|)`)
+var testCommandRe = lazyRE(`(?i)(^|[\s;&|(/])(go test|gotestsum|pytest|py\.test|python3? -m (pytest|unittest)|(npm|pnpm|yarn|bun) (run )?test[:\w-]*|npx (jest|vitest)|jest|vitest|cargo (test|nextest)|ctest|make (test|check)[\w-]*|mvn( \S+)* (test|verify)|\./mvnw( \S+)* test|(\./)?gradlew?( \S+)* test|rspec|phpunit|tox|nox|dotnet test|mix test|deno test|swift test|xcodebuild( \S+)* test|manage\.py test|\./tests?/\S*|\./run_tests\S*|bats |go run gotest)(\s|$|;|&|\|)`)
 
 func isTestCommand(cmd string) bool {
 	return testCommandRe.MatchString(normalizeCommand(cmd))
 }
 
 // runnerRe names a test runner family and captures what follows it.
-var runnerRe = regexp.MustCompile(`(?i)(go test|pytest|py\.test|-m pytest|-m unittest|manage\.py test|(?:npm|pnpm|yarn|bun)(?: run)? test[:\w-]*|jest|vitest|cargo test|cargo nextest|make test[\w-]*|rspec|swift test|xcodebuild|mix test|dotnet test|phpunit)(.*)$`)
+var runnerRe = lazyRE(`(?i)(go test|pytest|py\.test|-m pytest|-m unittest|manage\.py test|(?:npm|pnpm|yarn|bun)(?: run)? test[:\w-]*|jest|vitest|cargo test|cargo nextest|make test[\w-]*|rspec|swift test|xcodebuild|mix test|dotnet test|phpunit)(.*)$`)
 
 // suiteCovers reports whether the green run broad covers the failed run
 // narrow: the same runner, and broad's targets include narrow's ("go test
@@ -86,17 +85,17 @@ func testTargets(args string) (targets []string, selected bool) {
 }
 
 var (
-	goFailRe      = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
-	pytestFailRe  = regexp.MustCompile(`(?m)^FAILED ([^\s(]\S*?)(?:\s+-\s.*)?$`)
-	pytestFail2Re = regexp.MustCompile(`(?m)^(\S+::\S+) FAILED`)
-	jestFailRe    = regexp.MustCompile(`(?m)^\s*[✕×] (.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?\s*$`)
-	cargoFailRe   = regexp.MustCompile(`(?m)^test (\S+) \.\.\. FAILED`)
-	genericFailRe = regexp.MustCompile(`(?m)^(?:FAIL|ERROR): (\S+)`)
-	rspecFailRe   = regexp.MustCompile(`(?m)^rspec (\./\S+:\d+)`)
-	swiftFailRe   = regexp.MustCompile(`(?m)error: -\[(\S+ \S+)\] : .*failed`)
-	summaryRe     = regexp.MustCompile(`(?i)(^(ok|fail)\s+\S+\s+[\d.]+s|^(ok|fail|pass)$|^=+ .*\b(passed|failed|errors?|no tests ran)\b.*=+$|^tests?:\s+\d|^test result:|^\d+ (passed|failed|failing|passing|tests?)\b|\b\d+ (passed|failed|failing|passing)\b|^ran \d+ tests? in|^(failed|ok) \(|^ok$|^tests run: \d+|\d+ examples?, \d+ failures?|executed \d+ tests?, with \d+ failures?|\*\* test (succeeded|failed) \*\*|^test files\s+\d)`)
-	failSummaryRe = regexp.MustCompile(`(?i)(^fail\b|\bfailed\b|\b[1-9]\d* (failing|errors?|failures?)\b|^test result: failed|\*\* test failed \*\*)`)
-	zeroFailRe    = regexp.MustCompile(`(?i)\b0 (failed|failing|errors?|failures?)\b`)
+	goFailRe      = lazyRE(`(?m)^\s*--- FAIL: (\S+)`)
+	pytestFailRe  = lazyRE(`(?m)^FAILED ([^\s(]\S*?)(?:\s+-\s.*)?$`)
+	pytestFail2Re = lazyRE(`(?m)^(\S+::\S+) FAILED`)
+	jestFailRe    = lazyRE(`(?m)^\s*[✕×] (.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?\s*$`)
+	cargoFailRe   = lazyRE(`(?m)^test (\S+) \.\.\. FAILED`)
+	genericFailRe = lazyRE(`(?m)^(?:FAIL|ERROR): (\S+)`)
+	rspecFailRe   = lazyRE(`(?m)^rspec (\./\S+:\d+)`)
+	swiftFailRe   = lazyRE(`(?m)error: -\[(\S+ \S+)\] : .*failed`)
+	summaryRe     = lazyRE(`(?i)(^(ok|fail)\s+\S+\s+[\d.]+s|^(ok|fail|pass)$|^=+ .*\b(passed|failed|errors?|no tests ran)\b.*=+$|^tests?:\s+\d|^test result:|^\d+ (passed|failed|failing|passing|tests?)\b|\b\d+ (passed|failed|failing|passing)\b|^ran \d+ tests? in|^(failed|ok) \(|^ok$|^tests run: \d+|\d+ examples?, \d+ failures?|executed \d+ tests?, with \d+ failures?|\*\* test (succeeded|failed) \*\*|^test files\s+\d)`)
+	failSummaryRe = lazyRE(`(?i)(^fail\b|\bfailed\b|\b[1-9]\d* (failing|errors?|failures?)\b|^test result: failed|\*\* test failed \*\*)`)
+	zeroFailRe    = lazyRE(`(?i)\b0 (failed|failing|errors?|failures?)\b`)
 )
 
 // testState reads the outcome of a test run from its result.
@@ -104,7 +103,7 @@ func testState(command string, r handoff.ToolResult, fail bool, m handoff.Messag
 	ts := &handoff.TestState{Command: strings.TrimSpace(command), Source: m.Ref()}
 	out := r.Content
 	seen := map[string]bool{}
-	for _, re := range []*regexp.Regexp{goFailRe, pytestFailRe, pytestFail2Re, jestFailRe, cargoFailRe, genericFailRe, rspecFailRe, swiftFailRe} {
+	for _, re := range []lazyRegexp{goFailRe, pytestFailRe, pytestFail2Re, jestFailRe, cargoFailRe, genericFailRe, rspecFailRe, swiftFailRe} {
 		for _, sm := range re.FindAllStringSubmatch(out, -1) {
 			name := strings.TrimSpace(sm[1])
 			if name != "" && !seen[name] {

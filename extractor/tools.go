@@ -1,9 +1,9 @@
 package extractor
 
 import (
+	"bytes"
 	"encoding/json"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -75,7 +75,10 @@ type shapes struct{ open string }
 func (s *shapes) classify(c handoff.ToolCall) *callInfo {
 	info := &callInfo{Name: c.Name}
 	var free string
-	if err := json.Unmarshal(c.Input, &free); err == nil {
+	// Only a JSON string or null unmarshals into a string: an object
+	// input skips the attempt, which would scan it whole only to fail.
+	if lead := bytes.TrimLeft(c.Input, " \t\r\n"); len(lead) > 0 && (lead[0] == '"' || lead[0] == 'n') &&
+		json.Unmarshal(c.Input, &free) == nil {
 		// Free-text input (Codex apply_patch, exec): a patch is an edit.
 		if files := patchFiles(free); len(files) > 0 {
 			info.kind, info.paths, info.command = kindEdit, files, c.Name+" "+strings.Join(files, " ")
@@ -193,8 +196,8 @@ func consolePath(sum string) string {
 }
 
 var (
-	heredocWriteRe = regexp.MustCompile(`(?m)(?:^|[;&|]\s*)(?:cat|tee(?: -a)?)\s+(?:>>?\s*)?([^\s<>|;&'"]+)\s*<<-?\s*['"]?\w+|(?:^|[;&|]\s*)cat\s+<<-?\s*['"]?\w+['"]?\s*>>?\s*([^\s<>|;&'"]+)`)
-	sweEditRe      = regexp.MustCompile(`^edit\s+\d+:\d+`)
+	heredocWriteRe = lazyRE(`(?m)(?:^|[;&|]\s*)(?:cat|tee(?: -a)?)\s+(?:>>?\s*)?([^\s<>|;&'"]+)\s*<<-?\s*['"]?\w+|(?:^|[;&|]\s*)cat\s+<<-?\s*['"]?\w+['"]?\s*>>?\s*([^\s<>|;&'"]+)`)
+	sweEditRe      = lazyRE(`^edit\s+\d+:\d+`)
 )
 
 // shellEdits lists the files a shell command writes by shape: an
@@ -305,7 +308,7 @@ func isShellBinary(s string) bool {
 	return false
 }
 
-var shellWrapRe = regexp.MustCompile(`(?s)^(?:/\S*/)?(?:bash|sh|zsh)\s+-l?c\s+(?:"(.*)"|'(.*)')\s*$`)
+var shellWrapRe = lazyRE(`(?s)^(?:/\S*/)?(?:bash|sh|zsh)\s+-l?c\s+(?:"(.*)"|'(.*)')\s*$`)
 
 // unwrapShell turns `bash -lc "<script>"` into the script.
 func unwrapShell(cmd string) string {
@@ -334,7 +337,7 @@ func patchText(raw json.RawMessage) string {
 	return ""
 }
 
-var patchHeaderRe = regexp.MustCompile(`(?m)^(?:\*\*\* (?:Update|Add|Delete) File: (.+?)|\*\*\* Move to: (.+?)|\+\+\+ (?:b/)?(.+?))\s*$`)
+var patchHeaderRe = lazyRE(`(?m)^(?:\*\*\* (?:Update|Add|Delete) File: (.+?)|\*\*\* Move to: (.+?)|\+\+\+ (?:b/)?(.+?))\s*$`)
 
 // patchFiles lists the files a patch (Codex apply_patch or unified diff)
 // changes.
@@ -431,7 +434,7 @@ func (p *pairing) settle(r handoff.ToolResult) (*callInfo, bool) {
 	return call, true
 }
 
-var sessionRe = regexp.MustCompile(`Process running with session ID (\d+)`)
+var sessionRe = lazyRE(`Process running with session ID (\d+)`)
 
 // continuation reports a result of a write_stdin call. The parser puts a
 // process's final status and output on the exec_command that started it,

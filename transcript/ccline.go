@@ -8,7 +8,7 @@ import (
 )
 
 // decodeCCLine fills l from one Claude Code line exactly as
-// json.Unmarshal(line, l) would, in fewer passes: json.Valid checks the
+// json.Unmarshal(line, l) would, in fewer passes: validJSON checks the
 // line once, then one objectMembers walk (string ends found with
 // IndexByte) hands each member to the field that uses it, instead of
 // encoding/json's reflective decoder stepping its scanner over every byte
@@ -17,7 +17,7 @@ import (
 // a value of the wrong type, a nested error), it falls back to
 // json.Unmarshal itself, so results and error messages never differ.
 func decodeCCLine(line []byte, l *ccLine) error {
-	if i := skipSpace(line, 0); i < len(line) && line[i] == '{' && json.Valid(line) {
+	if i := skipSpace(line, 0); i < len(line) && line[i] == '{' && validJSON(line) {
 		var fast ccLine
 		if fast.read(line) {
 			*l = fast

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -493,7 +492,7 @@ func (r ccToolUseResult) apply(res *handoff.ToolResult) {
 
 // exitCodeRe finds the exit status Claude Code's Bash tool reports at the
 // start of a failed command's output.
-var exitCodeRe = regexp.MustCompile(`\A(?:Error: )?(?:Exit code|exit code|Process exited with code) (-?\d+)\b`)
+var exitCodeRe = lazyRE(`\A(?:Error: )?(?:Exit code|exit code|Process exited with code) (-?\d+)\b`)
 
 func exitCodeFromText(s string) *int {
 	m := exitCodeRe.FindStringSubmatch(strings.TrimSpace(s[:min(len(s), 200)]))

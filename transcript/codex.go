@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -506,11 +505,11 @@ func (p *codexParser) codeModeResults(d *Decoder, id string, ids []string, raw j
 // run at all, which carries no exit code: "exec_command failed:
 // SandboxDenied {…}", "exec_command failed for `…`: CreateProcess {…}",
 // "apply_patch verification failed: …".
-var launchFailureRe = regexp.MustCompile(`^[\w.-]+(?: [\w.-]+)? failed(?: for ` + "`[^`]*`" + `)?: `)
+var launchFailureRe = lazyRE(`^[\w.-]+(?: [\w.-]+)? failed(?: for ` + "`[^`]*`" + `)?: `)
 
 // runningRe finds the header of a unified-exec output whose process is
 // still running.
-var runningRe = regexp.MustCompile(`(?m)^Process running with session ID (\d+)`)
+var runningRe = lazyRE(`(?m)^Process running with session ID (\d+)`)
 
 func runningSession(content string) string {
 	if !strings.Contains(content[:min(len(content), 256)], "Process running") {
@@ -749,7 +748,7 @@ func codexOutput(raw json.RawMessage) string {
 
 // codexExitRe finds the exit status Codex writes in a shell output
 // ("Exit code: 1" first, or "Process exited with code 1" on its own line).
-var codexExitRe = regexp.MustCompile(`(?m)^(?:Exit code:? |Process exited with code )(-?\d+)\s*$`)
+var codexExitRe = lazyRE(`(?m)^(?:Exit code:? |Process exited with code )(-?\d+)\s*$`)
 
 func codexExitCode(s string) *int {
 	s = s[:min(len(s), 512)]

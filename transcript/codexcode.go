@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -20,7 +19,7 @@ import (
 // extractor with its own result and exit code.
 
 // codeCallRe finds a nested tool call in a script.
-var codeCallRe = regexp.MustCompile(`\btools\.([A-Za-z_][\w]*)\s*\(`)
+var codeCallRe = lazyRE(`\btools\.([A-Za-z_][\w]*)\s*\(`)
 
 // codeModeCalls returns the tool calls a code-mode script makes.
 func codeModeCalls(id, script string) []handoff.ToolCall {
@@ -202,7 +201,7 @@ func jsUnescape(body string, quote byte) (string, bool) {
 
 // codeHeaderRe finds where a nested tool's own output starts in the text
 // a script emitted.
-var codeHeaderRe = regexp.MustCompile(`(?m)^(?:Exit code: -?\d+|Chunk ID: \S+|Process exited with code -?\d+|Success\. Updated the following files|[\w.-]+(?: [\w.-]+)? failed(?: for ` + "`[^`]*`" + `)?:)`)
+var codeHeaderRe = lazyRE(`(?m)^(?:Exit code: -?\d+|Chunk ID: \S+|Process exited with code -?\d+|Success\. Updated the following files|[\w.-]+(?: [\w.-]+)? failed(?: for ` + "`[^`]*`" + `)?:)`)
 
 // splitCodeModeOutput divides the texts a script emitted (the output
 // array after its "Script completed" header) among n nested calls: one

@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -24,7 +23,7 @@ import (
 // "This session is being continued", is the CompactSummary. Anything
 // else (banners, tips, cost reports, shell lines) is not part of a turn.
 
-var ccToolLineRe = regexp.MustCompile(`^[⏺●] ([A-Za-z][\w.:-]*)\((.*?)\)…?\s*$`)
+var ccToolLineRe = lazyRE(`^[⏺●] ([A-Za-z][\w.:-]*)\((.*?)\)…?\s*$`)
 
 func decodeClaudeConsole(d *Decoder, doc []byte) error {
 	d.t.Session.Agent = "claude-code"
@@ -78,7 +77,7 @@ func decodeClaudeConsole(d *Decoder, doc []byte) error {
 // run (IsError), "-" a cancelled one. Boxes without tool lines (/about,
 // the exit stats) are skipped.
 
-var gemToolLineRe = regexp.MustCompile(`^\s*│ (✔|✓|✖|✗|x|-|⊷|o|\?)\s+([A-Za-z][\w.]*)\s*(.*?)\s*│?$`)
+var gemToolLineRe = lazyRE(`^\s*│ (✔|✓|✖|✗|x|-|⊷|o|\?)\s+([A-Za-z][\w.]*)\s*(.*?)\s*│?$`)
 
 func decodeGeminiConsole(d *Decoder, doc []byte) error {
 	d.t.Session.Agent = "gemini-cli"

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -350,7 +349,7 @@ func gemIsError(raw json.RawMessage) bool {
 }
 
 // gemExitRe finds the exit code Gemini CLI's shell tool reports.
-var gemExitRe = regexp.MustCompile(`Exit Code: (-?\d+)`)
+var gemExitRe = lazyRE(`Exit Code: (-?\d+)`)
 
 func gemExitCode(s string) *int {
 	m := gemExitRe.FindStringSubmatch(s)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -33,15 +32,15 @@ func docLines(doc []byte) []string {
 // SEARCH/REPLACE blocks in its reply, not tool calls, so there are none.
 
 var (
-	aiderStartRe  = regexp.MustCompile(`^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)`)
-	aiderTokensRe = regexp.MustCompile(`^> Tokens: ([\d.]+)(k|m)? sent(?:, ([\d.]+)(k|m)? cache write)?(?:, ([\d.]+)(k|m)? cache hit)?, ([\d.]+)(k|m)? received`)
-	aiderModelRe  = regexp.MustCompile(`^> (?:Main model|Model): (\S+)`)
+	aiderStartRe  = lazyRE(`^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)`)
+	aiderTokensRe = lazyRE(`^> Tokens: ([\d.]+)(k|m)? sent(?:, ([\d.]+)(k|m)? cache write)?(?:, ([\d.]+)(k|m)? cache hit)?, ([\d.]+)(k|m)? received`)
+	aiderModelRe  = lazyRE(`^> (?:Main model|Model): (\S+)`)
 	// aiderRunRe is "/run cmd" or "/test cmd" ("/run" may be written "!").
-	aiderRunRe = regexp.MustCompile(`^(?:/run\s+|/test\s+|!\s*)(\S[^\n]*)$`)
+	aiderRunRe = lazyRE(`^(?:/run\s+|/test\s+|!\s*)(\S[^\n]*)$`)
 	// aiderConfirmRe is a confirmation Aider asked ("Add file to the
 	// chat? (Y)es/(N)o/… [Yes]: all"), logged as a "####" line when the
 	// person typed more than a letter.
-	aiderConfirmRe = regexp.MustCompile(`^[^\n]*\? \(Y\)es/\(N\)o[^\n]*\[(?:Yes|No)\]:[^\n]*$`)
+	aiderConfirmRe = lazyRE(`^[^\n]*\? \(Y\)es/\(N\)o[^\n]*\[(?:Yes|No)\]:[^\n]*$`)
 )
 
 func decodeAider(d *Decoder, doc []byte) error {
@@ -192,12 +191,12 @@ func aiderNumber(n, unit string) int {
 // "<!-- X Session <id> -->" comment gives the session id and agent.
 
 var (
-	specHeadingRe = regexp.MustCompile(`^_\*\*(User|Agent|Assistant)( - sidechain)?(?: \(([^)]*)\))?\*\*_\s*$`)
-	specSessionRe = regexp.MustCompile(`^<!-- (.+?) Session (\S+) \(`)
-	specToolRe    = regexp.MustCompile(`^<tool-use\b[^>]*data-tool-name="([^"]*)"`)
-	specSummaryRe = regexp.MustCompile("^<summary>Tool use: \\*\\*[^*]*\\*\\*(?: `(.*)`)?</summary>")
-	specCheckRe   = regexp.MustCompile(`^\s*- \[(.)\] (.+)$`)
-	specTimeRe    = regexp.MustCompile(`(\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ)`)
+	specHeadingRe = lazyRE(`^_\*\*(User|Agent|Assistant)( - sidechain)?(?: \(([^)]*)\))?\*\*_\s*$`)
+	specSessionRe = lazyRE(`^<!-- (.+?) Session (\S+) \(`)
+	specToolRe    = lazyRE(`^<tool-use\b[^>]*data-tool-name="([^"]*)"`)
+	specSummaryRe = lazyRE("^<summary>Tool use: \\*\\*[^*]*\\*\\*(?: `(.*)`)?</summary>")
+	specCheckRe   = lazyRE(`^\s*- \[(.)\] (.+)$`)
+	specTimeRe    = lazyRE(`(\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ)`)
 )
 
 func decodeSpecStory(d *Decoder, doc []byte) error {
@@ -363,7 +362,7 @@ func specInput(name, summary string, body []string) json.RawMessage {
 }
 
 // specExitRe finds an exit status in rendered tool output.
-var specExitRe = regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:?) (-?\d+)\s*$`)
+var specExitRe = lazyRE(`(?m)^(?:Process exited with code|Exit code:?) (-?\d+)\s*$`)
 
 func specExitCode(s string) *int {
 	m := specExitRe.FindStringSubmatch(s)

@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -21,7 +20,7 @@ import (
 // only by the input.
 
 // rolePrefixRe matches a turn's opening line.
-var rolePrefixRe = regexp.MustCompile(`(?i)^\s{0,3}(?:\*\*)?(user|human|assistant|ai|system)(?:\*\*)?\s*:(?:\*\*)?[ \t]?(.*)$`)
+var rolePrefixRe = lazyRE(`(?i)^\s{0,3}(?:\*\*)?(user|human|assistant|ai|system)(?:\*\*)?\s*:(?:\*\*)?[ \t]?(.*)$`)
 
 type plainParser struct {
 	lines []string

@@ -3,7 +3,6 @@ package transcript
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -37,7 +36,7 @@ type sweMessage struct {
 }
 
 // sweRejectedRe marks observations where SWE-agent refused the action.
-var sweRejectedRe = regexp.MustCompile(`\A\s*Your proposed edit has introduced new syntax error`)
+var sweRejectedRe = lazyRE(`\A\s*Your proposed edit has introduced new syntax error`)
 
 func decodeSWEAgent(d *Decoder, doc []byte) error {
 	d.t.Session.Agent = "swe-agent"

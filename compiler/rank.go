@@ -176,6 +176,14 @@ func (b *builder) variants(sec section, kind string, ranks []int, texts []string
 
 // buildPieces cuts a snapshot into ranked pieces.
 func buildPieces(s *handoff.Snapshot, show string) []piece {
+	return buildPiecesFor(s, show, DefaultBudget)
+}
+
+// buildPiecesFor is buildPieces for a budget: above smallBudget the next
+// step refers to the last message instead of quoting it again (see
+// referToShown); at or below it the quote stays, as the next step may be
+// all that fits beside the header.
+func buildPiecesFor(s *handoff.Snapshot, show string, budget int) []piece {
 	b := &builder{}
 	b.pieces = append(b.pieces,
 		piece{sec: secTitle, text: title(s), fixed: true},
@@ -187,6 +195,9 @@ func buildPieces(s *handoff.Snapshot, show string) []piece {
 	next := s.NextStep
 	if strings.TrimSpace(next) == "" {
 		next = "No next step was recorded: ask the person what to do next."
+	}
+	if e := s.EndState; e != nil && budget > smallBudget {
+		next = referToShown(next, e.LastAssistant)
 	}
 	b.variants(secNext, "next step", []int{rankNext, rankNextLonger, rankNextFull}, []string{inline(next, 160), inline(next, 360), inline(next, 700)})
 	b.request(s, shown)

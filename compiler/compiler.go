@@ -143,7 +143,7 @@ func Compile(s *handoff.Snapshot, opts Options) (*Result, error) {
 	}
 	counter := newOnceCounter(opts.Counter)
 	c := &compilation{snap: s, tmpl: tmpl, counter: modelNeutral{counter}, budget: budget}
-	c.pieces = buildPieces(s, show)
+	c.pieces = buildPiecesFor(s, show, budget)
 	if budget <= smallBudget {
 		shortenHead(c.pieces, s)
 	}

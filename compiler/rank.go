@@ -152,6 +152,8 @@ const (
 type builder struct {
 	pieces []piece
 	groups int
+	// small is set at budgets of at most smallBudget.
+	small bool
 }
 
 func (b *builder) add(sec section, rank int, kind, text string) {
@@ -177,7 +179,15 @@ func (b *builder) variants(sec section, kind string, ranks []int, texts []string
 
 // buildPieces cuts a snapshot into ranked pieces.
 func buildPieces(s *handoff.Snapshot, show string) []piece {
-	b := &builder{}
+	return buildPiecesFor(s, show, DefaultBudget)
+}
+
+// buildPiecesFor is buildPieces for a budget: above smallBudget the next
+// step refers to the last message instead of quoting it again (see
+// referToShown); at or below it the quote stays, as the next step may be
+// all that fits beside the header.
+func buildPiecesFor(s *handoff.Snapshot, show string, budget int) []piece {
+	b := &builder{small: budget <= smallBudget}
 	b.pieces = append(b.pieces,
 		piece{sec: secTitle, text: title(s), fixed: true},
 		piece{sec: secHeader, text: header(s), fixed: true},
@@ -188,6 +198,9 @@ func buildPieces(s *handoff.Snapshot, show string) []piece {
 	next := s.NextStep
 	if strings.TrimSpace(next) == "" {
 		next = "No next step was recorded: ask the person what to do next."
+	}
+	if e := s.EndState; e != nil && budget > smallBudget {
+		next = referToShown(next, e.LastAssistant)
 	}
 	b.variants(secNext, "next step", []int{rankNext, rankNextLonger, rankNextFull}, []string{inline(next, 160), inline(next, 360), inline(next, 700)})
 	b.request(s, shown)
@@ -218,6 +231,16 @@ const (
 // about 15% of the prompt, and model and context use are the least a
 // successor needs.
 const smallBudget = 600
+
+// At a small budget the latest request comes first clipped at
+// smallRequestText runes; its usual short form ranks rankLatestSmall, with
+// the constraints. Measured at 500 (shared 0.602→0.607): a request that is a
+// long slash-command body kept its 320 runes and crowded out the report
+// lines beside it.
+const (
+	smallRequestText = 160
+	rankLatestSmall  = 10
+)
 
 // shortenHead swaps the header and the data note in pieces for their
 // short forms.
@@ -424,9 +447,18 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 		if d, ok := pastedLog(s.LatestRequest); ok {
 			short = "Latest request (a pasted log: its first line and the lines that say what failed):\n" + blockQuote(d, shortText+200)
 		}
-		b.variants(secRequest, "latest request", []int{rankLatestShort, rankLatestFull}, []string{
-			short, lead + blockQuote(s.LatestRequest, fullText),
-		})
+		if b.small && short == lead+blockQuote(s.LatestRequest, shortText) {
+			// At a small budget the request's opening comes first and the
+			// rest ranks with the constraints: a long slash-command body
+			// no longer crowds out the person's own messages.
+			b.variants(secRequest, "latest request", []int{rankLatestShort, rankLatestSmall, rankLatestFull}, []string{
+				lead + blockQuote(s.LatestRequest, smallRequestText), short, lead + blockQuote(s.LatestRequest, fullText),
+			})
+		} else {
+			b.variants(secRequest, "latest request", []int{rankLatestShort, rankLatestFull}, []string{
+				short, lead + blockQuote(s.LatestRequest, fullText),
+			})
+		}
 		if latestSrc >= 0 {
 			shown[latestSrc] = true
 		}

@@ -1,0 +1,78 @@
+package compiler
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+)
+
+func TestReferToShown(t *testing.T) {
+	last := "**§4 — Implementation plan** is recorded, framed as three `development chunks`.\n\n- Chunk 1: seed.\n- Chunk 2: browse."
+	tests := []struct {
+		name, next, last, want string
+	}{
+		{"first sentence, emphasis dropped by the quote",
+			"The last turn ended with the assistant reporting “§4 — Implementation plan is recorded, framed as three development chunks.”: check with the person.",
+			last, "The last turn ended with the assistant reporting " + lastMessageRef + ": check with the person."},
+		{"a clipped quote matches by what it keeps",
+			"Reported “§4 — Implementation plan is recorded, framed as thr…”: ask.",
+			last, "Reported " + lastMessageRef + ": ask."},
+		{"a quote of another message stays",
+			"Continue: “Download and install CUDA Toolkit 12.x” (task 8)",
+			last, "Continue: “Download and install CUDA Toolkit 12.x” (task 8)"},
+		{"a short quote stays: too little to be sure",
+			"Run “Chunk 1: seed.” next.", last, "Run “Chunk 1: seed.” next."},
+		{"a quote in parentheses takes no second pair",
+			"Nothing is pending: the agent delivered its final answer (“§4 — Implementation plan is recorded, fr…”). Wait.",
+			last, "Nothing is pending: the agent delivered its final answer " + lastMessageRef + ". Wait."},
+		{"no last message", "Reported “§4 — Implementation plan is recorded”.", "", "Reported “§4 — Implementation plan is recorded”."},
+		{"beyond what the short variant shows stays",
+			"Carry on: “the final sentence that only the full message holds.”",
+			strings.Repeat("Filler words for the opening paragraph. ", 12) + "The final sentence that only the full message holds.",
+			"Carry on: “the final sentence that only the full message holds.”"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := referToShown(tc.next, tc.last); got != tc.want {
+				t.Errorf("referToShown:\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNextStepRefersToLastMessage: above smallBudget the next step points
+// at the last message shown above it instead of quoting it again; at a
+// small budget it keeps the quote.
+func TestNextStepRefersToLastMessage(t *testing.T) {
+	s := &handoff.Snapshot{
+		Goal:     "Write the plan.",
+		NextStep: "The last turn ended with the assistant reporting “The plan is recorded in docs/PLAN.md as three chunks.”: check with the person.",
+		EndState: &handoff.EndState{LastAssistant: "The plan is recorded in docs/PLAN.md as three chunks.\n\nEach ends in a manual check."},
+	}
+	for _, tc := range []struct {
+		budget int
+		quote  bool
+	}{{1000, false}, {smallBudget, true}} {
+		res := compileWith(t, s, tc.budget)
+		if !strings.Contains(res.Prompt, "> The plan is recorded in docs/PLAN.md") {
+			t.Fatalf("budget %d: the last message is not quoted:\n%s", tc.budget, res.Prompt)
+		}
+		if got := strings.Count(res.Prompt, "The plan is recorded in docs/PLAN.md"); (got == 2) != tc.quote {
+			t.Errorf("budget %d: the last message's sentence appears %d times, want the next step to quote it: %v\n%s", tc.budget, got, tc.quote, res.Prompt)
+		}
+	}
+}
+
+func compileWith(t *testing.T, s *handoff.Snapshot, budget int) *Result {
+	t.Helper()
+	c, err := counter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Compile(s, Options{Budget: budget, Counter: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}

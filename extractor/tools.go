@@ -362,8 +362,13 @@ func patchFiles(patch string) []string {
 // without ids: console pastes, SpecStory) the oldest unanswered call of
 // the same name. write_stdin calls resolve to the exec_command whose
 // process they continue.
+//
+// Calls that share an id (Gemini numbers its calls by time, and two in
+// one turn can get the same one) queue under it in order: each result
+// takes the oldest unanswered call of its id, and the last call of an
+// id stays for any further result (a process's later output).
 type pairing struct {
-	byID     map[string]*callInfo
+	byID     map[string][]*callInfo
 	sessions map[string]*callInfo
 	queue    []*callInfo
 	// continuations are the ids of write_stdin calls.
@@ -371,7 +376,7 @@ type pairing struct {
 }
 
 func newPairing() *pairing {
-	return &pairing{byID: map[string]*callInfo{}, sessions: map[string]*callInfo{}, continuations: map[string]bool{}}
+	return &pairing{byID: map[string][]*callInfo{}, sessions: map[string]*callInfo{}, continuations: map[string]bool{}}
 }
 
 // queueLook bounds the search of the id-less queue for a name match.
@@ -390,12 +395,19 @@ func (p *pairing) add(id string, c *callInfo) {
 		p.queue = append(p.queue, c)
 		return
 	}
-	p.byID[id] = c
+	p.byID[id] = append(p.byID[id], c)
 }
 
 func (p *pairing) call(r handoff.ToolResult) *callInfo {
 	if r.CallID != "" {
-		return p.byID[r.CallID]
+		q := p.byID[r.CallID]
+		if len(q) == 0 {
+			return nil
+		}
+		if len(q) > 1 {
+			p.byID[r.CallID] = q[1:]
+		}
+		return q[0]
 	}
 	for i := 0; i < len(p.queue) && i < queueLook; i++ {
 		if r.Name == "" || strings.EqualFold(p.queue[i].Name, r.Name) {

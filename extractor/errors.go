@@ -107,6 +107,9 @@ func outputBody(content string) []string {
 		}
 		lines = append(lines, l)
 	}
+	if gemShellFramed(content) {
+		lines = gemShellLines(lines)
+	}
 	return lines
 }
 

@@ -663,10 +663,12 @@ func (l *errorLog) success(m handoff.Message, call *callInfo) {
 		case e.key == key && call.command != "" && call.command != call.Name:
 			e.resolve(handoff.ResolutionFixed, ref)
 		case help:
-		case prog != "" && e.prog == prog:
-			e.resolve(handoff.ResolutionFixed, ref)
-		case prog != "" && len(e.args) > 0 && programHead(e.prog) == programHead(prog) && subset(e.args, args):
-			e.resolve(handoff.ResolutionFixed, ref) // the same program on the same target, other flags
+		case prog != "" && sameProgramKey(e.prog, prog):
+			e.resolve(aliasResolution(e, prog), ref)
+		case prog != "" && len(e.args) > 0 && aliasedHead(e.prog) == aliasedHead(prog) && argsCovered(e.args, args):
+			e.resolve(aliasResolution(e, prog), ref) // the same program on the same target, other flags or directory
+		case prog != "" && e.shellish() && chainCovers(e.rec.Command, call.command):
+			e.resolve(handoff.ResolutionFixed, ref) // every step of the failed chain went through
 		case len(e.pkgs) > 0 && sharesItem(e.pkgs, pkgs):
 			e.resolve(handoff.ResolutionFixed, ref) // installed after all, maybe by another manager
 		case test && e.rec.Type == "test_failure" && suiteCovers(call.command, e.rec.Command):
@@ -885,10 +887,14 @@ var (
 // that have none, "fixed" resolves them, "instead"/"not needed" marks a
 // workaround that the next success confirms.
 func (l *errorLog) said(m handoff.Message, text string) {
-	if len(l.recent) == 0 {
+	if len(l.list) == 0 {
 		return
 	}
 	clean := fenceRe.ReplaceAllString(text, " ")
+	l.laterReport(m, clean)
+	if len(l.recent) == 0 {
+		return
+	}
 	fixed := fixedSayRe.MatchString(clean) && !negatedSayRe.MatchString(clean)
 	work := workaroundSayRe.MatchString(clean)
 	note := firstSentences(clean, 2)

@@ -38,8 +38,10 @@ var (
 	exitHeaderRe = gated(`(?m)^(?:Exit code:?|Process exited with code|exit_code[=:])\s*(-?\d+)\s*$`)
 	// contentFailRe recognises failure text where the format gives no
 	// exit flag: launch and sandbox failures, rejected patches, Python
-	// tracebacks, missing commands, compiler errors, failing tests.
-	contentFailRe = gated(`(?m)(^exec_command failed:|SandboxDenied|Sandbox\(Denied|^apply_patch verification failed|^Traceback \(most recent call last\):|: command not found|^command not found|^zsh: command not found|^\S+:\d+(?::\d+)?: (?:fatal )?error:|^error(?:\[E\d+\])?: |^fatal: |^--- FAIL: |^FAIL(?:ED)?[: \t]|^Script failed\b|^npm ERR! |^ERR_PNPM_)`)
+	// tracebacks, missing commands, compiler errors, failing tests, and a
+	// process that crashed (glibc's heap checks, a signal's core dump)
+	// behind a pipe that hid its exit status.
+	contentFailRe = gated(`(?m)(^exec_command failed:|SandboxDenied|Sandbox\(Denied|^apply_patch verification failed|^Traceback \(most recent call last\):|: command not found|^command not found|^zsh: command not found|^\S+:\d+(?::\d+)?: (?:fatal )?error:|^error(?:\[E\d+\])?: |^fatal: |^--- FAIL: |^FAIL(?:ED)?[: \t]|^Script failed\b|^npm ERR! |^ERR_PNPM_|^(?:malloc|free|realloc|malloc_consolidate)\(\): |^double free or corruption|^corrupted (?:size|double-linked)|(?:^|\s)(?:Aborted|Segmentation fault|Bus error|Illegal instruction|Floating point exception)\s*\(core dumped\)|^Segmentation fault\s*$)`)
 	rejectedRe    = gated(`(?i)(doesn't want to proceed with this tool use|tool use was rejected|user rejected|rejected by (?:the )?user|user (?:denied|declined)|^No \(tell Claude what to do differently\)|^\[Request interrupted by user|operation was aborted by the user|user cancelled)`)
 	harnessRe     = gated(`(?i)(file has not been read yet|has been modified since (?:it was )?(?:last )?read|no changes to make: old_string and new_string are (?:exactly )?the same|exceeds maximum allowed tokens|<tool_use_error>InputValidationError|file (?:is )?too large to read|^Error: Error$|^(?:ERROR: )?cd to '[^']*' was blocked)`)
 	// harnessAPIRe is the harness's own failure, answering a slash

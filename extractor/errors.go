@@ -542,6 +542,9 @@ var fileRefRe = regexp.MustCompile(`[\w./-]*[\w-]\.(?:go|py|rs|ts|tsx|js|jsx|c|h
 // observe records one result: a failure becomes (or repeats) an error; a
 // success resolves what it answers.
 func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *callInfo, fail bool) {
+	if call != nil && call.wrapper {
+		return // its nested calls' results are the outcome
+	}
 	tool, command, said := r.Name, "", ""
 	if call != nil {
 		command, said = call.command, call.said

@@ -32,7 +32,18 @@ type callInfo struct {
 	session string
 	// running is set while an exec_command process is still running.
 	running bool
+	// wrapper marks a Codex code-mode script (exec) whose nested tool
+	// calls the parser lifted out as calls of their own: those carry the
+	// commands, edits and outcomes, and the script's own "Script
+	// failed" only repeats a nested call's failure.
+	wrapper bool
+	// answered is set once a result was paired with the call.
+	answered bool
 }
+
+// codeScriptRe finds a nested tool call in a Codex code-mode script,
+// as the transcript parser does to lift it out.
+var codeScriptRe = regexp.MustCompile(`\btools\.[A-Za-z_]\w*\s*\(`)
 
 // shell reports a call that ran a shell command.
 func (c *callInfo) shell() bool { return c != nil && c.kind == kindShell }
@@ -76,6 +87,10 @@ func (s *shapes) classify(c handoff.ToolCall) *callInfo {
 	info := &callInfo{Name: c.Name}
 	var free string
 	if err := json.Unmarshal(c.Input, &free); err == nil {
+		if codeScriptRe.MatchString(free) {
+			info.wrapper, info.command = true, c.Name
+			return info
+		}
 		// Free-text input (Codex apply_patch, exec): a patch is an edit.
 		if files := patchFiles(free); len(files) > 0 {
 			info.kind, info.paths, info.command = kindEdit, files, c.Name+" "+strings.Join(files, " ")
@@ -429,6 +444,9 @@ func (p *pairing) call(r handoff.ToolResult) *callInfo {
 // shell call it is.
 func (p *pairing) settle(r handoff.ToolResult) (*callInfo, bool) {
 	call := p.call(r)
+	if call != nil {
+		call.answered = true
+	}
 	if p.continuation(r) && (call == nil || !call.running) {
 		return call, false
 	}

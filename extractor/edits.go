@@ -24,10 +24,15 @@ type fileSet struct {
 	// blocks, so that Aider's "Applied edit to" line does not count them
 	// twice.
 	proposed map[string]bool
+	// calls are the tool calls seen, in order, and edits the paths each
+	// edit call touched: an edit still in flight when the transcript
+	// ends is not a change made (see inFlight).
+	calls []*callInfo
+	edits map[*callInfo][]string
 }
 
 func newFileSet() *fileSet {
-	return &fileSet{byPat: map[string]*handoff.FileChange{}, last: map[string]int{}}
+	return &fileSet{byPat: map[string]*handoff.FileChange{}, last: map[string]int{}, edits: map[*callInfo][]string{}}
 }
 
 func (s *fileSet) touch(p, op string) {
@@ -58,9 +63,41 @@ func (s *fileSet) touch(p, op string) {
 func (s *fileSet) list() []handoff.FileChange {
 	order := slices.Clone(s.order)
 	slices.SortStableFunc(order, func(a, b string) int { return s.last[a] - s.last[b] })
+	unsure := s.inFlight()
 	out := make([]handoff.FileChange, 0, len(order))
 	for _, p := range order {
-		out = append(out, *s.byPat[p])
+		fc := *s.byPat[p]
+		if fc.Edits -= unsure[p]; fc.Edits <= 0 {
+			continue
+		}
+		out = append(out, fc)
+	}
+	return out
+}
+
+// inFlight counts, per path, the edits of calls still in flight when the
+// transcript ends: the calls after the last one that got a result, in a
+// transcript whose calls get results. Such a call was interrupted or
+// never finished (the person stopped it, the session ended), so whether
+// its change was made is unknown; a successor must not read it as done.
+func (s *fileSet) inFlight() map[string]int {
+	last := -1
+	for i, c := range s.calls {
+		if c.answered {
+			last = i
+		}
+	}
+	if last < 0 {
+		return nil // a format without results: every call counts
+	}
+	var out map[string]int
+	for _, c := range s.calls[last+1:] {
+		for _, p := range s.edits[c] {
+			if out == nil {
+				out = map[string]int{}
+			}
+			out[strings.TrimSpace(p)]++
+		}
 	}
 	return out
 }
@@ -77,9 +114,11 @@ func proseFile(p string) bool {
 
 // addCall records the files a modifying call touched.
 func (s *fileSet) addCall(c *callInfo) {
+	s.calls = append(s.calls, c)
 	if c.kind != kindEdit && len(c.paths) == 0 {
 		return
 	}
+	s.edits[c] = c.paths
 	op := c.Name
 	if c.kind == kindShell {
 		op = "shell"

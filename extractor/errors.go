@@ -37,8 +37,10 @@ var (
 	exitHeaderRe = gated(`(?m)^(?:Exit code:?|Process exited with code|exit_code[=:])\s*(-?\d+)\s*$`)
 	// contentFailRe recognises failure text where the format gives no
 	// exit flag: launch and sandbox failures, rejected patches, Python
-	// tracebacks, missing commands, compiler errors, failing tests.
-	contentFailRe = gated(`(?m)(^exec_command failed:|SandboxDenied|Sandbox\(Denied|^apply_patch verification failed|^Traceback \(most recent call last\):|: command not found|^command not found|^zsh: command not found|^\S+:\d+(?::\d+)?: (?:fatal )?error:|^error(?:\[E\d+\])?: |^fatal: |^--- FAIL: |^FAIL(?:ED)?[: \t]|^Script failed\b|^npm ERR! |^ERR_PNPM_)`)
+	// tracebacks, missing commands, compiler errors, failing tests, and a
+	// process that crashed (glibc's heap checks, a signal's core dump)
+	// behind a pipe that hid its exit status.
+	contentFailRe = gated(`(?m)(^exec_command failed:|SandboxDenied|Sandbox\(Denied|^apply_patch verification failed|^Traceback \(most recent call last\):|: command not found|^command not found|^zsh: command not found|^\S+:\d+(?::\d+)?: (?:fatal )?error:|^error(?:\[E\d+\])?: |^fatal: |^--- FAIL: |^FAIL(?:ED)?[: \t]|^Script failed\b|^npm ERR! |^ERR_PNPM_|^(?:malloc|free|realloc|malloc_consolidate)\(\): |^double free or corruption|^corrupted (?:size|double-linked)|(?:^|\s)(?:Aborted|Segmentation fault|Bus error|Illegal instruction|Floating point exception)\s*\(core dumped\)|^Segmentation fault\s*$)`)
 	rejectedRe    = gated(`(?i)(doesn't want to proceed with this tool use|tool use was rejected|user rejected|rejected by (?:the )?user|user (?:denied|declined)|^No \(tell Claude what to do differently\)|^\[Request interrupted by user|operation was aborted by the user|user cancelled)`)
 	harnessRe     = gated(`(?i)(file has not been read yet|has been modified since (?:it was )?(?:last )?read|no changes to make: old_string and new_string are (?:exactly )?the same|exceeds maximum allowed tokens|<tool_use_error>InputValidationError|file (?:is )?too large to read|^Error: Error$|^(?:ERROR: )?cd to '[^']*' was blocked)`)
 	// harnessAPIRe is the harness's own failure, answering a slash
@@ -105,6 +107,9 @@ func outputBody(content string) []string {
 			continue
 		}
 		lines = append(lines, l)
+	}
+	if gemShellFramed(content) {
+		lines = gemShellLines(lines)
 	}
 	return lines
 }
@@ -536,6 +541,9 @@ var fileRefRe = lazyRE(`[\w./-]*[\w-]\.(?:go|py|rs|ts|tsx|js|jsx|c|h|cc|cpp|hpp|
 // observe records one result: a failure becomes (or repeats) an error; a
 // success resolves what it answers.
 func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *callInfo, fail bool) {
+	if call != nil && call.wrapper {
+		return // its nested calls' results are the outcome
+	}
 	tool, command, said := r.Name, "", ""
 	if call != nil {
 		command, said = call.command, call.said
@@ -659,10 +667,12 @@ func (l *errorLog) success(m handoff.Message, call *callInfo) {
 		case e.key == key && call.command != "" && call.command != call.Name:
 			e.resolve(handoff.ResolutionFixed, ref)
 		case help:
-		case prog != "" && e.prog == prog:
-			e.resolve(handoff.ResolutionFixed, ref)
-		case prog != "" && len(e.args) > 0 && programHead(e.prog) == programHead(prog) && subset(e.args, args):
-			e.resolve(handoff.ResolutionFixed, ref) // the same program on the same target, other flags
+		case prog != "" && sameProgramKey(e.prog, prog):
+			e.resolve(aliasResolution(e, prog), ref)
+		case prog != "" && len(e.args) > 0 && aliasedHead(e.prog) == aliasedHead(prog) && argsCovered(e.args, args):
+			e.resolve(aliasResolution(e, prog), ref) // the same program on the same target, other flags or directory
+		case prog != "" && e.shellish() && chainCovers(e.rec.Command, call.command):
+			e.resolve(handoff.ResolutionFixed, ref) // every step of the failed chain went through
 		case len(e.pkgs) > 0 && sharesItem(e.pkgs, pkgs):
 			e.resolve(handoff.ResolutionFixed, ref) // installed after all, maybe by another manager
 		case test && e.rec.Type == "test_failure" && suiteCovers(call.command, e.rec.Command):
@@ -881,10 +891,14 @@ var (
 // that have none, "fixed" resolves them, "instead"/"not needed" marks a
 // workaround that the next success confirms.
 func (l *errorLog) said(m handoff.Message, text string) {
-	if len(l.recent) == 0 {
+	if len(l.list) == 0 {
 		return
 	}
 	clean := fenceRe.ReplaceAllString(text, " ")
+	l.laterReport(m, clean)
+	if len(l.recent) == 0 {
+		return
+	}
 	fixed := fixedSayRe.MatchString(clean) && !negatedSayRe.MatchString(clean)
 	work := workaroundSayRe.MatchString(clean)
 	note := firstSentences(clean, 2)

@@ -29,7 +29,11 @@ func readOnlyCall(c handoff.ToolCall, info *callInfo, r handoff.ToolResult, ok b
 	if !ok {
 		return "", ""
 	}
-	if k := ignoredResult(info, r); failed(r) && k != ignoreNoMatch && k != ignoreProbe {
+	// A search that found nothing answered its question and folds with
+	// the other looks; any other failed look (`ls` of a missing
+	// directory, a probe that said no) keeps its own line with its exit,
+	// since the fold reports every call in it as ok.
+	if failed(r) && ignoredResult(info, r) != ignoreNoMatch {
 		return "", ""
 	}
 	switch info.kind {

@@ -32,7 +32,18 @@ type callInfo struct {
 	session string
 	// running is set while an exec_command process is still running.
 	running bool
+	// wrapper marks a Codex code-mode script (exec) whose nested tool
+	// calls the parser lifted out as calls of their own: those carry the
+	// commands, edits and outcomes, and the script's own "Script
+	// failed" only repeats a nested call's failure.
+	wrapper bool
+	// answered is set once a result was paired with the call.
+	answered bool
 }
+
+// codeScriptRe finds a nested tool call in a Codex code-mode script,
+// as the transcript parser does to lift it out.
+var codeScriptRe = lazyRE(`\btools\.[A-Za-z_]\w*\s*\(`)
 
 // shell reports a call that ran a shell command.
 func (c *callInfo) shell() bool { return c != nil && c.kind == kindShell }
@@ -79,6 +90,10 @@ func (s *shapes) classify(c handoff.ToolCall) *callInfo {
 	// input skips the attempt, which would scan it whole only to fail.
 	if lead := bytes.TrimLeft(c.Input, " \t\r\n"); len(lead) > 0 && (lead[0] == '"' || lead[0] == 'n') &&
 		json.Unmarshal(c.Input, &free) == nil {
+		if codeScriptRe.MatchString(free) {
+			info.wrapper, info.command = true, c.Name
+			return info
+		}
 		// Free-text input (Codex apply_patch, exec): a patch is an edit.
 		if files := patchFiles(free); len(files) > 0 {
 			info.kind, info.paths, info.command = kindEdit, files, c.Name+" "+strings.Join(files, " ")
@@ -365,8 +380,13 @@ func patchFiles(patch string) []string {
 // without ids: console pastes, SpecStory) the oldest unanswered call of
 // the same name. write_stdin calls resolve to the exec_command whose
 // process they continue.
+//
+// Calls that share an id (Gemini numbers its calls by time, and two in
+// one turn can get the same one) queue under it in order: each result
+// takes the oldest unanswered call of its id, and the last call of an
+// id stays for any further result (a process's later output).
 type pairing struct {
-	byID     map[string]*callInfo
+	byID     map[string][]*callInfo
 	sessions map[string]*callInfo
 	queue    []*callInfo
 	// continuations are the ids of write_stdin calls.
@@ -374,7 +394,7 @@ type pairing struct {
 }
 
 func newPairing() *pairing {
-	return &pairing{byID: map[string]*callInfo{}, sessions: map[string]*callInfo{}, continuations: map[string]bool{}}
+	return &pairing{byID: map[string][]*callInfo{}, sessions: map[string]*callInfo{}, continuations: map[string]bool{}}
 }
 
 // queueLook bounds the search of the id-less queue for a name match.
@@ -393,12 +413,19 @@ func (p *pairing) add(id string, c *callInfo) {
 		p.queue = append(p.queue, c)
 		return
 	}
-	p.byID[id] = c
+	p.byID[id] = append(p.byID[id], c)
 }
 
 func (p *pairing) call(r handoff.ToolResult) *callInfo {
 	if r.CallID != "" {
-		return p.byID[r.CallID]
+		q := p.byID[r.CallID]
+		if len(q) == 0 {
+			return nil
+		}
+		if len(q) > 1 {
+			p.byID[r.CallID] = q[1:]
+		}
+		return q[0]
 	}
 	for i := 0; i < len(p.queue) && i < queueLook; i++ {
 		if r.Name == "" || strings.EqualFold(p.queue[i].Name, r.Name) {
@@ -420,6 +447,9 @@ func (p *pairing) call(r handoff.ToolResult) *callInfo {
 // shell call it is.
 func (p *pairing) settle(r handoff.ToolResult) (*callInfo, bool) {
 	call := p.call(r)
+	if call != nil {
+		call.answered = true
+	}
 	if p.continuation(r) && (call == nil || !call.running) {
 		return call, false
 	}

@@ -21,7 +21,8 @@ import (
 // (thoughts → Thinking, tokens → Usage with the cached part split out,
 // toolCalls → ToolCalls), followed by one RoleTool Message with the calls'
 // results (status "error" → IsError; "Exit Code: N" in the output → the
-// exit code). "info", "warning" and "error" records are system Messages
+// exit code). A record whose body is API-shaped parts[] instead of
+// content reads the same (text parts → Text, thought parts → Thinking). "info", "warning" and "error" records are system Messages
 // (Meta). A pretty-printed document is buffered, bounded by MaxLineBytes.
 
 type gemRecord struct {
@@ -29,7 +30,10 @@ type gemRecord struct {
 	Timestamp string          `json:"timestamp"`
 	Type      string          `json:"type"`
 	Content   json.RawMessage `json:"content"`
-	Thoughts  []struct {
+	// Parts is the API-shaped body some records carry instead of
+	// content ({"type":"model","parts":[{"text":…}]}).
+	Parts    []gemPart `json:"parts"`
+	Thoughts []struct {
 		Subject     string `json:"subject"`
 		Description string `json:"description"`
 	} `json:"thoughts"`
@@ -175,6 +179,14 @@ func (p *geminiParser) message(d *Decoder, raw []byte, lineNo int) error {
 	if err != nil {
 		return err
 	}
+	var partThoughts string
+	for _, part := range r.Parts {
+		if part.Thought {
+			partThoughts = joinText(partThoughts, part.Text)
+		} else {
+			text = joinText(text, part.Text)
+		}
+	}
 	ts := parseTime(r.Timestamp)
 	d.seeTime(ts)
 	m := handoff.Message{ID: r.ID, Timestamp: ts, Line: lineNo, Text: text}
@@ -190,6 +202,7 @@ func (p *geminiParser) message(d *Decoder, raw []byte, lineNo int) error {
 		if r.Model != "" {
 			d.t.Session.Model = r.Model
 		}
+		m.Thinking = partThoughts
 		for _, t := range r.Thoughts {
 			m.Thinking = joinText(m.Thinking, strings.TrimSpace(joinText(t.Subject, t.Description)))
 		}
@@ -213,7 +226,7 @@ func (p *geminiParser) message(d *Decoder, raw []byte, lineNo int) error {
 				out = stringValue(c.ResultDisplay)
 			}
 			res.ExitCode = gemExitCode(out)
-			res.Content, res.OriginalBytes = d.clipOutput(out)
+			res.Content, res.OriginalBytes = d.clipOutput(gemShellFooter(out))
 			results = append(results, res)
 		}
 		if strings.TrimSpace(m.Text) == "" && m.Thinking == "" && len(m.ToolCalls) == 0 {
@@ -264,7 +277,7 @@ func (p *geminiParser) checkpoint(d *Decoder, doc []byte) error {
 				fr := part.FunctionResponse
 				out := gemResponse(fr.Response)
 				r := handoff.ToolResult{CallID: fr.ID, Name: fr.Name, ExitCode: gemExitCode(out), IsError: gemIsError(fr.Response)}
-				r.Content, r.OriginalBytes = d.clipOutput(out)
+				r.Content, r.OriginalBytes = d.clipOutput(gemShellFooter(out))
 				results = append(results, r)
 			case part.Thought:
 				m.Thinking = joinText(m.Thinking, part.Text)
@@ -361,4 +374,21 @@ func gemExitCode(s string) *int {
 		return nil
 	}
 	return &n
+}
+
+// gemEmptyFieldRe is a field of the footer Gemini CLI's shell tool puts
+// under a command's output that says nothing happened ("Error: (none)",
+// "Signal: (none)", "Background PIDs: (none)", "Stderr: (empty)",
+// "Process Group PGID: 40021").
+var gemEmptyFieldRe = lazyRE(`(?m)^(?:(?:Error|Stderr|Signal|Background PIDs|Process Group PGID): \((?:none|empty)\)|Process Group PGID: \d+)\r?\n?`)
+
+// gemShellFooter drops the empty fields of the shell tool's footer from a
+// result that has the shell frame (it opens with "Command: "): read as
+// output, "Error: (none)" looks like a failure to every reader. The exit
+// code, already read into the result, and a real error stay.
+func gemShellFooter(out string) string {
+	if !strings.HasPrefix(out, "Command: ") {
+		return out
+	}
+	return strings.TrimRight(gemEmptyFieldRe.ReplaceAllString(out, ""), "\n")
 }

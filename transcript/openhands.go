@@ -18,8 +18,9 @@ import (
 // ToolCall is the tool call the model made (tool_call_metadata: id, name,
 // and the arguments from the model response; the action's args when the
 // model response is missing). An observation caused by an action
-// (run, edit, read, error, …) is a RoleTool result paired by
-// tool_call_id, with the exit code from extras (metadata.exit_code or
+// (run, edit, read, error, …) is a RoleTool result paired with its action
+// by the observation's cause (the action's event id, the format's own
+// link), else by tool_call_id; with the exit code from extras (metadata.exit_code or
 // exit_code) and IsError for "error" observations. Environment events,
 // agent state changes and "null" observations carry no turn and are
 // skipped. Usage comes from the model response (OpenAI usage, with the
@@ -93,6 +94,10 @@ func (u *oaUsage) providerUsage() *handoff.ProviderUsage {
 func decodeOpenHands(d *Decoder, doc []byte) error {
 	d.t.Session.Agent = "openhands"
 	names := map[string]string{}
+	// calls maps an action's event id to the call id its observation
+	// answers: cause is OpenHands' canonical link, and an observation's
+	// tool_call_id may differ from its action's.
+	calls := map[string]string{}
 	return walkJSON(d, doc, "", nil, func(rec int, raw json.RawMessage) error {
 		var e ohEvent
 		if err := json.Unmarshal(raw, &e); err != nil {
@@ -154,8 +159,12 @@ func decodeOpenHands(d *Decoder, doc []byte) error {
 					d.t.Session.Model = m.Model
 				}
 			}
+			if c.ID == "" && m.ID != "" {
+				c.ID = "oh-event-" + m.ID // no model metadata: the event id links its observation
+			}
 			if c.ID != "" {
 				names[c.ID] = c.Name
+				calls[m.ID] = c.ID
 			}
 			m.ToolCalls = []handoff.ToolCall{c}
 		case e.Observation != "" && e.Source != "environment" && e.Observation != "null" && e.Observation != "agent_state_changed" && len(trimJSON(e.Cause)) > 0 && string(trimJSON(e.Cause)) != "null":
@@ -166,6 +175,9 @@ func decodeOpenHands(d *Decoder, doc []byte) error {
 			r := handoff.ToolResult{IsError: e.Observation == "error"}
 			if tm := e.ToolCallMetadata; tm != nil {
 				r.CallID, r.Name = tm.ToolCallID, tm.FunctionName
+			}
+			if id, ok := calls[strings.Trim(string(trimJSON(e.Cause)), `"`)]; ok {
+				r.CallID = id
 			}
 			if r.Name == "" {
 				r.Name = names[r.CallID]

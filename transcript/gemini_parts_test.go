@@ -1,0 +1,60 @@
+package transcript
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestGeminiRecordParts: a chat record may carry its body as API-shaped
+// parts[] instead of content; its text is the message's text, its
+// thought parts its thinking.
+func TestGeminiRecordParts(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, record, text, thinking string
+	}{
+		{"content string", `{"id":"m2","type":"gemini","content":"Ok"}`, "Ok", ""},
+		{"parts on a model record", `{"id":"m2","type":"model","parts":[{"text":"Ok"}]}`, "Ok", ""},
+		{"thought part apart", `{"id":"m2","type":"model","parts":[{"text":"weighing it","thought":true},{"text":"Done."}]}`, "Done.", "weighing it"},
+		{"parts after content", `{"id":"m2","type":"gemini","content":"First.","parts":[{"text":"Second."}]}`, "First.\nSecond.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := "{\n" + `"sessionId":"s","messages":[{"id":"m1","type":"user","content":"Step 1"},` + tt.record + `]}`
+			tr, err := Parse(context.Background(), strings.NewReader(in), Options{Format: FormatGemini, Strict: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Messages) != 2 {
+				t.Fatalf("got %d messages, want 2 (the reply was dropped)", len(tr.Messages))
+			}
+			m := tr.Messages[1]
+			if m.Text != tt.text || m.Thinking != tt.thinking {
+				t.Errorf("text %q thinking %q, want %q and %q", m.Text, m.Thinking, tt.text, tt.thinking)
+			}
+		})
+	}
+}
+
+// TestGeminiShellFooter: the shell tool's footer fields that say nothing
+// happened are not output; a real error and the exit code stay.
+func TestGeminiShellFooter(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, in, want string }{
+		{"clean run",
+			"Command: ls\nDirectory: (root)\nOutput: a.go\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 40001",
+			"Command: ls\nDirectory: (root)\nOutput: a.go\nExit Code: 0"},
+		{"real error kept",
+			"Command: wget x\nDirectory: (root)\nOutput: 404\nError: wget: server returned error\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: (none)",
+			"Command: wget x\nDirectory: (root)\nOutput: 404\nError: wget: server returned error\nExit Code: 1"},
+		{"not the shell frame", "Error: (none)\nSignal: (none)", "Error: (none)\nSignal: (none)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := gemShellFooter(tt.in); got != tt.want {
+				t.Errorf("gemShellFooter = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -314,6 +314,9 @@ func NextStep(s *handoff.Snapshot) string {
 			return "Check the outcome of the call that had no result when the session stopped: `" + truncate(e.InFlight[0], 160) + "`"
 		}
 	}
+	if staleFailingRun(s) {
+		return NextStep(withoutStaleRun(s)) + knownFailing(s.TestState)
+	}
 	if ts := s.TestState; ts != nil && ts.Status == handoff.TestsFailing {
 		run := ""
 		if ts.Command != "" {

@@ -294,6 +294,12 @@ func relativeFiles(files []handoff.FileChange, cwd string) []handoff.FileChange 
 // quotes only the person's and the assistant's own words; from tool
 // output it names the failing command or test, never the output's text.
 func NextStep(s *handoff.Snapshot) string {
+	return nextStep(s, false)
+}
+
+// nextStep is NextStep; resumed says the session ended abruptly and the
+// step is what to pick up once it is resumed (abruptNext says how).
+func nextStep(s *handoff.Snapshot, resumed bool) string {
 	if s == nil {
 		return ""
 	}
@@ -303,6 +309,9 @@ func NextStep(s *handoff.Snapshot) string {
 		}
 		if e.Question != "" {
 			return "The session ended waiting for the person's answer to: " + quoteData(truncate(e.Question, 300)) + " — get that answer before acting."
+		}
+		if how := abruptEnd(e); how != "" && !resumed {
+			return abruptNext(e, how, nextStep(s, true))
 		}
 		if e.StatedNext != "" {
 			return "Carry on with what the assistant said comes next: " + quoteData(truncate(e.StatedNext, 300))
@@ -315,7 +324,7 @@ func NextStep(s *handoff.Snapshot) string {
 		}
 	}
 	if staleFailingRun(s) {
-		return NextStep(withoutStaleRun(s)) + knownFailing(s.TestState)
+		return nextStep(withoutStaleRun(s), resumed) + knownFailing(s.TestState)
 	}
 	if ts := s.TestState; ts != nil && ts.Status == handoff.TestsFailing {
 		run := ""
@@ -379,6 +388,12 @@ func NextStep(s *handoff.Snapshot) string {
 	}
 	if cmd := brokenCheck(s); cmd != "" {
 		return "The last message reports on the latest request, but `" + cmd + "` still fails and was never fixed (see Open errors): tell the person, then fix it."
+	}
+	if e := s.EndState; e != nil && e.LastAssistant != "" && resumed {
+		if apiErrorRe.MatchString(firstLine(e.LastAssistant)) {
+			return ""
+		}
+		return "check that its last report settles the latest request: " + quoteData(truncate(firstSentence(e.LastAssistant), 120))
 	}
 	if e := s.EndState; e != nil && e.LastAssistant != "" {
 		return "The last turn ended with the assistant reporting " + quoteData(truncate(firstSentence(e.LastAssistant), 120)) +

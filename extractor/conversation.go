@@ -633,7 +633,7 @@ func constraints(reqs []handoff.Request, full map[int]string) []handoff.Constrai
 }
 
 var (
-	statedNextRe = regexp.MustCompile(`(?i)(?:^(?:#+\s*|\*\*)?(?:recommended |suggested |immediate |possible )?next steps?\b|\bnext steps?\s*:|\bthe next (?:step|thing) (?:is|would be|will be)\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will) (?:now|then|next)\b|\bthen I(?:'ll| will)\b|^(?:#+\s*|\*\*)?remaining(?: work| tasks| items| issues)?\b.*:|\bstill (?:need|needs) to\b|\bleft to do\b|\bto do next\b|\bwould you like\b|\bshould I\b|\bshall I\b|\bdo you want\b|\bwant me to\b)`)
+	statedNextRe = regexp.MustCompile(`(?i)(?:^(?:#+\s*|\*\*)?(?:recommended |suggested |immediate |possible )?next steps?\b|\bnext steps?\s*:|\bthe next (?:step|thing) (?:is|would be|will be)\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will) (?:now|then|next)\b|\bthen I(?:'ll| will)\b|^(?:#+\s*|\*\*)?remaining(?: work| tasks| items| issues)?\b.*:|\bstill (?:need|needs) to\b|\bleft to do\b|\bto do next\b|\bwould you like\b|\bshould I\b|\bshall I\b|\bdo you want\b|\bwant me to\b|\b(?:in the )?next (?:session|time)\s*[:—–,]|\bfor the next session\b)`)
 	questionEnd  = regexp.MustCompile(`\?\s*(?:\*\*)?\s*$`)
 )
 

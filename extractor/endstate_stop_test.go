@@ -94,3 +94,35 @@ func TestAbruptEndReal(t *testing.T) {
 		}
 	}
 }
+
+// TestNextSessionStated: "Next session: …" in the assistant's last report
+// is its stated next step; a person's "next time: …" is what to start
+// with when the assistant said nothing of it.
+func TestNextSessionStated(t *testing.T) {
+	tests := []struct {
+		name, last, want string
+	}{
+		{"assistant's next session", "Sounds good. Next session: an end-to-end test that imports the February sample and checks its totals.",
+			"Carry on with what the assistant said comes next: “Sounds good. Next session: an end-to-end test"},
+		{"person's next time only", "Understood, I'll leave net worth as it is.",
+			"Start with what the person asked to be done in the next session: “add an integration test that imports the February sample end to end”"},
+		{"no deferral", "Understood, net worth stays as it is.", "The last turn ended with the assistant reporting"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newConvo(t)
+			c.user("Add a --month filter to the report command")
+			c.say("Added the --month filter; the report tests pass.")
+			if tt.name == "no deferral" {
+				c.user("ok leave net worth as it is, thanks for checking the importer")
+			} else {
+				c.user("ok leave net worth as it is. next time: add an integration test that imports the February sample end to end")
+			}
+			c.say(tt.last)
+			c.user("/exit")
+			if next := build(t, c, handoff.SessionInfo{}).NextStep; !strings.HasPrefix(next, tt.want) {
+				t.Errorf("next step = %q\nwant prefix %q", next, tt.want)
+			}
+		})
+	}
+}

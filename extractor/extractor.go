@@ -316,6 +316,9 @@ func nextStep(s *handoff.Snapshot, resumed bool) string {
 		if e.StatedNext != "" {
 			return "Carry on with what the assistant said comes next: " + quoteData(truncate(e.StatedNext, 300))
 		}
+		if d := deferredRequest(s); d != "" {
+			return "Start with what the person asked to be done in the next session: " + quoteData(truncate(d, 300))
+		}
 		if len(e.InFlight) > 0 {
 			if landsRe.MatchString(e.InFlight[0]) {
 				return "Check whether it landed (`git log -1`, `git status`): the session stopped before the result of `" + truncate(e.InFlight[0], 160) + "`"

@@ -402,6 +402,9 @@ func cleanRequest(s string) string {
 	if loc := requestCommand.FindStringIndex(s); loc != nil {
 		s = strings.TrimSpace(s[loc[1]:])
 	}
+	if placeholderOnly(s) {
+		return ""
+	}
 	return s
 }
 
@@ -412,7 +415,7 @@ func cleanRequest(s string) string {
 func isCommandOnly(s string) bool {
 	loc := slashCommandRe.FindStringIndex(s)
 	if loc == nil || requestCommand.MatchString(s) {
-		return false
+		return invokesCommand(s)
 	}
 	return wordCount(s[loc[1]:]) < 3
 }

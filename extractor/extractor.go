@@ -102,8 +102,8 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 		GitSeen:       ReadGitSeen(t.Messages, t.Session.CWD),
 		Usage:         handoff.Usage{ToolCalls: facts.ToolCalls},
 	}
-	if snap.Goal == "" {
-		snap.Goal = facts.Goal
+	if snap.Goal == "" && cleanRequest(facts.Goal) != "" {
+		snap.Goal = facts.Goal // placeholders ("[image]") ask for nothing
 	}
 	personal := approvals(main, conv.Requests)
 	var judgedNext string

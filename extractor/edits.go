@@ -25,6 +25,8 @@ type fileSet struct {
 	// blocks, so that Aider's "Applied edit to" line does not count them
 	// twice.
 	proposed map[string]bool
+	// commits holds the edits of each Aider commit, for /undo.
+	commits commitEdits
 }
 
 func newFileSet() *fileSet {
@@ -44,6 +46,10 @@ func (s *fileSet) touch(p, op string) {
 	}
 	s.seq++
 	s.last[p] = s.seq
+	if s.commits.pending == nil {
+		s.commits.pending = map[string]int{}
+	}
+	s.commits.pending[p]++
 	if !proseFile(p) {
 		s.codeEdits++
 	}
@@ -78,6 +84,9 @@ func proseFile(p string) bool {
 
 // addCall records the files a modifying call touched.
 func (s *fileSet) addCall(c *callInfo) {
+	if c.kind == kindShell {
+		s.moveAndRemove(c.command)
+	}
 	if c.kind != kindEdit && len(c.paths) == 0 {
 		return
 	}
@@ -156,6 +165,7 @@ func (s *fileSet) addAssistantText(text string) {
 // addHarnessText records Aider's own "Applied edit to FILE" lines for
 // files no SEARCH/REPLACE block of the turn named (whole-file edits).
 func (s *fileSet) addHarnessText(text string) {
+	defer s.harnessCommits(text)
 	if !strings.Contains(text, "Applied edit to") {
 		return
 	}

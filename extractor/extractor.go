@@ -105,7 +105,7 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 	if snap.Goal == "" && cleanRequest(facts.Goal) != "" {
 		snap.Goal = facts.Goal // placeholders ("[image]") ask for nothing
 	}
-	personal := approvals(main, conv.Requests)
+	personal := append(approvals(main, conv.Requests), undoDecisions(main)...)
 	var judgedNext string
 	if ex == nil {
 		snap.Decisions = personal

@@ -2,6 +2,7 @@ package extractor
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/handoff-cli/handoff"
@@ -69,6 +70,15 @@ func TestAiderUndoTakesBackCommitAndEdits(t *testing.T) {
 	}
 	if want := []string{"8c1d2e4", "a91c3f0"}; !reflect.DeepEqual(hashes, want) {
 		t.Errorf("commits = %q, want %q", hashes, want)
+	}
+	var undone []string
+	for _, d := range snap.Decisions {
+		if strings.HasPrefix(d.Description, handoff.RevertedPrefix) {
+			undone = append(undone, d.Description+" | "+d.Rationale)
+		}
+	}
+	if want := []string{handoff.RevertedPrefix + "commit `7e3d1b2` feat: skip own-account transfers in importers (undo) | the person: “Only ofx.py, never the CSV importer”"}; !reflect.DeepEqual(undone, want) {
+		t.Errorf("undone decisions = %q\nwant %q", undone, want)
 	}
 	files := map[string]int{}
 	for _, f := range snap.FilesModified {

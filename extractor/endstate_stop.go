@@ -12,7 +12,8 @@ var (
 	// apiErrorRe is a harness's report that a model request failed: an
 	// HTTP status from the provider's API, or the harness's own words.
 	apiErrorRe = regexp.MustCompile(`(?i)(?:^|\b)(?:api error\b|error:?\s*[45]\d\d\b|\b[45]\d\d\s*\{|invalid_request_error|overloaded_error|rate_limit_error|prompt is too long|context (?:window|length) exceeded)`)
-	// contextFullRe is a context report's figure: "201k/200k tokens (100%)".
+	// contextFullRe is a context report's figure: "201k/200k tokens (100%)";
+	// only a report that counts tokens is one.
 	contextFullRe = regexp.MustCompile(`\((\d{1,3})%\)`)
 	// resumeCommandRe is a slash command in a code span of the assistant's
 	// words whose name says it resumes, recovers or restores a session
@@ -40,7 +41,7 @@ func abruptEnd(e *handoff.EndState) string {
 		if strings.HasPrefix(answer, "error:") && apiErrorRe.MatchString(answer) && apiErr == "" {
 			apiErr = "an API error (`" + name + "` → " + quoteData(harnessAPIError(strings.TrimPrefix(answer, "error:"))) + ")"
 		}
-		if m := contextFullRe.FindStringSubmatch(answer); m != nil {
+		if m := contextFullRe.FindStringSubmatch(answer); m != nil && strings.Contains(strings.ToLower(answer), "token") {
 			if pct, _ := strconv.Atoi(m[1]); pct >= contextFullAt {
 				full = "its context full (" + contextFigure(answer) + "%)"
 			}

@@ -24,6 +24,7 @@ type commitLog struct {
 // observeShell reads a successful shell result for commits and branch
 // switches.
 func (l *commitLog) observeShell(m handoff.Message, content string) {
+	defer l.observeRetractions(content)
 	if strings.Contains(content, "] ") {
 		for _, sm := range gitCommitRe.FindAllStringSubmatch(content, -1) {
 			l.add(handoff.Commit{Hash: sm[2], Message: truncate(sm[3], 200), Branch: sm[1], Source: m.Ref()})
@@ -41,6 +42,9 @@ func (l *commitLog) observeShell(m handoff.Message, content string) {
 
 // observeHarness reads harness text (Aider) for its auto-commits.
 func (l *commitLog) observeHarness(m handoff.Message, text string) {
+	for _, h := range undoneHashes(text) {
+		l.remove(h)
+	}
 	if !strings.Contains(text, "Commit ") {
 		return
 	}

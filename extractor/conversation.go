@@ -404,6 +404,9 @@ func cleanRequest(s string) string {
 	if loc := requestCommand.FindStringIndex(s); loc != nil {
 		s = strings.TrimSpace(s[loc[1]:])
 	}
+	if placeholderOnly(s) {
+		return ""
+	}
 	return s
 }
 
@@ -414,7 +417,7 @@ func cleanRequest(s string) string {
 func isCommandOnly(s string) bool {
 	loc := slashCommandRe.FindStringIndex(s)
 	if loc == nil || requestCommand.MatchString(s) {
-		return false
+		return invokesCommand(s)
 	}
 	return wordCount(s[loc[1]:]) < 3
 }
@@ -635,7 +638,7 @@ func constraints(reqs []handoff.Request, full map[int]string) []handoff.Constrai
 }
 
 var (
-	statedNextRe = lazyRE(`(?i)(?:^(?:#+\s*|\*\*)?(?:recommended |suggested |immediate |possible )?next steps?\b|\bnext steps?\s*:|\bthe next (?:step|thing) (?:is|would be|will be)\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will) (?:now|then|next)\b|\bthen I(?:'ll| will)\b|^(?:#+\s*|\*\*)?remaining(?: work| tasks| items| issues)?\b.*:|\bstill (?:need|needs) to\b|\bleft to do\b|\bto do next\b|\bwould you like\b|\bshould I\b|\bshall I\b|\bdo you want\b|\bwant me to\b)`)
+	statedNextRe = lazyRE(`(?i)(?:^(?:#+\s*|\*\*)?(?:recommended |suggested |immediate |possible )?next steps?\b|\bnext steps?\s*:|\bthe next (?:step|thing) (?:is|would be|will be)\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will) (?:now|then|next)\b|\bthen I(?:'ll| will)\b|^(?:#+\s*|\*\*)?remaining(?: work| tasks| items| issues)?\b.*:|\bstill (?:need|needs) to\b|\bleft to do\b|\bto do next\b|\bwould you like\b|\bshould I\b|\bshall I\b|\bdo you want\b|\bwant me to\b|\b(?:in the )?next (?:session|time)\s*[:—–,]|\bfor the next session\b)`)
 	questionEnd  = lazyRE(`\?\s*(?:\*\*)?\s*$`)
 )
 

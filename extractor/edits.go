@@ -29,6 +29,8 @@ type fileSet struct {
 	// ends is not a change made (see inFlight).
 	calls []*callInfo
 	edits map[*callInfo][]string
+	// commits holds the edits of each Aider commit, for /undo.
+	commits commitEdits
 }
 
 func newFileSet() *fileSet {
@@ -48,6 +50,10 @@ func (s *fileSet) touch(p, op string) {
 	}
 	s.seq++
 	s.last[p] = s.seq
+	if s.commits.pending == nil {
+		s.commits.pending = map[string]int{}
+	}
+	s.commits.pending[p]++
 	if !proseFile(p) {
 		s.codeEdits++
 	}
@@ -115,6 +121,9 @@ func proseFile(p string) bool {
 // addCall records the files a modifying call touched.
 func (s *fileSet) addCall(c *callInfo) {
 	s.calls = append(s.calls, c)
+	if c.kind == kindShell {
+		s.moveAndRemove(c.command)
+	}
 	if c.kind != kindEdit && len(c.paths) == 0 {
 		return
 	}
@@ -194,6 +203,7 @@ func (s *fileSet) addAssistantText(text string) {
 // addHarnessText records Aider's own "Applied edit to FILE" lines for
 // files no SEARCH/REPLACE block of the turn named (whole-file edits).
 func (s *fileSet) addHarnessText(text string) {
+	defer s.harnessCommits(text)
 	if !strings.Contains(text, "Applied edit to") {
 		return
 	}

@@ -101,10 +101,10 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 		GitSeen:       ReadGitSeen(t.Messages, t.Session.CWD),
 		Usage:         handoff.Usage{ToolCalls: facts.ToolCalls},
 	}
-	if snap.Goal == "" {
-		snap.Goal = facts.Goal
+	if snap.Goal == "" && cleanRequest(facts.Goal) != "" {
+		snap.Goal = facts.Goal // placeholders ("[image]") ask for nothing
 	}
-	personal := approvals(main, conv.Requests)
+	personal := append(approvals(main, conv.Requests), undoDecisions(main)...)
 	var judgedNext string
 	if ex == nil {
 		snap.Decisions = personal
@@ -293,6 +293,12 @@ func relativeFiles(files []handoff.FileChange, cwd string) []handoff.FileChange 
 // quotes only the person's and the assistant's own words; from tool
 // output it names the failing command or test, never the output's text.
 func NextStep(s *handoff.Snapshot) string {
+	return nextStep(s, false)
+}
+
+// nextStep is NextStep; resumed says the session ended abruptly and the
+// step is what to pick up once it is resumed (abruptNext says how).
+func nextStep(s *handoff.Snapshot, resumed bool) string {
 	if s == nil {
 		return ""
 	}
@@ -303,8 +309,14 @@ func NextStep(s *handoff.Snapshot) string {
 		if e.Question != "" {
 			return "The session ended waiting for the person's answer to: " + quoteData(truncate(e.Question, 300)) + " — get that answer before acting."
 		}
+		if how := abruptEnd(e); how != "" && !resumed {
+			return abruptNext(e, how, nextStep(s, true))
+		}
 		if e.StatedNext != "" {
 			return "Carry on with what the assistant said comes next: " + quoteData(truncate(e.StatedNext, 300))
+		}
+		if d := deferredRequest(s); d != "" {
+			return "Start with what the person asked to be done in the next session: " + quoteData(truncate(d, 300))
 		}
 		if len(e.InFlight) > 0 {
 			if landsRe.MatchString(e.InFlight[0]) {
@@ -312,6 +324,9 @@ func NextStep(s *handoff.Snapshot) string {
 			}
 			return "Check the outcome of the call that had no result when the session stopped: `" + truncate(e.InFlight[0], 160) + "`"
 		}
+	}
+	if staleFailingRun(s) {
+		return nextStep(withoutStaleRun(s), resumed) + knownFailing(s.TestState)
 	}
 	if ts := s.TestState; ts != nil && ts.Status == handoff.TestsFailing {
 		run := ""
@@ -375,6 +390,12 @@ func NextStep(s *handoff.Snapshot) string {
 	}
 	if cmd := brokenCheck(s); cmd != "" {
 		return "The last message reports on the latest request, but `" + cmd + "` still fails and was never fixed (see Open errors): tell the person, then fix it."
+	}
+	if e := s.EndState; e != nil && e.LastAssistant != "" && resumed {
+		if apiErrorRe.MatchString(firstLine(e.LastAssistant)) {
+			return ""
+		}
+		return "check that its last report settles the latest request: " + quoteData(truncate(firstSentence(e.LastAssistant), 120))
 	}
 	if e := s.EndState; e != nil && e.LastAssistant != "" {
 		return "The last turn ended with the assistant reporting " + quoteData(truncate(firstSentence(e.LastAssistant), 120)) +

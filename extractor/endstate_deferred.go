@@ -1,0 +1,31 @@
+package extractor
+
+import (
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// deferredRe opens the part of a request the person put off to the next
+// session: "next time: …", "next session, …", "nächstes Mal: …", "la
+// prochaine fois : …", "la próxima vez: …".
+var deferredRe = lazyRE(`(?i)\b(?:next (?:time|session)|(?:beim |in der )?nächste[ns]? (?:mal|sitzung|session)|la prochaine (?:fois|session)|la próxima (?:vez|sesión))\s*[:—–,]\s*`)
+
+// deferredRequest is the work the person's latest request put off to the
+// next session, "" when it put off none: what they asked to be done first
+// when the work resumes.
+func deferredRequest(s *handoff.Snapshot) string {
+	req := s.LatestRequest
+	if req == "" {
+		req = s.Goal
+	}
+	loc := deferredRe.FindStringIndex(req)
+	if loc == nil {
+		return ""
+	}
+	rest := strings.TrimSpace(req[loc[1]:])
+	if wordCount(rest) < 3 {
+		return ""
+	}
+	return rest
+}

@@ -1,0 +1,104 @@
+package extractor
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/transcript"
+)
+
+const failingPytest = "FAILED tests/test_cli.py::test_cloud_filter - AssertionError\n===== 1 failed, 12 passed in 0.47s ====="
+
+// TestStaleFailingRun: a failing run is the next step until the session
+// commits past it and then ends or takes a later request: then it is a
+// known failing state said beside the next step.
+func TestStaleFailingRun(t *testing.T) {
+	edit := func(c *convo) {
+		id := c.call("", "Edit", map[string]string{"file_path": "/home/dev/app/cli.py", "old_string": "a", "new_string": "b"})
+		c.result(id, "The file /home/dev/app/cli.py has been updated.", false, -1)
+	}
+	tests := []struct {
+		name      string
+		build     func(c *convo)
+		sig       string
+		wantStart string
+		wantKnown bool
+	}{
+		{"failing run is the end", func(c *convo) {
+			c.user("Run the specs and fix what fails in the cloud filter")
+			c.bash("", "pytest -q", failingPytest, 1)
+		}, "", "Fix the failing test tests/test_cli.py::test_cloud_filter", false},
+		{"later request, no edits after", func(c *convo) {
+			c.user("Run the specs and show me where we stand")
+			c.bash("", "pytest -q", failingPytest, 1)
+			c.say("One spec fails: the cloud filter.")
+			c.user("Leave the code alone for now and write up the UI analysis in the docs folder")
+			c.say("The UI analysis is written up in the docs folder, ready for review.")
+		}, "", "Fix the failing test tests/test_cli.py::test_cloud_filter", false},
+		{"later request, commit after", func(c *convo) {
+			c.user("Run the specs and show me where we stand")
+			c.bash("", "pytest -q", failingPytest, 1)
+			c.say("One spec fails: the cloud filter.")
+			c.user("Leave the code alone for now; write up the UI analysis in the docs folder and commit it")
+			c.bash("", "git commit -am 'docs: UI analysis'", "[main 1a2b3c4] docs: UI analysis", 0)
+			c.say("The UI analysis is written up and committed as 1a2b3c4.")
+		}, "", "The last turn ended with the assistant reporting", true},
+		{"later request, edits after: re-run", func(c *convo) {
+			c.user("Run the specs and show me where we stand")
+			c.bash("", "pytest -q", failingPytest, 1)
+			c.say("One spec fails: the cloud filter.")
+			c.user("Please fix the cloud filter in the list command now")
+			edit(c)
+		}, "", "Re-run the tests (run: `pytest -q`)", false},
+		{"commit after, then the person exited", func(c *convo) {
+			c.user("Fix the cloud filter and commit the work")
+			c.bash("", "pytest -q", failingPytest, 1)
+			edit(c)
+			c.bash("", "git commit -am 'docs: screenshots'", "[main 99b18cc] docs: screenshots", 0)
+			c.say("Committed as 99b18cc. I am ready for you to reset the session.")
+			c.user("/quit")
+		}, "", "The last turn ended with the assistant reporting", true},
+		{"commit after, session still open", func(c *convo) {
+			c.user("Fix the cloud filter and commit the work")
+			c.bash("", "pytest -q", failingPytest, 1)
+			edit(c)
+			c.bash("", "git commit -am 'wip'", "[main 99b18cc] wip", 0)
+		}, "", "Re-run the tests (run: `pytest -q`)", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newConvo(t)
+			tt.build(c)
+			snap := build(t, c, handoff.SessionInfo{EndSignal: tt.sig})
+			if !strings.HasPrefix(snap.NextStep, tt.wantStart) {
+				t.Errorf("next step = %q\nwant prefix %q", snap.NextStep, tt.wantStart)
+			}
+			if got := strings.Contains(snap.NextStep, "Known failing state"); got != tt.wantKnown {
+				t.Errorf("known failing state said = %v, want %v: %q", got, tt.wantKnown, snap.NextStep)
+			}
+		})
+	}
+}
+
+// TestStaleFailingRunReal: bookminder-day-013 ran its specs early (one
+// failure), then did documentation work on the person's later requests,
+// committed and quit: the failure is known, not the next step.
+func TestStaleFailingRunReal(t *testing.T) {
+	path := "../../shared/transcripts/claude-code-console/bookminder-day-013-gemini-cli.txt"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("shared transcripts absent")
+	}
+	tr, err := transcript.ParseFile(t.Context(), path, transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Build(t.Context(), tr, NewHeuristic(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(snap.NextStep, "Fix the failing") || !strings.Contains(snap.NextStep, "Known failing state") {
+		t.Errorf("next step = %q", snap.NextStep)
+	}
+}

@@ -1,0 +1,128 @@
+package extractor
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/transcript"
+)
+
+// TestAbruptEnd: a session that stopped on an API error or a full context
+// is resumed in a new session, with the recovery command the session
+// named when it named one; a context report with room left, or a local
+// command's own failure, is no abrupt end.
+func TestAbruptEnd(t *testing.T) {
+	tests := []struct {
+		name  string
+		build func(c *convo)
+		want  []string // substrings of the next step, in order
+		not   string
+	}{
+		{"API error then full context, recovery command named", func(c *convo) {
+			c.user("Create a checkpoint of the session")
+			c.say("Checkpoint created as f0c3276.\n\n**Recovery:** `/recover-from-checkpoint`")
+			c.meta("<command-name>/context</command-name>")
+			c.meta(`<local-command-stderr>Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.75.content.0.type: Expected thinking, but found tool_use"}}</local-command-stderr>`)
+			c.meta("<command-name>/context</command-name>")
+			c.meta("<local-command-stdout>Context Usage\n model-x · 201k/200k tokens (100%)\n</local-command-stdout>")
+		}, []string{"The session ended on an API error", "Error: 400 Expected thinking", "context full (201k/200k tokens, 100%)", "resume in a new session with `/recover-from-checkpoint`", "then: check that its last report"}, ""},
+		{"full context only, no command named", func(c *convo) {
+			c.user("Port the scheduler to zoneinfo")
+			c.say("The scheduler now uses zoneinfo; the DST tests pass.")
+			c.meta("<command-name>/context</command-name>")
+			c.meta("<local-command-stdout>Context Usage\n model-x · 196k/200k tokens (98%)\n</local-command-stdout>")
+		}, []string{"The session ended on its context full (196k/200k tokens, 98%)", "resume in a new session;"}, "recovery command"},
+		{"context with room left", func(c *convo) {
+			c.user("Port the scheduler to zoneinfo")
+			c.say("The scheduler now uses zoneinfo; the DST tests pass.")
+			c.meta("<command-name>/context</command-name>")
+			c.meta("<local-command-stdout>Context Usage\n model-x · 80k/200k tokens (40%)\n</local-command-stdout>")
+		}, []string{"The last turn ended with the assistant reporting"}, "resume in a new session"},
+		{"a local command's own error", func(c *convo) {
+			c.user("Port the scheduler to zoneinfo")
+			c.say("The scheduler now uses zoneinfo; the DST tests pass.")
+			c.meta("<command-name>/add-dir</command-name>")
+			c.meta("<local-command-stderr>Error: path /tmp/x does not exist</local-command-stderr>")
+		}, []string{"The last turn ended with the assistant reporting"}, "resume in a new session"},
+		{"the harness's API error as the last assistant text", func(c *convo) {
+			c.user("Port the scheduler to zoneinfo")
+			c.say("I'll now run the DST tests.")
+			c.say("API Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}")
+		}, []string{"The session ended on an API error (“API Error: 529 Overloaded”)", "then: Carry on with what the assistant said comes next"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newConvo(t)
+			tt.build(c)
+			next := build(t, c, handoff.SessionInfo{}).NextStep
+			rest := next
+			for _, w := range tt.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("next step = %q\nwant, in order, %q", next, tt.want)
+				}
+				rest = rest[i+len(w):]
+			}
+			if tt.not != "" && strings.Contains(next, tt.not) {
+				t.Errorf("next step = %q, should not say %q", next, tt.not)
+			}
+		})
+	}
+}
+
+// TestAbruptEndReal: pai-703e4528 ends on /context failing with an API
+// 400 and then reporting 201k/200k; its last report names the command
+// that resumes it.
+func TestAbruptEndReal(t *testing.T) {
+	path := "../../shared/transcripts/claude-code/pai-703e4528-cc2.0.57-autocompact-askuser-api400.jsonl"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("shared transcripts absent")
+	}
+	tr, err := transcript.ParseFile(t.Context(), path, transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Build(t.Context(), tr, NewHeuristic(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"API error", "201k/200k", "new session", "/recover-from-checkpoint"} {
+		if !strings.Contains(snap.NextStep, w) {
+			t.Errorf("next step = %q, want %q in it", snap.NextStep, w)
+		}
+	}
+}
+
+// TestNextSessionStated: "Next session: …" in the assistant's last report
+// is its stated next step; a person's "next time: …" is what to start
+// with when the assistant said nothing of it.
+func TestNextSessionStated(t *testing.T) {
+	tests := []struct {
+		name, last, want string
+	}{
+		{"assistant's next session", "Sounds good. Next session: an end-to-end test that imports the February sample and checks its totals.",
+			"Carry on with what the assistant said comes next: “Sounds good. Next session: an end-to-end test"},
+		{"person's next time only", "Understood, I'll leave net worth as it is.",
+			"Start with what the person asked to be done in the next session: “add an integration test that imports the February sample end to end”"},
+		{"no deferral", "Understood, net worth stays as it is.", "The last turn ended with the assistant reporting"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newConvo(t)
+			c.user("Add a --month filter to the report command")
+			c.say("Added the --month filter; the report tests pass.")
+			if tt.name == "no deferral" {
+				c.user("ok leave net worth as it is, thanks for checking the importer")
+			} else {
+				c.user("ok leave net worth as it is. next time: add an integration test that imports the February sample end to end")
+			}
+			c.say(tt.last)
+			c.user("/exit")
+			if next := build(t, c, handoff.SessionInfo{}).NextStep; !strings.HasPrefix(next, tt.want) {
+				t.Errorf("next step = %q\nwant prefix %q", next, tt.want)
+			}
+		})
+	}
+}

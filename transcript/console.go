@@ -3,6 +3,8 @@ package transcript
 import (
 	"encoding/json"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
 )
@@ -79,6 +81,25 @@ func decodeClaudeConsole(d *Decoder, doc []byte) error {
 
 var gemToolLineRe = lazyRE(`^\s*│ (✔|✓|✖|✗|x|-|⊷|o|\?)\s+([A-Za-z][\w.]*)\s*(.*?)\s*│?$`)
 
+// gemCommand is a tool line's summary without the description Gemini CLI
+// appends to a shell command ("pytest --spec (Run the test suite.)"):
+// the command is what ran, and the errors, tests and next step quote it.
+// A trailing group is a description when it reads as a sentence: a
+// capital first letter and a closing full stop ("(List the files.)").
+func gemCommand(name, summary string) string {
+	if !strings.EqualFold(name, "Shell") || !strings.HasSuffix(summary, ".)") {
+		return summary
+	}
+	i := strings.LastIndex(summary, " (")
+	if i <= 0 {
+		return summary
+	}
+	if r, _ := utf8.DecodeRuneInString(summary[i+2:]); !unicode.IsUpper(r) {
+		return summary
+	}
+	return strings.TrimSpace(summary[:i])
+}
+
 func decodeGeminiConsole(d *Decoder, doc []byte) error {
 	d.t.Session.Agent = "gemini-cli"
 	c := consoleBuilder{dec: d}
@@ -98,7 +119,7 @@ func decodeGeminiConsole(d *Decoder, doc []byte) error {
 			inBox = false
 		case inBox:
 			if m := gemToolLineRe.FindStringSubmatch(l); m != nil {
-				c.call(lineNo, m[2], m[3])
+				c.call(lineNo, m[2], gemCommand(m[2], m[3]))
 				c.result(lineNo, "", m[1] == "✖" || m[1] == "✗" || m[1] == "x")
 				continue
 			}

@@ -58,3 +58,21 @@ func TestGeminiShellFooter(t *testing.T) {
 		})
 	}
 }
+
+func TestGemCommand(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, tool, summary, want string }{
+		{"description dropped", "Shell", "pytest --spec (Run the test suite to see the current specifications.)", "pytest --spec"},
+		{"chained command", "Shell", "source .venv/bin/activate && pytest -q (Activate the environment and run tests.)", "source .venv/bin/activate && pytest -q"},
+		{"no description", "Shell", "git status", "git status"},
+		{"subshell kept", "Shell", "echo $(date) (x.)", "echo $(date) (x.)"},
+		{"other tools untouched", "ReadFile", "notes.md (Read the notes.)", "notes.md (Read the notes.)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := gemCommand(tt.tool, tt.summary); got != tt.want {
+				t.Errorf("gemCommand(%q, %q) = %q, want %q", tt.tool, tt.summary, got, tt.want)
+			}
+		})
+	}
+}

@@ -444,12 +444,30 @@ func commandRequest(invocation, expansion string) (name, text string) {
 	if a := commandArgsRe.FindStringSubmatch(invocation); a != nil && strings.TrimSpace(a[1]) != "" {
 		cmd += " " + strings.TrimSpace(a[1])
 	}
-	return m[1], cmd + " — the command's prompt: " + clipSentences(spaceRun.ReplaceAllString(body, " "), commandPromptLimit)
+	return m[1], cmd + " — the command's prompt: " + clipSentences(spaceRun.ReplaceAllString(plainLines(body), " "), commandPromptLimit)
+}
+
+// plainLines is text with each line's heading, list and bold markup
+// removed (cleanLine) and a full stop closing a line that has none: a
+// command's prompt read as sentences of prose.
+func plainLines(text string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = cleanLine(l); l == "" {
+			continue
+		}
+		if !strings.ContainsAny(l[len(l)-1:], ".:;!?") {
+			l += "." // a title or an item ends where its line does
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
 }
 
 // commandPromptLimit bounds how much of a command's expanded prompt a
-// request keeps: its title and first steps say what was asked.
-const commandPromptLimit = 400
+// request keeps: its title and first sentence say what was asked; the
+// steps after them are the command's, re-run by invoking it.
+const commandPromptLimit = 240
 
 // trivialRequest reports a message that carries no request of its own:
 // a greeting, an acknowledgement, "continue".

@@ -23,7 +23,7 @@ func TestSlashCommandsThatCarryATask(t *testing.T) {
 	if snap.Goal != "/orchestrator create a TODO app with Next.js" {
 		t.Errorf("goal = %q, want the slash command whose arguments are the task", snap.Goal)
 	}
-	if !strings.HasPrefix(snap.LatestRequest, "/create-checkpoint — the command's prompt: # Create a checkpoint") || !strings.Contains(snap.LatestRequest, "git commit") {
+	if !strings.HasPrefix(snap.LatestRequest, "/create-checkpoint — the command's prompt: Create a checkpoint. Write the session status") || !strings.Contains(snap.LatestRequest, "git commit") {
 		t.Errorf("latest request = %q, want the custom command with its expanded prompt", snap.LatestRequest)
 	}
 	for _, r := range snap.Requests {

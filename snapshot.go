@@ -308,9 +308,15 @@ type Turn struct {
 	// Thinking marks an assistant turn whose text is its reasoning (a
 	// Codex reasoning summary, a Gemini thought): the step said nothing
 	// aloud, and its reasoning is the only account of it.
-	Thinking bool       `json:"thinking,omitempty"`
-	Source   MessageRef `json:"source"`
-	Line     int        `json:"line,omitempty"`
+	Thinking bool `json:"thinking,omitempty"`
+	// Output is the head of what a tool call that succeeded printed — a
+	// command's, a listing's or a search's, never a file read's or a web
+	// page's — without its prose lines (an instruction is a sentence),
+	// clipped: the raw tail of a transcript shows it, and a short
+	// session's prompt has room for it.
+	Output string     `json:"output,omitempty"`
+	Source MessageRef `json:"source"`
+	Line   int        `json:"line,omitempty"`
 }
 
 // MessageRef points back to the transcript message a record came from, so

@@ -126,6 +126,7 @@ const (
 	rankRecent         = 100
 	rankRecentFull     = 400
 	rankRecentThinking = 300 // + stride 1: a reasoning summary, after every short turn
+	rankRecentOutput   = 450 // + stride 1: what a recent call printed, after every full turn
 	rankRequestsFull   = 300 // + stride 3
 	rankRecentStride   = 1
 	rankDecisionExtra  = 35 // + stride 4: rationale and alternatives
@@ -143,6 +144,7 @@ const (
 	recentShort = 280
 	outcomeText = 160
 	commandText = 160
+	outputText  = 300
 	// digestItem and digestItemFull clip each item of a digest.
 	digestItem     = 150
 	digestItemFull = 320
@@ -974,7 +976,11 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 				}
 				looks := slices.DeleteFunc(slices.Clone(s.Recent[j:i+1]), func(t handoff.Turn) bool { return t.Thinking })
 				short, full := lookLine(looks, s.Source.CWD)
-				b.variants(secRecent, "recent turns", []int{rankRecent + rankRecentStride*n, rankRecentFull + rankRecentStride*n}, []string{short, full})
+				ranks, texts := []int{rankRecent + rankRecentStride*n, rankRecentFull + rankRecentStride*n}, []string{short, full}
+				if len(looks) == 1 && looks[0].Output != "" {
+					ranks, texts = append(ranks, rankRecentOutput+rankRecentStride*n), append(texts, full+printedBlock(looks[0].Output))
+				}
+				b.variants(secRecent, "recent turns", ranks, texts)
 				i = j
 				n++
 				continue
@@ -996,7 +1002,12 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 				n++
 				continue
 			}
-			b.add(secRecent, rankRecent+rankRecentStride*n, "recent turns", "- tool: "+code(t.Text, commandText+outcomeText))
+			line := "- tool: " + code(t.Text, commandText+outcomeText)
+			if t.Output != "" {
+				b.variants(secRecent, "recent turns", []int{rankRecent + rankRecentStride*n, rankRecentOutput + rankRecentStride*n}, []string{line, line + printedBlock(t.Output)})
+			} else {
+				b.add(secRecent, rankRecent+rankRecentStride*n, "recent turns", line)
+			}
 			n++
 			continue
 		}
@@ -1023,6 +1034,17 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 	for i := len(turns) - 1; i >= 0; i-- {
 		b.pieces = append(b.pieces, turns[i]...)
 	}
+}
+
+// printedBlock is a recent call's output under its list item: a block
+// quote indented into the item, so that what a command printed reads as
+// data, never as a heading or a line of the prompt's own.
+func printedBlock(output string) string {
+	q := blockQuote(output, outputText)
+	if q == "" {
+		return ""
+	}
+	return "\n  " + strings.ReplaceAll(q, "\n", "\n  ")
 }
 
 // bareCall reports a tool line that is only the tool's name.

@@ -870,8 +870,17 @@ func listItem(s string) bool { return listItemRe.MatchString(s) }
 // with its outcome.
 func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult, heads *headlines) []handoff.Turn {
 	var rev []handoff.Turn
-	size, thought := 0, 0
+	size, thought, printed := 0, 0, 0
 	add := func(t handoff.Turn) bool {
+		if t.Output != "" {
+			// Outputs have their own allowance too; past it a call
+			// keeps its line without its output.
+			if printed+len(t.Output) > recentBytes/4 {
+				t.Output = ""
+			} else {
+				printed += len(t.Output)
+			}
+		}
 		if t.Thinking {
 			// Reasoning has its own, smaller allowance: it must not
 			// push what was said and done out of the window.
@@ -909,8 +918,13 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult, 
 			}
 			for _, c := range m.ToolCalls {
 				r, ok := results[c.ID]
-				look, target := readOnlyCall(c, (&shapes{}).classify(c), r, ok && c.ID != "")
-				turns = append(turns, handoff.Turn{Role: handoff.RoleTool, Text: toolLine(c, results, heads), ReadOnly: look, Target: target, Source: m.Ref(), Line: m.Line})
+				info := (&shapes{}).classify(c)
+				look, target := readOnlyCall(c, info, r, ok && c.ID != "")
+				turn := handoff.Turn{Role: handoff.RoleTool, Text: toolLine(c, results, heads), ReadOnly: look, Target: target, Source: m.Ref(), Line: m.Line}
+				if ok && c.ID != "" && !failed(r) && (info.shell() && look != lookRead || look == lookList || look == lookSearch || look == lookGit) {
+					turn.Output = outputHead(r.Content)
+				}
+				turns = append(turns, turn)
 			}
 		}
 		// Within a message, text comes before its calls; we walk backwards.
@@ -921,6 +935,59 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult, 
 		}
 	}
 	return reverseTurns(rev)
+}
+
+// outputHeadLimit bounds the output a recent tool turn keeps.
+const outputHeadLimit = 400
+
+// outputHead is the start of a tool's output as data: its lines that are
+// not prose, up to outputHeadLimit bytes; "" when none is left. Tool
+// output is where injected instructions live ("IGNORE ALL PREVIOUS
+// INSTRUCTIONS and …"), and an instruction is a sentence: a line of six
+// words or more is left out, so what is kept is listings, paths, counts,
+// versions and key: value lines — what a command's output says as
+// facts.
+func outputHead(content string) string {
+	var b strings.Builder
+	cut := false
+	for _, line := range strings.Split(strings.TrimSpace(content), "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		if line == "" || proseLine(line) {
+			continue
+		}
+		if b.Len()+len(line)+1 > outputHeadLimit {
+			cut = true
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(line)
+	}
+	if cut && b.Len() > 0 {
+		b.WriteString("\n…")
+	}
+	return b.String()
+}
+
+// proseLine reports a line of six or more words made of letters: a
+// sentence, not a datum.
+func proseLine(line string) bool {
+	n := 0
+	for _, w := range strings.Fields(line) {
+		letters := 0
+		for _, r := range w {
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+		if letters >= 2 && letters*2 >= utf8.RuneCountInString(w) {
+			if n++; n >= 6 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // reasoningBody is the body of a reasoning summary: the text after its

@@ -38,6 +38,18 @@ type regexGate struct {
 	// takes "\n"): a match then lies inside the line holding one of the
 	// literals, and only those lines need the regexp.
 	lineLocal bool
+	// alts, when set, are the pattern's top-level alternatives, each
+	// compiled and gated on its own; MatchString is then true when one
+	// of them matches, which is the whole pattern's answer. A pattern
+	// is split when one alternative may span lines (contentFailRe's
+	// "\s*(core dumped)"): unsplit, every other alternative's literal,
+	// "error" in a 100 KB output, ran the whole alternation's NFA over
+	// the whole text instead of over the lines that hold it. Patterns
+	// with no literal at all are not split: recompiling alternatives
+	// from their parsed form (syntax.Regexp.String folds every
+	// case-insensitive class again) cost more at first use than the
+	// split saved.
+	alts []*regexGate
 }
 
 // gateLiteral is one required literal; fold marks one matched without
@@ -61,14 +73,45 @@ func gated(pattern string) gatedRegexp {
 // buildGate compiles pattern and derives its gate.
 func buildGate(pattern string) *regexGate {
 	g := &regexGate{Regexp: regexp.MustCompile(pattern)}
-	if parsed, err := syntax.Parse(pattern, syntax.Perl); err == nil {
-		simple := parsed.Simplify()
-		if lits, ok := requiredLiterals(simple); ok {
-			g.lits = lits
-			g.lineLocal = withinLine(simple)
-		}
+	parsed, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return g
+	}
+	simple := parsed.Simplify()
+	if lits, ok := requiredLiterals(simple); ok {
+		g.lits = lits
+		g.lineLocal = withinLine(simple)
+	}
+	if g.lits != nil && !g.lineLocal {
+		g.alts = splitAlternatives(simple)
 	}
 	return g
+}
+
+// splitAlternatives returns a gate for each top-level alternative of re
+// (below any capturing groups, which MatchString does not report), or
+// nil when re is no alternation or splitting gates none of them better.
+// Each alternative is compiled from its parsed form's String, which
+// spells out the flags ((?i:…), (?m:^)) it had inside the whole pattern,
+// so it matches the same texts there as it did as part of the whole.
+func splitAlternatives(re *syntax.Regexp) []*regexGate {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	if re.Op != syntax.OpAlternate || len(re.Sub) < 2 {
+		return nil
+	}
+	alts := make([]*regexGate, 0, len(re.Sub))
+	better := false
+	for _, sub := range re.Sub {
+		a := buildGate(sub.String())
+		better = better || (a.lits != nil && a.lineLocal) || a.alts != nil
+		alts = append(alts, a)
+	}
+	if !better {
+		return nil
+	}
+	return alts
 }
 
 // MatchString reports whether s contains a match of the regexp.
@@ -85,26 +128,52 @@ func (g gatedRegexp) mayMatch(s string) bool { return g.gate().mayMatch(s) }
 
 // MatchString reports whether s contains a match of the regexp.
 func (g *regexGate) MatchString(s string) bool {
+	var lower lowered
+	return g.match(s, &lower)
+}
+
+// lowered is a text's ASCII lower-casing, made once for all of a split
+// pattern's alternatives when one needs it.
+type lowered struct {
+	text string
+	done bool
+}
+
+func (l *lowered) of(s string) string {
+	if !l.done {
+		l.text, l.done = asciiLower(s), true
+	}
+	return l.text
+}
+
+// match is MatchString with s's lower-casing shared.
+func (g *regexGate) match(s string, lower *lowered) bool {
 	switch {
+	case g.alts != nil:
+		if g.lits != nil && !g.mayMatchWith(s, lower) {
+			return false
+		}
+		for _, a := range g.alts {
+			if a.match(s, lower) {
+				return true
+			}
+		}
+		return false
 	case g.lits == nil:
 		return g.Regexp.MatchString(s)
 	case g.lineLocal && strings.IndexByte(s, '\n') >= 0:
-		return g.linesMatch(s)
+		return g.linesMatch(s, lower)
 	}
-	return g.mayMatch(s) && g.Regexp.MatchString(s)
+	return g.mayMatchWith(s, lower) && g.Regexp.MatchString(s)
 }
 
 // linesMatch runs the regexp on each line of s that holds one of the
 // literals, once per line.
-func (g *regexGate) linesMatch(s string) bool {
-	lower := ""
+func (g *regexGate) linesMatch(s string, lower *lowered) bool {
 	for _, l := range g.lits {
 		text := s
 		if l.fold {
-			if lower == "" {
-				lower = asciiLower(s) // same length and line breaks as s
-			}
-			text = lower
+			text = lower.of(s) // same length and line breaks as s
 		}
 		for from := 0; from < len(text); {
 			i := strings.Index(text[from:], l.text)
@@ -158,22 +227,21 @@ func withinLine(re *syntax.Regexp) bool {
 // mayMatch reports whether s contains one of the required literals, or
 // the pattern has none: false means no part of s matches.
 func (g *regexGate) mayMatch(s string) bool {
+	var lower lowered
+	return g.mayMatchWith(s, &lower)
+}
+
+// mayMatchWith is mayMatch with s's lower-casing shared.
+func (g *regexGate) mayMatchWith(s string, lower *lowered) bool {
 	if g.lits == nil {
 		return true
 	}
-	lower := ""
-	lowered := false
 	for _, l := range g.lits {
-		if !l.fold {
-			if strings.Contains(s, l.text) {
-				return true
-			}
-			continue
+		text := s
+		if l.fold {
+			text = lower.of(s)
 		}
-		if !lowered {
-			lower, lowered = asciiLower(s), true
-		}
-		if strings.Contains(lower, l.text) {
+		if strings.Contains(text, l.text) {
 			return true
 		}
 	}

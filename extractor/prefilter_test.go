@@ -59,7 +59,8 @@ func TestGatedMatchesLikeRegexp(t *testing.T) {
 		"STILL RUNNING", "ſtill running", "\u212Aeyboard interrupt", "KeyboardInterrupt", "Traceback (most recent call last):",
 		"npm ERR! code 1", "--- FAIL: TestX", "ok\n--- FAIL: TestX\nok", "error\nno\nx.go:1: error: y", "a\nb error: c\nerror: d",
 		"FAIL\n", "\nFAIL ", "xFAIL\nFAIL\tx", "ValueError\nKeyError: k", "line\r\nfatal: x\r\n",
-		"Exit code 1", "x fatal: y\nfatal: z", "xerror: 1\nerror[E1]: 2", "a error: b\n", "[stderr]", "ſtdout:", "```go", "</tool_use_error>", "Chunk ID: 4",
+		"Exit code 1", "x fatal: y\nfatal: z", "Aborted\n(core dumped)", "x Segmentation fault\n\n", "Segmentation fault  \nok",
+		"error: x\nAborted (core dumped)", "ERROR\nno\n(core dumped)", "a\n\tBus error \n (core dumped)\n", "xerror: 1\nerror[E1]: 2", "a error: b\n", "[stderr]", "ſtdout:", "```go", "</tool_use_error>", "Chunk ID: 4",
 	}
 	heads, lines := corpusTexts(t)
 	// Each pattern meets what it reads in the extractor: whole outputs,
@@ -124,4 +125,39 @@ func corpusTexts(t *testing.T) (heads, lines []string) {
 		}
 	}
 	return heads, lines
+}
+
+// TestSplitAlternativesMatchLikeRegexp checks patterns split into
+// alternatives gated one by one: each alternative is recompiled from its
+// parsed form, so the flags it had inside the whole pattern ((?i), (?m),
+// (?s)) must carry over, and a match spanning lines must still be found.
+func TestSplitAlternativesMatchLikeRegexp(t *testing.T) {
+	t.Parallel()
+	patterns := []string{
+		`(?m)(^fatal: |^error\[E\d+\]: |\s*\(core dumped\)|^Segmentation fault\s*$)`,
+		`(?i)(still running|^open\s+door)`,
+		`(?im)^wall time:?.*|abc(?-i:DEF)|(?s:start.*?end)`,
+		`(?m)^xyz$|error|^okay\s`,
+		`(?i)(?:^|\s)(?:aborted|bus error)\s*\(core dumped\)|no such file`,
+	}
+	texts := []string{
+		"", "fatal: x", "a fatal: x", "a\nfatal: x", "error[E1]: y", "x\nerror[E12]: y\n", "Aborted\n(core dumped)",
+		"Segmentation fault\n", "Segmentation fault \nx", "x Segmentation fault", "STILL RUNNING", "ok\tgo", "x ok y",
+		"x\nOK\n", "OPEN\n door", "x\nopen door", "Open \tDoor", "xyz\n", "a\nxyz", "okay\n", "WALL TIME: 3s", "a\nwall time", "abcDEF", "ABCDEF", "abcdef", "start\nmiddle\nend", "end start",
+		"x", "a\nx\nb", "xx", "ERROR", " BUS ERROR\n\t(core dumped)", "No Such File", "\u212Aeep still running",
+	}
+	for _, p := range patterns {
+		g := buildGate(p)
+		if g.alts == nil {
+			t.Errorf("%q: not split into alternatives", p)
+		}
+		for _, s := range texts {
+			if got, want := g.MatchString(s), g.Regexp.MatchString(s); got != want {
+				t.Errorf("%q.MatchString(%q) = %v, the regexp says %v", p, s, got, want)
+			}
+		}
+	}
+	if contentFailRe.gate().alts == nil {
+		t.Error("contentFailRe is not split: its (core dumped) alternative spans lines, so the whole alternation would run on every output holding \"error\"")
+	}
 }

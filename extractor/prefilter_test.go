@@ -161,3 +161,27 @@ func TestSplitAlternativesMatchLikeRegexp(t *testing.T) {
 		t.Error("contentFailRe is not split: its (core dumped) alternative spans lines, so the whole alternation would run on every output holding \"error\"")
 	}
 }
+
+func TestSplitSource(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		pattern string
+		want    []string // nil: not split
+	}{
+		{`abc|def`, []string{`abc`, `def`}},
+		{`(?im)^a\s*$|b`, []string{`(?im)^a\s*$`, `(?im)b`}},
+		{`(?i)(a|b(?:c|d)|[|(]x)`, []string{`(?i)a`, `(?i)b(?:c|d)`, `(?i)[|(]x`}},
+		{`(?:a|b)(?:c|d)`, nil}, // the groups do not wrap the whole
+		{`(?i:a\||b)`, []string{`(?i)a\|`, `(?i)b`}},
+		{`(?m)(?P<x>[]|]a|[^]|]b|[[:alpha:]|]c)`, []string{`(?m)[]|]a`, `(?m)[^]|]b`, `(?m)[[:alpha:]|]c`}},
+		{`a|(?i)b|c`, nil}, // the flag reaches c as well
+		{`a|\Q|\E`, nil},
+		{`abc`, nil},
+		{`(abc)`, nil},
+	}
+	for _, tc := range tests {
+		if got := splitSource(tc.pattern); !slices.Equal(got, tc.want) {
+			t.Errorf("splitSource(%q) = %q, want %q", tc.pattern, got, tc.want)
+		}
+	}
+}

@@ -150,7 +150,7 @@ func computeFactsWith(msgs []handoff.Message, heads *headlines) (Facts, []string
 			if !ok {
 				continue
 			}
-			fail := failed(r)
+			fail := heads.failed(r)
 			if !fail {
 				files.addResult(call, r.Content)
 				if call.shell() {

@@ -185,3 +185,47 @@ func TestSplitSource(t *testing.T) {
 		}
 	}
 }
+
+// TestLineScorerScoresLikeLineScore checks the per-output scorer on the
+// failed results of the shared corpus: leaving out the patterns whose
+// literals the whole output lacks must not change any line's score.
+func TestLineScorerScoresLikeLineScore(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob("../../shared/transcripts/*/*")
+	checked, pruned := 0, 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "FORMATS.md") || strings.HasSuffix(f, "SOURCES.md") {
+			continue
+		}
+		tr, err := transcript.ParseFile(context.Background(), f, transcript.Options{})
+		if err != nil {
+			continue
+		}
+		for _, m := range tr.Messages {
+			for _, r := range m.ToolResults {
+				if !failed(r) {
+					continue
+				}
+				lines := outputBody(r.Content)
+				sc := scorerFor(strings.Join(lines, "\n"))
+				if sc != everyLine {
+					pruned++
+				}
+				for _, l := range lines {
+					l = headOf(l, scoredPrefix)
+					if got, want := sc.score(l), lineScore(l); got != want {
+						t.Errorf("%s: score(%.80q) = %d, lineScore says %d", filepath.Base(f), l, got, want)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Skip("../shared/transcripts not present")
+	}
+	if pruned == 0 {
+		t.Error("no failed output left any pattern out: the scorer saves nothing")
+	}
+	t.Logf("%d lines of failed outputs scored, %d outputs with patterns left out", checked, pruned)
+}

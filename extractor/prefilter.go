@@ -428,8 +428,9 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-// minGateLiteral is the shortest literal worth a gate: shorter ones are in
-// nearly every text and would only add the search to the regexp's cost.
+// minGateLiteral is the shortest literal, in bytes, worth a gate: shorter
+// ones are in nearly every text and would only add the search to the
+// regexp's cost.
 const minGateLiteral = 3
 
 // requiredLiterals returns literals one of which every match of re
@@ -602,7 +603,9 @@ func gateLiterals(texts []exactText) ([]gateLiteral, bool) {
 // exact.
 func literalOf(t exactText) (gateLiteral, bool) {
 	if !t.fold {
-		return gateLiteral{text: t.text, prefix: true}, utf8.RuneCountInString(t.text) >= minGateLiteral
+		// Bytes, not runes: "✕ " is four bytes a substring search finds
+		// as rarely as any four ASCII ones.
+		return gateLiteral{text: t.text, prefix: true}, len(t.text) >= minGateLiteral
 	}
 	best, cur := "", []rune(nil)
 	bestAt, curAt := 0, 0

@@ -31,6 +31,10 @@ func TestRequiredLiterals(t *testing.T) {
 		{`^\S+\s+[.sxFE]*[FE]`, nil},
 		{`(?:abc)?d`, nil},
 		{`(?:abc)+d`, []gateLiteral{{text: "abc"}}},
+		// Length is in bytes: a two-rune mark with a multi-byte rune is
+		// rare enough (testFailRe's "✕ " left it ungated).
+		{`(?m)^--- FAIL: |✕ `, []gateLiteral{{text: "--- FAIL: ", lineStart: true}, {text: "✕ "}}},
+		{`é|abc`, nil},
 		// After (?m)^ a literal starts a line; in (?i) only when the
 		// kept run of letters begins the text.
 		{`(?m)^fatal: |x error:`, []gateLiteral{{text: "fatal: ", lineStart: true}, {text: "x error:"}}},

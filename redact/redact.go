@@ -66,7 +66,6 @@
 package redact
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -125,8 +124,8 @@ type Redactor struct {
 	// class holds cKey and cIdent bits for each byte.
 	class [256]uint8
 
-	basic     *regexp.Regexp
-	awsSecret *regexp.Regexp
+	basic     lazyRegexp
+	awsSecret lazyRegexp
 }
 
 // New compiles the patterns. Compiling takes a while, so build one and
@@ -136,8 +135,8 @@ func New() *Redactor {
 		rules:     catalogue(),
 		names:     newNameIndex(),
 		infix:     infixCatalogue(),
-		basic:     regexp.MustCompile(`^(?i:basic)[ \t]+([A-Za-z0-9+/]{8,}={0,2})`),
-		awsSecret: regexp.MustCompile(`^(?:\\?["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?["'])?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`),
+		basic:     lazyCompile(`^(?i:basic)[ \t]+([A-Za-z0-9+/]{8,}={0,2})`),
+		awsSecret: lazyCompile(`^(?:\\?["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?["'])?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`),
 	}
 	for c := range r.class {
 		r.class[c] = byteClass(byte(c))

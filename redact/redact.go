@@ -141,7 +141,9 @@ func New() *Redactor {
 	for c := range r.class {
 		r.class[c] = byteClass(byte(c))
 	}
-	byKey := map[uint16][]int{}
+	// A slice, not a map: New visits every one of the 65536 keys below,
+	// and map lookups for all of them were most of New's time.
+	byKey := make([][]int, 1<<16)
 	for i, rule := range r.rules {
 		starts := rule.starts
 		if starts == "" {
@@ -161,7 +163,7 @@ func New() *Redactor {
 	r.first2 = make([]uint16, 1<<16)
 	r.lists = [][]int{nil}
 	for k := range 1 << 16 {
-		if ids := byKey[uint16(k)]; len(ids) > 0 {
+		if ids := byKey[k]; len(ids) > 0 {
 			slices.Sort(ids) // catalogue order: the specific rules first
 			r.first2[k] = uint16(len(r.lists))
 			r.lists = append(r.lists, ids)

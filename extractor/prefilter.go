@@ -38,17 +38,17 @@ type regexGate struct {
 	// takes "\n"): a match then lies inside the line holding one of the
 	// literals, and only those lines need the regexp.
 	lineLocal bool
+	// anchored is set when every match starts at the text's start.
+	anchored bool
 	// alts, when set, are the pattern's top-level alternatives, each
 	// compiled and gated on its own; MatchString is then true when one
 	// of them matches, which is the whole pattern's answer. A pattern
-	// is split when one alternative may span lines (contentFailRe's
+	// without a literal is split when each alternative has one or is
+	// anchored at the text's start (see buildGate). A pattern with
+	// literals is split when one alternative may span lines (contentFailRe's
 	// "\s*(core dumped)"): unsplit, every other alternative's literal,
 	// "error" in a 100 KB output, ran the whole alternation's NFA over
-	// the whole text instead of over the lines that hold it. Patterns
-	// with no literal at all are not split: recompiling alternatives
-	// from their parsed form (syntax.Regexp.String folds every
-	// case-insensitive class again) cost more at first use than the
-	// split saved.
+	// the whole text instead of over the lines that hold it.
 	alts []*regexGate
 }
 
@@ -82,10 +82,34 @@ func buildGate(pattern string) *regexGate {
 		g.lits = lits
 		g.lineLocal = withinLine(simple)
 	}
-	if g.lits != nil && !g.lineLocal {
+	g.anchored = anchoredStart(simple)
+	switch {
+	case g.lits != nil && !g.lineLocal:
 		g.alts = splitAlternatives(pattern)
+	case g.lits == nil:
+		// Split only when every alternative left without a literal is
+		// anchored at the text's start, so it fails at once on the rest:
+		// passLineRe's "^ok\s" then no longer runs the whole
+		// alternation on every line.
+		alts := splitAlternatives(pattern)
+		for _, a := range alts {
+			if a.lits == nil && a.alts == nil && !a.anchored {
+				alts = nil
+				break
+			}
+		}
+		g.alts = alts
 	}
 	return g
+}
+
+// anchoredStart reports whether every match of re starts at the text's
+// start (\A, or ^ without (?m)).
+func anchoredStart(re *syntax.Regexp) bool {
+	for re.Op == syntax.OpCapture || (re.Op == syntax.OpConcat && len(re.Sub) > 0) {
+		re = re.Sub[0]
+	}
+	return re.Op == syntax.OpBeginText
 }
 
 // splitAlternatives returns a gate for each top-level alternative of
@@ -448,6 +472,14 @@ func requiredLiterals(re *syntax.Regexp) ([]gateLiteral, bool) {
 		if re.Min < 1 {
 			return nil, false
 		}
+		// A literal repeated at least Min times holds Min copies in a
+		// row: `\.{3,}` holds "...".
+		if texts, ok := exactTexts(re.Sub[0]); ok && len(texts) == 1 && re.Min > 1 {
+			rep := exactText{text: strings.Repeat(texts[0].text, min(re.Min, 8)), fold: texts[0].fold}
+			if lits, ok := gateLiterals([]exactText{rep}); ok {
+				return lits, true
+			}
+		}
 		return requiredLiterals(re.Sub[0])
 	case syntax.OpAlternate:
 		var out []gateLiteral
@@ -483,7 +515,17 @@ func requiredLiterals(re *syntax.Regexp) ([]gateLiteral, bool) {
 		for j, sub := range re.Sub {
 			// A run that follows (?m)^ starts a line in every match.
 			atLine := j > 0 && re.Sub[j-1].Op == syntax.OpBeginLine
-			if texts, ok := exactTexts(sub); !ok {
+			if texts, ok := repeatedTexts(sub); ok {
+				// x+ or x{2,}: one copy of x ends the run (more may
+				// follow, so nothing after extends it).
+				if runOpen {
+					texts = product(run, texts)
+				}
+				if lits, ok := gateLiterals(texts); ok {
+					consider(lits)
+				}
+				run, runOpen = nil, false
+			} else if texts, ok := exactTexts(sub); !ok {
 				run, runOpen = nil, false
 			} else {
 				if !runOpen {
@@ -507,6 +549,15 @@ func requiredLiterals(re *syntax.Regexp) ([]gateLiteral, bool) {
 		return best, best != nil
 	}
 	return nil, false
+}
+
+// repeatedTexts returns the texts x matches exactly when re is x+ or x
+// repeated at least once: every match of re begins with one of them.
+func repeatedTexts(re *syntax.Regexp) ([]exactText, bool) {
+	if re.Op != syntax.OpPlus && (re.Op != syntax.OpRepeat || re.Min < 1) {
+		return nil, false
+	}
+	return exactTexts(re.Sub[0])
 }
 
 // exactText is one text a node matches exactly, before gating: fold

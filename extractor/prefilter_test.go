@@ -31,6 +31,8 @@ func TestRequiredLiterals(t *testing.T) {
 		{`^\S+\s+[.sxFE]*[FE]`, nil},
 		{`(?:abc)?d`, nil},
 		{`(?:abc)+d`, []gateLiteral{{text: "abc"}}},
+		{`\.{3,}\s*x`, []gateLiteral{{text: "..."}}},
+		{`(?:ab){2}`, []gateLiteral{{text: "abab"}}},
 		// Length is in bytes: a two-rune mark with a multi-byte rune is
 		// rare enough (testFailRe's "✕ " left it ungated).
 		{`(?m)^--- FAIL: |✕ `, []gateLiteral{{text: "--- FAIL: ", lineStart: true}, {text: "✕ "}}},
@@ -143,12 +145,14 @@ func TestSplitAlternativesMatchLikeRegexp(t *testing.T) {
 		`(?im)^wall time:?.*|abc(?-i:DEF)|(?s:start.*?end)`,
 		`(?m)^xyz$|error|^okay\s`,
 		`(?i)(?:^|\s)(?:aborted|bus error)\s*\(core dumped\)|no such file`,
+		// No literal in "^ok\s", but it is anchored at the start.
+		`(?i)(^ok\s|^pass(?:ed)?\b|no files to check|\b0 failed\b)`,
 	}
 	texts := []string{
 		"", "fatal: x", "a fatal: x", "a\nfatal: x", "error[E1]: y", "x\nerror[E12]: y\n", "Aborted\n(core dumped)",
 		"Segmentation fault\n", "Segmentation fault \nx", "x Segmentation fault", "STILL RUNNING", "ok\tgo", "x ok y",
 		"x\nOK\n", "OPEN\n door", "x\nopen door", "Open \tDoor", "xyz\n", "a\nxyz", "okay\n", "WALL TIME: 3s", "a\nwall time", "abcDEF", "ABCDEF", "abcdef", "start\nmiddle\nend", "end start",
-		"x", "a\nx\nb", "xx", "ERROR", " BUS ERROR\n\t(core dumped)", "No Such File", "\u212Aeep still running",
+		"x", "a\nx\nb", "xx", "OK\tdone", "x ok ", "Passed", "passing", "a\npassed", "(no files to check)", "10 failed", "0 FAILED", "ERROR", " BUS ERROR\n\t(core dumped)", "No Such File", "\u212Aeep still running",
 	}
 	for _, p := range patterns {
 		g := buildGate(p)
@@ -160,6 +164,12 @@ func TestSplitAlternativesMatchLikeRegexp(t *testing.T) {
 				t.Errorf("%q.MatchString(%q) = %v, the regexp says %v", p, s, got, want)
 			}
 		}
+	}
+	if passLineRe.gate().alts == nil {
+		t.Error("passLineRe is not split: its anchored '^ok\\s' alternative left the whole pattern ungated")
+	}
+	if buildGate(`(?i)ok\s|error`).alts != nil {
+		t.Error("a pattern with an unanchored alternative without a literal is split")
 	}
 	if contentFailRe.gate().alts == nil {
 		t.Error("contentFailRe is not split: its (core dumped) alternative spans lines, so the whole alternation would run on every output holding \"error\"")

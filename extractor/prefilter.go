@@ -50,6 +50,8 @@ type regexGate struct {
 	// "error" in a 100 KB output, ran the whole alternation's NFA over
 	// the whole text instead of over the lines that hold it.
 	alts []*regexGate
+	// parts are the alternatives' sources, alts[i] compiled from parts[i].
+	parts []string
 }
 
 // gateLiteral is one required literal; fold marks one matched without
@@ -72,10 +74,28 @@ func gated(pattern string) gatedRegexp {
 
 // buildGate compiles pattern and derives its gate.
 func buildGate(pattern string) *regexGate {
-	g := &regexGate{Regexp: regexp.MustCompile(pattern)}
+	g, _ := analyzeGate(pattern)
+	g.compile(pattern)
+	return g
+}
+
+// compile compiles g's regexp from pattern, and its alternatives' from
+// their parts: analyzeGate compiles nothing, so alternatives it tried and
+// did not keep cost only their parse.
+func (g *regexGate) compile(pattern string) {
+	g.Regexp = regexp.MustCompile(pattern)
+	for i, a := range g.alts {
+		a.compile(g.parts[i])
+	}
+}
+
+// analyzeGate derives pattern's gate without compiling its regexp;
+// false when pattern does not parse (an open gate).
+func analyzeGate(pattern string) (*regexGate, bool) {
+	g := &regexGate{}
 	parsed, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return g
+		return g, false // MustCompile reports it
 	}
 	simple := parsed.Simplify()
 	if lits, ok := requiredLiterals(simple); ok {
@@ -85,22 +105,22 @@ func buildGate(pattern string) *regexGate {
 	g.anchored = anchoredStart(simple)
 	switch {
 	case g.lits != nil && !g.lineLocal:
-		g.alts = splitAlternatives(pattern)
+		g.alts, g.parts = splitAlternatives(pattern)
 	case g.lits == nil:
 		// Split only when every alternative left without a literal is
 		// anchored at the text's start, so it fails at once on the rest:
 		// passLineRe's "^ok\s" then no longer runs the whole
 		// alternation on every line.
-		alts := splitAlternatives(pattern)
+		alts, parts := splitAlternatives(pattern)
 		for _, a := range alts {
 			if a.lits == nil && a.alts == nil && !a.anchored {
-				alts = nil
+				alts, parts = nil, nil
 				break
 			}
 		}
-		g.alts = alts
+		g.alts, g.parts = alts, parts
 	}
-	return g
+	return g, true
 }
 
 // anchoredStart reports whether every match of re starts at the text's
@@ -112,28 +132,29 @@ func anchoredStart(re *syntax.Regexp) bool {
 	return re.Op == syntax.OpBeginText
 }
 
-// splitAlternatives returns a gate for each top-level alternative of
-// pattern, or nil when pattern is no alternation its source can be split
-// at (splitSource) or splitting gates none of them better.
-func splitAlternatives(pattern string) []*regexGate {
+// splitAlternatives returns a gate (not yet compiled) for each top-level
+// alternative of pattern and the alternatives' sources, or nil when
+// pattern is no alternation its source can be split at (splitSource) or
+// splitting gates none of them better.
+func splitAlternatives(pattern string) ([]*regexGate, []string) {
 	parts := splitSource(pattern)
 	if parts == nil {
-		return nil
+		return nil, nil
 	}
 	alts := make([]*regexGate, 0, len(parts))
 	better := false
 	for _, part := range parts {
-		if _, err := syntax.Parse(part, syntax.Perl); err != nil {
-			return nil
+		a, ok := analyzeGate(part)
+		if !ok {
+			return nil, nil
 		}
-		a := buildGate(part)
 		better = better || (a.lits != nil && a.lineLocal) || a.alts != nil
 		alts = append(alts, a)
 	}
 	if !better {
-		return nil
+		return nil, nil
 	}
-	return alts
+	return alts, parts
 }
 
 // splitSource cuts pattern's source at the "|" of its outermost

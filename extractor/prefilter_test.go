@@ -243,3 +243,44 @@ func TestLineScorerScoresLikeLineScore(t *testing.T) {
 	}
 	t.Logf("%d lines of failed outputs scored, %d outputs with patterns left out", checked, pruned)
 }
+
+// TestNormalizeCommandSkipsLikeRegexps checks normalizeCommand's fast
+// paths against the plain regexp chain it skips, on edge cases and every
+// command of the shared corpus.
+func TestNormalizeCommandSkipsLikeRegexps(t *testing.T) {
+	t.Parallel()
+	plain := func(cmd string) string {
+		c := strings.TrimSpace(spaceRun.Regexp().ReplaceAllString(cmd, " "))
+		for {
+			next := leadingCd.Regexp().ReplaceAllString(c, "")
+			if next == c {
+				break
+			}
+			c = next
+		}
+		return strings.TrimSpace(trailingCut.Regexp().ReplaceAllString(c, ""))
+	}
+	cmds := []string{
+		"", " ", "go test ./...", "go test ./... 2>&1 | tail -n 20", "make 2>&1", "ls | head", "ls | head -5 ",
+		"cd /x && npm test", "cd a; cd b && ls\t-la", "cd x &&\v ls", "echo a  b", "cat f\n", "x |tail", "run -n", "a\u00a0",
+		"cd x && ", "pytest -q 2>&1 | tail -n 3", "echo 'abc'",
+	}
+	files, _ := filepath.Glob("../../shared/transcripts/*/*")
+	for _, f := range files {
+		tr, err := transcript.ParseFile(context.Background(), f, transcript.Options{})
+		if err != nil {
+			continue
+		}
+		sh := &shapes{}
+		for _, m := range tr.Messages {
+			for _, c := range m.ToolCalls {
+				cmds = append(cmds, sh.classify(c).command)
+			}
+		}
+	}
+	for _, c := range cmds {
+		if got, want := normalizeCommand(c), plain(c); got != want {
+			t.Errorf("normalizeCommand(%.80q) = %q, the regexps give %q", c, got, want)
+		}
+	}
+}

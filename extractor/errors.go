@@ -390,24 +390,49 @@ const scoredPrefix = 400
 
 // lineScore rates how much a line of failure output tells a successor;
 // zero means never a headline.
-func lineScore(l string) int {
-	if passLineRe.MatchString(l) || strings.Trim(l, "=-_*#~^ .") == "" || bannerLineRe.MatchString(l) {
+func lineScore(l string) int { return everyLine.score(l) }
+
+// lineScorer is lineScore for the lines of one output. A gated pattern
+// none of whose literals the whole output holds matches none of its
+// lines, so it is left out of every line's score (its flag false): one
+// substring search of the output instead of one per line, with the same
+// score for every line of it.
+type lineScorer struct {
+	pass, exception, compiler, failTest, assert, notice, keyword bool
+}
+
+// everyLine is the lineScorer that tries every pattern.
+var everyLine = lineScorer{true, true, true, true, true, true, true}
+
+// scorerFor is the lineScorer for lines taken from text.
+func scorerFor(text string) lineScorer {
+	var lower lowered
+	may := func(g gatedRegexp) bool { return g.gate().mayMatchWith(text, &lower) }
+	return lineScorer{
+		pass: may(passLineRe), exception: may(exceptionLineRe), compiler: may(compilerLineRe),
+		failTest: may(failTestLineRe), assert: may(assertLineRe), notice: may(noticeLineRe), keyword: may(keywordLineRe),
+	}
+}
+
+// score is lineScore(l), trying only the patterns sc keeps.
+func (sc lineScorer) score(l string) int {
+	if (sc.pass && passLineRe.MatchString(l)) || strings.Trim(l, "=-_*#~^ .") == "" || bannerLineRe.MatchString(l) {
 		return 0
 	}
 	switch {
-	case exceptionLineRe.MatchString(l):
+	case sc.exception && exceptionLineRe.MatchString(l):
 		return 10
-	case compilerLineRe.MatchString(l):
+	case sc.compiler && compilerLineRe.MatchString(l):
 		return 9
-	case failTestLineRe.MatchString(l):
+	case sc.failTest && failTestLineRe.MatchString(l):
 		return 8
-	case assertLineRe.MatchString(l):
+	case sc.assert && assertLineRe.MatchString(l):
 		return 7
 	case progressFailRe.MatchString(l):
 		return 6
-	case noticeLineRe.MatchString(l):
+	case sc.notice && noticeLineRe.MatchString(l):
 		return 1
-	case keywordLineRe.MatchString(l):
+	case sc.keyword && keywordLineRe.MatchString(l):
 		return 5
 	case strings.HasPrefix(l, "Traceback"):
 		return 2
@@ -445,9 +470,13 @@ func failingLine(content string) string {
 	// stop at the first 9. What makes a line a headline shows in its
 	// first few hundred bytes; scoring a whole minified or base64 line
 	// costs the regexes' time for nothing.
+	sc := everyLine
+	if len(lines) > 1 {
+		sc = scorerFor(strings.Join(lines, "\n"))
+	}
 	best, bestScore := -1, 0
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := headOf(lines[i], scoredPrefix); exceptionLineRe.MatchString(l) && lineScore(l) == 10 {
+	for i := len(lines) - 1; i >= 0 && sc.exception; i-- {
+		if l := headOf(lines[i], scoredPrefix); exceptionLineRe.MatchString(l) && sc.score(l) == 10 {
 			best, bestScore = i, 10
 			break
 		}
@@ -456,7 +485,7 @@ func failingLine(content string) string {
 		if i == len(lines) {
 			break
 		}
-		if s := lineScore(headOf(lines[i], scoredPrefix)); s > bestScore {
+		if s := sc.score(headOf(lines[i], scoredPrefix)); s > bestScore {
 			best, bestScore = i, s
 		}
 	}
@@ -464,7 +493,7 @@ func failingLine(content string) string {
 		return "(no failing line in the output)" // only banners and pass lines
 	}
 	msg := lines[best]
-	if best+1 < len(lines) && bestScore < 10 && len([]rune(msg)) < 120 && len(lines[best+1]) >= 12 && lineScore(lines[best+1]) >= 5 {
+	if best+1 < len(lines) && bestScore < 10 && len([]rune(msg)) < 120 && len(lines[best+1]) >= 12 && sc.score(lines[best+1]) >= 5 {
 		msg += " / " + lines[best+1]
 	}
 	return msg

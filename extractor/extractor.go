@@ -98,7 +98,7 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 		Checks:        facts.Checks,
 		FilesModified: relativeFiles(facts.FilesModified, t.Session.CWD),
 		Commits:       facts.Commits,
-		GitSeen:       ReadGitSeen(t.Messages, t.Session.CWD),
+		GitSeen:       readGitSeenWith(t.Messages, t.Session.CWD, heads),
 		Usage:         handoff.Usage{ToolCalls: facts.ToolCalls},
 	}
 	if snap.Goal == "" && cleanRequest(facts.Goal) != "" {

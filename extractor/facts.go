@@ -150,7 +150,7 @@ func computeFactsWith(msgs []handoff.Message, heads *headlines) (Facts, []string
 			if !ok {
 				continue
 			}
-			fail := failed(r)
+			fail := heads.failed(r)
 			if !fail {
 				files.addResult(call, r.Content)
 				if call.shell() {
@@ -268,14 +268,26 @@ var (
 // normalizeCommand makes two runs of the same command compare equal:
 // white space collapsed, a leading `cd X &&` and a trailing `2>&1 | tail`
 // removed.
+//
+// Every successful call's command is normalized (errorKey), so the
+// regexps are skipped where they cannot change the text: spaceRun when
+// the only white space is single spaces, trailingCut when the text ends
+// in none of the bytes a non-empty match of it can end in.
 func normalizeCommand(cmd string) string {
-	c := strings.TrimSpace(spaceRun.ReplaceAllString(cmd, " "))
+	c := cmd
+	if strings.ContainsAny(c, "\t\n\f\r") || strings.Contains(c, "  ") {
+		c = spaceRun.ReplaceAllString(c, " ")
+	}
+	c = strings.TrimSpace(c)
 	for {
 		next := leadingCd.ReplaceAllString(c, "")
 		if next == c {
 			break
 		}
 		c = next
+	}
+	if c == "" || !strings.ContainsRune(" \t\n\f\r0123456789dln", rune(c[len(c)-1])) {
+		return strings.TrimSpace(c) // trailingCut matches only empty here
 	}
 	return strings.TrimSpace(trailingCut.ReplaceAllString(c, ""))
 }

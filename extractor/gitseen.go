@@ -22,7 +22,12 @@ import (
 // Changed instead of guessed at. cwd, when known, makes the agent's edit
 // paths relative like git's.
 func ReadGitSeen(msgs []handoff.Message, cwd string) *handoff.GitSeen {
-	g := &gitSeen{cwd: cwd}
+	return readGitSeenWith(msgs, cwd, nil)
+}
+
+// readGitSeenWith is ReadGitSeen sharing heads with the rest of a Build.
+func readGitSeenWith(msgs []handoff.Message, cwd string, heads *headlines) *handoff.GitSeen {
+	g := &gitSeen{cwd: cwd, heads: heads}
 	p := newPairing()
 	sh := &shapes{}
 	for _, m := range msgs {
@@ -41,9 +46,10 @@ func ReadGitSeen(msgs []handoff.Message, cwd string) *handoff.GitSeen {
 
 // gitSeen is the state ReadGitSeen builds as it reads.
 type gitSeen struct {
-	cwd  string
-	out  handoff.GitSeen
-	seen bool // anything worth reporting was read
+	cwd   string
+	heads *headlines
+	out   handoff.GitSeen
+	seen  bool // anything worth reporting was read
 	// aheadKnown is set while Ahead counts against a known upstream.
 	aheadKnown bool
 }
@@ -77,7 +83,7 @@ var (
 
 // result reads one tool result.
 func (g *gitSeen) result(m handoff.Message, call *callInfo, r handoff.ToolResult) {
-	fail := failed(r)
+	fail := g.heads.failed(r)
 	if call != nil && call.kind == kindEdit && !fail {
 		g.edited(m, call.paths, call.Name)
 		return

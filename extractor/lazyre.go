@@ -91,16 +91,29 @@ func (l lazyRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return nil
 }
 
-// The replacing and splitting methods are the regexp's own, ungated.
+// The replacing methods return src itself when the gate is closed: with
+// no match there is nothing to replace, which is what the regexp would
+// return too, without its scan of the whole text (failingLine strips
+// tool_use_error tags from every failed output, which rarely has one).
+// Split is the regexp's own, ungated.
 
 func (l lazyRegexp) ReplaceAllString(src, repl string) string {
-	return l.gate().ReplaceAllString(src, repl)
+	if g := l.miss(src); g != nil {
+		return g.ReplaceAllString(src, repl)
+	}
+	return src
 }
 func (l lazyRegexp) ReplaceAllLiteralString(src, repl string) string {
-	return l.gate().ReplaceAllLiteralString(src, repl)
+	if g := l.miss(src); g != nil {
+		return g.ReplaceAllLiteralString(src, repl)
+	}
+	return src
 }
 func (l lazyRegexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
-	return l.gate().ReplaceAllStringFunc(src, repl)
+	if g := l.miss(src); g != nil {
+		return g.ReplaceAllStringFunc(src, repl)
+	}
+	return src
 }
 func (l lazyRegexp) Split(s string, n int) []string { return l.gate().Split(s, n) }
 func (l lazyRegexp) SubexpNames() []string          { return l.gate().SubexpNames() }

@@ -38,6 +38,20 @@ type regexGate struct {
 	// takes "\n"): a match then lies inside the line holding one of the
 	// literals, and only those lines need the regexp.
 	lineLocal bool
+	// anchored is set when every match starts at the text's start.
+	anchored bool
+	// alts, when set, are the pattern's top-level alternatives, each
+	// compiled and gated on its own; MatchString is then true when one
+	// of them matches, which is the whole pattern's answer. A pattern
+	// without a literal is split when each alternative has one or is
+	// anchored at the text's start (see buildGate). A pattern with
+	// literals is split when one alternative may span lines (contentFailRe's
+	// "\s*(core dumped)"): unsplit, every other alternative's literal,
+	// "error" in a 100 KB output, ran the whole alternation's NFA over
+	// the whole text instead of over the lines that hold it.
+	alts []*regexGate
+	// parts are the alternatives' sources, alts[i] compiled from parts[i].
+	parts []string
 }
 
 // gateLiteral is one required literal; fold marks one matched without
@@ -60,15 +74,249 @@ func gated(pattern string) gatedRegexp {
 
 // buildGate compiles pattern and derives its gate.
 func buildGate(pattern string) *regexGate {
-	g := &regexGate{Regexp: regexp.MustCompile(pattern)}
-	if parsed, err := syntax.Parse(pattern, syntax.Perl); err == nil {
-		simple := parsed.Simplify()
-		if lits, ok := requiredLiterals(simple); ok {
-			g.lits = lits
-			g.lineLocal = withinLine(simple)
+	g, _ := analyzeGate(pattern)
+	g.compile(pattern)
+	return g
+}
+
+// compile compiles g's regexp from pattern, and its alternatives' from
+// their parts: analyzeGate compiles nothing, so alternatives it tried and
+// did not keep cost only their parse.
+func (g *regexGate) compile(pattern string) {
+	g.Regexp = regexp.MustCompile(pattern)
+	for i, a := range g.alts {
+		a.compile(g.parts[i])
+	}
+}
+
+// analyzeGate derives pattern's gate without compiling its regexp;
+// false when pattern does not parse (an open gate).
+func analyzeGate(pattern string) (*regexGate, bool) {
+	g := &regexGate{}
+	parsed, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return g, false // MustCompile reports it
+	}
+	simple := parsed.Simplify()
+	if lits, ok := requiredLiterals(simple); ok {
+		g.lits = lits
+		g.lineLocal = withinLine(simple)
+	}
+	g.anchored = anchoredStart(simple)
+	switch {
+	case g.lits != nil && !g.lineLocal:
+		g.alts, g.parts = splitAlternatives(pattern)
+	case g.lits == nil:
+		// Split only when every alternative left without a literal is
+		// anchored at the text's start, so it fails at once on the rest:
+		// passLineRe's "^ok\s" then no longer runs the whole
+		// alternation on every line.
+		alts, parts := splitAlternatives(pattern)
+		for _, a := range alts {
+			if a.lits == nil && a.alts == nil && !a.anchored {
+				alts, parts = nil, nil
+				break
+			}
+		}
+		g.alts, g.parts = alts, parts
+	}
+	return g, true
+}
+
+// anchoredStart reports whether every match of re starts at the text's
+// start (\A, or ^ without (?m)).
+func anchoredStart(re *syntax.Regexp) bool {
+	for re.Op == syntax.OpCapture || (re.Op == syntax.OpConcat && len(re.Sub) > 0) {
+		re = re.Sub[0]
+	}
+	return re.Op == syntax.OpBeginText
+}
+
+// splitAlternatives returns a gate (not yet compiled) for each top-level
+// alternative of pattern and the alternatives' sources, or nil when
+// pattern is no alternation its source can be split at (splitSource) or
+// splitting gates none of them better.
+func splitAlternatives(pattern string) ([]*regexGate, []string) {
+	parts := splitSource(pattern)
+	if parts == nil {
+		return nil, nil
+	}
+	alts := make([]*regexGate, 0, len(parts))
+	better := false
+	for _, part := range parts {
+		a, ok := analyzeGate(part)
+		if !ok {
+			return nil, nil
+		}
+		better = better || (a.lits != nil && a.lineLocal) || a.alts != nil
+		alts = append(alts, a)
+	}
+	if !better {
+		return nil, nil
+	}
+	return alts, parts
+}
+
+// splitSource cuts pattern's source at the "|" of its outermost
+// alternation: below leading flag groups ("(?im)") and groups that wrap
+// the whole rest ("(…)", "(?:…)", "(?i:…)"), outside any other group,
+// character class or escape. Each part carries the leading flags, so it
+// matches alone what it matched as an alternative of the whole. It
+// returns nil when there is no such alternation, or when an alternative
+// sets flags for those after it ("a|(?i)b|c") or quotes with \Q…\E,
+// which the cut would not carry over. The source is cut, not the parsed
+// tree re-printed: syntax.Regexp.String folds every case-insensitive
+// class again, which cost more at first use than the split saved.
+func splitSource(pattern string) []string {
+	if strings.Contains(pattern, `\Q`) {
+		return nil
+	}
+	prefix, rest := "", pattern
+	for {
+		if f, ok := flagGroup(rest); ok && f == len(rest) {
+			return nil
+		} else if ok {
+			prefix, rest = prefix+rest[:f], rest[f:]
+			continue
+		}
+		open, ok := wrapOpen(rest)
+		if !ok || groupEnd(rest) != len(rest)-1 {
+			break
+		}
+		if flags := rest[:open]; strings.HasPrefix(flags, "(?") && strings.HasSuffix(flags, ":") && flagsOnly(flags[2:len(flags)-1]) {
+			prefix += flags[:len(flags)-1] + ")"
+		}
+		rest = rest[open : len(rest)-1]
+	}
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(rest); i++ {
+		switch rest[i] {
+		case '\\':
+			i++
+		case '[':
+			end := classEnd(rest, i)
+			if end < 0 {
+				return nil
+			}
+			i = end
+		case '(':
+			if f, ok := flagGroup(rest[i:]); ok && depth == 0 && f > 0 {
+				return nil // sets flags for the alternatives after it
+			}
+			depth++
+		case ')':
+			depth--
+		case '|':
+			if depth == 0 {
+				parts = append(parts, prefix+rest[start:i])
+				start = i + 1
+			}
 		}
 	}
-	return g
+	if len(parts) == 0 || depth != 0 {
+		return nil
+	}
+	return append(parts, prefix+rest[start:])
+}
+
+// flagGroup reports whether s starts with a group that only sets flags,
+// "(?i)" or "(?-m)", and its length.
+func flagGroup(s string) (int, bool) {
+	if !strings.HasPrefix(s, "(?") {
+		return 0, false
+	}
+	end := strings.IndexByte(s, ')')
+	if end < 0 || !flagsOnly(s[2:end]) {
+		return 0, false
+	}
+	return end + 1, true
+}
+
+// flagsOnly reports whether f is a flag list such as "im" or "i-s".
+func flagsOnly(f string) bool {
+	if f == "" {
+		return false
+	}
+	for _, c := range f {
+		if !strings.ContainsRune("imsU-", c) {
+			return false
+		}
+	}
+	return true
+}
+
+// wrapOpen returns the length of the group opening s starts with: "(",
+// "(?:", "(?i:", "(?P<name>" or "(?<name>"; false for any other start.
+func wrapOpen(s string) (int, bool) {
+	switch {
+	case !strings.HasPrefix(s, "("):
+		return 0, false
+	case !strings.HasPrefix(s, "(?"):
+		return 1, true
+	case strings.HasPrefix(s, "(?P<"), strings.HasPrefix(s, "(?<"):
+		end := strings.IndexByte(s, '>')
+		return end + 1, end > 0
+	}
+	end := strings.IndexByte(s, ':')
+	if end < 0 || (end > 2 && !flagsOnly(s[2:end])) {
+		return 0, false
+	}
+	return end + 1, true
+}
+
+// groupEnd returns the index of the ")" closing the group s starts with,
+// or -1.
+func groupEnd(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			end := classEnd(s, i)
+			if end < 0 {
+				return -1
+			}
+			i = end
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// classEnd returns the index of the "]" closing the character class that
+// opens at s[i], or -1: a "]" first in the class (after any "^") is a
+// member, and so are escapes and "[:alpha:]" names.
+func classEnd(s string, i int) int {
+	j := i + 1
+	if j < len(s) && s[j] == '^' {
+		j++
+	}
+	if j < len(s) && s[j] == ']' {
+		j++
+	}
+	for ; j < len(s); j++ {
+		switch {
+		case s[j] == '\\':
+			j++
+		case strings.HasPrefix(s[j:], "[:"):
+			end := strings.Index(s[j+2:], ":]")
+			if end < 0 {
+				return -1
+			}
+			j += 2 + end + 1
+		case s[j] == ']':
+			return j
+		}
+	}
+	return -1
 }
 
 // MatchString reports whether s contains a match of the regexp.
@@ -85,26 +333,52 @@ func (g gatedRegexp) mayMatch(s string) bool { return g.gate().mayMatch(s) }
 
 // MatchString reports whether s contains a match of the regexp.
 func (g *regexGate) MatchString(s string) bool {
+	var lower lowered
+	return g.match(s, &lower)
+}
+
+// lowered is a text's ASCII lower-casing, made once for all of a split
+// pattern's alternatives when one needs it.
+type lowered struct {
+	text string
+	done bool
+}
+
+func (l *lowered) of(s string) string {
+	if !l.done {
+		l.text, l.done = asciiLower(s), true
+	}
+	return l.text
+}
+
+// match is MatchString with s's lower-casing shared.
+func (g *regexGate) match(s string, lower *lowered) bool {
 	switch {
+	case g.alts != nil:
+		if g.lits != nil && !g.mayMatchWith(s, lower) {
+			return false
+		}
+		for _, a := range g.alts {
+			if a.match(s, lower) {
+				return true
+			}
+		}
+		return false
 	case g.lits == nil:
 		return g.Regexp.MatchString(s)
 	case g.lineLocal && strings.IndexByte(s, '\n') >= 0:
-		return g.linesMatch(s)
+		return g.linesMatch(s, lower)
 	}
-	return g.mayMatch(s) && g.Regexp.MatchString(s)
+	return g.mayMatchWith(s, lower) && g.Regexp.MatchString(s)
 }
 
 // linesMatch runs the regexp on each line of s that holds one of the
 // literals, once per line.
-func (g *regexGate) linesMatch(s string) bool {
-	lower := ""
+func (g *regexGate) linesMatch(s string, lower *lowered) bool {
 	for _, l := range g.lits {
 		text := s
 		if l.fold {
-			if lower == "" {
-				lower = asciiLower(s) // same length and line breaks as s
-			}
-			text = lower
+			text = lower.of(s) // same length and line breaks as s
 		}
 		for from := 0; from < len(text); {
 			i := strings.Index(text[from:], l.text)
@@ -158,22 +432,21 @@ func withinLine(re *syntax.Regexp) bool {
 // mayMatch reports whether s contains one of the required literals, or
 // the pattern has none: false means no part of s matches.
 func (g *regexGate) mayMatch(s string) bool {
+	var lower lowered
+	return g.mayMatchWith(s, &lower)
+}
+
+// mayMatchWith is mayMatch with s's lower-casing shared.
+func (g *regexGate) mayMatchWith(s string, lower *lowered) bool {
 	if g.lits == nil {
 		return true
 	}
-	lower := ""
-	lowered := false
 	for _, l := range g.lits {
-		if !l.fold {
-			if strings.Contains(s, l.text) {
-				return true
-			}
-			continue
+		text := s
+		if l.fold {
+			text = lower.of(s)
 		}
-		if !lowered {
-			lower, lowered = asciiLower(s), true
-		}
-		if strings.Contains(lower, l.text) {
+		if strings.Contains(text, l.text) {
 			return true
 		}
 	}
@@ -200,8 +473,9 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-// minGateLiteral is the shortest literal worth a gate: shorter ones are in
-// nearly every text and would only add the search to the regexp's cost.
+// minGateLiteral is the shortest literal, in bytes, worth a gate: shorter
+// ones are in nearly every text and would only add the search to the
+// regexp's cost.
 const minGateLiteral = 3
 
 // requiredLiterals returns literals one of which every match of re
@@ -218,6 +492,14 @@ func requiredLiterals(re *syntax.Regexp) ([]gateLiteral, bool) {
 	case syntax.OpRepeat:
 		if re.Min < 1 {
 			return nil, false
+		}
+		// A literal repeated at least Min times holds Min copies in a
+		// row: `\.{3,}` holds "...".
+		if texts, ok := exactTexts(re.Sub[0]); ok && len(texts) == 1 && re.Min > 1 {
+			rep := exactText{text: strings.Repeat(texts[0].text, min(re.Min, 8)), fold: texts[0].fold}
+			if lits, ok := gateLiterals([]exactText{rep}); ok {
+				return lits, true
+			}
 		}
 		return requiredLiterals(re.Sub[0])
 	case syntax.OpAlternate:
@@ -254,7 +536,17 @@ func requiredLiterals(re *syntax.Regexp) ([]gateLiteral, bool) {
 		for j, sub := range re.Sub {
 			// A run that follows (?m)^ starts a line in every match.
 			atLine := j > 0 && re.Sub[j-1].Op == syntax.OpBeginLine
-			if texts, ok := exactTexts(sub); !ok {
+			if texts, ok := repeatedTexts(sub); ok {
+				// x+ or x{2,}: one copy of x ends the run (more may
+				// follow, so nothing after extends it).
+				if runOpen {
+					texts = product(run, texts)
+				}
+				if lits, ok := gateLiterals(texts); ok {
+					consider(lits)
+				}
+				run, runOpen = nil, false
+			} else if texts, ok := exactTexts(sub); !ok {
 				run, runOpen = nil, false
 			} else {
 				if !runOpen {
@@ -278,6 +570,15 @@ func requiredLiterals(re *syntax.Regexp) ([]gateLiteral, bool) {
 		return best, best != nil
 	}
 	return nil, false
+}
+
+// repeatedTexts returns the texts x matches exactly when re is x+ or x
+// repeated at least once: every match of re begins with one of them.
+func repeatedTexts(re *syntax.Regexp) ([]exactText, bool) {
+	if re.Op != syntax.OpPlus && (re.Op != syntax.OpRepeat || re.Min < 1) {
+		return nil, false
+	}
+	return exactTexts(re.Sub[0])
 }
 
 // exactText is one text a node matches exactly, before gating: fold
@@ -374,7 +675,9 @@ func gateLiterals(texts []exactText) ([]gateLiteral, bool) {
 // exact.
 func literalOf(t exactText) (gateLiteral, bool) {
 	if !t.fold {
-		return gateLiteral{text: t.text, prefix: true}, utf8.RuneCountInString(t.text) >= minGateLiteral
+		// Bytes, not runes: "✕ " is four bytes a substring search finds
+		// as rarely as any four ASCII ones.
+		return gateLiteral{text: t.text, prefix: true}, len(t.text) >= minGateLiteral
 	}
 	best, cur := "", []rune(nil)
 	bestAt, curAt := 0, 0

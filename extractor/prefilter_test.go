@@ -31,6 +31,12 @@ func TestRequiredLiterals(t *testing.T) {
 		{`^\S+\s+[.sxFE]*[FE]`, nil},
 		{`(?:abc)?d`, nil},
 		{`(?:abc)+d`, []gateLiteral{{text: "abc"}}},
+		{`\.{3,}\s*x`, []gateLiteral{{text: "..."}}},
+		{`(?:ab){2}`, []gateLiteral{{text: "abab"}}},
+		// Length is in bytes: a two-rune mark with a multi-byte rune is
+		// rare enough (testFailRe's "✕ " left it ungated).
+		{`(?m)^--- FAIL: |✕ `, []gateLiteral{{text: "--- FAIL: ", lineStart: true}, {text: "✕ "}}},
+		{`é|abc`, nil},
 		// After (?m)^ a literal starts a line; in (?i) only when the
 		// kept run of letters begins the text.
 		{`(?m)^fatal: |x error:`, []gateLiteral{{text: "fatal: ", lineStart: true}, {text: "x error:"}}},
@@ -59,7 +65,8 @@ func TestGatedMatchesLikeRegexp(t *testing.T) {
 		"STILL RUNNING", "ſtill running", "\u212Aeyboard interrupt", "KeyboardInterrupt", "Traceback (most recent call last):",
 		"npm ERR! code 1", "--- FAIL: TestX", "ok\n--- FAIL: TestX\nok", "error\nno\nx.go:1: error: y", "a\nb error: c\nerror: d",
 		"FAIL\n", "\nFAIL ", "xFAIL\nFAIL\tx", "ValueError\nKeyError: k", "line\r\nfatal: x\r\n",
-		"Exit code 1", "x fatal: y\nfatal: z", "xerror: 1\nerror[E1]: 2", "a error: b\n", "[stderr]", "ſtdout:", "```go", "</tool_use_error>", "Chunk ID: 4",
+		"Exit code 1", "x fatal: y\nfatal: z", "Aborted\n(core dumped)", "x Segmentation fault\n\n", "Segmentation fault  \nok",
+		"error: x\nAborted (core dumped)", "ERROR\nno\n(core dumped)", "a\n\tBus error \n (core dumped)\n", "xerror: 1\nerror[E1]: 2", "a error: b\n", "[stderr]", "ſtdout:", "```go", "</tool_use_error>", "Chunk ID: 4",
 	}
 	heads, lines := corpusTexts(t)
 	// Each pattern meets what it reads in the extractor: whole outputs,
@@ -124,4 +131,156 @@ func corpusTexts(t *testing.T) (heads, lines []string) {
 		}
 	}
 	return heads, lines
+}
+
+// TestSplitAlternativesMatchLikeRegexp checks patterns split into
+// alternatives gated one by one: each alternative is recompiled from its
+// parsed form, so the flags it had inside the whole pattern ((?i), (?m),
+// (?s)) must carry over, and a match spanning lines must still be found.
+func TestSplitAlternativesMatchLikeRegexp(t *testing.T) {
+	t.Parallel()
+	patterns := []string{
+		`(?m)(^fatal: |^error\[E\d+\]: |\s*\(core dumped\)|^Segmentation fault\s*$)`,
+		`(?i)(still running|^open\s+door)`,
+		`(?im)^wall time:?.*|abc(?-i:DEF)|(?s:start.*?end)`,
+		`(?m)^xyz$|error|^okay\s`,
+		`(?i)(?:^|\s)(?:aborted|bus error)\s*\(core dumped\)|no such file`,
+		// No literal in "^ok\s", but it is anchored at the start.
+		`(?i)(^ok\s|^pass(?:ed)?\b|no files to check|\b0 failed\b)`,
+	}
+	texts := []string{
+		"", "fatal: x", "a fatal: x", "a\nfatal: x", "error[E1]: y", "x\nerror[E12]: y\n", "Aborted\n(core dumped)",
+		"Segmentation fault\n", "Segmentation fault \nx", "x Segmentation fault", "STILL RUNNING", "ok\tgo", "x ok y",
+		"x\nOK\n", "OPEN\n door", "x\nopen door", "Open \tDoor", "xyz\n", "a\nxyz", "okay\n", "WALL TIME: 3s", "a\nwall time", "abcDEF", "ABCDEF", "abcdef", "start\nmiddle\nend", "end start",
+		"x", "a\nx\nb", "xx", "OK\tdone", "x ok ", "Passed", "passing", "a\npassed", "(no files to check)", "10 failed", "0 FAILED", "ERROR", " BUS ERROR\n\t(core dumped)", "No Such File", "\u212Aeep still running",
+	}
+	for _, p := range patterns {
+		g := buildGate(p)
+		if g.alts == nil {
+			t.Errorf("%q: not split into alternatives", p)
+		}
+		for _, s := range texts {
+			if got, want := g.MatchString(s), g.Regexp.MatchString(s); got != want {
+				t.Errorf("%q.MatchString(%q) = %v, the regexp says %v", p, s, got, want)
+			}
+		}
+	}
+	if passLineRe.gate().alts == nil {
+		t.Error("passLineRe is not split: its anchored '^ok\\s' alternative left the whole pattern ungated")
+	}
+	if buildGate(`(?i)ok\s|error`).alts != nil {
+		t.Error("a pattern with an unanchored alternative without a literal is split")
+	}
+	if contentFailRe.gate().alts == nil {
+		t.Error("contentFailRe is not split: its (core dumped) alternative spans lines, so the whole alternation would run on every output holding \"error\"")
+	}
+}
+
+func TestSplitSource(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		pattern string
+		want    []string // nil: not split
+	}{
+		{`abc|def`, []string{`abc`, `def`}},
+		{`(?im)^a\s*$|b`, []string{`(?im)^a\s*$`, `(?im)b`}},
+		{`(?i)(a|b(?:c|d)|[|(]x)`, []string{`(?i)a`, `(?i)b(?:c|d)`, `(?i)[|(]x`}},
+		{`(?:a|b)(?:c|d)`, nil}, // the groups do not wrap the whole
+		{`(?i:a\||b)`, []string{`(?i)a\|`, `(?i)b`}},
+		{`(?m)(?P<x>[]|]a|[^]|]b|[[:alpha:]|]c)`, []string{`(?m)[]|]a`, `(?m)[^]|]b`, `(?m)[[:alpha:]|]c`}},
+		{`a|(?i)b|c`, nil}, // the flag reaches c as well
+		{`a|\Q|\E`, nil},
+		{`abc`, nil},
+		{`(abc)`, nil},
+	}
+	for _, tc := range tests {
+		if got := splitSource(tc.pattern); !slices.Equal(got, tc.want) {
+			t.Errorf("splitSource(%q) = %q, want %q", tc.pattern, got, tc.want)
+		}
+	}
+}
+
+// TestLineScorerScoresLikeLineScore checks the per-output scorer on the
+// failed results of the shared corpus: leaving out the patterns whose
+// literals the whole output lacks must not change any line's score.
+func TestLineScorerScoresLikeLineScore(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob("../../shared/transcripts/*/*")
+	checked, pruned := 0, 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "FORMATS.md") || strings.HasSuffix(f, "SOURCES.md") {
+			continue
+		}
+		tr, err := transcript.ParseFile(context.Background(), f, transcript.Options{})
+		if err != nil {
+			continue
+		}
+		for _, m := range tr.Messages {
+			for _, r := range m.ToolResults {
+				if !failed(r) {
+					continue
+				}
+				lines := outputBody(r.Content)
+				sc := scorerFor(strings.Join(lines, "\n"))
+				if sc != everyLine {
+					pruned++
+				}
+				for _, l := range lines {
+					l = headOf(l, scoredPrefix)
+					if got, want := sc.score(l), lineScore(l); got != want {
+						t.Errorf("%s: score(%.80q) = %d, lineScore says %d", filepath.Base(f), l, got, want)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Skip("../shared/transcripts not present")
+	}
+	if pruned == 0 {
+		t.Error("no failed output left any pattern out: the scorer saves nothing")
+	}
+	t.Logf("%d lines of failed outputs scored, %d outputs with patterns left out", checked, pruned)
+}
+
+// TestNormalizeCommandSkipsLikeRegexps checks normalizeCommand's fast
+// paths against the plain regexp chain it skips, on edge cases and every
+// command of the shared corpus.
+func TestNormalizeCommandSkipsLikeRegexps(t *testing.T) {
+	t.Parallel()
+	plain := func(cmd string) string {
+		c := strings.TrimSpace(spaceRun.Regexp().ReplaceAllString(cmd, " "))
+		for {
+			next := leadingCd.Regexp().ReplaceAllString(c, "")
+			if next == c {
+				break
+			}
+			c = next
+		}
+		return strings.TrimSpace(trailingCut.Regexp().ReplaceAllString(c, ""))
+	}
+	cmds := []string{
+		"", " ", "go test ./...", "go test ./... 2>&1 | tail -n 20", "make 2>&1", "ls | head", "ls | head -5 ",
+		"cd /x && npm test", "cd a; cd b && ls\t-la", "cd x &&\v ls", "echo a  b", "cat f\n", "x |tail", "run -n", "a\u00a0",
+		"cd x && ", "pytest -q 2>&1 | tail -n 3", "echo 'abc'",
+	}
+	files, _ := filepath.Glob("../../shared/transcripts/*/*")
+	for _, f := range files {
+		tr, err := transcript.ParseFile(context.Background(), f, transcript.Options{})
+		if err != nil {
+			continue
+		}
+		sh := &shapes{}
+		for _, m := range tr.Messages {
+			for _, c := range m.ToolCalls {
+				cmds = append(cmds, sh.classify(c).command)
+			}
+		}
+	}
+	for _, c := range cmds {
+		if got, want := normalizeCommand(c), plain(c); got != want {
+			t.Errorf("normalizeCommand(%.80q) = %q, the regexps give %q", c, got, want)
+		}
+	}
 }

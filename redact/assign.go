@@ -244,7 +244,7 @@ func (r *Redactor) assignment(s string, a, b int, lw []byte, kind string, class 
 	flag := s[a] == '-'
 	rest := s[b:min(len(s), b+64)]
 	if class == classAWS {
-		m := r.awsSecret.FindStringSubmatchIndex(s[b:min(len(s), b+128)])
+		m := r.awsSecret().FindStringSubmatchIndex(s[b:min(len(s), b+128)])
 		if m == nil || valuePlaceholder(s[b+m[2]:b+m[3]]) {
 			return
 		}
@@ -545,7 +545,7 @@ func (r *Redactor) authorizationAt(s string, b int, sc *scanner) {
 // basicAt reads "Basic <base64>" at a, taken as credentials after an
 // Authorization header or when the base64 decodes to user:password.
 func (r *Redactor) basicAt(s string, a int, sc *scanner) {
-	m := matchAt(r.basic, s, a, false)
+	m := matchAt(r.basic(), s, a, false)
 	if m == nil {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 )
 
 // shapeRule is a secret with a recognisable shape: a literal prefix (or a
@@ -18,8 +19,9 @@ type shapeRule struct {
 	prefix string
 	starts string
 	// re is anchored at the candidate; submatch 1, when present, is the
-	// secret, else the whole match.
-	re *regexp.Regexp
+	// secret, else the whole match. It is compiled on first use: most
+	// rules match by body and never need it.
+	re lazyRegexp
 	// tail rejects a match followed by a letter or digit, which would
 	// make it a piece of a longer word.
 	tail bool
@@ -46,8 +48,22 @@ type shapeRule struct {
 
 // rule builds a shape rule for prefix+body; body is RE2 syntax.
 func rule(id, kind, prefix, body string) shapeRule {
-	re := regexp.MustCompile(`^` + regexp.QuoteMeta(prefix) + body)
-	return shapeRule{id: id, kind: kind, prefix: prefix, tail: true, entropy: 2, re: re, minLen: minMatchLen(re), body: parseClassRun(body)}
+	pattern := `^` + regexp.QuoteMeta(prefix) + body
+	return shapeRule{id: id, kind: kind, prefix: prefix, tail: true, entropy: 2, re: lazyCompile(pattern), minLen: minMatchLen(pattern), body: parseClassRun(body)}
+}
+
+// lazyRegexp is a regexp compiled on its first call. New builds some
+// hundred and fifty rules, and compiling all their regexps cost every
+// redacting command several milliseconds though most rules match by
+// their body (classRun) or never see a candidate; sync.OnceValue makes
+// the compiled value immutable once built and safe for concurrent use.
+// A bad pattern panics on first use (TestRulePatternsCompile compiles
+// every one).
+type lazyRegexp func() *regexp.Regexp
+
+// lazyCompile returns pattern's lazyRegexp.
+func lazyCompile(pattern string) lazyRegexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }
 
 // classRun is a body of one character class repeated min to max times
@@ -101,10 +117,11 @@ func (cr *classRun) match(s string, i int) int {
 	return j
 }
 
-// minMatchLen is the least number of bytes re matches (ASCII classes
-// count one byte a character, which holds for every catalogue rule).
-func minMatchLen(re *regexp.Regexp) int {
-	parsed, err := syntax.Parse(re.String(), syntax.Perl)
+// minMatchLen is the least number of bytes pattern matches (ASCII
+// classes count one byte a character, which holds for every catalogue
+// rule).
+func minMatchLen(pattern string) int {
+	parsed, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		return 0
 	}
@@ -152,8 +169,8 @@ func nonSpaceRun(s string, i, limit int) int {
 // bare builds a shape rule without a literal prefix: expr is the whole
 // pattern, starts the bytes it may begin with, pre its quick test.
 func bare(id, kind, starts, expr string, pre func(string) bool) shapeRule {
-	re := regexp.MustCompile(`^` + expr)
-	return shapeRule{id: id, kind: kind, starts: starts, pre: pre, tail: true, entropy: 3, re: re, minLen: minMatchLen(re)}
+	pattern := `^` + expr
+	return shapeRule{id: id, kind: kind, starts: starts, pre: pre, tail: true, entropy: 3, re: lazyCompile(pattern), minLen: minMatchLen(pattern)}
 }
 
 // runOf is the length of the run of bytes in class at the start of s,
@@ -349,7 +366,7 @@ type infixRule struct {
 	id, kind string
 	literal  string
 	back     int
-	re       *regexp.Regexp
+	re       lazyRegexp
 	entropy  float64
 	// b64Left: the byte before the match must not be a base64 character,
 	// so a window of a longer base64 blob (an image) is not a key.
@@ -359,15 +376,15 @@ type infixRule struct {
 func infixCatalogue() []infixRule {
 	return []infixRule{
 		{id: "azure-ad-client-secret", kind: "azure-ad", literal: "Q~", back: 4, entropy: 3,
-			re: regexp.MustCompile(`^[a-zA-Z0-9_~.]{3}[0-9]Q~[a-zA-Z0-9_~.\-]{31,34}`)},
+			re: lazyCompile(`^[a-zA-Z0-9_~.]{3}[0-9]Q~[a-zA-Z0-9_~.\-]{31,34}`)},
 		{id: "azure-storage-account-key", kind: "azure-storage-key", literal: "==", back: 86, entropy: 4, b64Left: true,
-			re: regexp.MustCompile(`^[A-Za-z0-9+/]{86}==`)},
+			re: lazyCompile(`^[A-Za-z0-9+/]{86}==`)},
 		{id: "mailchimp-api-key", kind: "mailchimp", literal: "-us", back: 32, entropy: 3,
-			re: regexp.MustCompile(`^[a-f0-9]{32}-us[0-9]{1,2}`)},
+			re: lazyCompile(`^[a-f0-9]{32}-us[0-9]{1,2}`)},
 		{id: "maxmind-license-key", kind: "maxmind", literal: "_mmk", back: 36, entropy: 3,
-			re: regexp.MustCompile(`^[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk`)},
+			re: lazyCompile(`^[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk`)},
 		{id: "hashicorp-tf-api-token", kind: "terraform", literal: ".atlasv1.", back: 14, entropy: 3,
-			re: regexp.MustCompile(`^[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9\-_=]{60,70}`)},
+			re: lazyCompile(`^[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9\-_=]{60,70}`)},
 	}
 }
 
@@ -391,7 +408,7 @@ func (r *Redactor) matchShapes(s string, i int, ids []int, sc *scanner) {
 				m = []int{0, e - i}
 			}
 		} else {
-			m = matchAt(rl.re, s, i, rl.block)
+			m = matchAt(rl.re(), s, i, rl.block)
 		}
 		if m == nil {
 			continue
@@ -435,7 +452,7 @@ func (r *Redactor) matchInfix(s string, rl infixRule, sc *scanner) {
 		if start < 0 || !leftBoundary(s, start) || rl.b64Left && start > 0 && isB64Char(s[start-1]) {
 			continue
 		}
-		m := matchAt(rl.re, s, start, false)
+		m := matchAt(rl.re(), s, start, false)
 		if m == nil {
 			continue
 		}

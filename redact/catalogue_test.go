@@ -318,3 +318,24 @@ func leakedFragmentExcept(out, secret string, skip func(string) bool) string {
 	}
 	return ""
 }
+
+// TestRulePatternsCompile compiles every rule's regexp, which New leaves
+// to first use: a bad pattern would otherwise panic only when a text
+// first reaches its rule.
+func TestRulePatternsCompile(t *testing.T) {
+	t.Parallel()
+	r := New()
+	for _, rl := range r.rules {
+		if rl.re() == nil {
+			t.Errorf("%s: no regexp", rl.id)
+		}
+	}
+	for _, rl := range r.infix {
+		if rl.re() == nil {
+			t.Errorf("%s: no regexp", rl.id)
+		}
+	}
+	if r.basic() == nil || r.awsSecret() == nil {
+		t.Error("basic or awsSecret has no regexp")
+	}
+}

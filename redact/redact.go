@@ -66,7 +66,6 @@
 package redact
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -125,8 +124,8 @@ type Redactor struct {
 	// class holds cKey and cIdent bits for each byte.
 	class [256]uint8
 
-	basic     *regexp.Regexp
-	awsSecret *regexp.Regexp
+	basic     lazyRegexp
+	awsSecret lazyRegexp
 }
 
 // New compiles the patterns. Compiling takes a while, so build one and
@@ -136,13 +135,15 @@ func New() *Redactor {
 		rules:     catalogue(),
 		names:     newNameIndex(),
 		infix:     infixCatalogue(),
-		basic:     regexp.MustCompile(`^(?i:basic)[ \t]+([A-Za-z0-9+/]{8,}={0,2})`),
-		awsSecret: regexp.MustCompile(`^(?:\\?["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?["'])?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`),
+		basic:     lazyCompile(`^(?i:basic)[ \t]+([A-Za-z0-9+/]{8,}={0,2})`),
+		awsSecret: lazyCompile(`^(?:\\?["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?["'])?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`),
 	}
 	for c := range r.class {
 		r.class[c] = byteClass(byte(c))
 	}
-	byKey := map[uint16][]int{}
+	// A slice, not a map: New visits every one of the 65536 keys below,
+	// and map lookups for all of them were most of New's time.
+	byKey := make([][]int, 1<<16)
 	for i, rule := range r.rules {
 		starts := rule.starts
 		if starts == "" {
@@ -162,7 +163,7 @@ func New() *Redactor {
 	r.first2 = make([]uint16, 1<<16)
 	r.lists = [][]int{nil}
 	for k := range 1 << 16 {
-		if ids := byKey[uint16(k)]; len(ids) > 0 {
+		if ids := byKey[k]; len(ids) > 0 {
 			slices.Sort(ids) // catalogue order: the specific rules first
 			r.first2[k] = uint16(len(r.lists))
 			r.lists = append(r.lists, ids)

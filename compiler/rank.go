@@ -202,7 +202,7 @@ func buildPiecesFor(s *handoff.Snapshot, show string, budget int) []piece {
 	if e := s.EndState; e != nil && budget > smallBudget {
 		next = referToShown(next, e.LastAssistant)
 	}
-	b.variants(secNext, "next step", []int{rankNext, rankNextLonger, rankNextFull}, []string{inline(next, 160), inline(next, 360), inline(next, 700)})
+	b.variants(secNext, "next step", []int{rankNext, rankNextLonger, rankNextFull}, []string{nextLine(next, 160), nextLine(next, 360), nextLine(next, 700)})
 	b.request(s, shown)
 	b.carried(s)
 	b.notes(s)

@@ -162,7 +162,7 @@ func Compile(s *handoff.Snapshot, opts Options) (*Result, error) {
 // fit chooses the pieces to show and renders them within the budget.
 func (c *compilation) fit() (*Result, error) {
 	for i := range c.pieces {
-		c.pieces[i].tokens = c.counter.Count(c.pieces[i].text + "\n")
+		c.pieces[i].tokens = c.counter.Count(c.pieces[i].text + c.pieces[i].tail + "\n")
 	}
 	c.countHeadings()
 	chosen := make([]bool, len(c.pieces))

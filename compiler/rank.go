@@ -72,6 +72,9 @@ type piece struct {
 	// fixed pieces (title, header, note) are always rendered.
 	fixed  bool
 	tokens int
+	// tail is appended to text when a piece of kind tailKind is shown
+	// too: a lead-in ("Earlier checks:") for a list the budget may drop.
+	tail, tailKind string
 }
 
 // The rank table: the one place that decides what the budget keeps.

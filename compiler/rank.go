@@ -119,6 +119,7 @@ const (
 	rankUntested       = 18
 	rankGitFiles       = 40 // + stride 2
 	rankResolved       = 60 // + stride 5
+	rankWorkaround     = 19 // + stride 5: an error worked around, not fixed
 	rankNotes          = 17 // + stride 4
 	rankNotesOther     = 24 // + stride 4
 	rankNotesFull      = 33 // + stride 4
@@ -767,7 +768,7 @@ func (b *builder) decisions(s *handoff.Snapshot) {
 }
 
 func (b *builder) errors(s *handoff.Snapshot) {
-	var open, fixed, reported []handoff.ErrorRecord
+	var open, workaround, fixed, reported []handoff.ErrorRecord
 	for _, e := range s.Errors {
 		// Kept in the snapshot for the record, not errors to fix: a check
 		// whose failure is its answer, a harness refusal on procedure, a
@@ -782,11 +783,14 @@ func (b *builder) errors(s *handoff.Snapshot) {
 		switch e.Resolution {
 		case handoff.ResolutionUnresolved, handoff.ResolutionDeferred:
 			open = append(open, e)
+		case handoff.ResolutionWorkaround:
+			workaround = append(workaround, e)
 		default:
 			fixed = append(fixed, e)
 		}
 	}
 	newestFirst(open)
+	newestFirst(workaround)
 	newestFirst(fixed)
 	open = subagentErrorsLast(open)
 	for i, e := range open {
@@ -804,13 +808,26 @@ func (b *builder) errors(s *handoff.Snapshot) {
 		b.variants(secErrors, "open errors", []int{rankOpenErrors + 5*i, rankErrorDetail + 5*i}, []string{brief, full})
 	}
 	b.reported(s, reported, len(open))
-	for i, e := range fixed {
-		text := "- (" + label(string(e.Resolution), 20) + ") " + errorLine(e, 200)
-		if e.ResolutionNotes != "" {
-			text += " — " + quoted(e.ResolutionNotes, 200)
-		}
-		b.add(secErrors, rankResolved+5*i, "resolved errors", text)
+	// A workaround leaves the cause in place (a package that cannot be
+	// installed, a sandbox that refuses a path): the successor meets it
+	// again, so it ranks with the decisions, above the fixed errors, and
+	// its note says what was done instead.
+	for i, e := range workaround {
+		b.add(secErrors, rankWorkaround+5*i, "errors worked around", resolvedLine(e))
 	}
+	for i, e := range fixed {
+		b.add(secErrors, rankResolved+5*i, "resolved errors", resolvedLine(e))
+	}
+}
+
+// resolvedLine is an error that is no longer open, with how it was
+// settled and the note that says how.
+func resolvedLine(e handoff.ErrorRecord) string {
+	text := "- (" + label(string(e.Resolution), 20) + ") " + errorLine(e, 200)
+	if e.ResolutionNotes != "" {
+		text += " — " + quoted(e.ResolutionNotes, 200)
+	}
+	return text
 }
 
 // newestFirst orders errors by their source message, newest first.

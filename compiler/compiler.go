@@ -226,6 +226,9 @@ func (c *compilation) exact(chosen []bool, text string, n int) ([]bool, string, 
 		if tries >= maxExactTries || c.budget-n < 2 {
 			break
 		}
+		if c.recentShort(i) && i != c.nextRecent(chosen) {
+			continue // the recent turns stay a run back from the newest
+		}
 		cost, replaced, ok := c.addCost(chosen, i)
 		if !ok || cost > c.budget-n {
 			continue
@@ -303,9 +306,13 @@ func (c *compilation) greedy(chosen []bool, room int, slack float64) int {
 		}
 	}
 	added := 0
+	gap := false // a recent turn was left out: no older one may follow
 	for _, i := range c.rankOrder() {
 		p := c.pieces[i]
 		if chosen[i] {
+			continue
+		}
+		if gap && c.recentShort(i) {
 			continue
 		}
 		cost := p.tokens
@@ -327,6 +334,7 @@ func (c *compilation) greedy(chosen []bool, room int, slack float64) int {
 			}
 		}
 		if used+cost > limit {
+			gap = gap || c.recentShort(i)
 			continue
 		}
 		if replaced >= 0 {
@@ -338,6 +346,37 @@ func (c *compilation) greedy(chosen []bool, room int, slack float64) int {
 		added++
 	}
 	return added
+}
+
+// recentShort reports a recent turn's first (short) form. Those are
+// ranked newest first, one stride apart; fit keeps them a contiguous run
+// back from the newest turn: a reader who sees an old turn takes the turns
+// after it as shown, and a prompt that showed one old line while a newer
+// long turn was left out (it did not fit, the older line did) said the
+// session ended somewhere it did not.
+func (c *compilation) recentShort(i int) bool {
+	p := c.pieces[i]
+	return p.sec == secRecent && p.rank >= rankRecent && p.rank < rankRecentThinking
+}
+
+// nextRecent returns the newest recent turn not shown in any form, or -1.
+func (c *compilation) nextRecent(chosen []bool) int {
+	shown := map[int]bool{}
+	for j, q := range c.pieces {
+		if chosen[j] && q.group != 0 {
+			shown[q.group] = true
+		}
+	}
+	best := -1
+	for j, q := range c.pieces {
+		if !c.recentShort(j) || chosen[j] || q.group != 0 && shown[q.group] {
+			continue
+		}
+		if best < 0 || q.rank < c.pieces[best].rank {
+			best = j
+		}
+	}
+	return best
 }
 
 // countHeadings counts what opening each section adds besides its

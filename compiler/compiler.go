@@ -334,7 +334,7 @@ func (c *compilation) greedy(chosen []bool, room int, slack float64) int {
 			}
 		}
 		if used+cost > limit {
-			gap = gap || c.recentShort(i)
+			gap = gap || c.recentShort(i) && replaced < 0
 			continue
 		}
 		if replaced >= 0 {

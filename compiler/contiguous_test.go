@@ -2,7 +2,11 @@ package compiler
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/handoff-cli/handoff"
 )
 
 // TestRecentTurnsContiguous checks that greedy shows the recent turns as
@@ -47,5 +51,39 @@ func TestRecentTurnsContiguous(t *testing.T) {
 	chosen := []bool{true, false, false, false, true, false, false}
 	if got := c.nextRecent(chosen); got != 2 {
 		t.Errorf("nextRecent with the newest shown in full = %d, want 2", got)
+	}
+}
+
+// TestRecentTurnTinyForm checks that a recent turn too long for the room
+// left is shown in its tiny form rather than ending the run of turns.
+func TestRecentTurnTinyForm(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("The migration needs the new index first. ", 12)
+	s := &handoff.Snapshot{Recent: []handoff.Turn{
+		{Role: handoff.RoleUser, Text: "Add the index", Source: handoff.MessageRef{Index: 1}},
+		{Role: handoff.RoleAssistant, Text: long, Source: handoff.MessageRef{Index: 2}},
+	}}
+	b := &builder{}
+	b.recent(s, map[int]bool{})
+	c := &compilation{pieces: b.pieces, counter: byteCounter{}}
+	for i := range c.pieces {
+		c.pieces[i].tokens = len(c.pieces[i].text) + 1
+	}
+	// Room for the tiny form of the long turn and the short one before
+	// it, not for the long turn's short form.
+	chosen := make([]bool, len(c.pieces))
+	c.greedy(chosen, 220, 1)
+	var shown []string
+	for i, ok := range chosen {
+		if ok {
+			shown = append(shown, c.pieces[i].text)
+		}
+	}
+	got := strings.Join(shown, "\n")
+	if !strings.Contains(got, "person: “Add the index”") || !strings.Contains(got, "assistant: “The migration") {
+		t.Fatalf("want both turns, the long one clipped:\n%s", got)
+	}
+	if utf8.RuneCountInString(got) > 220 {
+		t.Errorf("shown %d runes, room was 220:\n%s", utf8.RuneCountInString(got), got)
 	}
 }

@@ -145,6 +145,7 @@ const (
 	requestFull = 1200
 	recentText  = 900
 	recentShort = 280
+	recentTiny  = 120
 	outcomeText = 160
 	commandText = 160
 	// digestItem and digestItemFull clip each item of a digest.
@@ -1016,15 +1017,22 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 				n++
 				continue
 			}
-			b.add(secRecent, rankRecent+rankRecentStride*n, "recent turns", "- tool: "+code(t.Text, commandText+outcomeText))
+			r := rankRecent + rankRecentStride*n
+			b.variants(secRecent, "recent turns", []int{r, r}, []string{
+				"- tool: " + code(t.Text, recentTiny), "- tool: " + code(t.Text, commandText+outcomeText),
+			})
 			n++
 			continue
 		}
 		if shown[t.Source.Index] {
 			continue
 		}
-		b.variants(secRecent, "recent turns", []int{rankRecent + rankRecentStride*n, rankRecentFull + rankRecentStride*n},
-			[]string{lead + quoted(t.Text, recentShort), lead + quoted(t.Text, recentText)})
+		// The tiny form ranks with the short one, after it in order: the
+		// short form replaces it where it fits, and where it does not the
+		// turn is still shown, so the run of turns reaches further back.
+		r := rankRecent + rankRecentStride*n
+		b.variants(secRecent, "recent turns", []int{r, r, rankRecentFull + rankRecentStride*n},
+			[]string{lead + quoted(t.Text, recentTiny), lead + quoted(t.Text, recentShort), lead + quoted(t.Text, recentText)})
 		n++
 	}
 	// Shown oldest first: the pieces were added newest first, a short

@@ -109,7 +109,7 @@ const (
 	rankGit            = 14
 	rankLatestFull     = 23
 	rankGoalFull       = 24
-	rankFilesLine      = 18 // the compact line of every file edited
+	rankFilesLine      = 13 // the compact line of every file edited
 	rankFilesLonger    = 20 // … and its longer form
 	rankFiles          = 44 // the detailed list, its longer variant
 	rankFilesAll       = 62 // the detailed list of every file

@@ -146,7 +146,7 @@ func Compile(s *handoff.Snapshot, opts Options) (*Result, error) {
 	counter := newOnceCounter(opts.Counter)
 	c := &compilation{snap: s, tmpl: tmpl, counter: modelNeutral{counter}, budget: budget}
 	c.pieces = buildPiecesFor(s, show, budget)
-	if budget <= smallBudget {
+	if budget <= shortHeadBudget {
 		shortenHead(c.pieces, s)
 	}
 	res, err := c.fit()

@@ -20,7 +20,7 @@ func fitted(t *testing.T, s *handoff.Snapshot, counter TokenCounter, budget int)
 	}
 	c := &compilation{snap: s, tmpl: tmpl, counter: modelNeutral{counter}, budget: budget}
 	c.pieces = buildPieces(s, DefaultShowCommand)
-	if budget <= smallBudget {
+	if budget <= shortHeadBudget {
 		shortenHead(c.pieces, s)
 	}
 	res, err := c.fit()

@@ -324,9 +324,13 @@ func (b *builder) noTests(s *handoff.Snapshot, checks []handoff.CheckState) {
 	}
 	rank = min(rank, checkLineRank(s, c, 0))
 	short, full := lead+join+checkClause(s, c, 100)+".", lead+join+checkClause(s, c, 200)+"."
-	if len(checks) > 1 {
-		short, full = short+" Earlier checks:", full+" Earlier checks:"
-	}
 	b.variants(secTests, "test state", []int{rank, rank + 10}, []string{short, full})
+	if len(checks) > 1 {
+		// The lead-in to the checks below, said only when one of them
+		// fits: alone it promised a list that was not there.
+		for i := len(b.pieces) - 1; i >= 0 && b.pieces[i].group == b.groups; i-- {
+			b.pieces[i].tail, b.pieces[i].tailKind = " Earlier checks:", "checks"
+		}
+	}
 	b.addChecks(s, checks[1:], 1)
 }

@@ -15,7 +15,7 @@ func testsSection(s *handoff.Snapshot) ([]string, []int) {
 	var texts []string
 	var ranks []int
 	for _, p := range b.pieces {
-		texts = append(texts, p.text)
+		texts = append(texts, p.text+p.tail)
 		ranks = append(ranks, p.rank)
 	}
 	return texts, ranks
@@ -111,5 +111,31 @@ func TestUnknownTestRunWording(t *testing.T) {
 	texts, _ := testsSection(&handoff.Snapshot{TestState: &handoff.TestState{Command: "make && ./tests/run", Status: handoff.TestsUnknown}})
 	if all := strings.Join(texts, "\n"); !strings.Contains(all, "outcome not shown") || !strings.Contains(all, "unverified") {
 		t.Errorf("tests section = %q, want the outcome called not shown and unverified", all)
+	}
+}
+
+// TestEarlierChecksLeadOnlyWithAList checks that the untested line says
+// "Earlier checks:" only when one of the earlier checks is shown under it.
+func TestEarlierChecksLeadOnlyWithAList(t *testing.T) {
+	t.Parallel()
+	s := &handoff.Snapshot{
+		FilesModified: []handoff.FileChange{{Path: "src/a.ts", Edits: 2}},
+		Checks: []handoff.CheckState{
+			{Command: "npm run build", Kind: "build", Status: handoff.TestsPassing, Source: handoff.MessageRef{Index: 9}},
+			{Command: "npx tsc --noEmit", Kind: "type check", Status: handoff.TestsFailing, Summary: "error TS2304", Source: handoff.MessageRef{Index: 5}},
+		},
+	}
+	b := &builder{}
+	b.tests(s)
+	c := &compilation{snap: s, pieces: b.pieces}
+	for _, withCheck := range []bool{false, true} {
+		chosen := make([]bool, len(c.pieces))
+		for i, p := range c.pieces {
+			chosen[i] = p.kind == "test state" && p.level == 0 || withCheck && p.kind == "checks" && p.level == 0
+		}
+		body := c.view(chosen).Section("tests")
+		if got := strings.Contains(body, "Earlier checks:"); got != withCheck {
+			t.Errorf("with an earlier check shown %v: lead-in shown %v:\n%s", withCheck, got, body)
+		}
 	}
 }

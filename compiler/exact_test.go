@@ -20,7 +20,7 @@ func fitted(t *testing.T, s *handoff.Snapshot, counter TokenCounter, budget int)
 	}
 	c := &compilation{snap: s, tmpl: tmpl, counter: modelNeutral{counter}, budget: budget}
 	c.pieces = buildPieces(s, DefaultShowCommand)
-	if budget <= smallBudget {
+	if budget <= shortHeadBudget {
 		shortenHead(c.pieces, s)
 	}
 	res, err := c.fit()
@@ -96,6 +96,7 @@ func TestAddCost(t *testing.T) {
 		{sec: secStop, tokens: 90, group: 1, level: 2},   // 5
 		{sec: secRecent, tokens: 30, group: 2, level: 0}, // 6
 	}}
+	c.heads[secConstraints], c.heads[secRecent] = 8, 11
 	tests := []struct {
 		name      string
 		chosen    []int
@@ -103,12 +104,12 @@ func TestAddCost(t *testing.T) {
 		cost, rep int
 		ok        bool
 	}{
-		{"new section pays its heading", []int{0}, 1, 7 + sectionCost, -1, true},
+		{"new section pays its heading", []int{0}, 1, 7 + 8, -1, true},
 		{"open section does not", []int{0, 1}, 2, 9, -1, true},
 		{"chosen piece", []int{0, 1}, 1, 0, -1, false},
 		{"longer variant replaces the shorter", []int{0, 3}, 4, 30, 3, true},
 		{"shorter variant of a longer one shown", []int{0, 4}, 3, 0, -1, false},
-		{"variant with nothing of its group shown", []int{0}, 6, 30 + sectionCost, -1, true},
+		{"variant with nothing of its group shown", []int{0}, 6, 30 + 11, -1, true},
 	}
 	for _, tt := range tests {
 		chosen := make([]bool, len(c.pieces))
@@ -119,5 +120,23 @@ func TestAddCost(t *testing.T) {
 		if cost != tt.cost || rep != tt.rep || ok != tt.ok {
 			t.Errorf("%s: addCost = %d, %d, %v; want %d, %d, %v", tt.name, cost, rep, ok, tt.cost, tt.rep, tt.ok)
 		}
+	}
+}
+
+// TestCountHeadings checks that opening a section is priced at what its
+// heading really adds: a longer title costs more, and every section that
+// can hold pieces has a price.
+func TestCountHeadings(t *testing.T) {
+	t.Parallel()
+	c := &compilation{counter: byteCounter{}}
+	c.countHeadings()
+	for sec := secStop; sec < numSections; sec++ {
+		want := len("\n## " + sectionInfo[sec].title + "\n\n")
+		if c.heads[sec] != want {
+			t.Errorf("heading of %s costs %d, want %d", sectionInfo[sec].key, c.heads[sec], want)
+		}
+	}
+	if c.heads[secRecent] <= c.heads[secGit] {
+		t.Errorf("the Recent conversation heading (%d) should cost more than Git's (%d)", c.heads[secRecent], c.heads[secGit])
 	}
 }

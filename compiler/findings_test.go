@@ -59,7 +59,7 @@ func TestFindingsSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Prompt, "## Earlier findings of the agent (newest first)") {
+	if !strings.Contains(res.Prompt, "## Earlier findings (newest first)") {
 		t.Errorf("prompt lacks the findings section:\n%s", res.Prompt)
 	}
 }

@@ -53,3 +53,16 @@ func flatText(s string) string {
 	}, s)
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// nextLine is the next step clipped inline at limit runes. The extractor
+// quotes transcript text in it (“…”); a clip inside a quote would leave
+// the quote open, and the rest of the prompt would read as part of the
+// transcript's words (or the transcript's words as the prompt's), so an
+// open quote is closed after the clip mark.
+func nextLine(next string, limit int) string {
+	s := inline(next, limit)
+	if open := strings.Count(s, "“") - strings.Count(s, "”"); open > 0 {
+		s += strings.Repeat("”", open)
+	}
+	return s
+}

@@ -76,3 +76,27 @@ func compileWith(t *testing.T, s *handoff.Snapshot, budget int) *Result {
 	}
 	return res
 }
+
+// TestNextLineClosesQuote checks that a next step clipped inside its
+// quote of transcript text keeps the quote closed.
+func TestNextLineClosesQuote(t *testing.T) {
+	t.Parallel()
+	long := "Continue: “" + strings.Repeat("wire the limiter ", 20) + "” (task 3)"
+	tests := []struct {
+		name, next string
+		limit      int
+	}{
+		{"clipped inside the quote", long, 80},
+		{"quote whole", long, 700},
+		{"no quote", "Run the tests again.", 80},
+	}
+	for _, tt := range tests {
+		got := nextLine(tt.next, tt.limit)
+		if o, c := strings.Count(got, "“"), strings.Count(got, "”"); o != c {
+			t.Errorf("%s: %d opening and %d closing quotes in %q", tt.name, o, c, got)
+		}
+		if !strings.HasPrefix(got, tt.next[:9]) {
+			t.Errorf("%s: %q does not start like the next step", tt.name, got)
+		}
+	}
+}

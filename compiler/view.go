@@ -51,9 +51,18 @@ func (c *compilation) view(chosen []bool) View {
 		v.ShowDetail = DefaultShowCommand + " " + c.snap.ID
 	}
 	bodies := make([][]string, numSections)
+	shownKind := map[string]bool{}
+	for i, p := range c.pieces {
+		if chosen[i] {
+			shownKind[p.kind] = true
+		}
+	}
 	for i, p := range c.pieces {
 		if !chosen[i] && !p.fixed {
 			continue
+		}
+		if p.tail != "" && shownKind[p.tailKind] {
+			p.text += p.tail
 		}
 		switch p.sec {
 		case secTitle:

@@ -38,14 +38,16 @@ type fileGroup struct {
 // editedFiles adds the compact line and the detailed list of the files
 // the session modified, as one variant group.
 func (b *builder) editedFiles(s *handoff.Snapshot) {
-	n := len(s.FilesModified)
+	// Newest first: the list is in order of last modification.
+	newest := make([]handoff.FileChange, 0, len(s.FilesModified))
+	for i := len(s.FilesModified) - 1; i >= 0; i-- {
+		if !harnessState(s.FilesModified[i].Path) {
+			newest = append(newest, s.FilesModified[i])
+		}
+	}
+	n := len(newest)
 	if n == 0 {
 		return
-	}
-	// Newest first: the list is in order of last modification.
-	newest := make([]handoff.FileChange, 0, n)
-	for i := n - 1; i >= 0; i-- {
-		newest = append(newest, s.FilesModified[i])
 	}
 	paths := make([]string, n)
 	for i, f := range newest {

@@ -7,7 +7,7 @@ import (
 
 // quotedSpanRe finds a quote of transcript text in the next step, as the
 // extractor writes it: in curly quotes, at least a short sentence long.
-var quotedSpanRe = regexp.MustCompile(`“([^“”]{20,})”`)
+var quotedSpanRe = regexp.MustCompile(`(?:: )?“([^“”]{20,})”`)
 
 // lastMessageRef stands for a quote of the last assistant message, which
 // the prompt quotes above the next step.
@@ -30,12 +30,18 @@ func referToShown(next, last string) string {
 	// not fit.
 	flat := flatText(clipText(sanitize(strings.TrimSpace(last)), shortText))
 	out := quotedSpanRe.ReplaceAllStringFunc(next, func(m string) string {
-		span := strings.TrimSuffix(strings.TrimSuffix(strings.Trim(m, "“”"), "…"), "...")
+		colon := strings.HasPrefix(m, ": ")
+		span := strings.TrimSuffix(strings.TrimSuffix(strings.Trim(strings.TrimPrefix(m, ": "), "“”"), "…"), "...")
 		span = flatText(span)
-		if len([]rune(span)) >= 20 && strings.Contains(flat, span) {
-			return lastMessageRef
+		if len([]rune(span)) < 20 || !strings.Contains(flat, span) {
+			return m
 		}
-		return m
+		if colon {
+			// "settles the latest request: “…”" names what it points
+			// at; the reference is an aside, not the thing named.
+			return " — see " + strings.Trim(lastMessageRef, "()")
+		}
+		return lastMessageRef
 	})
 	// "its final answer (“…”)" takes the reference without a second pair
 	// of parentheses.

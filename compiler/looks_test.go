@@ -135,3 +135,32 @@ func TestRecentOutput(t *testing.T) {
 		t.Errorf("prompt shows outputs wrongly:\n%s", res.Prompt)
 	}
 }
+
+// TestEarlierMessageOpenedByConstraint: a message that opens with a rule
+// the constraints list quotes shows only what follows the rule.
+func TestEarlierMessageOpenedByConstraint(t *testing.T) {
+	t.Parallel()
+	rule := "You must always use red/green/refactor TDD."
+	src := handoff.MessageRef{Index: 4}
+	s := &handoff.Snapshot{
+		Goal:          "Build the server.",
+		LatestRequest: "Did you run the tests?",
+		Constraints:   []handoff.Constraint{{Text: rule, Source: src}},
+		Requests: []handoff.Request{
+			{Text: "Build the server.", Source: handoff.MessageRef{Index: 1}},
+			{Text: rule + " Bake it into every phase of every plan.", Source: src},
+			{Text: rule + " Ok.", Source: handoff.MessageRef{Index: 6}}, // another message: left whole
+			{Text: "Did you run the tests?", Source: handoff.MessageRef{Index: 8}},
+		},
+	}
+	var got []string
+	for _, p := range buildPieces(s, "handoff show") {
+		if p.sec == secRequests && p.level == 0 {
+			got = append(got, p.text)
+		}
+	}
+	want := []string{"- “" + rule + " Ok.”", "- “… Bake it into every phase of every plan.”"}
+	if !slices.Equal(got, want) {
+		t.Errorf("earlier requests = %q, want %q", got, want)
+	}
+}

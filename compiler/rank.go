@@ -501,6 +501,11 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 		if quotedAsConstraint(s.Constraints, r.Text) {
 			continue
 		}
+		// A message whose rule is quoted as a constraint shows the rest.
+		text := withoutConstraints(s.Constraints, r)
+		if text == "" {
+			continue
+		}
 		// A bare acknowledgement says nothing out of context unless it
 		// answers a question the prompt shows; a message sent twice is
 		// shown once, the newest.
@@ -518,7 +523,7 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 			answers = " — answering " + quoted(r.Answers, 200)
 		}
 		b.variants(secRequests, "earlier requests", []int{rankRequests + 3*n, rankRequestsFull + 3*n},
-			[]string{"- " + quoted(r.Text, itemText) + answers, "- " + quoted(r.Text, requestFull) + answers})
+			[]string{"- " + quoted(text, itemText) + answers, "- " + quoted(text, requestFull) + answers})
 		n++
 	}
 }
@@ -530,6 +535,34 @@ const (
 	maxEarlierRequests = 300
 	duplicateWindow    = 20
 )
+
+// withoutConstraints is a request's text without the rule it opens with
+// when the constraints list quotes that rule ("…" stands for it):
+// youtube-mcp's TDD rule was shown as a constraint and again at the head
+// of its message, ~40 tokens twice. "" when what is left says nothing
+// (under three words).
+func withoutConstraints(cons []handoff.Constraint, r handoff.Request) string {
+	text := r.Text
+	for _, c := range cons {
+		if c.Source.Index != r.Source.Index || len(c.Text) < 20 {
+			continue
+		}
+		// Only a rule the message opens with: cut from its middle, the
+		// rest reads as fragments and its later lines move up into the
+		// clip, where they cost what the cut saved.
+		if strings.HasPrefix(text, c.Text) {
+			text = "…" + text[len(c.Text):]
+		}
+	}
+	if text == r.Text {
+		return text
+	}
+	rest := strings.Trim(strings.ReplaceAll(text, "…", " "), " \n\t.,;:")
+	if len(strings.Fields(rest)) < 3 {
+		return ""
+	}
+	return strings.TrimSpace(text)
+}
 
 // quotedAsConstraint reports a message whose whole text is a constraint.
 func quotedAsConstraint(cons []handoff.Constraint, text string) bool {

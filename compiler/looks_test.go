@@ -164,3 +164,28 @@ func TestEarlierMessageOpenedByConstraint(t *testing.T) {
 		t.Errorf("earlier requests = %q, want %q", got, want)
 	}
 }
+
+// TestKeyLinesLeadNeedsItsLines: the lead-in of the report's key lines is
+// never rendered over an empty list.
+func TestKeyLinesLeadNeedsItsLines(t *testing.T) {
+	t.Parallel()
+	s := &handoff.Snapshot{
+		Goal:     "Add retries.",
+		EndState: &handoff.EndState{LastAssistant: "Done with the retry part.", KeyLines: []handoff.KeyLine{{Text: strings.Repeat("A long key line of the report that will not fit. ", 8)}}},
+	}
+	b := &builder{}
+	b.keyLines(s.EndState.KeyLines)
+	c := &compilation{snap: s, pieces: b.pieces}
+	chosen := make([]bool, len(c.pieces))
+	chosen[0] = true // the lead alone, as a tight budget could choose it
+	v := c.view(chosen)
+	for _, sec := range v.Sections {
+		if strings.Contains(sec.Body, "Key lines") {
+			t.Errorf("lead rendered without its lines: %q", sec.Body)
+		}
+	}
+	chosen[1] = true
+	if v := c.view(chosen); len(v.Sections) == 0 || !strings.Contains(v.Sections[0].Body, "Key lines of its last reports before that:\n\n- “A long key line") {
+		t.Errorf("lead and line = %+v, want both", v.Sections)
+	}
+}

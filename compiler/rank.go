@@ -75,6 +75,10 @@ type piece struct {
 	// tail is appended to text when a piece of kind tailKind is shown
 	// too: a lead-in ("Earlier checks:") for a list the budget may drop.
 	tail, tailKind string
+	// leads names the kind of the list this piece introduces ("Key lines
+	// of its last reports before that:"): it is rendered only when a
+	// piece of that kind is, never as a heading over nothing.
+	leads string
 }
 
 // The rank table: the one place that decides what the budget keeps.
@@ -427,6 +431,7 @@ func (b *builder) keyLines(lines []handoff.KeyLine) {
 	}
 	slices.SortStableFunc(order, func(x, y int) int { return lines[x].Source.Index - lines[y].Source.Index })
 	b.add(secStop, rankKeyLines, "", "Key lines of its last reports before that:")
+	b.pieces[len(b.pieces)-1].leads = "report lines"
 	for _, i := range order {
 		rank := rankKeyLines + 2*i
 		if i >= keyLinesFirst {

@@ -9,6 +9,11 @@ import (
 // extractor writes it: in curly quotes, at least a short sentence long.
 var quotedSpanRe = regexp.MustCompile(`(?:: )?“([^“”]{20,})”`)
 
+// minRefQuote is the shortest quote referToShown replaces: a shorter one
+// is often the step itself ("Next session: an end-to-end test of the
+// importer."), which a next step must name, and costs little to repeat.
+const minRefQuote = 100
+
 // lastMessageRef stands for a quote of the last assistant message, which
 // the prompt quotes above the next step.
 const lastMessageRef = "(its last message, quoted above)"
@@ -30,16 +35,15 @@ func referToShown(next, last string) string {
 	// not fit.
 	flat := flatText(clipText(sanitize(strings.TrimSpace(last)), shortText))
 	out := quotedSpanRe.ReplaceAllStringFunc(next, func(m string) string {
-		colon := strings.HasPrefix(m, ": ")
-		span := strings.TrimSuffix(strings.TrimSuffix(strings.Trim(strings.TrimPrefix(m, ": "), "“”"), "…"), "...")
-		span = flatText(span)
-		if len([]rune(span)) < 20 || !strings.Contains(flat, span) {
+		if strings.HasPrefix(m, ": ") {
+			// "said comes next: “…”" names the step after the colon:
+			// the quote is the step, and a next step must say it.
 			return m
 		}
-		if colon {
-			// "settles the latest request: “…”" names what it points
-			// at; the reference is an aside, not the thing named.
-			return " — see " + strings.Trim(lastMessageRef, "()")
+		span := strings.TrimSuffix(strings.TrimSuffix(strings.Trim(m, "“”"), "…"), "...")
+		span = flatText(span)
+		if len([]rune(span)) < minRefQuote || !strings.Contains(flat, span) {
+			return m
 		}
 		return lastMessageRef
 	})

@@ -8,15 +8,15 @@ import (
 )
 
 func TestReferToShown(t *testing.T) {
-	last := "**§4 — Implementation plan** is recorded, framed as three `development chunks`.\n\n- Chunk 1: seed.\n- Chunk 2: browse."
+	last := "**§4 — Implementation plan** is recorded, framed as three `development chunks`, each ending in a manual test and validation gate.\n\n- Chunk 1: seed.\n- Chunk 2: browse."
 	tests := []struct {
 		name, next, last, want string
 	}{
 		{"first sentence, emphasis dropped by the quote",
-			"The last turn ended with the assistant reporting “§4 — Implementation plan is recorded, framed as three development chunks.”: check with the person.",
+			"The last turn ended with the assistant reporting “§4 — Implementation plan is recorded, framed as three development chunks, each ending in a manual test and validation gate.”: check with the person.",
 			last, "The last turn ended with the assistant reporting " + lastMessageRef + ": check with the person."},
 		{"a clipped quote matches by what it keeps",
-			"Reported “§4 — Implementation plan is recorded, framed as thr…”: ask.",
+			"Reported “§4 — Implementation plan is recorded, framed as three development chunks, each ending in a manual test and valid…”: ask.",
 			last, "Reported " + lastMessageRef + ": ask."},
 		{"a quote of another message stays",
 			"Continue: “Download and install CUDA Toolkit 12.x” (task 8)",
@@ -24,11 +24,14 @@ func TestReferToShown(t *testing.T) {
 		{"a short quote stays: too little to be sure",
 			"Run “Chunk 1: seed.” next.", last, "Run “Chunk 1: seed.” next."},
 		{"a quote in parentheses takes no second pair",
-			"Nothing is pending: the agent delivered its final answer (“§4 — Implementation plan is recorded, fr…”). Wait.",
+			"Nothing is pending: the agent delivered its final answer (“§4 — Implementation plan is recorded, framed as three development chunks, each ending in a manual test and valid…”). Wait.",
 			last, "Nothing is pending: the agent delivered its final answer " + lastMessageRef + ". Wait."},
-		{"a quote named after a colon becomes an aside",
-			"Then: check that its last report settles the latest request: “§4 — Implementation plan is recorded, framed as three development chunks.”",
-			last, "Then: check that its last report settles the latest request — see its last message, quoted above"},
+		{"a quote named after a colon is the step: it stays",
+			"Carry on with what the assistant said comes next: “§4 — Implementation plan is recorded, framed as three development chunks, each ending in a manual test and validation gate.”",
+			last, "Carry on with what the assistant said comes next: “§4 — Implementation plan is recorded, framed as three development chunks, each ending in a manual test and validation gate.”"},
+		{"a short quote is the step: it stays",
+			"Carry on with what the assistant said comes next: “Chunk 1: seed the sessions and heal them on re-sync.”",
+			"Done.\n\nChunk 1: seed the sessions and heal them on re-sync.", "Carry on with what the assistant said comes next: “Chunk 1: seed the sessions and heal them on re-sync.”"},
 		{"no last message", "Reported “§4 — Implementation plan is recorded”.", "", "Reported “§4 — Implementation plan is recorded”."},
 		{"beyond what the short variant shows stays",
 			"Carry on: “the final sentence that only the full message holds.”",
@@ -50,8 +53,8 @@ func TestReferToShown(t *testing.T) {
 func TestNextStepRefersToLastMessage(t *testing.T) {
 	s := &handoff.Snapshot{
 		Goal:     "Write the plan.",
-		NextStep: "The last turn ended with the assistant reporting “The plan is recorded in docs/PLAN.md as three chunks.”: check with the person.",
-		EndState: &handoff.EndState{LastAssistant: "The plan is recorded in docs/PLAN.md as three chunks.\n\nEach ends in a manual check."},
+		NextStep: "The last turn ended with the assistant reporting “The plan is recorded in docs/PLAN.md as three development chunks, each ending in a manual validation gate.”: check with the person.",
+		EndState: &handoff.EndState{LastAssistant: "The plan is recorded in docs/PLAN.md as three development chunks, each ending in a manual validation gate.\n\nEach ends in a manual check."},
 	}
 	for _, tc := range []struct {
 		budget int

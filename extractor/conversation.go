@@ -1137,8 +1137,14 @@ func withoutThinking(text string) string {
 			break
 		}
 		name := text[start+1 : start+end]
+		if strings.ContainsAny(name, " \t\n") {
+			break
+		}
 		closing := strings.Index(text[start:], "</"+name+">")
-		if closing < 0 || strings.ContainsAny(name, " \t\n") {
+		if closing < 0 {
+			// A block the model never closed (it looped, or was cut off)
+			// runs to the end: all of it is thinking, none of it said.
+			text = text[:start]
 			break
 		}
 		text = text[:start] + text[start+closing+len(name)+3:]

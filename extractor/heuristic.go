@@ -64,7 +64,7 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 		reverts.see(&ds, m, currentTask)
 		switch m.Role {
 		case handoff.RoleAssistant:
-			ds.scan(m, m.Text, false, currentTask)
+			ds.scan(m, withoutThinking(m.Text), false, currentTask)
 			ds.scanWritten(m, currentTask)
 		case handoff.RoleUser:
 			if req := userRequest(m.Text); req != "" {

@@ -198,3 +198,17 @@ func TestOutputHead(t *testing.T) {
 		}
 	}
 }
+
+func TestWithoutThinking(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"<thinking>plan</thinking>Done.":                                               "Done.",
+		"Start. <think>a</think> Middle <think>b</think>.":                             "Start.  Middle .",
+		"Said this. <thinking-content-7>looping on the cause, handleRelease captures…": "Said this.",
+		"Compare a <b and c> d":                                                        "Compare a <b and c> d",
+	} {
+		if got := withoutThinking(in); got != want {
+			t.Errorf("withoutThinking(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

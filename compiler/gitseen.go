@@ -58,14 +58,15 @@ func (b *builder) gitSeen(s *handoff.Snapshot) {
 	if g.Status != nil && g.Status.Index < s.Source.Messages/2 && (len(g.Edited) > 0 || g.Changed != nil) {
 		treeRank = rankGitSeenStale // the tree has moved on since
 	}
-	b.add(secGit, treeRank, "git seen", tree)
+	b.add(secGit, treeRank, "git tree", tree)
 	b.add(secGit, rank, "git seen", unpushed)
 	b.add(secGit, rankGitSeen+1, "git seen", last)
 	for i, item := range rest {
 		if i == gitSeenItems {
 			break
 		}
-		b.add(secGit, rankGitSeenFiles+2*i, "git files", item)
+		// Only beside the status line it continues.
+		b.addNeeding(secGit, rankGitSeenFiles+2*i, "git files", item, "git tree")
 	}
 }
 

@@ -161,3 +161,34 @@ func TestHeaderBranchFollowsGitSeen(t *testing.T) {
 		})
 	}
 }
+
+// TestGitOverflowNeedsItsStatus: a path past the status line's inline
+// list is shown only beside that line, never as the whole git state.
+func TestGitOverflowNeedsItsStatus(t *testing.T) {
+	t.Parallel()
+	s := &handoff.Snapshot{Source: handoff.SourceInfo{Messages: 50}, GitSeen: &handoff.GitSeen{
+		Status:   &handoff.MessageRef{Index: 40},
+		Modified: []string{"a.go", "b.go", "c.go", "d.go", "e.go", "f.go"},
+	}}
+	b := &builder{}
+	b.gitSeen(s)
+	c := &compilation{snap: s, pieces: b.pieces}
+	chosen := make([]bool, len(c.pieces))
+	tree := -1
+	for i, p := range c.pieces {
+		chosen[i] = p.kind == "git files"
+		if p.kind == "git tree" {
+			tree = i
+		}
+	}
+	if tree < 0 {
+		t.Fatalf("no status line among %+v", c.pieces)
+	}
+	if v := c.view(chosen); len(v.Sections) != 0 {
+		t.Errorf("overflow paths shown without their status line: %+v", v.Sections)
+	}
+	chosen[tree] = true
+	if v := c.view(chosen); len(v.Sections) != 1 || !strings.Contains(v.Sections[0].Body, "- uncommitted: `f.go`") {
+		t.Errorf("status line and overflow = %+v", v.Sections)
+	}
+}

@@ -75,10 +75,11 @@ type piece struct {
 	// tail is appended to text when a piece of kind tailKind is shown
 	// too: a lead-in ("Earlier checks:") for a list the budget may drop.
 	tail, tailKind string
-	// leads names the kind of the list this piece introduces ("Key lines
-	// of its last reports before that:"): it is rendered only when a
-	// piece of that kind is, never as a heading over nothing.
-	leads string
+	// needs names a kind this piece means nothing without: a lead-in
+	// ("Key lines of its last reports before that:") needs its list, a
+	// list's overflow item needs the summary it continues. It is rendered
+	// only when a piece of that kind is.
+	needs string
 }
 
 // The rank table: the one place that decides what the budget keeps.
@@ -168,10 +169,16 @@ type builder struct {
 }
 
 func (b *builder) add(sec section, rank int, kind, text string) {
+	b.addNeeding(sec, rank, kind, text, "")
+}
+
+// addNeeding is add for a piece rendered only beside a piece of kind
+// needs (see piece.needs).
+func (b *builder) addNeeding(sec section, rank int, kind, text, needs string) {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
-	b.pieces = append(b.pieces, piece{sec: sec, rank: rank, kind: kind, text: text})
+	b.pieces = append(b.pieces, piece{sec: sec, rank: rank, kind: kind, text: text, needs: needs})
 }
 
 // variants adds the short, longer and full renderings of one text, as one
@@ -430,8 +437,7 @@ func (b *builder) keyLines(lines []handoff.KeyLine) {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(x, y int) int { return lines[x].Source.Index - lines[y].Source.Index })
-	b.add(secStop, rankKeyLines, "", "Key lines of its last reports before that:")
-	b.pieces[len(b.pieces)-1].leads = "report lines"
+	b.addNeeding(secStop, rankKeyLines, "", "Key lines of its last reports before that:", "report lines")
 	for _, i := range order {
 		rank := rankKeyLines + 2*i
 		if i >= keyLinesFirst {

@@ -58,7 +58,7 @@ func (c *compilation) view(chosen []bool) View {
 		}
 	}
 	for i, p := range c.pieces {
-		if !chosen[i] && !p.fixed || p.leads != "" && !shownKind[p.leads] {
+		if !chosen[i] && !p.fixed || p.needs != "" && !shownKind[p.needs] {
 			continue
 		}
 		if p.tail != "" && shownKind[p.tailKind] {

@@ -192,3 +192,23 @@ func TestGitOverflowNeedsItsStatus(t *testing.T) {
 		t.Errorf("status line and overflow = %+v", v.Sections)
 	}
 }
+
+// TestSettledErrorsHeading: when no open error is shown, the errors
+// section does not say "open" over fixed ones.
+func TestSettledErrorsHeading(t *testing.T) {
+	t.Parallel()
+	fixed := handoff.ErrorRecord{ID: "e1", Command: "go test ./...", Message: "--- FAIL: TestX", Resolution: handoff.ResolutionFixed}
+	open := handoff.ErrorRecord{ID: "e2", Command: "go vet ./...", Message: "vet: bad printf", Resolution: handoff.ResolutionUnresolved}
+	for _, tc := range []struct {
+		errs []handoff.ErrorRecord
+		want string
+	}{
+		{[]handoff.ErrorRecord{fixed}, "## " + settledErrorsTitle},
+		{[]handoff.ErrorRecord{fixed, open}, "## Open errors (newest first)"},
+	} {
+		res := compileWith(t, &handoff.Snapshot{Goal: "Fix the tests.", Errors: tc.errs}, 2000)
+		if !strings.Contains(res.Prompt, tc.want) {
+			t.Errorf("errors %+v: prompt lacks %q:\n%s", tc.errs, tc.want, res.Prompt)
+		}
+	}
+}

@@ -80,10 +80,19 @@ func (c *compilation) view(chosen []bool) View {
 			continue
 		}
 		info := sectionInfo[sec]
-		v.Sections = append(v.Sections, SectionView{Key: info.key, Title: info.title, Body: joinBody(bodies[sec])})
+		title := info.title
+		if sec == secErrors && !shownKind["open errors"] && !shownKind["reported problems"] {
+			// Only settled errors made it in: a heading that says "open"
+			// over them would tell a successor to fix what is fixed.
+			title = settledErrorsTitle
+		}
+		v.Sections = append(v.Sections, SectionView{Key: info.key, Title: title, Body: joinBody(bodies[sec])})
 	}
 	return v
 }
+
+// settledErrorsTitle heads the errors section when none shown is open.
+const settledErrorsTitle = "Past errors (newest first)"
 
 // joinBody joins a section's pieces: list items on consecutive lines,
 // paragraphs (pieces spanning lines, or not list items) apart.

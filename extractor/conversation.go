@@ -400,12 +400,27 @@ var (
 // request command's name; a pure command is kept as typed (it may be an
 // end signal) and filtered out of goals by isCommandOnly.
 func cleanRequest(s string) string {
-	s = stripEnvelopes(strings.TrimSpace(s))
+	s = issueOnly(stripEnvelopes(strings.TrimSpace(s)))
 	if loc := requestCommand.FindStringIndex(s); loc != nil {
 		s = strings.TrimSpace(s[loc[1]:])
 	}
 	if placeholderOnly(s) {
 		return ""
+	}
+	return s
+}
+
+// sweIssueRe is SWE-agent's task template: a preamble, the issue after
+// "ISSUE:", and the harness's standing instructions to the model after
+// "INSTRUCTIONS:" ("YOU CAN ONLY ENTER ONE COMMAND AT A TIME …").
+var sweIssueRe = lazyRE(`(?s)^[^\n]*\bissue\b[^\n]*:\s*\nISSUE:\s*\n(.+?)\n\s*INSTRUCTIONS:\s*\n`)
+
+// issueOnly is a task template's issue: the person's (the issue
+// author's) words, without the harness's preamble and instructions,
+// which read as orders to a successor. Other text comes back unchanged.
+func issueOnly(s string) string {
+	if m := sweIssueRe.FindStringSubmatch(s); m != nil && strings.TrimSpace(m[1]) != "" {
+		return strings.TrimSpace(m[1])
 	}
 	return s
 }

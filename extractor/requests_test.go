@@ -213,3 +213,16 @@ func TestStopIsARuleOnlyAsAnImperative(t *testing.T) {
 		}
 	}
 }
+
+func TestIssueOnly(t *testing.T) {
+	t.Parallel()
+	tmpl := "We're currently solving the following issue within our repository. Here's the issue text:\nISSUE:\nparse_duration('1h30m') returns 90\nIt should return 5400.\n\nINSTRUCTIONS:\nNow, you're going to solve this issue on your own. YOU CAN ONLY ENTER ONE COMMAND AT A TIME.\n"
+	for in, want := range map[string]string{
+		tmpl: "parse_duration('1h30m') returns 90\nIt should return 5400.",
+		"Fix the issue in ISSUE.md, then follow INSTRUCTIONS: below.": "Fix the issue in ISSUE.md, then follow INSTRUCTIONS: below.",
+	} {
+		if got := issueOnly(in); got != want {
+			t.Errorf("issueOnly(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -918,10 +918,10 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult, 
 			}
 			for _, c := range m.ToolCalls {
 				r, ok := results[c.ID]
-				info := (&shapes{}).classify(c)
-				look, target := readOnlyCall(c, info, r, ok && c.ID != "")
+				info := (&shapes{heads: heads}).classify(c)
+				look, target := readOnlyCall(c, info, r, ok && c.ID != "", heads)
 				turn := handoff.Turn{Role: handoff.RoleTool, Text: toolLine(c, results, heads), ReadOnly: look, Target: target, Source: m.Ref(), Line: m.Line}
-				if ok && c.ID != "" && !failed(r) && (info.shell() && look != lookRead || look == lookList || look == lookSearch || look == lookGit) {
+				if ok && c.ID != "" && !heads.failed(r) && (info.shell() && look != lookRead || look == lookList || look == lookSearch || look == lookGit) {
 					turn.Output = outputHead(r.Content)
 				}
 				turns = append(turns, turn)
@@ -1024,9 +1024,9 @@ func toolLine(c handoff.ToolCall, results map[string]handoff.ToolResult, heads *
 	if c.ID == "" || !ok {
 		return line
 	}
-	if failed(r) {
+	if heads.failed(r) {
 		// A search that found nothing answered its question.
-		if ignoredResult((&shapes{}).classify(c), r) == ignoreNoMatch {
+		if ignoredResult((&shapes{heads: heads}).classify(c), r) == ignoreNoMatch {
 			return line + " → no match"
 		}
 		if code, ok := exitCode(r); ok && code != 0 {

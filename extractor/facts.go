@@ -81,11 +81,11 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 func computeFactsWith(msgs []handoff.Message, heads *headlines) (Facts, []string) {
 	var f Facts
 	p := newPairing()
-	sh := &shapes{}
+	sh := &shapes{heads: heads}
 	files := newFileSet()
 	errs := newErrorLog()
 	errs.heads = heads
-	subs := newSubagents()
+	subs := newSubagents(heads)
 	checks := newCheckLog()
 	var commits commitLog
 	var summaryGoal, said string

@@ -108,7 +108,7 @@ type sourcePattern struct {
 }
 
 // sourcePatterns returns every constant pattern the package's non-test
-// source hands to lazyRE or gated.
+// source hands to lazyRE, gated or screened.
 func sourcePatterns(t *testing.T) []sourcePattern {
 	t.Helper()
 	var out []sourcePattern
@@ -127,10 +127,11 @@ func sourcePatterns(t *testing.T) []sourcePattern {
 		}
 		ast.Inspect(f, func(node ast.Node) bool {
 			call, ok := node.(*ast.CallExpr)
-			if !ok || len(call.Args) != 1 {
+			if !ok || len(call.Args) == 0 {
 				return true
 			}
-			if fn, ok := call.Fun.(*ast.Ident); !ok || (fn.Name != "lazyRE" && fn.Name != "gated") {
+			fn, ok := call.Fun.(*ast.Ident)
+			if !ok || !(len(call.Args) == 1 && (fn.Name == "lazyRE" || fn.Name == "gated") || len(call.Args) == 2 && fn.Name == "screened") {
 				return true
 			}
 			pattern, ok := constString(call.Args[0])

@@ -72,7 +72,7 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 			}
 		}
 		for _, c := range m.ToolCalls {
-			if tasks, ok := planTasks(c); ok {
+			if tasks, ok := planTasks(c, nil); ok {
 				currentTask, _ = currentAndNext(tasks)
 			}
 		}

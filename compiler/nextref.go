@@ -1,13 +1,14 @@
 package compiler
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/handoff-cli/handoff/internal/lazyre"
 )
 
 // quotedSpanRe finds a quote of transcript text in the next step, as the
 // extractor writes it: in curly quotes, at least a short sentence long.
-var quotedSpanRe = regexp.MustCompile(`“([^“”]{20,})”`)
+var quotedSpanRe = lazyre.New(`“([^“”]{20,})”`)
 
 // lastMessageRef stands for a quote of the last assistant message, which
 // the prompt quotes above the next step.

@@ -56,3 +56,6 @@ func (l Regexp) FindAllString(s string, n int) []string {
 func (l Regexp) ReplaceAllString(src, repl string) string {
 	return l.re().ReplaceAllString(src, repl)
 }
+func (l Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
+	return l.re().ReplaceAllStringFunc(src, repl)
+}

@@ -3,6 +3,7 @@ package lazyre
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -21,6 +22,9 @@ func TestRegexpMatchesLikeMustCompile(t *testing.T) {
 		if got, want := l.FindAllStringSubmatch(tt.text, -1), re.FindAllStringSubmatch(tt.text, -1); !slices.EqualFunc(got, want, slices.Equal) {
 			t.Errorf("%s: FindAllStringSubmatch = %q, want %q", tt.pattern, got, want)
 		}
+		if got, want := l.ReplaceAllStringFunc(tt.text, strings.ToUpper), re.ReplaceAllStringFunc(tt.text, strings.ToUpper); got != want {
+			t.Errorf("%s: ReplaceAllStringFunc = %q, want %q", tt.pattern, got, want)
+		}
 		if got, want := l.ReplaceAllString(tt.text, "<$0>"), re.ReplaceAllString(tt.text, "<$0>"); got != want {
 			t.Errorf("%s: ReplaceAllString = %q, want %q", tt.pattern, got, want)
 		}
@@ -32,7 +36,7 @@ func TestRegexpMatchesLikeMustCompile(t *testing.T) {
 
 func TestSources(t *testing.T) {
 	t.Parallel()
-	got, dynamic, err := Sources("testdata/src", map[string]int{"lazyRE": 1, "screened": 2})
+	got, dynamic, err := Sources("testdata/src", map[string]int{"lazyRE": 1, "screened": 2, "lazyre.New": 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +44,7 @@ func TestSources(t *testing.T) {
 	for _, p := range got {
 		patterns = append(patterns, p.Pattern)
 	}
-	if want := []string{`a+b`, `x|yz`, `\d`}; !slices.Equal(patterns, want) {
+	if want := []string{`a+b`, `x|yz`, `\d`, `q+`}; !slices.Equal(patterns, want) {
 		t.Errorf("patterns = %q, want %q", patterns, want)
 	}
 	if len(dynamic) != 1 || dynamic[0].Line != 10 {

@@ -18,8 +18,8 @@ type Pattern struct {
 }
 
 // Sources returns every pattern the non-test Go files in dir hand, as
-// their first argument, to a function named in arity (name → the number
-// of arguments its calls take), and the places where such a call's
+// their first argument, to a function named in arity (its name, or
+// package.Name, → the number of arguments its calls take), and the places where such a call's
 // pattern is not a constant string. Patterns compile on first use, so a
 // package's test compiles each one from here: a bad one would otherwise
 // panic only when a transcript first reaches it.
@@ -44,8 +44,8 @@ func Sources(dir string, arity map[string]int) ([]Pattern, []token.Position, err
 			if !ok {
 				return true
 			}
-			fn, ok := call.Fun.(*ast.Ident)
-			if !ok || arity[fn.Name] == 0 || len(call.Args) != arity[fn.Name] {
+			name := funcName(call.Fun)
+			if arity[name] == 0 || len(call.Args) != arity[name] {
 				return true
 			}
 			pattern, ok := constString(call.Args[0])
@@ -58,6 +58,20 @@ func Sources(dir string, arity map[string]int) ([]Pattern, []token.Position, err
 		})
 	}
 	return out, dynamic, nil
+}
+
+// funcName is a called function's name: "lazyRE", or "lazyre.New" for
+// a package's function; "" for anything else.
+func funcName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		if x, ok := e.X.(*ast.Ident); ok {
+			return x.Name + "." + e.Sel.Name
+		}
+	}
+	return ""
 }
 
 // constString evaluates a string literal or a + of them.

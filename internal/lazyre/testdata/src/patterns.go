@@ -10,4 +10,5 @@ var (
 	d = lazyRE(pattern())
 	e = other(`ignored`)
 	f = screened(`ignored: one argument`)
+	g = lazyre.New(`q+`)
 )

@@ -374,8 +374,9 @@ func notWordRune(r rune) bool {
 }
 
 func matchesAny(res []lazyRegexp, s string) bool {
+	var lower lowered // one lower-casing of s for every pattern's gate
 	for _, re := range res {
-		if re.MatchString(s) {
+		if re.gate().match(s, &lower) {
 			return true
 		}
 	}

@@ -790,3 +790,28 @@ func mayFact(s string) bool {
 	}
 	return false
 }
+
+// FindString is the regexp's leftmost match, "" when the screen fails.
+func (r screenedRegexp) FindString(s string) string {
+	if !r.may(s) {
+		return ""
+	}
+	return r.lazyRegexp.FindString(s)
+}
+
+// mayCheckError screens checkErrorRe, which has no literal gate of its
+// own (its \s* and .* cross lines) and ran on every check's whole output.
+// Each of its alternatives needs, lower-cased, one of these texts: "err"
+// in error, [ERROR], ERROR: and npm ERR!; the build failures; make's
+// ": ***"; "! " and "⨯ " (the LaTeX and Next.js error lines); FATAL:.
+// None holds a k or an s, the letters (?i) also matches with non-ASCII
+// runes (K, ſ), so ASCII lower-casing finds every fold.
+func mayCheckError(s string) bool {
+	lower := asciiLower(s)
+	for _, t := range [...]string{"err", "failed to compile", "build fail", "compilation terminated", ": ***", "! ", "⨯ ", "fatal:"} {
+		if strings.Contains(lower, t) {
+			return true
+		}
+	}
+	return false
+}

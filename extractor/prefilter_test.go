@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff/transcript"
 )
@@ -308,11 +309,25 @@ func TestScreensExact(t *testing.T) {
 		}
 		texts = append(texts, string(b))
 	}
-	texts = append(texts, "a.go", "x.ts", "a_b", "fooBar", "LibraryPaths", "12", "1.5", "3 tests", "`x`", "a/b", "é.go", "aÉ", "1 MS")
+	// And over the bytes checkErrorRe turns on.
+	const errAlphabet = "eErRoO!: *\n⨯fFaAtTlL(1,)sS[]-"
+	for range 60000 {
+		b := []byte{}
+		for n := 1 + rng.IntN(12); len(b) < n; {
+			i := rng.IntN(len(errAlphabet))
+			_, w := utf8.DecodeRuneInString(errAlphabet[i:])
+			if !utf8.RuneStart(errAlphabet[i]) {
+				continue
+			}
+			b = append(b, errAlphabet[i:i+w]...)
+		}
+		texts = append(texts, string(b))
+	}
+	texts = append(texts, "a.go", "x.ts", "a_b", "fooBar", "LibraryPaths", "12", "1.5", "3 tests", "`x`", "a/b", "é.go", "aÉ", "1 MS", "x.c:3: error: y", "npm ERR! z", "make: *** [all] Error 2", "! Undefined control sequence.", "  ⨯ Failed", "[ERROR] x", "FATAL: y", "a: syntax error near", "BUILD FAILED", "error\n\n: late colon", "ſyntax")
 	for _, tt := range []struct {
 		name string
 		re   screenedRegexp
-	}{{"factRe", factRe}, {"pascalRe", pascalRe}, {"figureRe", figureRe}} {
+	}{{"factRe", factRe}, {"pascalRe", pascalRe}, {"figureRe", figureRe}, {"checkErrorRe", checkErrorRe}} {
 		re := tt.re.Regexp()
 		screened := 0
 		for _, s := range texts {
@@ -325,6 +340,9 @@ func TestScreensExact(t *testing.T) {
 			}
 			if got := tt.re.MatchString(s); got != want {
 				t.Errorf("%s: MatchString(%.80q) = %v, the regexp says %v", tt.name, s, got, want)
+			}
+			if got, want := tt.re.FindString(s), re.FindString(s); got != want {
+				t.Errorf("%s: FindString(%.80q) = %q, the regexp finds %q", tt.name, s, got, want)
 			}
 			if got, want := tt.re.FindAllString(s, -1), re.FindAllString(s, -1); !slices.Equal(got, want) {
 				t.Errorf("%s: FindAllString(%.80q) = %q, the regexp finds %q", tt.name, s, got, want)

@@ -357,7 +357,7 @@ func checkOutcome(r handoff.ToolResult, fail, trailing bool) (handoff.TestStatus
 	if fail && bareFailure(r, out) {
 		return handoff.TestsUnknown, ""
 	}
-	errLine := strings.TrimSpace(findCheckError(out))
+	errLine := strings.TrimSpace(checkErrorRe.FindString(out))
 	switch {
 	case errLine != "" && (fail || !trailing):
 		return handoff.TestsFailing, truncate(errLine, 200)

@@ -801,60 +801,17 @@ func (r screenedRegexp) FindString(s string) string {
 
 // mayCheckError screens checkErrorRe, which has no literal gate of its
 // own (its \s* and .* cross lines) and ran on every check's whole output.
-func mayCheckError(s string) bool { return checkErrorFrom(s) >= 0 }
-
-// checkErrorFrom is where in s a match of checkErrorRe can start at the
-// earliest, -1 when s holds none.
-//
-// Each alternative of checkErrorRe needs, lower-cased, one of the texts
-// below: "err" in error, [ERROR], ERROR: and npm ERR!; the build
-// failures; make's ": ***"; "! " and "⨯ " (the LaTeX and Next.js error
-// lines); FATAL:. None holds a k or an s, the letters (?i) also matches
-// with non-ASCII runes (K, ſ), so ASCII lower-casing finds every fold.
-//
-// Every alternative starts at a line start (^ under (?m)), and what comes
-// before its text is on that text's line or, through \s*, on lines above
-// it that are blank but for at most one (alt 1's "file:12:" prefix). So
-// no match starts before the line of the first such text in s, walked up
-// over blank lines, one more line, and blank lines again; and as that is
-// a line start, the regexp finds the same leftmost match in s[from:].
-func checkErrorFrom(s string) int {
+// Each of its alternatives needs, lower-cased, one of these texts: "err"
+// in error, [ERROR], ERROR: and npm ERR!; the build failures; make's
+// ": ***"; "! " and "⨯ " (the LaTeX and Next.js error lines); FATAL:.
+// None holds a k or an s, the letters (?i) also matches with non-ASCII
+// runes (K, ſ), so ASCII lower-casing finds every fold.
+func mayCheckError(s string) bool {
 	lower := asciiLower(s)
-	first := -1
 	for _, t := range [...]string{"err", "failed to compile", "build fail", "compilation terminated", ": ***", "! ", "⨯ ", "fatal:"} {
-		if i := strings.Index(lower, t); i >= 0 && (first < 0 || i < first) {
-			first = i
+		if strings.Contains(lower, t) {
+			return true
 		}
 	}
-	if first < 0 {
-		return -1
-	}
-	from := strings.LastIndexByte(s[:first], '\n') + 1
-	from = upBlankLines(s, from)
-	if from > 0 {
-		from = strings.LastIndexByte(s[:from-1], '\n') + 1 // one line up, whatever it holds
-	}
-	return upBlankLines(s, from)
-}
-
-// upBlankLines moves the line start from up over the lines above it that
-// hold only regexp's \s (space, \t, \f, \r).
-func upBlankLines(s string, from int) int {
-	for from > 0 {
-		above := strings.LastIndexByte(s[:from-1], '\n') + 1
-		if strings.Trim(s[above:from-1], " \t\f\r") != "" {
-			break
-		}
-		from = above
-	}
-	return from
-}
-
-// findCheckError is checkErrorRe.FindString(s), run from checkErrorFrom.
-func findCheckError(s string) string {
-	from := checkErrorFrom(s)
-	if from < 0 {
-		return ""
-	}
-	return checkErrorRe.Regexp().FindString(s[from:])
+	return false
 }

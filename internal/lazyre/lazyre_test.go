@@ -54,3 +54,15 @@ func TestSources(t *testing.T) {
 		t.Errorf("a directory with no Go files: %v, want no error", err)
 	}
 }
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	n, errs := Check("testdata/src", map[string]int{"lazyRE": 1, "bad": 1})
+	if n != 3 {
+		t.Errorf("found %d patterns, want 3", n)
+	}
+	// The run-time pattern at line 10 and the bad one at line 3 of bad.go.
+	if len(errs) != 2 {
+		t.Errorf("errors %v, want two", errs)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -97,4 +98,24 @@ func constString(e ast.Expr) (string, bool) {
 		return constString(e.X)
 	}
 	return "", false
+}
+
+// Check compiles every pattern Sources finds in dir and returns how many
+// it found and what is wrong: a pattern that does not compile, or one
+// that is not a constant string and so cannot be checked here.
+func Check(dir string, arity map[string]int) (int, []error) {
+	patterns, dynamic, err := Sources(dir, arity)
+	if err != nil {
+		return 0, []error{err}
+	}
+	var errs []error
+	for _, at := range dynamic {
+		errs = append(errs, fmt.Errorf("%s: pattern is not a constant string", at))
+	}
+	for _, p := range patterns {
+		if _, err := regexp.Compile(p.Pattern); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", p.At, err))
+		}
+	}
+	return len(patterns), errs
 }

@@ -1,18 +1,18 @@
 package compiler
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/internal/lazyre"
 )
 
 // concreteRe finds a thing a decision can name: code in backticks, a path
 // or file name, a flag, a number, an identifier with an underscore, a dot
 // or inner capitals (snake_case, pkg.Func, CamelCase), an acronym.
-var concreteRe = regexp.MustCompile("`[^`]+`" +
+var concreteRe = lazyre.New("`[^`]+`" +
 	`|[\p{L}\d_.-]*/[\p{L}\d_.-]+` + // a/b, src/x, ./x, owner/repo
 	`|\b[\p{L}\d_-]+\.[a-z][a-z\d]{0,5}\b` + // file.ext, pkg.Func
 	`|(?:^|\s)--?[a-zA-Z][\w-]*` + // --flag, -x
@@ -23,7 +23,7 @@ var concreteRe = regexp.MustCompile("`[^`]+`" +
 	`|\b\p{Lu}[\p{Lu}\d]+\b`) // API, C17, GITHUB_TOKEN (with _ above)
 
 // standingRe is a rule that holds for the whole session.
-var standingRe = regexp.MustCompile(`(?i)\b(?:don'?t|do not|never|always|must(?: not)?)\b`)
+var standingRe = lazyre.New(`(?i)\b(?:don'?t|do not|never|always|must(?: not)?)\b`)
 
 // namesThing reports whether a decision's text names a concrete choice: a
 // concreteRe match, or a capitalised word that does not start a sentence

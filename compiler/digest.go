@@ -1,9 +1,10 @@
 package compiler
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/handoff-cli/handoff/internal/lazyre"
 )
 
 // digestMinItems is how many items (paragraphs, list items, headings) a
@@ -12,7 +13,7 @@ const digestMinItems = 4
 
 // itemStartRe marks a line that begins an item of its own: a list item, a
 // numbered step, a heading, a bracketed tag ("[HIGH] …") or a bold label.
-var itemStartRe = regexp.MustCompile(`^\s*(?:[-*•+]\s|\d{1,3}[.)]\s|#{1,6}\s|\[[^\]\n]{1,30}\]\s|\*\*[^*\n]+\*\*)`)
+var itemStartRe = lazyre.New(`^\s*(?:[-*•+]\s|\d{1,3}[.)]\s|#{1,6}\s|\[[^\]\n]{1,30}\]\s|\*\*[^*\n]+\*\*)`)
 
 // digest renders a long, itemized message as the head of each item, each
 // clipped to perItem runes at a sentence or word boundary, until total

@@ -2,10 +2,10 @@ package compiler
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/internal/lazyre"
 )
 
 // Ranks of the git state the session's own commands showed, beside the
@@ -35,7 +35,7 @@ const (
 
 // gitWorkRe is a request about recording or publishing work: git's own
 // verbs, which most languages borrow.
-var gitWorkRe = regexp.MustCompile(`(?i)\b(?:git|commit|push|merge|stage|rebase)\w*`)
+var gitWorkRe = lazyre.New(`(?i)\b(?:git|commit|push|merge|stage|rebase)\w*`)
 
 // gitSeen renders what the session's git commands showed when git itself
 // could not be asked (--no-git, another machine): the tree as of the

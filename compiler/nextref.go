@@ -1,13 +1,14 @@
 package compiler
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/handoff-cli/handoff/internal/lazyre"
 )
 
 // quotedSpanRe finds a quote of transcript text in the next step, as the
 // extractor writes it: in curly quotes, at least a short sentence long.
-var quotedSpanRe = regexp.MustCompile(`(?:: )?“([^“”]{20,})”`)
+var quotedSpanRe = lazyre.New(`(?:: )?“([^“”]{20,})”`)
 
 // minRefQuote is the shortest quote referToShown replaces: a shorter one
 // is often the step itself ("Next session: an end-to-end test of the

@@ -1,17 +1,18 @@
 package compiler
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/handoff-cli/handoff/internal/lazyre"
 )
 
 var (
 	// logLineRe is a line of tool output rather than prose: a bullet or
 	// status mark a tool prints, a timestamp, a log level, a path, a
 	// runner's step header.
-	logLineRe = regexp.MustCompile(`^\s*(?:[•⨯✗✓✔›»$]|\d{1,4}[-:/.]\d|\[?\d{1,2}:\d{2}|\[?(?:INFO|WARN(?:ING)?|ERROR|DEBUG|TRACE)\b|/[\w.-]+/|(?:Run|Downloading|Extracting|Installing|Building|Compiling|Finished|Running)\b|at \S+\(|\w[\w .-]{0,30}:\s|::)`)
+	logLineRe = lazyre.New(`^\s*(?:[•⨯✗✓✔›»$]|\d{1,4}[-:/.]\d|\[?\d{1,2}:\d{2}|\[?(?:INFO|WARN(?:ING)?|ERROR|DEBUG|TRACE)\b|/[\w.-]+/|(?:Run|Downloading|Extracting|Installing|Building|Compiling|Finished|Running)\b|at \S+\(|\w[\w .-]{0,30}:\s|::)`)
 	// logKeyRe is a log line worth keeping: what failed and why.
-	logKeyRe = regexp.MustCompile(`(?i)⨯|✗|\berror\b|\bfail(?:ed|ure|s)?\b|\bfatal\b|\bpanic\b|\bexception\b|\bdenied\b|\bnot found\b|\bunsupported\b|\bare supported\b|\bexit (?:code|status) [1-9]`)
+	logKeyRe = lazyre.New(`(?i)⨯|✗|\berror\b|\bfail(?:ed|ure|s)?\b|\bfatal\b|\bpanic\b|\bexception\b|\bdenied\b|\bnot found\b|\bunsupported\b|\bare supported\b|\bexit (?:code|status) [1-9]`)
 )
 
 // Limits on a pasted log's digest.

@@ -58,7 +58,7 @@ func ReadConversation(t *handoff.Transcript) Conversation {
 func readConversation(t *handoff.Transcript, main []handoff.Message, heads *headlines) Conversation {
 	var c Conversation
 	results := resultsByCall(main)
-	questions := questionCalls(main)
+	questions := questionCalls(main, heads)
 
 	seen := map[string]bool{}
 	var summaryGoal string
@@ -174,7 +174,7 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 	rules := append(forkParentRules(t.Messages), pointedRules(main, c.Requests)...)
 	c.Constraints = withoutRestatedRules(withoutRequestEchoes(constraints(append(rules, c.Requests...), full), c.Requests, c.Goal, c.LatestRequest))
 	c.Language = personLanguage(c.Requests)
-	c.End = endState(t, main, results)
+	c.End = endState(t, main, results, heads)
 	if c.Carried != nil {
 		c.Carried.AtEnd = !assistantSpokeAfter(main, c.Carried.Source.Index)
 		if c.Carried.AtEnd {
@@ -182,7 +182,7 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 		}
 	}
 	c.Recent = recentTurns(main, results, heads)
-	c.FileNotes = fileNotes(main, t.Session.CWD)
+	c.FileNotes = fileNotes(main, t.Session.CWD, heads)
 	tidyAssistant(&c, t.Session.CWD)
 	return c
 }
@@ -286,7 +286,7 @@ func resultsByCall(msgs []handoff.Message) map[string]handoff.ToolResult {
 // questionCalls finds calls that put questions to the person, by shape: an
 // input holding a "questions" list (AskUserQuestion, request_user_input)
 // or a single "question". It returns each call's question text by id.
-func questionCalls(msgs []handoff.Message) map[string]string {
+func questionCalls(msgs []handoff.Message, heads *headlines) map[string]string {
 	out := map[string]string{}
 	for _, m := range msgs {
 		if m.Role != handoff.RoleAssistant {
@@ -296,7 +296,7 @@ func questionCalls(msgs []handoff.Message) map[string]string {
 			if c.ID == "" {
 				continue
 			}
-			if q := questionText(c); q != "" {
+			if q := questionText(c, heads); q != "" {
 				out[c.ID] = q
 			}
 		}
@@ -306,8 +306,8 @@ func questionCalls(msgs []handoff.Message) map[string]string {
 
 // questionText returns the questions of a question-asking call, with their
 // options, or "" when the call is not one.
-func questionText(c handoff.ToolCall) string {
-	in := decodeObject(c.Input)
+func questionText(c handoff.ToolCall, heads *headlines) string {
+	in := heads.object(c.Input)
 	var parts []string
 	if qs, ok := in["questions"].([]any); ok {
 		for _, q := range qs {
@@ -676,7 +676,7 @@ var (
 )
 
 // endState reads where the session stopped.
-func endState(t *handoff.Transcript, main []handoff.Message, results map[string]handoff.ToolResult) *handoff.EndState {
+func endState(t *handoff.Transcript, main []handoff.Message, results map[string]handoff.ToolResult, heads *headlines) *handoff.EndState {
 	e := &handoff.EndState{Signal: t.Session.EndSignal}
 	lastText := -1
 	for i, m := range main {
@@ -748,7 +748,7 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 				if _, ok := results[c.ID]; ok {
 					continue
 				}
-				if q := questionText(c); q != "" {
+				if q := questionText(c, heads); q != "" {
 					e.Question = clipSentences(q, statedNextLimit)
 					continue
 				}
@@ -933,10 +933,10 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult, 
 			}
 			for _, c := range m.ToolCalls {
 				r, ok := results[c.ID]
-				info := (&shapes{}).classify(c)
-				look, target := readOnlyCall(c, info, r, ok && c.ID != "")
+				info := (&shapes{heads: heads}).classify(c)
+				look, target := readOnlyCall(c, info, r, ok && c.ID != "", heads)
 				turn := handoff.Turn{Role: handoff.RoleTool, Text: toolLine(c, results, heads), ReadOnly: look, Target: target, Source: m.Ref(), Line: m.Line}
-				if ok && c.ID != "" && !failed(r) && (info.shell() && look != lookRead || look == lookList || look == lookSearch || look == lookGit) {
+				if ok && c.ID != "" && !heads.failed(r) && (info.shell() && look != lookRead || look == lookList || look == lookSearch || look == lookGit) {
 					turn.Output = outputHead(r.Content)
 				}
 				turns = append(turns, turn)
@@ -1039,9 +1039,9 @@ func toolLine(c handoff.ToolCall, results map[string]handoff.ToolResult, heads *
 	if c.ID == "" || !ok {
 		return line
 	}
-	if failed(r) {
+	if heads.failed(r) {
 		// A search that found nothing answered its question.
-		if ignoredResult((&shapes{}).classify(c), r) == ignoreNoMatch {
+		if ignoredResult((&shapes{heads: heads}).classify(c), r) == ignoreNoMatch {
 			return line + " → no match"
 		}
 		if code, ok := exitCode(r); ok && code != 0 {

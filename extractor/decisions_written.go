@@ -64,7 +64,7 @@ func writtenDecisions(c handoff.ToolCall) []writtenEntry {
 // new text, a patch's added lines, a shell here-document's body.
 func writtenFiles(c handoff.ToolCall) map[string]string {
 	out := map[string]string{}
-	for p, w := range writtenText(c) {
+	for p, w := range writtenText(c, nil) {
 		out[p] = w.text
 	}
 	if len(out) > 0 {

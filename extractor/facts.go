@@ -81,11 +81,11 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 func computeFactsWith(msgs []handoff.Message, heads *headlines) (Facts, []string) {
 	var f Facts
 	p := newPairing()
-	sh := &shapes{}
+	sh := &shapes{heads: heads}
 	files := newFileSet()
 	errs := newErrorLog()
 	errs.heads = heads
-	subs := newSubagents()
+	subs := newSubagents(heads)
 	checks := newCheckLog()
 	var commits commitLog
 	var summaryGoal, said string
@@ -109,7 +109,7 @@ func computeFactsWith(msgs []handoff.Message, heads *headlines) (Facts, []string
 			p.add(c.ID, info)
 			files.addCall(info)
 			if info.kind == kindPlan && !m.Sidechain {
-				if tasks, ok := planTasks(c); ok {
+				if tasks, ok := planTasks(c, heads); ok {
 					f.Tasks, planTool = tasks, true
 				}
 			}
@@ -294,8 +294,8 @@ func normalizeCommand(cmd string) string {
 
 // planTasks reads a plan from a call shaped like TodoWrite (todos[]) or
 // update_plan (plan[]).
-func planTasks(c handoff.ToolCall) ([]handoff.Task, bool) {
-	items, ok := planItems(c.Name, decodeObject(c.Input))
+func planTasks(c handoff.ToolCall, heads *headlines) ([]handoff.Task, bool) {
+	items, ok := planItems(c.Name, heads.object(c.Input))
 	if !ok {
 		return nil, false
 	}

@@ -84,7 +84,7 @@ type noteWrite struct {
 // written last come first, and a history file (an archive, "previous
 // notes") after every current one. These are the assistant's own words,
 // not tool output.
-func fileNotes(main []handoff.Message, cwd string) []handoff.FileNote {
+func fileNotes(main []handoff.Message, cwd string, heads *headlines) []handoff.FileNote {
 	writes := map[string][]noteWrite{}
 	var order []string
 	for _, m := range main {
@@ -92,7 +92,7 @@ func fileNotes(main []handoff.Message, cwd string) []handoff.FileNote {
 			continue
 		}
 		for _, c := range m.ToolCalls {
-			for p, w := range writtenText(c) {
+			for p, w := range writtenText(c, heads) {
 				if !isNotesFile(p) {
 					continue
 				}
@@ -283,9 +283,9 @@ func headline(s string) string {
 // writtenText returns, per file, the text a call writes: Write content
 // (the whole file), Edit/MultiEdit new text, or a patch's added lines
 // (a part of it).
-func writtenText(c handoff.ToolCall) map[string]noteWrite {
+func writtenText(c handoff.ToolCall, heads *headlines) map[string]noteWrite {
 	out := map[string]noteWrite{}
-	in := decodeObject(c.Input)
+	in := heads.object(c.Input)
 	if p := firstPath(in); p != "" {
 		var parts []string
 		whole := false

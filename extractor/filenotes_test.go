@@ -315,7 +315,7 @@ func BenchmarkFileNotes(b *testing.B) {
 		})
 		b.Run(name+"/fileNotes", func(b *testing.B) {
 			for b.Loop() {
-				fileNotes(tr.Messages, tr.Session.CWD)
+				fileNotes(tr.Messages, tr.Session.CWD, nil)
 			}
 		})
 	}

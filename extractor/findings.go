@@ -146,7 +146,7 @@ var changeArrowRe = lazyRE(`\S\s*(?:→|->|⇒|=>)\s*\S`)
 
 // pascalRe is a PascalCase identifier of two humps or more
 // (LibraryPaths, SignalScorer), which factRe's lower camelCase misses.
-var pascalRe = lazyRE(`\b[A-Z][a-z]+[A-Z][A-Za-z0-9]*\b`)
+var pascalRe = screened(`\b[A-Z][a-z]+[A-Z][A-Za-z0-9]*\b`, mayPascal)
 
 // findingLine cleans one line of an earlier report and scores it as a
 // finding: 2 for a verdict or a change made, 2 for a name, 1 for a

@@ -29,7 +29,7 @@ func ReadGitSeen(msgs []handoff.Message, cwd string) *handoff.GitSeen {
 func readGitSeenWith(msgs []handoff.Message, cwd string, heads *headlines) *handoff.GitSeen {
 	g := &gitSeen{cwd: cwd, heads: heads}
 	p := newPairing()
-	sh := &shapes{}
+	sh := &shapes{heads: heads}
 	for _, m := range msgs {
 		for _, c := range m.ToolCalls {
 			info := sh.classify(c)

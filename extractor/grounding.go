@@ -223,7 +223,7 @@ func newCiteWindow(msgs []handoff.Message) *citeWindow {
 		byIndex:   make(map[int]handoff.Message, len(msgs)),
 		order:     msgs,
 		pos:       make(map[int]int, len(msgs)),
-		questions: questionCalls(msgs),
+		questions: questionCalls(msgs, nil),
 		plans:     planCalls(msgs),
 		tail:      map[int]bool{},
 		words:     map[string]map[string]bool{},

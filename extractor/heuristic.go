@@ -72,7 +72,7 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 			}
 		}
 		for _, c := range m.ToolCalls {
-			if tasks, ok := planTasks(c); ok {
+			if tasks, ok := planTasks(c, nil); ok {
 				currentTask, _ = currentAndNext(tasks)
 			}
 		}
@@ -374,8 +374,9 @@ func notWordRune(r rune) bool {
 }
 
 func matchesAny(res []lazyRegexp, s string) bool {
+	var lower lowered // one lower-casing of s for every pattern's gate
 	for _, re := range res {
-		if re.MatchString(s) {
+		if re.gate().match(s, &lower) {
 			return true
 		}
 	}

@@ -2,15 +2,12 @@ package extractor
 
 import (
 	"context"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/handoff-cli/handoff/internal/lazyre"
 	"github.com/handoff-cli/handoff/transcript"
 )
 
@@ -21,8 +18,8 @@ func TestLazyPatternsCompile(t *testing.T) {
 	t.Parallel()
 	patterns := sourcePatterns(t)
 	for _, p := range patterns {
-		if _, err := regexp.Compile(p.pattern); err != nil {
-			t.Errorf("%s: %v", p.at, err)
+		if _, err := regexp.Compile(p.Pattern); err != nil {
+			t.Errorf("%s: %v", p.At, err)
 		}
 	}
 	if len(patterns) < 150 {
@@ -55,15 +52,15 @@ func TestLazyGatesMatchLikeRegexp(t *testing.T) {
 	}
 	const gateStride = 8
 	for i, p := range sourcePatterns(t) {
-		g := buildGate(p.pattern)
+		g := buildGate(p.Pattern)
 		for j := i % gateStride; j < len(texts); j += gateStride {
 			s := texts[j]
 			want := g.Regexp.MatchString(s)
 			if want && !g.mayMatch(s) {
-				t.Errorf("%s: gate closed on %.80q, which the regexp matches", p.at, s)
+				t.Errorf("%s: gate closed on %.80q, which the regexp matches", p.At, s)
 			}
 			if got := g.MatchString(s); got != want {
-				t.Errorf("%s: MatchString(%.80q) = %v, the regexp says %v", p.at, s, got, want)
+				t.Errorf("%s: MatchString(%.80q) = %v, the regexp says %v", p.At, s, got, want)
 			}
 		}
 	}
@@ -101,70 +98,13 @@ func messageTexts(t *testing.T) []string {
 	return out
 }
 
-// sourcePattern is one pattern handed to lazyRE or gated, and where.
-type sourcePattern struct {
-	pattern string
-	at      token.Position
-}
-
 // sourcePatterns returns every constant pattern the package's non-test
-// source hands to lazyRE or gated.
-func sourcePatterns(t *testing.T) []sourcePattern {
+// source hands to lazyRE, gated or screened.
+func sourcePatterns(t *testing.T) []lazyre.Pattern {
 	t.Helper()
-	var out []sourcePattern
-	files, err := filepath.Glob("*.go")
+	out, _, err := lazyre.Sources(".", map[string]int{"lazyRE": 1, "gated": 1, "screened": 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatalf("parse %s: %v", name, err)
-		}
-		ast.Inspect(f, func(node ast.Node) bool {
-			call, ok := node.(*ast.CallExpr)
-			if !ok || len(call.Args) != 1 {
-				return true
-			}
-			if fn, ok := call.Fun.(*ast.Ident); !ok || (fn.Name != "lazyRE" && fn.Name != "gated") {
-				return true
-			}
-			pattern, ok := constString(call.Args[0])
-			if !ok {
-				return true // built at run time: compileDecisionPatterns, checked whole
-			}
-			out = append(out, sourcePattern{pattern: pattern, at: fset.Position(call.Pos())})
-			return true
-		})
-	}
-	return out
-}
-
-// constString evaluates a string literal or a + of them.
-func constString(e ast.Expr) (string, bool) {
-	switch e := e.(type) {
-	case *ast.BasicLit:
-		if e.Kind != token.STRING {
-			return "", false
-		}
-		s, err := strconv.Unquote(e.Value)
-		return s, err == nil
-	case *ast.BinaryExpr:
-		if e.Op != token.ADD {
-			return "", false
-		}
-		a, ok := constString(e.X)
-		if !ok {
-			return "", false
-		}
-		b, ok := constString(e.Y)
-		return a + b, ok
-	case *ast.ParenExpr:
-		return constString(e.X)
-	}
-	return "", false
+	return out // a pattern built at run time (compileDecisionPatterns) is checked whole
 }

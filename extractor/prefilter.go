@@ -700,3 +700,118 @@ func literalOf(t exactText) (gateLiteral, bool) {
 	flush()
 	return gateLiteral{text: best, fold: true, prefix: bestAt == 0}, len(best) >= minGateLiteral
 }
+
+// screenedRegexp is a lazyRegexp behind a hand-written screen for a
+// pattern with no literal to gate on: may is true of every text the
+// regexp matches in, so a false screen answers "no match" exactly, and
+// only a text that passes runs the regexp. factRe, pascalRe and figureRe
+// ran on every line of the assistant's reports (findingLine, keyLine),
+// about a twentieth of a large compile; most prose lines fail their
+// screens. TestScreensExact holds each screen to its regexp on every line
+// of the shared transcripts and on generated text.
+type screenedRegexp struct {
+	lazyRegexp
+	may func(string) bool
+}
+
+// screened returns pattern's lazyRegexp behind may.
+func screened(pattern string, may func(string) bool) screenedRegexp {
+	return screenedRegexp{lazyRegexp: lazyRE(pattern), may: may}
+}
+
+func (r screenedRegexp) MatchString(s string) bool {
+	return r.may(s) && r.lazyRegexp.MatchString(s)
+}
+
+func (r screenedRegexp) FindAllString(s string, n int) []string {
+	if !r.may(s) {
+		return nil
+	}
+	return r.lazyRegexp.FindAllString(s, n)
+}
+
+func isLowerASCII(b byte) bool { return 'a' <= b && b <= 'z' }
+func isUpperASCII(b byte) bool { return 'A' <= b && b <= 'Z' }
+func isDigitASCII(b byte) bool { return '0' <= b && b <= '9' }
+
+// isWordASCII is regexp's \w: [0-9A-Za-z_].
+func isWordASCII(b byte) bool {
+	return isLowerASCII(b) || isUpperASCII(b) || isDigitASCII(b) || b == '_'
+}
+
+// mayPascal screens pascalRe (\b[A-Z][a-z]+[A-Z][A-Za-z0-9]*\b): its
+// [a-z]+[A-Z] is a lower-case letter followed by an upper-case one.
+func mayPascal(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if isLowerASCII(s[i]) && isUpperASCII(s[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayFigure screens figureRe: each of its alternatives starts with \d,
+// an ASCII digit even under (?i).
+func mayFigure(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isDigitASCII(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// extFirst holds the first letters of factRe's file extensions (go, py,
+// rs, ts, js, mjs, c, h, java, kt, swift, rb, bib, yaml, …).
+const extFirst = "gprtjmchksby"
+
+// mayFact screens factRe, one clause per alternative: a backtick (code),
+// a slash (a path), a \w dot and an extension's first letter (a file), a
+// lower-case letter and an underscore (snake_case), a lower-case letter
+// and an upper-case one (camelCase).
+func mayFact(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b == '`' || b == '/':
+			return true
+		case b == '_':
+			if i > 0 && isLowerASCII(s[i-1]) {
+				return true
+			}
+		case b == '.':
+			if i > 0 && i+1 < len(s) && isWordASCII(s[i-1]) && strings.IndexByte(extFirst, s[i+1]) >= 0 {
+				return true
+			}
+		case isLowerASCII(b):
+			if i+1 < len(s) && isUpperASCII(s[i+1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FindString is the regexp's leftmost match, "" when the screen fails.
+func (r screenedRegexp) FindString(s string) string {
+	if !r.may(s) {
+		return ""
+	}
+	return r.lazyRegexp.FindString(s)
+}
+
+// mayCheckError screens checkErrorRe, which has no literal gate of its
+// own (its \s* and .* cross lines) and ran on every check's whole output.
+// Each of its alternatives needs, lower-cased, one of these texts: "err"
+// in error, [ERROR], ERROR: and npm ERR!; the build failures; make's
+// ": ***"; "! " and "⨯ " (the LaTeX and Next.js error lines); FATAL:.
+// None holds a k or an s, the letters (?i) also matches with non-ASCII
+// runes (K, ſ), so ASCII lower-casing finds every fold.
+func mayCheckError(s string) bool {
+	lower := asciiLower(s)
+	for _, t := range [...]string{"err", "failed to compile", "build fail", "compilation terminated", ": ***", "! ", "⨯ ", "fatal:"} {
+		if strings.Contains(lower, t) {
+			return true
+		}
+	}
+	return false
+}

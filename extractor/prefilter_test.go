@@ -2,10 +2,12 @@ package extractor
 
 import (
 	"context"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff/transcript"
 )
@@ -281,6 +283,73 @@ func TestNormalizeCommandSkipsLikeRegexps(t *testing.T) {
 	for _, c := range cmds {
 		if got, want := normalizeCommand(c), plain(c); got != want {
 			t.Errorf("normalizeCommand(%.80q) = %q, the regexps give %q", c, got, want)
+		}
+	}
+}
+
+// TestScreensExact holds each screenedRegexp's screen to its regexp: on
+// every message and line of the shared transcripts and on generated text
+// built from the bytes the screens and patterns turn on, a text the
+// regexp matches in passes the screen, and MatchString and FindAllString
+// answer as the regexp's own.
+func TestScreensExact(t *testing.T) {
+	t.Parallel()
+	texts := messageTexts(t)
+	if len(texts) < 1000 {
+		t.Logf("only %d corpus texts (../../shared absent?): generated text only", len(texts))
+	}
+	// Generated text: short strings over an alphabet of word boundaries,
+	// case changes, digits, extension letters and the screens' bytes.
+	const alphabet = "aAzZgGpPjJ_./`-9 0\n×%.stmcgo"
+	rng := rand.New(rand.NewPCG(12, 2026))
+	for range 60000 {
+		b := make([]byte, 1+rng.IntN(10))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		texts = append(texts, string(b))
+	}
+	// And over the bytes checkErrorRe turns on.
+	const errAlphabet = "eErRoO!: *\n⨯fFaAtTlL(1,)sS[]-"
+	for range 60000 {
+		b := []byte{}
+		for n := 1 + rng.IntN(12); len(b) < n; {
+			i := rng.IntN(len(errAlphabet))
+			_, w := utf8.DecodeRuneInString(errAlphabet[i:])
+			if !utf8.RuneStart(errAlphabet[i]) {
+				continue
+			}
+			b = append(b, errAlphabet[i:i+w]...)
+		}
+		texts = append(texts, string(b))
+	}
+	texts = append(texts, "a.go", "x.ts", "a_b", "fooBar", "LibraryPaths", "12", "1.5", "3 tests", "`x`", "a/b", "é.go", "aÉ", "1 MS", "x.c:3: error: y", "npm ERR! z", "make: *** [all] Error 2", "! Undefined control sequence.", "  ⨯ Failed", "[ERROR] x", "FATAL: y", "a: syntax error near", "BUILD FAILED", "error\n\n: late colon", "ſyntax")
+	for _, tt := range []struct {
+		name string
+		re   screenedRegexp
+	}{{"factRe", factRe}, {"pascalRe", pascalRe}, {"figureRe", figureRe}, {"checkErrorRe", checkErrorRe}} {
+		re := tt.re.Regexp()
+		screened := 0
+		for _, s := range texts {
+			want := re.MatchString(s)
+			if want && !tt.re.may(s) {
+				t.Errorf("%s: screen fails %.80q, which the regexp matches", tt.name, s)
+			}
+			if !tt.re.may(s) {
+				screened++
+			}
+			if got := tt.re.MatchString(s); got != want {
+				t.Errorf("%s: MatchString(%.80q) = %v, the regexp says %v", tt.name, s, got, want)
+			}
+			if got, want := tt.re.FindString(s), re.FindString(s); got != want {
+				t.Errorf("%s: FindString(%.80q) = %q, the regexp finds %q", tt.name, s, got, want)
+			}
+			if got, want := tt.re.FindAllString(s, -1), re.FindAllString(s, -1); !slices.Equal(got, want) {
+				t.Errorf("%s: FindAllString(%.80q) = %q, the regexp finds %q", tt.name, s, got, want)
+			}
+		}
+		if screened == 0 {
+			t.Errorf("%s: the screen passed all %d texts", tt.name, len(texts))
 		}
 	}
 }

@@ -24,8 +24,8 @@ const (
 // are judged by their command, editor tools by their subcommand, plan
 // tools by their shape, and other tools by a path, pattern, query or URL
 // input with a reading verb in their name. target is the path it looked
-// at, when it names one.
-func readOnlyCall(c handoff.ToolCall, info *callInfo, r handoff.ToolResult, ok bool) (kind, target string) {
+// at, when it names one. heads judges r once per Build (nil: every time).
+func readOnlyCall(c handoff.ToolCall, info *callInfo, r handoff.ToolResult, ok bool, heads *headlines) (kind, target string) {
 	if !ok {
 		return "", ""
 	}
@@ -33,7 +33,7 @@ func readOnlyCall(c handoff.ToolCall, info *callInfo, r handoff.ToolResult, ok b
 	// the other looks; any other failed look (`ls` of a missing
 	// directory, a probe that said no) keeps its own line with its exit,
 	// since the fold reports every call in it as ok.
-	if failed(r) && ignoredResult(info, r) != ignoreNoMatch {
+	if heads.failed(r) && ignoredResult(info, r) != ignoreNoMatch {
 		return "", ""
 	}
 	switch info.kind {

@@ -28,7 +28,7 @@ func TestFailedLookIsNotFolded(t *testing.T) {
 			c := handoff.ToolCall{ID: "c1", Name: "Bash", Input: in}
 			exit := tt.exit
 			r := handoff.ToolResult{CallID: "c1", Content: tt.out, ExitCode: &exit, IsError: exit != 0}
-			if got, _ := readOnlyCall(c, (&shapes{}).classify(c), r, true); got != tt.want {
+			if got, _ := readOnlyCall(c, (&shapes{}).classify(c), r, true, nil); got != tt.want {
 				t.Errorf("readOnlyCall = %q, want %q", got, tt.want)
 			}
 		})

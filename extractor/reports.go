@@ -30,10 +30,10 @@ var (
 	nextLineRe = lazyRE(`(?i)🎯|\b(?:next|remaining|still (?:need|needs|to)|left to|todo|priority|pending|to be done)\b`)
 	// factRe marks a line naming something concrete: code, a path, a
 	// file with an extension, an identifier.
-	factRe = lazyRE("`[^`\n]+`|\\b[\\w.-]+/[\\w./-]+|\\b\\w+\\.(?:go|py|rs|ts|tsx|js|jsx|mjs|c|h|cc|cpp|cu|java|kt|swift|rb|php|cs|sh|md|tex|bib|json|ya?ml|toml|sql|html|css)\\b|\\b[a-z]+_[a-z0-9_]+\\b|\\b[a-z]+[A-Z]\\w+\\b")
+	factRe = screened("`[^`\n]+`|\\b[\\w.-]+/[\\w./-]+|\\b\\w+\\.(?:go|py|rs|ts|tsx|js|jsx|mjs|c|h|cc|cpp|cu|java|kt|swift|rb|php|cs|sh|md|tex|bib|json|ya?ml|toml|sql|html|css)\\b|\\b[a-z]+_[a-z0-9_]+\\b|\\b[a-z]+[A-Z]\\w+\\b", mayFact)
 	// figureRe is a figure worth keeping: a count with its unit, a ratio,
 	// a number of two digits or more (a lone "1" in "Option 1" is not).
-	figureRe  = lazyRE(`(?i)\d{2,}|\d+\.\d+|\d+\s*(?:tests?|pages?|files?|errors?|warnings?|passed|failed|findings?|%|×|ms\b)`)
+	figureRe  = screened(`(?i)\d{2,}|\d+\.\d+|\d+\s*(?:tests?|pages?|files?|errors?|warnings?|passed|failed|findings?|%|×|ms\b)`, mayFigure)
 	tableRule = lazyRE(`^\|?\s*:?-{2,}`)
 )
 

@@ -25,6 +25,9 @@ type subagents struct {
 	done *errorLog
 	// wheres names the run of each error in done.
 	wheres []string
+	// heads is the Build's memo of each content's failure judgement and
+	// headline, shared with the main thread's error log (nil: none).
+	heads *headlines
 }
 
 type subagentRun struct {
@@ -35,8 +38,8 @@ type subagentRun struct {
 	said  string
 }
 
-func newSubagents() *subagents {
-	return &subagents{prompts: map[string]string{}, done: newErrorLog()}
+func newSubagents(heads *headlines) *subagents {
+	return &subagents{prompts: map[string]string{}, done: newErrorLog(), heads: heads}
 }
 
 // call notes a main-thread call that starts a sub-agent: one whose input
@@ -81,7 +84,7 @@ func (s *subagents) observe(m handoff.Message) {
 		if !ok {
 			continue
 		}
-		fail := failed(res)
+		fail := s.heads.failed(res)
 		r.errs.observe(m, res, call, fail)
 		if fail || call == nil || !call.shell() || !isTestCommand(call.command) {
 			continue
@@ -100,7 +103,8 @@ func (s *subagents) success(m handoff.Message, call *callInfo) { s.done.success(
 
 func (s *subagents) start(label string) {
 	s.end()
-	s.cur = &subagentRun{label: label, p: newPairing(), sh: &shapes{}, errs: newErrorLog()}
+	s.cur = &subagentRun{label: label, p: newPairing(), sh: &shapes{heads: s.heads}, errs: newErrorLog()}
+	s.cur.errs.heads = s.heads
 }
 
 // end files the run's failing commands that are still open. A failed

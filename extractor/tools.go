@@ -79,7 +79,11 @@ func shellNameHint(name string) bool {
 
 // shapes classifies calls. It keeps the one piece of state a format needs
 // across calls: SWE-agent's open file, which its edit commands target.
-type shapes struct{ open string }
+// heads, when set, decodes each input once per Build.
+type shapes struct {
+	open  string
+	heads *headlines
+}
 
 // classify reads a call by the shape of its input; the name is a hint for
 // inputs that carry too little to judge (console summaries).
@@ -102,7 +106,7 @@ func (s *shapes) classify(c handoff.ToolCall) *callInfo {
 		info.command = c.Name
 		return info
 	}
-	in := decodeObject(c.Input)
+	in := s.heads.object(c.Input)
 	lname := strings.ToLower(c.Name)
 
 	if _, ok := planItems(c.Name, in); ok {

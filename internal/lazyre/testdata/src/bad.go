@@ -1,0 +1,3 @@
+package src
+
+var h = bad(`(unclosed`)

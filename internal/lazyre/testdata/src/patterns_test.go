@@ -1,0 +1,3 @@
+package src
+
+var ignored = lazyRE(`test files are not scanned`)

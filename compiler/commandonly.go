@@ -1,17 +1,18 @@
 package compiler
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/handoff-cli/handoff/internal/lazyre"
 )
 
 // Slash commands as the person types them: a command word of its own
 // ("/hi", "/review", not a path such as "/usr/bin"), and the commands
 // whose arguments are a request in words (Aider's /ask, /code, …).
 var (
-	commandWordRe    = regexp.MustCompile(`^/[a-z][\w:-]*$`)
-	commandStartRe   = regexp.MustCompile(`^/[a-z][\w:-]*\b`)
-	requestCommandRe = regexp.MustCompile(`^/(?:ask|code|architect|plan|agent)\s+`)
+	commandWordRe    = lazyre.New(`^/[a-z][\w:-]*$`)
+	commandStartRe   = lazyre.New(`^/[a-z][\w:-]*\b`)
+	requestCommandRe = lazyre.New(`^/(?:ask|code|architect|plan|agent)\s+`)
 )
 
 // commandOnly reports a message that only runs a slash command: the

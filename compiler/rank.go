@@ -3,13 +3,13 @@ package compiler
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/internal/lazyre"
 )
 
 // section is a part of the prompt, in reading order.
@@ -742,11 +742,11 @@ func (b *builder) notes(s *handoff.Snapshot) {
 }
 
 var (
-	noteDecisionRe = regexp.MustCompile(`(?i)decision|decided|chose|choice|architecture|approach|design`)
-	noteNextRe     = regexp.MustCompile(`(?i)next|todo|to do|pending|remaining|priorit|plan|open|issue|blocker|pinned|broken|incomplete|fail|missing|critical|current`)
+	noteDecisionRe = lazyre.New(`(?i)decision|decided|chose|choice|architecture|approach|design`)
+	noteNextRe     = lazyre.New(`(?i)next|todo|to do|pending|remaining|priorit|plan|open|issue|blocker|pinned|broken|incomplete|fail|missing|critical|current`)
 	// noteOpenRe marks a block whose lines say something is not done.
-	noteOpenRe    = regexp.MustCompile(`(?i)❌|🎯|🚧|⚠|\[ \]|\bbroken\b|\bblocked\b|\bnot (?:yet )?implemented\b|\bTODO\b`)
-	noteHeadingRe = regexp.MustCompile(`^#{1,6}\s+\S|^\*\*[^*]+\*\*:?\s*$`)
+	noteOpenRe    = lazyre.New(`(?i)❌|🎯|🚧|⚠|\[ \]|\bbroken\b|\bblocked\b|\bnot (?:yet )?implemented\b|\bTODO\b`)
+	noteHeadingRe = lazyre.New(`^#{1,6}\s+\S|^\*\*[^*]+\*\*:?\s*$`)
 )
 
 type noteBlock struct{ heading, body string }

@@ -46,7 +46,7 @@ func TestLazyGatesMatchLikeRegexp(t *testing.T) {
 	for _, h := range heads {
 		texts = append(texts, headOf(h, 512)) // the whole heads would only slow the test
 	}
-	texts = append(texts, lines...)
+	texts = raceSample(append(texts, lines...))
 	if len(texts) == 0 {
 		t.Skip("../shared/transcripts not present")
 	}

@@ -7,3 +7,7 @@ package extractor
 // concurrency to check, and .ci/run's plain run (go test ./..., no -race)
 // sweeps the whole corpus.
 const raceEnabled = true
+
+// raceStride is how sparsely raceSample keeps items under the race
+// detector.
+const raceStride = 10

@@ -174,6 +174,10 @@ type Request struct {
 	// so it can be the latest request but is the goal only when nothing
 	// else is.
 	Command string `json:"command,omitempty"`
+	// RunsCommand marks a message that only runs a harness command
+	// ("/clear", "/model opus", "Execute /hi"): kept in the record, but
+	// it asks for what the command does, which the turns after it show.
+	RunsCommand bool `json:"runs_command,omitempty"`
 }
 
 // Constraint is a standing instruction or preference of the person's.

@@ -7,41 +7,17 @@ import (
 	"github.com/handoff-cli/handoff"
 )
 
-func TestCommandOnly(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		text string
-		want bool
-	}{
-		{"/clear", true},
-		{"/model opus", true},
-		{"Execute /hi", true},
-		{"run /deploy please", true},
-		{"/compact keep every detail of the plan and its todos", false},
-		{"/ask why does the build fail", false},
-		{"look at /usr/bin/env", false},
-		{"Execute /hi and then fix the failing test in parser.go", false},
-		{"Fix the parser", false},
-		{"", false},
-	}
-	for _, tt := range tests {
-		if got := commandOnly(tt.text); got != tt.want {
-			t.Errorf("commandOnly(%q) = %v, want %v", tt.text, got, tt.want)
-		}
-	}
-}
-
-// TestCommandOnlyNotAnEarlierRequest checks that a message that only runs
-// a slash command is left out of the earlier requests, while a command
-// with a request in its arguments stays.
+// TestCommandOnlyNotAnEarlierRequest checks that a message the extractor
+// marked as only running a harness command is left out of the earlier
+// requests, while a command with a request in its arguments stays.
 func TestCommandOnlyNotAnEarlierRequest(t *testing.T) {
 	t.Parallel()
 	snap := &handoff.Snapshot{
 		LatestRequest: "Now document the flag in the README",
 		Requests: []handoff.Request{
-			{Text: "Execute /hi", Source: handoff.MessageRef{Index: 1}},
+			{Text: "Execute /hi", Source: handoff.MessageRef{Index: 1}, RunsCommand: true},
 			{Text: "/compact keep the export plan and its open todos", Source: handoff.MessageRef{Index: 3}},
-			{Text: "/clear", Source: handoff.MessageRef{Index: 5}},
+			{Text: "/clear", Source: handoff.MessageRef{Index: 5}, RunsCommand: true},
 			{Text: "Now document the flag in the README", Source: handoff.MessageRef{Index: 7}},
 		},
 	}

@@ -520,7 +520,7 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 		// A bare acknowledgement says nothing out of context unless it
 		// answers a question the prompt shows; a message sent twice is
 		// shown once, the newest.
-		if r.Answers == "" && (bareAck(r.Text) || commandOnly(r.Text)) {
+		if r.Answers == "" && (bareAck(r.Text) || r.RunsCommand) {
 			continue
 		}
 		words := tokenSet(r.Text)

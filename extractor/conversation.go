@@ -115,6 +115,7 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 			if pick := resolvePick(req, lastAssistantText); pick != "" {
 				r.Answers = pick
 			}
+			r.RunsCommand = isCommandOnly(req)
 			c.Requests = append(c.Requests, r)
 		}
 		// The person's answers to a question tool are their words too.

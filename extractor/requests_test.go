@@ -226,3 +226,38 @@ func TestIssueOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestIsCommandOnly(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]bool{
+		"/clear": true, "/model opus": true, "Execute /hi": true, "run /deploy please": true,
+		"/compact keep every detail of the plan and its todos": false, "/ask why does the build fail": false,
+		"look at /usr/bin/env": false, "Execute /hi and then fix the failing test in parser.go": false,
+		"Fix the parser": false, "": false,
+	} {
+		if got := isCommandOnly(text); got != want {
+			t.Errorf("isCommandOnly(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestRequestsMarkCommands: a message that only runs a command stays in
+// the record, marked, so the compiler can leave it out.
+func TestRequestsMarkCommands(t *testing.T) {
+	c := newConvo(t)
+	c.user("Add the export flag.")
+	c.say("Added.")
+	c.user("Execute /hi")
+	c.say("Hello!")
+	snap := build(t, c, handoff.SessionInfo{})
+	marked := map[string]bool{}
+	for _, r := range snap.Requests {
+		marked[r.Text] = r.RunsCommand
+	}
+	if run, ok := marked["Execute /hi"]; !ok || !run {
+		t.Errorf("'Execute /hi' kept %v, marked %v: want kept and marked", ok, run)
+	}
+	if marked["Add the export flag."] {
+		t.Errorf("a request in words is marked as a command")
+	}
+}

@@ -966,7 +966,11 @@ const outputHeadLimit = 400
 func outputHead(content string) string {
 	var b strings.Builder
 	cut := false
-	for _, line := range strings.Split(strings.TrimSpace(content), "\n") {
+	lines := strings.Split(strings.TrimSpace(content), "\n")
+	if gemShellFramed(content) {
+		lines = gemShellLines(lines) // the harness's frame is not output
+	}
+	for _, line := range lines {
 		line = strings.TrimRight(line, " \t\r")
 		if line == "" || proseLine(line) {
 			continue

@@ -77,12 +77,33 @@ type gemSessionMeta struct {
 type geminiParser struct {
 	mode openaiMode
 	doc  docParser
+	// callIDs counts each tool call id seen: Gemini CLI can give two
+	// calls of one turn the same id ("run_shell_command-1700000000777"),
+	// and a result embedded in its call must not answer the other one.
+	callIDs map[string]int
 }
 
 func newGeminiParser() *geminiParser {
 	p := &geminiParser{}
 	p.doc = docParser{name: "Gemini CLI", decode: p.document}
 	return p
+}
+
+// uniqueID is a call's id made unique in the session ("id#2" for its
+// second use): the call's result is embedded in it, so the pair is
+// known, and every later reader pairs by id.
+func (p *geminiParser) uniqueID(id string) string {
+	if id == "" {
+		return id
+	}
+	if p.callIDs == nil {
+		p.callIDs = map[string]int{}
+	}
+	p.callIDs[id]++
+	if n := p.callIDs[id]; n > 1 {
+		return id + "#" + strconv.Itoa(n)
+	}
+	return id
 }
 
 func (p *geminiParser) pending() []handoff.Message {
@@ -212,8 +233,9 @@ func (p *geminiParser) message(d *Decoder, raw []byte, lineNo int) error {
 		}
 		var results []handoff.ToolResult
 		for _, c := range r.ToolCalls {
-			m.ToolCalls = append(m.ToolCalls, handoff.ToolCall{ID: c.ID, Name: c.Name, Input: trimJSON(c.Args)})
-			res := handoff.ToolResult{CallID: c.ID, Name: c.Name, IsError: c.Status == "error"}
+			id := p.uniqueID(c.ID)
+			m.ToolCalls = append(m.ToolCalls, handoff.ToolCall{ID: id, Name: c.Name, Input: trimJSON(c.Args)})
+			res := handoff.ToolResult{CallID: id, Name: c.Name, IsError: c.Status == "error"}
 			var out string
 			for _, part := range c.Result {
 				if part.FunctionResponse != nil {

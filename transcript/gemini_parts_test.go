@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/handoff-cli/handoff"
 )
 
 // TestGeminiRecordParts: a chat record may carry its body as API-shaped
@@ -74,5 +76,39 @@ func TestGemCommand(t *testing.T) {
 				t.Errorf("gemCommand(%q, %q) = %q, want %q", tt.tool, tt.summary, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestGeminiRepeatedCallIDs: two calls of one turn that share an id keep
+// their own embedded results.
+func TestGeminiRepeatedCallIDs(t *testing.T) {
+	t.Parallel()
+	doc := `{"sessionId":"s","messages":[
+{"id":"m1","type":"user","content":"check the health endpoint"},
+{"id":"m2","type":"gemini","content":"","toolCalls":[
+ {"id":"sh-1","name":"run_shell_command","args":{"command":"wget x"},"status":"success","result":[{"functionResponse":{"id":"sh-1","name":"run_shell_command","response":{"output":"Output: 404\nExit Code: 1"}}}]},
+ {"id":"sh-1","name":"run_shell_command","args":{"command":"grep y"},"status":"success","result":[{"functionResponse":{"id":"sh-1","name":"run_shell_command","response":{"output":"Output: src/a.ts:1\nExit Code: 0"}}}]}]}]}`
+	tr, err := Parse(context.Background(), strings.NewReader("{\n"+doc[1:]), Options{Format: FormatGemini})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string]string{}
+	results := map[string]handoff.ToolResult{}
+	for _, m := range tr.Messages {
+		for _, c := range m.ToolCalls {
+			calls[c.ID] = string(c.Input)
+		}
+		for _, r := range m.ToolResults {
+			results[r.CallID] = r
+		}
+	}
+	if len(calls) != 2 || len(results) != 2 {
+		t.Fatalf("calls %v, results %v: want two of each under distinct ids", calls, results)
+	}
+	for id, in := range calls {
+		r := results[id]
+		if strings.Contains(in, "wget") != r.Failed() {
+			t.Errorf("call %s (%s) got result %+v", id, in, r)
+		}
 	}
 }

@@ -937,7 +937,9 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult, 
 				info := (&shapes{heads: heads}).classify(c)
 				look, target := readOnlyCall(c, info, r, ok && c.ID != "", heads)
 				turn := handoff.Turn{Role: handoff.RoleTool, Text: toolLine(c, results, heads), ReadOnly: look, Target: target, Source: m.Ref(), Line: m.Line}
-				if ok && c.ID != "" && !heads.failed(r) && (info.shell() && look != lookRead || look == lookList || look == lookSearch || look == lookGit) {
+				// Once the outputs' allowance is spent no later output is
+				// kept (add clears it): do not read one only to drop it.
+				if printed < recentBytes/4 && ok && c.ID != "" && !heads.failed(r) && (info.shell() && look != lookRead || look == lookList || look == lookSearch || look == lookGit) {
 					turn.Output = outputHead(r.Content)
 				}
 				turns = append(turns, turn)

@@ -540,6 +540,10 @@ type openError struct {
 	last    int      // message index of the latest occurrence
 	notes   int      // assistant turns seen since the latest occurrence
 	pending bool     // the assistant announced a workaround; a success confirms it
+	// workedAround is the first success after a workaround was announced
+	// (pending): the error is settled as worked around at the end unless
+	// later evidence says it was fixed (see confirmWorkaround).
+	workedAround *handoff.MessageRef
 }
 
 // errorLog folds failures and resolves them against later evidence.
@@ -603,7 +607,7 @@ func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *callIn
 		if e := l.list[i]; e.key == key && e.rec.Resolution == handoff.ResolutionUnresolved {
 			e.rec.Occurrences++
 			e.rec.Message = msg
-			e.last, e.notes, e.pending, e.edited = m.Index, 0, false, false
+			e.last, e.notes, e.pending, e.edited, e.workedAround = m.Index, 0, false, false, nil
 			l.remember(e)
 			return
 		}
@@ -691,11 +695,10 @@ func (l *errorLog) success(m handoff.Message, call *callInfo) {
 			continue
 		}
 		switch {
-		case e.pending:
-			e.resolve(handoff.ResolutionWorkaround, ref)
 		case e.key == key && call.command != "" && call.command != call.Name:
 			e.resolve(handoff.ResolutionFixed, ref)
 		case help:
+			e.confirmWorkaround(ref)
 		case prog != "" && sameProgramKey(e.prog, prog):
 			e.resolve(aliasResolution(e, prog), ref)
 		case prog != "" && len(e.args) > 0 && aliasedHead(e.prog) == aliasedHead(prog) && argsCovered(e.args, args):
@@ -714,7 +717,30 @@ func (l *errorLog) success(m handoff.Message, call *callInfo) {
 			}
 		case e.edited && call.shell() && (mentionsAny(call.command, e.files) || (prog != "" && firstWord(prog) == firstWord(e.prog))):
 			e.resolve(handoff.ResolutionFixed, ref)
+		default:
+			e.confirmWorkaround(ref)
 		}
+	}
+}
+
+// workaround reports whether e is settled as worked around, or will be
+// unless later evidence says it was fixed.
+func (e *openError) workaround() bool {
+	return e.rec.Resolution == handoff.ResolutionWorkaround ||
+		e.rec.Resolution == handoff.ResolutionUnresolved && e.workedAround != nil
+}
+
+// confirmWorkaround notes the first success after the assistant
+// announced a workaround for e (pending). It does not settle e yet:
+// records settles it as worked around only if nothing later says it was
+// fixed. A rerun of the failed command, the same program on the same
+// target or a green run of its suite says so, whatever words came before
+// ("passes 1 instead of the burst argument" diagnoses a bug; it does not
+// announce a way around it), and the edit that fixes the bug often comes
+// first.
+func (e *openError) confirmWorkaround(ref handoff.MessageRef) {
+	if e.pending && e.workedAround == nil {
+		e.workedAround = &ref
 	}
 }
 
@@ -912,7 +938,12 @@ func mentionsAny(cmd string, files []string) bool {
 var (
 	fixedSayRe      = lazyRE(`(?i)\b(fixed|works|working now|is working|now works|resolved|succeeded|succeeds now|passes now|now pass(?:es)?|(?:compiles?|compiled|builds?|built|installed|ran|completed) (?:now|successfully|fine|cleanly)|successfully (?:compiled|built|installed|ran|created|completed)|that worked|all tests pass|tests? (?:now )?pass(?:ing)?)\b`)
 	workaroundSayRe = lazyRE(`(?i)\b(instead|work ?around|worked around|alternative(?:ly)?|different approach|fall ?back|not needed|unnecessary|no need|can be ignored|safe to ignore|harmless|expected(?: since| because| —| -|,)|skip(?:ping)? (?:it|this|that)|doesn't matter|not (?:a|an) (?:problem|issue))\b`)
-	negatedSayRe    = lazyRE(`(?i)\b(still (?:fail|broken|error|not)|not (?:yet )?(?:fixed|resolved|working)|isn't (?:fixed|working)|(?:didn't|doesn't|does not|did not|won't|not) work|failed again)`)
+	// hopeSayRe is a check still to run, not a report: "let me see if
+	// the integration works", "run it again to confirm it passes". said
+	// blanks it before looking for "works" or "fixed". ("This should fix
+	// it" stays a claim of a fix.)
+	hopeSayRe    = lazyRE(`(?i)\b(?:see|check|test|verify|confirm|ensure|make sure|whether|once|until)\b[^.!?\n]{0,60}?\b(?:works|working|fix(?:es|ed)?|resolved?s?|succeeds?|pass(?:es)?)\b`)
+	negatedSayRe = lazyRE(`(?i)\b(still (?:fail|broken|error|not)|not (?:yet )?(?:fixed|resolved|working)|isn't (?:fixed|working)|(?:didn't|doesn't|does not|did not|won't|not) work|failed again)`)
 )
 
 // said reads an assistant turn of the main thread against the errors of
@@ -928,7 +959,7 @@ func (l *errorLog) said(m handoff.Message, text string) {
 	if len(l.recent) == 0 {
 		return
 	}
-	fixed := fixedSayRe.MatchString(clean) && !negatedSayRe.MatchString(clean)
+	fixed := fixedSayRe.MatchString(hopeSayRe.ReplaceAllString(clean, " ")) && !negatedSayRe.MatchString(clean)
 	work := workaroundSayRe.MatchString(clean)
 	note := firstSentences(clean, 2)
 	ref := m.Ref()
@@ -970,7 +1001,12 @@ func (l *errorLog) records() ([]handoff.ErrorRecord, []string) {
 	out := make([]handoff.ErrorRecord, len(idx))
 	ctx := make([]string, len(idx))
 	for i, j := range idx {
-		out[i] = l.list[j].rec
+		e := l.list[j]
+		out[i] = e.rec
+		if e.rec.Resolution == handoff.ResolutionUnresolved && e.workedAround != nil {
+			out[i].Resolution = handoff.ResolutionWorkaround
+			out[i].ResolvedBy = e.workedAround
+		}
 		ctx[i] = l.contexts[j]
 	}
 	return out, ctx

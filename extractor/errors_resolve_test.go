@@ -40,6 +40,18 @@ func TestRerunsSettleErrors(t *testing.T) {
 			}
 			c.say("Done.\n\nEnvironment note:\n- `pytest`/`fastapi` installation is blocked by network restrictions here, so execution used `unittest`-based tests that are now passing.")
 		}, handoff.ResolutionWorkaround},
+		{"a diagnosis that says 'instead', then the fix and a green rerun", func(c *convo) {
+			c.bash("", "go test ./...", "--- FAIL: TestClient_RespectsLimit (2.41s)\nFAIL", 1)
+			c.say("The test is right and the option is wrong: WithRateLimit passes a burst of 1 instead of the burst argument.")
+			id := c.call("", "Edit", map[string]string{"file_path": "options.go", "old_string": "1", "new_string": "burst"})
+			c.result(id, "ok", false, -1)
+			c.bash("", "go test ./...", "ok  example.com/geo 0.3s", 0)
+		}, handoff.ResolutionFixed},
+		{"a workaround announced, then another way succeeds", func(c *convo) {
+			c.bash("", "npm run build", "Error: generate is not a function", 1)
+			c.say("The build keeps failing; let me try a different approach and check the dev server instead.")
+			c.bash("", "npx next dev --port 3000", "ready on http://localhost:3000", 0)
+		}, handoff.ResolutionWorkaround},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -62,6 +74,11 @@ func TestRerunsSettleErrors(t *testing.T) {
 		func(c *convo) {
 			c.bash("", `make && ./run --check`, "make: *** [all] Error 2", 2)
 			c.bash("", `make; ./run --check; docker images`, "done", 0)
+		},
+		func(c *convo) {
+			// "see if … works" is a check still to run, not a report.
+			c.bash("", "npm run build", "Error: generate is not a function", 1)
+			c.say("The build issue might be related to the configuration. Let me see if the dev server works:")
 		},
 		func(c *convo) {
 			c.bash("", "pip install pytest", "ERROR: No matching distribution found for pytest", 1)

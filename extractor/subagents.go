@@ -128,13 +128,13 @@ func (s *subagents) end() {
 			continue
 		}
 		switch {
-		case e.rec.Resolution == handoff.ResolutionUnresolved:
+		case e.rec.Resolution == handoff.ResolutionUnresolved && e.workedAround == nil:
 			s.wheres = append(s.wheres, where)
-		case e.rec.Resolution == handoff.ResolutionWorkaround && (e.rec.Type == "build_error" || e.rec.Type == "test_failure"):
+		case e.workaround() && (e.rec.Type == "build_error" || e.rec.Type == "test_failure"):
 			// Going around a failing build or test run does not make it
 			// pass, and the sub-agent's report to the main thread does not
 			// say it failed: it is still open.
-			e.rec.Resolution, e.rec.ResolvedBy, e.pending = handoff.ResolutionUnresolved, nil, false
+			e.rec.Resolution, e.rec.ResolvedBy, e.pending, e.workedAround = handoff.ResolutionUnresolved, nil, false, nil
 			s.wheres = append(s.wheres, where+", which went on without fixing it")
 		default:
 			continue

@@ -27,7 +27,9 @@ const sharedDir = "../../shared/transcripts"
 //     where SOURCES says 336, which counted four <tool-use-id> lines.
 //     Agent headings with nothing under them are not messages (771 → 498).
 //   - Claude Code paste: 47/68 prompts as in SOURCES; ⏺ bullets = text
-//     turns + tool calls (day-005: 131 + 102 = 233); failures are the
+//     turns + tool calls (day-005: 112 + 121 = 233); calls = the bullets
+//     "⏺ Name(" (121 and 295), 19 and 4 of them wrapped over indented
+//     lines (a long command, "… (ctrl+r to expand))"); failures are the
 //     "⎿ Error…" and rejected-call results (the space after ⎿ is U+00A0,
 //     which is why a plain grep finds none).
 //   - Gemini paste: 40 prompts, 66 ✦ turns plus 8 turns that are only tool
@@ -58,8 +60,8 @@ var conformance = []struct {
 }{
 	{"aider-md/afi-core.aider.chat.history.md", FormatAider, 49, 43, 66, 1, 1, 0, 0}, // "!find …" is a shell call with its output
 	{"aider-md/mozgoslav.aider.chat.history.md", FormatAider, 21, 16, 26, 0, 0, 0, 0},
-	{"claude-code-console/bookminder-day-005.txt", FormatClaudeConsole, 47, 141, 0, 108, 102, 24, 1},
-	{"claude-code-console/bookminder-day-010.txt", FormatClaudeConsole, 68, 285, 0, 251, 291, 49, 0},
+	{"claude-code-console/bookminder-day-005.txt", FormatClaudeConsole, 47, 124, 0, 94, 121, 24, 1},
+	{"claude-code-console/bookminder-day-010.txt", FormatClaudeConsole, 68, 281, 0, 250, 295, 49, 0},
 	{"claude-code-console/bookminder-day-013-gemini-cli.txt", FormatGeminiConsole, 40, 74, 0, 58, 72, 0, 0},
 	{"claude-code/ccviewer-mock-orchestrator-todo-app-438lines.jsonl", FormatClaudeCode, 8, 170, 0, 167, 167, 23, 0},
 	{"claude-code/pai-703e4528-cc2.0.57-autocompact-askuser-api400.jsonl", FormatClaudeCode, 21, 98, 0, 120, 120, 2, 1},

@@ -25,15 +25,60 @@ import (
 // "This session is being continued", is the CompactSummary. Anything
 // else (banners, tips, cost reports, shell lines) is not part of a turn.
 
-var ccToolLineRe = lazyRE(`^[⏺●] ([A-Za-z][\w.:-]*)\((.*?)\)…?\s*$`)
+var (
+	ccToolLineRe = lazyRE(`^[⏺●] ([A-Za-z][\w.:-]*)\((.*?)\)…?\s*$`)
+	// ccToolOpenRe is a tool line whose arguments the terminal wrapped:
+	// "⏺ Bash(git commit -m "Fix …" then "      … (ctrl+r to expand))".
+	ccToolOpenRe = lazyRE(`^[⏺●] ([A-Za-z][\w.:-]*)\((.*)$`)
+)
+
+// wrappedToolLine reads a tool line whose arguments go on over the
+// indented lines after it (a long command): the lines up to the one that
+// closes the parenthesis, when a result ("⎿") follows it. It returns the
+// call's name, its arguments joined on one line and how many lines after
+// the first it took; ok is false when lines[i] is not such a call (a
+// turn of prose that happens to start "Word(").
+func wrappedToolLine(lines []string, i int) (name, args string, used int, ok bool) {
+	m := ccToolOpenRe.FindStringSubmatch(strings.TrimRight(lines[i], " \t\r"))
+	if m == nil {
+		return "", "", 0, false
+	}
+	parts := []string{strings.TrimSpace(m[2])}
+	for j := i + 1; j < len(lines) && j <= i+maxWrappedToolLines; j++ {
+		l := strings.TrimRight(lines[j], " \t\r")
+		if !strings.HasPrefix(l, "    ") {
+			return "", "", 0, false
+		}
+		t := strings.TrimSpace(l)
+		closed := strings.TrimSuffix(t, "…")
+		if !strings.HasSuffix(closed, ")") {
+			parts = append(parts, t)
+			continue
+		}
+		k := j + 1
+		for k < len(lines) && strings.TrimSpace(lines[k]) == "" {
+			k++
+		}
+		if k == len(lines) || !strings.HasPrefix(strings.TrimSpace(lines[k]), "⎿") {
+			return "", "", 0, false
+		}
+		parts = append(parts, strings.TrimSuffix(closed, ")"))
+		return m[1], strings.Join(parts, " "), j - i, true
+	}
+	return "", "", 0, false
+}
+
+// maxWrappedToolLines bounds how far a tool line's arguments may wrap.
+const maxWrappedToolLines = 12
 
 func decodeClaudeConsole(d *Decoder, doc []byte) error {
 	d.t.Session.Agent = "claude-code"
 	c := consoleBuilder{dec: d}
 	compacted := false
-	for i, raw := range docLines(doc) {
+	lines := docLines(doc)
+	for i := 0; i < len(lines); i++ {
 		lineNo := i + 1
-		l := strings.TrimRight(raw, " \t\r")
+		l := strings.TrimRight(lines[i], " \t\r")
 		switch {
 		case strings.HasPrefix(l, "> "):
 			c.flush()
@@ -45,6 +90,11 @@ func decodeClaudeConsole(d *Decoder, doc []byte) error {
 		case strings.HasPrefix(l, "⏺ ") || strings.HasPrefix(l, "● "): // ● where the terminal lacks ⏺
 			if m := ccToolLineRe.FindStringSubmatch(l); m != nil {
 				c.call(lineNo, m[1], m[2])
+				continue
+			}
+			if name, args, used, ok := wrappedToolLine(lines, i); ok {
+				c.call(lineNo, name, args)
+				i += used
 				continue
 			}
 			c.flush()

@@ -1,0 +1,80 @@
+package transcript
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestConsoleWrappedToolLine: a Claude Code paste wraps a long command
+// over indented lines ("… (ctrl+r to expand))"); the call is still one
+// call with its result, not a turn of prose with an unpaired result. A
+// turn of prose that opens "Word(" and goes on is still prose.
+func TestConsoleWrappedToolLine(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		paste     string
+		wantCalls []string // name: summary of each call, in order
+		wantText  string   // the assistant text of the first assistant turn
+	}{
+		{
+			name: "command wrapped over two lines",
+			paste: "> commit it\n\n" +
+				"⏺ Bash(cd /repo && git commit -m \"Fix systematic CI issue: align GitHub Actions with pre-commit…\n" +
+				"      … (ctrl+r to expand))\n" +
+				"  ⎿  [main 76e7753] Fix systematic CI issue\n" +
+				"      1 file changed, 1 insertion(+)\n",
+			wantCalls: []string{`Bash: cd /repo && git commit -m "Fix systematic CI issue: align GitHub Actions with pre-commit… … (ctrl+r to expand)`},
+		},
+		{
+			name:      "one-line call",
+			paste:     "> list\n\n⏺ Bash(ls)\n  ⎿  a.go\n",
+			wantCalls: []string{"Bash: ls"},
+		},
+		{
+			name:     "prose that opens with a parenthesis",
+			paste:    "> why\n\n⏺ Because(of the cache) the build\n  was slow.\n",
+			wantText: "Because(of the cache) the build\nwas slow.",
+		},
+		{
+			name:     "an unclosed parenthesis with no result after it",
+			paste:    "> why\n\n⏺ Note(see below\n    the end)\n\n> ok\n",
+			wantText: "Note(see below\n  the end)",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := Parse(context.Background(), strings.NewReader(tt.paste), Options{Format: FormatClaudeConsole})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var calls []string
+			text := ""
+			results := 0
+			for _, m := range tr.Messages {
+				for _, c := range m.ToolCalls {
+					var in struct{ Summary string }
+					if err := json.Unmarshal(c.Input, &in); err != nil {
+						t.Fatal(err)
+					}
+					calls = append(calls, c.Name+": "+in.Summary)
+				}
+				results += len(m.ToolResults)
+				if m.Role == "assistant" && text == "" {
+					text = m.Text
+				}
+			}
+			if strings.Join(calls, "\n") != strings.Join(tt.wantCalls, "\n") {
+				t.Errorf("calls = %q, want %q", calls, tt.wantCalls)
+			}
+			if len(tt.wantCalls) > 0 && results != len(tt.wantCalls) {
+				t.Errorf("%d results, want one per call", results)
+			}
+			if tt.wantText != "" && text != tt.wantText {
+				t.Errorf("assistant text = %q, want %q", text, tt.wantText)
+			}
+		})
+	}
+}

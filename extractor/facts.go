@@ -3,6 +3,7 @@ package extractor
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -91,7 +92,14 @@ func computeFactsWith(msgs []handoff.Message, heads *headlines) (Facts, []string
 	var summaryGoal, said string
 	planTool := false
 	editsAtTest := 0 // files.codeEdits when the last test ran
+	// A forked rollout (Codex) opens with its parent's history replayed
+	// as sidechain traffic before its own first message: those edits are
+	// the parent's work, and a fork told "do not edit web files" would
+	// seem to have. A file that is all sidechain (a sub-agent's own log)
+	// is that agent's work.
+	replay := slices.ContainsFunc(msgs, func(m handoff.Message) bool { return !m.Sidechain })
 	for _, m := range msgs {
+		replay = replay && m.Sidechain
 		f.ToolCalls += len(m.ToolCalls)
 		hasText := strings.TrimSpace(m.Text) != ""
 		if m.Role == handoff.RoleAssistant && !m.Sidechain && hasText {
@@ -107,7 +115,9 @@ func computeFactsWith(msgs []handoff.Message, heads *headlines) (Facts, []string
 			info := sh.classify(c)
 			info.said = said
 			p.add(c.ID, info)
-			files.addCall(info)
+			if !replay {
+				files.addCall(info)
+			}
 			if info.kind == kindPlan && !m.Sidechain {
 				if tasks, ok := planTasks(c, heads); ok {
 					f.Tasks, planTool = tasks, true

@@ -544,6 +544,8 @@ type openError struct {
 	// (pending): the error is settled as worked around at the end unless
 	// later evidence says it was fixed (see confirmWorkaround).
 	workedAround *handoff.MessageRef
+	// probe is the probe batch the failing call belongs to (probeKey).
+	probe string
 }
 
 // errorLog folds failures and resolves them against later evidence.
@@ -557,6 +559,8 @@ type errorLog struct {
 	// before any.
 	green int
 	heads *headlines // nil: no cache
+	// probeOK holds the probe batches (probeKey) with a run that passed.
+	probeOK map[string]bool
 }
 
 func newErrorLog() *errorLog { return &errorLog{ignored: map[string]int{}, green: -1} }
@@ -597,6 +601,10 @@ func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *callIn
 		l.ignored[kind]++
 		return
 	}
+	if l.probeFailed(call) {
+		l.ignored[ignoreProbe]++
+		return
+	}
 	full := l.heads.failingLine(r.Content)
 	msg := truncate(full, errorMessageLimit)
 	key := errorKey(tool, command)
@@ -624,8 +632,9 @@ func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *callIn
 			Source:      m.Ref(),
 			Occurrences: 1,
 		},
-		key:  key,
-		last: m.Index,
+		key:   key,
+		last:  m.Index,
+		probe: probeKey(call),
 	}
 	if call.shell() {
 		e.prog = programKey(command)
@@ -671,6 +680,7 @@ func (l *errorLog) success(m handoff.Message, call *callInfo) {
 	if call == nil {
 		return
 	}
+	l.probeSucceeded(call)
 	ref := m.Ref()
 	key := errorKey(call.Name, call.command)
 	prog := ""

@@ -114,6 +114,7 @@ func computeFactsWith(msgs []handoff.Message, heads *headlines) (Facts, []string
 		for _, c := range m.ToolCalls {
 			info := sh.classify(c)
 			info.said = said
+			info.step = m.Index
 			p.add(c.ID, info)
 			if !replay {
 				files.addCall(info)

@@ -39,6 +39,9 @@ type callInfo struct {
 	wrapper bool
 	// answered is set once a result was paired with the call.
 	answered bool
+	// step is the index of the message that issued the call: calls of
+	// one step were issued together, before any of their results.
+	step int
 }
 
 // codeScriptRe finds a nested tool call in a Codex code-mode script,

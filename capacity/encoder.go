@@ -95,16 +95,16 @@ func newTiktoken(enc Encoding) (*tiktoken.Tiktoken, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load %s ranks: %w", enc, err)
 	}
-	n, err := ranks.Len(table)
+	vocab, err := ranks.Open(table)
 	if err != nil {
 		return nil, fmt.Errorf("load %s ranks: %w", enc, err)
 	}
-	mergeable := make(map[string]int, n)
+	mergeable := make(map[string]int, vocab.Len())
 	core, err := tiktoken.NewCoreBPE(mergeable, spec.specialTokens, spec.pattern)
 	if err != nil {
 		return nil, fmt.Errorf("build %s encoder: %w", enc, err)
 	}
-	if err := ranks.Fill(table, mergeable); err != nil {
+	if err := vocab.Fill(mergeable); err != nil {
 		return nil, fmt.Errorf("load %s ranks: %w", enc, err)
 	}
 	special := make(map[string]any, len(spec.specialTokens))

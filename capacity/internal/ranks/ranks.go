@@ -18,8 +18,9 @@
 //	the blob: every token's bytes, in rank order
 //
 // The index is open addressing with linear probing, about 0.6 full; a
-// token's first slot is the low 32 bits of its hash (FNV-1a 64) scaled to
-// s. Tokens are stored in rank order, so record r has rank r (tiktoken's
+// token's first slot is the low 32 bits of its hash (FNV-1a 64, then
+// murmur3's finalizer) scaled to
+// s, then the next slots in turn. Tokens are stored in rank order, so record r has rank r (tiktoken's
 // files have contiguous ranks; the generator refuses a file that does not).
 package ranks
 
@@ -142,14 +143,21 @@ func (v Vocab) token(r int) (string, bool) {
 	return v.blob[a:b], true
 }
 
-// hash is FNV-1a 64 (gen/main.go repeats it; the test that looks up every
-// token would fail if the two differed).
+// hash is FNV-1a 64 with murmur3's 64-bit finalizer (gen/main.go repeats
+// it; the test that looks up every token would fail if the two differed).
 func hash(s string) uint64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(s); i++ {
 		h ^= uint64(s[i])
 		h *= 1099511628211
 	}
+	// FNV-1a's low bits mix poorly on short strings (the index clustered
+	// into probe runs of thousands); murmur3's finalizer spreads them.
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
 	return h
 }
 

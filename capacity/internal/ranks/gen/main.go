@@ -41,13 +41,21 @@ func main() {
 	}
 }
 
-// hash is FNV-1a 64, the same function as ranks.hash.
+// hash is FNV-1a 64 with murmur3's 64-bit finalizer, the same function
+// as ranks.hash.
 func hash(s string) uint64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(s); i++ {
 		h ^= uint64(s[i])
 		h *= 1099511628211
 	}
+	// FNV-1a's low bits mix poorly on short strings (the index clustered
+	// into probe runs of thousands); murmur3's finalizer spreads them.
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
 	return h
 }
 

@@ -106,12 +106,6 @@ func (e *bpe) EncodeOrdinary(text string) []int {
 	return e.partial.EncodeOrdinary(text)
 }
 
-// found is a token ensure will add.
-type found struct {
-	key  string
-	rank int
-}
-
 // ensure adds to the map every token that is a substring of text as
 // tiktoken-go sees it, or builds the full encoder when that would pass the
 // budget; it reports whether the full encoder is ready.
@@ -126,21 +120,17 @@ func (e *bpe) ensure(text string) (full bool) {
 	if e.spent.Add(int64(cost)) > e.budget && e.buildFull() {
 		return true
 	}
-	var buf [128]found
+	var buf [128]ranks.Token
 	add := buf[:0]
 	for i := 0; i < len(text); i++ {
-		for end := i + 1; end <= i+min(e.vocab.MaxLenFrom(text[i]), len(text)-i); end++ {
-			if rank, key, ok := e.vocab.Lookup(text[i:end]); ok {
-				add = append(add, found{key, rank})
-			}
-		}
+		add, _ = e.vocab.AppendPrefixes(add, text[i:])
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for _, f := range add {
-		if w, bit := f.rank/64, uint64(1)<<(f.rank%64); e.have[w]&bit == 0 {
+	for _, tok := range add {
+		if w, bit := tok.Rank/64, uint64(1)<<(tok.Rank%64); e.have[w]&bit == 0 {
 			e.have[w] |= bit
-			e.ranks[f.key] = f.rank
+			e.ranks[tok.Key] = tok.Rank
 		}
 	}
 	return false

@@ -143,16 +143,17 @@ func (v Vocab) token(r int) (string, bool) {
 	return v.blob[a:b], true
 }
 
-// hash is FNV-1a 64 with murmur3's 64-bit finalizer (gen/main.go repeats
-// it; the test that looks up every token would fail if the two differed).
-func hash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	// FNV-1a's low bits mix poorly on short strings (the index clustered
-	// into probe runs of thousands); murmur3's finalizer spreads them.
+// FNV-1a 64's parameters. The index hashes a string with FNV-1a and then
+// murmur3's 64-bit finalizer (gen/main.go repeats both; the test that
+// looks up every token would fail if the two differed). FNV-1a alone
+// clustered the index: its low bits mix poorly on short strings.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// finish is murmur3's 64-bit finalizer.
+func finish(h uint64) uint64 {
 	h ^= h >> 33
 	h *= 0xff51afd7ed558ccd
 	h ^= h >> 33
@@ -161,14 +162,57 @@ func hash(s string) uint64 {
 	return h
 }
 
+func hash(s string) uint64 {
+	h := uint64(fnvOffset)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return finish(h)
+}
+
 // Lookup returns the rank of s if s is a token, and the table's own copy
 // of its bytes as key (a substring of the embedded table: storing it as a
 // map key copies nothing). It allocates nothing.
 func (v Vocab) Lookup(s string) (rank int, key string, ok bool) {
-	if s == "" || v.nslots == 0 {
+	if s == "" {
 		return 0, "", false
 	}
-	h := hash(s)
+	return v.find(s, hash(s))
+}
+
+// Token is a token found in a table: its rank and its bytes, a substring
+// of the embedded table.
+type Token struct {
+	Rank int
+	Key  string
+}
+
+// AppendPrefixes appends to dst every token that is a prefix of s,
+// shortest first, and returns it with the number of lengths it tried: up
+// to the longest token starting with s's first byte. It hashes
+// incrementally, so trying every prefix costs one byte of hashing each.
+func (v Vocab) AppendPrefixes(dst []Token, s string) (_ []Token, tried int) {
+	if s == "" {
+		return dst, 0
+	}
+	m := min(len(s), v.MaxLenFrom(s[0]))
+	h := uint64(fnvOffset)
+	for l := 1; l <= m; l++ {
+		h ^= uint64(s[l-1])
+		h *= fnvPrime
+		if rank, key, ok := v.find(s[:l], finish(h)); ok {
+			dst = append(dst, Token{rank, key})
+		}
+	}
+	return dst, m
+}
+
+// find probes the index for s, whose hash is h.
+func (v Vocab) find(s string, h uint64) (rank int, key string, ok bool) {
+	if v.nslots == 0 {
+		return 0, "", false
+	}
 	tag := uint32(h >> (64 - tagBits))
 	i := int((h & 0xffffffff) * uint64(v.nslots) >> 32)
 	for range v.nslots {

@@ -3,6 +3,7 @@ package ranks
 import (
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,6 +92,7 @@ func TestLookupRejectsNonTokens(t *testing.T) {
 				}
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
+			b64 := "  The quick brown fox's jumps, über naïve 日本語 😀\n\tfunc main() {\xff\x80 ---- ====  "
 			misses := 0
 			for tok := range want {
 				for _, s := range []string{tok + "\x00", "\xff" + tok, tok + "zq", tok[:len(tok)-1]} {
@@ -108,6 +110,31 @@ func TestLookupRejectsNonTokens(t *testing.T) {
 				check(string(b))
 			}
 			check("")
+			// AppendPrefixes finds exactly the tokens that are prefixes of a
+			// string, via its incremental hash.
+			for range 20000 {
+				s := string(b64[rng.IntN(len(b64)):])
+				var got []int
+				toks, tried := v.AppendPrefixes(nil, s)
+				for _, tok := range toks {
+					if !strings.HasPrefix(s, tok.Key) {
+						t.Errorf("AppendPrefixes(%q) gave key %q", s, tok.Key)
+					}
+					got = append(got, tok.Rank)
+				}
+				if tried != min(len(s), v.MaxLenFrom(s[0])) {
+					t.Errorf("AppendPrefixes(%q) tried %d lengths", s, tried)
+				}
+				var wantRanks []int
+				for l := 1; l <= len(s); l++ {
+					if r, ok := want[s[:l]]; ok {
+						wantRanks = append(wantRanks, r)
+					}
+				}
+				if !slices.Equal(got, wantRanks) {
+					t.Fatalf("AppendPrefixes(%q) = %v, want %v", s, got, wantRanks)
+				}
+			}
 			if misses < len(want) {
 				t.Errorf("only %d near misses were non-tokens; the test checks little", misses)
 			}

@@ -93,8 +93,14 @@ func TestLookupRejectsNonTokens(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
 			b64 := "  The quick brown fox's jumps, über naïve 日本語 😀\n\tfunc main() {\xff\x80 ---- ====  "
-			misses := 0
+			misses, every, i := 0, 1, 0
+			if raceEnabled {
+				every = 10
+			}
 			for tok := range want {
+				if i++; i%every != 0 {
+					continue
+				}
 				for _, s := range []string{tok + "\x00", "\xff" + tok, tok + "zq", tok[:len(tok)-1]} {
 					if _, isTok := want[s]; !isTok {
 						misses++
@@ -102,7 +108,7 @@ func TestLookupRejectsNonTokens(t *testing.T) {
 					check(s)
 				}
 			}
-			for range 200000 {
+			for range 200000 / every {
 				b := make([]byte, 1+rng.IntN(6))
 				for i := range b {
 					b[i] = byte('a' + rng.IntN(26))
@@ -135,7 +141,7 @@ func TestLookupRejectsNonTokens(t *testing.T) {
 					t.Fatalf("AppendPrefixes(%q) = %v, want %v", s, got, wantRanks)
 				}
 			}
-			if misses < len(want) {
+			if misses < len(want)/every {
 				t.Errorf("only %d near misses were non-tokens; the test checks little", misses)
 			}
 		})

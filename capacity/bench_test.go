@@ -16,7 +16,7 @@ import (
 // benchText returns about n bytes of ordinary text: the decoded strings of
 // the shared Claude Code transcripts (prose, code, tool output) when they
 // are present, generated prose and code otherwise.
-func benchText(b *testing.B, n int) (string, string) {
+func benchText(b testing.TB, n int) (string, string) {
 	b.Helper()
 	files, _ := filepath.Glob(filepath.Join(transcriptsDir, "claude-code", "*.jsonl"))
 	sort.Strings(files)
@@ -63,6 +63,11 @@ func BenchmarkCount(b *testing.B) {
 // wordMemo) every iteration, as a process that counts once has: "memo" is
 // the Counter as built, "whole" counts each chunk whole, as Count did
 // before the memo. The text is the first 256 KB of BenchmarkCount's.
+// The fresh_* cases also build a fresh encoder every iteration, as a new
+// process does, over the first 16 KB (a compile's prompt-sized text) and
+// the whole 256 KB: "full_map" builds the whole table first, as before
+// on-demand maps, "on_demand" fills its map from the text (or switches to
+// the full map past its budget).
 func BenchmarkCountCold(b *testing.B) {
 	base := counterFor(b, O200kBase)
 	text, _ := benchText(b, 256<<10)
@@ -77,6 +82,20 @@ func BenchmarkCountCold(b *testing.B) {
 				c.Count(text)
 			}
 		})
+	}
+	for _, size := range []int{16 << 10, 256 << 10} {
+		for _, build := range []struct {
+			name string
+			fn   func(Encoding) (*bpe, error)
+		}{{"full_map", fullBPE}, {"on_demand", newBPE}} {
+			b.Run(fmt.Sprintf("fresh_%s_%dKB", build.name, size>>10), func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					c := &Counter{enc: O200kBase, encoder: &lazyEncoder{enc: O200kBase, build: build.fn}, words: newWordMemo()}
+					c.Count(text[:size])
+				}
+			})
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 // Package capacity measures how full an agent session's context window is:
 // it counts tokens with an offline BPE tokenizer (tiktoken-go over
-// vocabularies embedded in the program, built on first use), knows the context windows of current model
+// vocabularies embedded in the program, of which a count loads only the
+// tokens its text can use), knows the context windows of current model
 // families, prefers the provider's own usage figures where a transcript has
 // them, and says whether a session should continue, warn, or checkpoint.
 package capacity
@@ -9,13 +10,15 @@ import (
 	"hash/maphash"
 )
 
-// Counter counts tokens for one encoding. Its tables (a 100k–200k entry
-// vocabulary) are built on first use, not by NewCounter, so a program pays
-// for them only if it counts; a program certain to count calls Warm early
-// to build them while it does other work. Either way a program builds a
-// Counter once and shares it. It is safe for concurrent use: the tables are
-// built once under a sync.Once, the tiktoken encoder is read-only after
-// that (its regexp2 matcher pools its runners under a mutex) and the
+// Counter counts tokens for one encoding. Its encoder is built on first
+// use, not by NewCounter, and its rank map holds only the tokens of the
+// 100k–200k entry vocabulary that the texts counted so far can use (see
+// bpe), so a program pays for the vocabulary in proportion to what it
+// counts, and past a budget once for the whole of it; a program certain to
+// count may call Warm early. Either way a program builds a Counter once
+// and shares it. It is safe for concurrent use: the encoder is built once
+// under a sync.Once, its rank map is guarded by a read-write lock (bpe),
+// tiktoken's regexp2 matcher pools its runners under a mutex and the
 // message cache has its own lock.
 type Counter struct {
 	enc     Encoding
@@ -47,11 +50,13 @@ func NewCounter(enc Encoding) (*Counter, error) {
 // report which vocabulary its figures come from.
 func (c *Counter) Encoding() Encoding { return c.enc }
 
-// Warm starts building the tables in the background and returns at once,
+// Warm starts building the encoder in the background and returns at once,
 // so a caller that will certainly count (compile) overlaps the build with
-// reading and parsing the transcript. The first Count waits for that build
-// instead of starting its own. Calling it again, or after the tables are
-// built, does nothing.
+// reading and parsing the transcript. The build is small since the rank
+// map fills on demand (the patterns' regexps, tens of microseconds), so
+// Warm matters little now; it is kept for callers that use it. The first
+// Count waits for that build instead of starting its own. Calling it
+// again, or after the encoder is built, does nothing.
 func (c *Counter) Warm() { c.encoder.warm() }
 
 // Built reports whether this Counter has needed its tables and has them
@@ -61,7 +66,7 @@ func (c *Counter) Warm() { c.encoder.warm() }
 // paid for them already.
 func (c *Counter) Built() bool { return c.encoder.built.Load() }
 
-// Err builds the tables if no one has yet and returns the error the build
+// Err builds the encoder if no one has yet and returns the error the build
 // met, or nil. The tables are embedded and checked by tests, so an error
 // means a broken build of the program; Count still answers then, with the
 // estimate described there, and a caller that must know whether its

@@ -79,19 +79,17 @@ func hasBlindCut(text string) bool {
 
 // assertSameAsPlain is the property: Count gives the same number of tokens
 // as plain tiktoken-go Encode wherever it does not have to cut blindly, and
-// with ids set the Counter's encoder gives the very same token ids (an
+// with ids set the on-demand encoder gives the very same token ids (an
 // extra pass, kept for the adversarial inputs: package ranks already
-// checks the tables id-for-id).
+// checks the tables id-for-id). Both use fresh on-demand encoders (see
+// freshBPE), so a text under the budget is encoded from a map holding only
+// the tokens it needs and a longer one from the full map, as in a new
+// process.
 func assertSameAsPlain(t *testing.T, enc Encoding, name, text string, ids bool) {
 	t.Helper()
-	c := counterFor(t, enc)
 	want := plainFor(t, enc).Encode(text, nil, nil)
-	encoder, err := c.encoder.get()
-	if err != nil {
-		t.Fatal(err)
-	}
 	if ids {
-		if got := encoder.EncodeOrdinary(text); !slices.Equal(got, want) {
+		if got := freshBPE(t, enc).EncodeOrdinary(text); !slices.Equal(got, want) {
 			i := 0
 			for i < min(len(got), len(want)) && got[i] == want[i] {
 				i++
@@ -104,9 +102,32 @@ func assertSameAsPlain(t *testing.T, enc Encoding, name, text string, ids bool) 
 		t.Logf("%s/%s: has a run longer than %d bytes with no safe split; Count is approximate there by design", enc, name, runLimit)
 		return
 	}
-	if got := c.Count(text); got != len(want) {
+	if got := freshCounter(t, enc).Count(text); got != len(want) {
 		t.Errorf("%s/%s: Count = %d, plain Encode = %d tokens", enc, name, got, len(want))
 	}
+}
+
+// freshBPE is an on-demand encoder of the test's own, with an empty map,
+// as a new process has: the process's shared one fills up (and switches
+// to the full map) as the tests run, and would test the full map only.
+func freshBPE(t testing.TB, enc Encoding) *bpe {
+	t.Helper()
+	e, err := newBPE(enc)
+	if err != nil {
+		t.Fatalf("newBPE(%s): %v", enc, err)
+	}
+	return e
+}
+
+// freshCounter is a new Counter over its own fresh on-demand encoder.
+func freshCounter(t testing.TB, enc Encoding) *Counter {
+	t.Helper()
+	c, err := NewCounter(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.encoder.build = newBPE
+	return c
 }
 
 // TestCountsMatchPlainTiktokenOnTranscripts runs the property on every
@@ -182,6 +203,8 @@ func TestCountsMatchPlainTiktokenOnAdversarialText(t *testing.T) {
 		{"random_mixed", randomText(rng, randomBytes)},
 		{"letters_4K", strings.Repeat("a", 4<<10)},
 		{"digits", strings.Repeat("0123456789", 1000)},
+		{"cjk", strings.Repeat("上下文窗口已满，请继续。日本語のテキスト、한국어 텍스트。", 100)},
+		{"letters_mixed_900", randomLetters(rng, 900)},
 	}
 	for _, in := range inputs {
 		if raceEnabled && len(in.text) > 16<<10 {
@@ -194,6 +217,16 @@ func TestCountsMatchPlainTiktokenOnAdversarialText(t *testing.T) {
 			}
 		})
 	}
+}
+
+// randomLetters is n ASCII letters of either case: one regex piece,
+// encoded by merging, that never repeats.
+func randomLetters(rng *rand.Rand, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"[rng.IntN(52)]
+	}
+	return string(b)
 }
 
 func wrap(s string, width int) string {
@@ -287,7 +320,9 @@ func TestCountFallsBackWhenTablesFail(t *testing.T) {
 
 // BenchmarkBuildCounter compares building the o200k_base encoder the old
 // way (tiktoken-go-loader's base64, NewCoreBPE over the full map, which
-// sorts every token) with the embedded rank table filled after NewCoreBPE.
+// sorts every token), the embedded rank table filled after NewCoreBPE
+// (the full map an on-demand encoder switches to) and the on-demand
+// encoder's own build (regexps and an empty map).
 func BenchmarkBuildCounter(b *testing.B) {
 	for _, enc := range bothEncodings {
 		b.Run(string(enc)+"/offline_loader", func(b *testing.B) {
@@ -300,6 +335,13 @@ func BenchmarkBuildCounter(b *testing.B) {
 		b.Run(string(enc)+"/ranks_table", func(b *testing.B) {
 			for b.Loop() {
 				if _, err := newTiktoken(enc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(string(enc)+"/on_demand", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := newBPE(enc); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -321,15 +363,26 @@ func BenchmarkFirstCount(b *testing.B) {
 			_ = len(tk.EncodeOrdinary(text))
 		}
 	})
-	b.Run("after", func(b *testing.B) {
+	b.Run("full_map", func(b *testing.B) {
 		for b.Loop() {
 			c, err := NewCounter(O200kBase)
 			if err != nil {
 				b.Fatal(err)
 			}
 			// A fresh build each time, as in a new process: NewCounter's
-			// own encoder would find the process's tables ready.
-			c.encoder.build = newTiktoken
+			// own encoder would find the process's tables ready. This is
+			// the build before on-demand maps: the whole table.
+			c.encoder.build = fullBPE
+			c.Count(text)
+		}
+	})
+	b.Run("after", func(b *testing.B) {
+		for b.Loop() {
+			c, err := NewCounter(O200kBase)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c.encoder.build = newBPE // fresh, as in a new process
 			c.Count(text)
 		}
 	})
@@ -414,20 +467,20 @@ func TestCountersShareTables(t *testing.T) {
 }
 
 // TestWordMemoKeepsCountsExact counts the first 16 KiB of each shared
-// transcript twice with one fresh Counter, concurrently, the second time
-// mostly from its word memo: every count must equal the plain encoder's,
-// and the memo must have learnt words.
+// transcript twice with one fresh Counter (its own on-demand encoder),
+// concurrently, the second time mostly from its word memo: every count
+// must equal plain tiktoken-go's, and the memo must have learnt words.
 func TestWordMemoKeepsCountsExact(t *testing.T) {
 	t.Parallel()
 	texts := transcriptTexts(t, 16<<10)
 	if len(texts) == 0 {
 		t.Skip("no shared transcripts")
 	}
-	base := counterFor(t, O200kBase)
-	c := &Counter{enc: base.enc, encoder: base.encoder, cache: newMessageCache(4), words: newWordMemo()}
+	c := freshCounter(t, O200kBase)
+	plain := plainFor(t, O200kBase)
 	var wg sync.WaitGroup
 	for name, text := range texts {
-		want := base.countPlain(text)
+		want := len(plain.EncodeOrdinary(text))
 		for range 2 {
 			wg.Add(1)
 			go func() {

@@ -73,39 +73,60 @@ func specFor(enc Encoding) (encodingSpec, bool) {
 	return encodingSpec{}, false
 }
 
-// newTiktoken builds the plain (unguarded) tiktoken encoder for enc from
-// the rank tables embedded by package ranks (pre-decoded from
-// tiktoken-go-loader's data, so no base64 and no allocation per token).
+// newTiktoken builds the full tiktoken encoder for enc, over the whole
+// rank map, from the rank tables embedded by package ranks (pre-decoded
+// from tiktoken-go-loader's data, so no base64 and no allocation per
+// token). An on-demand encoder (bpe) switches to it once the texts it was
+// given have cost about as much as this build.
 //
 // The encoder it returns can encode, not decode. tiktoken.NewCoreBPE
 // spends half its time on two things encoding never reads: an id→bytes
 // decoder map and a sorted copy of every token's bytes (unused in
 // tiktoken-go v0.1.8). It keeps the ranks map it is given without copying
 // it, so it is handed the map while still empty (both extras are then
-// empty too) and the map is filled afterwards. Count never decodes, and the
-// property tests check that this encoder gives the same token ids as one
-// built the ordinary way on the whole shared corpus, which would catch a
-// tiktoken-go release that started copying the map.
+// empty too) and the map is filled afterwards.
 func newTiktoken(enc Encoding) (*tiktoken.Tiktoken, error) {
+	spec, vocab, err := openSpec(enc)
+	if err != nil {
+		return nil, err
+	}
+	tk, mergeable, err := emptyTiktoken(enc, spec, vocab.Len())
+	if err != nil {
+		return nil, err
+	}
+	if err := vocab.Fill(mergeable); err != nil {
+		return nil, fmt.Errorf("load %s ranks: %w", enc, err)
+	}
+	return tk, nil
+}
+
+// openSpec returns enc's pattern and special tokens and its opened rank
+// table (which costs nothing: the table is read in place).
+func openSpec(enc Encoding) (encodingSpec, ranks.Vocab, error) {
 	spec, ok := specFor(enc)
 	if !ok {
-		return nil, unknownEncoding(enc)
+		return spec, ranks.Vocab{}, unknownEncoding(enc)
 	}
 	table, err := ranks.Table(spec.file)
 	if err != nil {
-		return nil, fmt.Errorf("load %s ranks: %w", enc, err)
+		return spec, ranks.Vocab{}, fmt.Errorf("load %s ranks: %w", enc, err)
 	}
-	n, err := ranks.Len(table)
+	vocab, err := ranks.Open(table)
 	if err != nil {
-		return nil, fmt.Errorf("load %s ranks: %w", enc, err)
+		return spec, ranks.Vocab{}, fmt.Errorf("load %s ranks: %w", enc, err)
 	}
-	mergeable := make(map[string]int, n)
+	return spec, vocab, nil
+}
+
+// emptyTiktoken builds a tiktoken encoder over an empty rank map of the
+// given capacity and returns both: the encoder reads the very map
+// (NewCoreBPE keeps it without copying), so what the caller adds to it
+// afterwards is what the encoder sees.
+func emptyTiktoken(enc Encoding, spec encodingSpec, size int) (*tiktoken.Tiktoken, map[string]int, error) {
+	mergeable := make(map[string]int, size)
 	core, err := tiktoken.NewCoreBPE(mergeable, spec.specialTokens, spec.pattern)
 	if err != nil {
-		return nil, fmt.Errorf("build %s encoder: %w", enc, err)
-	}
-	if err := ranks.Fill(table, mergeable); err != nil {
-		return nil, fmt.Errorf("load %s ranks: %w", enc, err)
+		return nil, nil, fmt.Errorf("build %s encoder: %w", enc, err)
 	}
 	special := make(map[string]any, len(spec.specialTokens))
 	for tok := range spec.specialTokens {
@@ -117,7 +138,7 @@ func newTiktoken(enc Encoding) (*tiktoken.Tiktoken, error) {
 		MergeableRanks: mergeable,
 		SpecialTokens:  spec.specialTokens,
 	}
-	return tiktoken.NewTiktoken(core, meta, special), nil
+	return tiktoken.NewTiktoken(core, meta, special), mergeable, nil
 }
 
 func unknownEncoding(enc Encoding) error {
@@ -126,20 +147,21 @@ func unknownEncoding(enc Encoding) error {
 
 // processTables builds each encoding's encoder at most once per process,
 // on first request, and hands every Counter the same one. It is a memo of
-// a pure function of data embedded in the program, not state: the encoder
-// is read-only once built (see Counter), so sharing it changes no count.
-// A process that runs several commands in turn (the server, the MCP
-// server, the CLI's in-process tests, which run hundreds of commands per
-// test binary) would otherwise rebuild the same 200k-entry table for
-// every Counter it makes.
-var processTables = map[Encoding]func() (*tiktoken.Tiktoken, error){
-	O200kBase:  sync.OnceValues(func() (*tiktoken.Tiktoken, error) { return newTiktoken(O200kBase) }),
-	CL100kBase: sync.OnceValues(func() (*tiktoken.Tiktoken, error) { return newTiktoken(CL100kBase) }),
+// data embedded in the program, not state that changes a result: the
+// encoder's rank map only grows, with tokens of the embedded vocabulary
+// (see bpe), and every count is the full vocabulary's whatever the map
+// holds. A process that runs several commands in turn (the server, the
+// MCP server, the CLI's in-process tests, which run hundreds of commands
+// per test binary) shares what its counts have loaded, and past the
+// budget the full map, built once.
+var processTables = map[Encoding]func() (*bpe, error){
+	O200kBase:  sync.OnceValues(func() (*bpe, error) { return newBPE(O200kBase) }),
+	CL100kBase: sync.OnceValues(func() (*bpe, error) { return newBPE(CL100kBase) }),
 }
 
 // sharedTiktoken returns the process's encoder for enc, building it on
 // the first call.
-func sharedTiktoken(enc Encoding) (*tiktoken.Tiktoken, error) {
+func sharedTiktoken(enc Encoding) (*bpe, error) {
 	build, ok := processTables[enc]
 	if !ok {
 		return nil, unknownEncoding(enc)
@@ -148,25 +170,29 @@ func sharedTiktoken(enc Encoding) (*tiktoken.Tiktoken, error) {
 }
 
 // lazyEncoder gets a Counter's encoder on first use, once, so a program
-// that never counts (a hook answered from provider usage) never pays for
-// the tables, and one certain to count can start the build early (warm).
-// The tables themselves are built once per process (processTables), so
-// a second Counter for the same encoding finds them ready.
+// that never counts (a hook answered from provider usage) never compiles
+// the tokenizer's patterns, and one certain to count can start early
+// (warm). The build is small now (two regexps and an empty map, about 40
+// µs: BenchmarkBuildCounter); the rank map fills as texts are encoded (see
+// bpe). The encoder is built once per process (processTables), so a
+// second Counter for the same encoding finds it, and the tokens its
+// counts loaded, ready.
 type lazyEncoder struct {
 	enc Encoding
-	// build makes the encoder; nil means sharedTiktoken. Benchmarks set
-	// newTiktoken to measure a fresh build.
-	build   func(Encoding) (*tiktoken.Tiktoken, error)
+	// build makes the encoder; nil means sharedTiktoken. Tests and
+	// benchmarks set newBPE for an encoder of their own, as in a new
+	// process.
+	build   func(Encoding) (*bpe, error)
 	once    sync.Once
 	started atomic.Bool // a warm goroutine was started
 	built   atomic.Bool // the build has finished, with or without error
-	encoder *tiktoken.Tiktoken
+	encoder *bpe
 	err     error
 }
 
 // get returns the encoder, building it first if no one has; concurrent
 // callers wait for the one build.
-func (l *lazyEncoder) get() (*tiktoken.Tiktoken, error) {
+func (l *lazyEncoder) get() (*bpe, error) {
 	l.once.Do(func() {
 		build := l.build
 		if build == nil {

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	tiktoken "github.com/pkoukk/tiktoken-go"
 )
 
 // Bounds of a Counter's word memo: words longer than wordMemoMaxLen are
@@ -37,7 +35,7 @@ func newWordMemo() *wordMemo { return &wordMemo{counts: make(map[string]int, 102
 // of the text), word by word: a short word from the memo, or encoded
 // alone and remembered; a long one encoded with the long words next to
 // it, in one EncodeOrdinary call (they rarely repeat).
-func (m *wordMemo) countWords(encoder *tiktoken.Tiktoken, chunk string) int {
+func (m *wordMemo) countWords(encoder *bpe, chunk string) int {
 	total := 0
 	long := -1 // start of the run of long words not yet encoded
 	flush := func(end int) {

@@ -1,14 +1,27 @@
 // Package ranks holds tiktoken's BPE rank tables for o200k_base and
-// cl100k_base, pre-decoded into a compact binary form and embedded in the
-// program, so a tokenizer is built without the base64 decoding and the
-// per-token allocations that tiktoken-go-loader's text format costs.
+// cl100k_base, pre-decoded into a compact binary form with a hash index,
+// embedded in the program and read in place: opening a table costs
+// nothing, a token's rank is found without a Go map (Lookup), and a full
+// map (Fill) costs no base64 decoding and no allocation per token.
 //
 // The tables are generated from tiktoken-go-loader's own data by
 // `go generate` (see gen/), and a test checks them id-for-id against that
-// loader. Format, after the Magic line: a uvarint count, then count records
-// of uvarint length and the token's bytes, in rank order, so the record at
-// index i has rank i (tiktoken's files have contiguous ranks; the generator
-// refuses a file that does not).
+// loader. Format (integers are uint32 little-endian):
+//
+//	Magic
+//	n, the token count; s, the index's slot count
+//	256 bytes: the longest token starting with each byte (0: none)
+//	n+1 offsets into the blob: token r is blob[off[r]:off[r+1]]
+//	s slots: 0 if empty, else rank+1 in the low 18 bits and the top 14
+//	bits of the token's hash above them (a tag that rejects most
+//	non-matching slots without touching the blob)
+//	the blob: every token's bytes, in rank order
+//
+// The index is open addressing with linear probing, about 0.6 full; a
+// token's first slot is the low 32 bits of its hash (FNV-1a 64, then
+// murmur3's finalizer) scaled to
+// s, then the next slots in turn. Tokens are stored in rank order, so record r has rank r (tiktoken's
+// files have contiguous ranks; the generator refuses a file that does not).
 package ranks
 
 import (
@@ -26,10 +39,18 @@ import (
 // Magic opens every table; the trailing version digit changes with the
 // format. gen/main.go writes the same string (it cannot import this
 // package, which does not compile before the tables exist).
-const Magic = "tiktoken-ranks 1\n"
+const Magic = "tiktoken-ranks 2\n"
 
-// The tables are embedded as strings so that the map keys Fill makes are
-// substrings of read-only data: no copy, no allocation per token.
+// Slot layout (gen/main.go repeats it).
+const (
+	rankBits = 18
+	tagBits  = 32 - rankBits
+	rankMask = 1<<rankBits - 1
+)
+
+// The tables are embedded as strings so that the keys Lookup returns and
+// the map keys Fill makes are substrings of read-only data: no copy, no
+// allocation per token.
 var (
 	//go:embed o200k_base.ranks
 	o200kBase string
@@ -50,66 +71,180 @@ func Table(file string) (string, error) {
 	return "", fmt.Errorf("no embedded rank table for %q (have o200k_base, cl100k_base)", file)
 }
 
-// Len returns the number of tokens a table holds, read from its header, so
-// a caller can size its map before Fill.
-func Len(table string) (int, error) {
-	n, _, err := header(table)
-	return n, err
+// Vocab is an opened table: slices of the table string, read in place.
+// It is a small value, read-only, safe for concurrent use.
+type Vocab struct {
+	n, nslots int
+	maxLen    int
+	firstMax  string // 256 bytes
+	offsets   string // (n+1)*4 bytes
+	slots     string // nslots*4 bytes
+	blob      string
 }
 
-// Fill adds every token of table to ranks with its rank. The keys share the
-// table's memory. It fails on a malformed table, never half silently: a
-// record that runs past the end or a count that disagrees with the records
-// is an error.
-func Fill(table string, ranks map[string]int) error {
-	n, off, err := header(table)
-	if err != nil {
-		return err
+// Open checks a table's header and sizes and returns it opened. It reads
+// the header and the 256-byte length table only, so it costs nothing
+// measurable; Fill and Lookup check each record they read, so a table
+// damaged inside is an error from Fill and a miss from Lookup, never a
+// panic.
+func Open(table string) (Vocab, error) {
+	if !strings.HasPrefix(table, Magic) {
+		return Vocab{}, errors.New("rank table: bad magic (regenerate with go generate)")
 	}
-	for rank := range n {
-		l, w := uvarint(table[off:])
-		if w <= 0 || uint64(len(table)-off-w) < l {
-			return fmt.Errorf("rank table: record %d of %d is truncated", rank, n)
+	rest := table[len(Magic):]
+	if len(rest) < 8+256 {
+		return Vocab{}, errors.New("rank table: truncated header")
+	}
+	n, nslots := uint64(u32(rest, 0)), uint64(u32(rest, 1))
+	rest = rest[8:]
+	if n+1 >= 1<<rankBits || nslots <= n || nslots > 1<<30 {
+		return Vocab{}, fmt.Errorf("rank table: bad sizes (%d tokens, %d slots)", n, nslots)
+	}
+	v := Vocab{n: int(n), nslots: int(nslots), firstMax: rest[:256]}
+	rest = rest[256:]
+	need := 4*(n+1) + 4*nslots
+	if uint64(len(rest)) < need {
+		return Vocab{}, errors.New("rank table: truncated offsets or index")
+	}
+	v.offsets, v.slots, v.blob = rest[:4*(n+1)], rest[4*(n+1):need], rest[need:]
+	if u32(v.offsets, 0) != 0 || int(u32(v.offsets, int(n))) != len(v.blob) {
+		return Vocab{}, fmt.Errorf("rank table: offsets span %d..%d, blob has %d bytes",
+			u32(v.offsets, 0), u32(v.offsets, int(n)), len(v.blob))
+	}
+	for b := range 256 {
+		v.maxLen = max(v.maxLen, int(v.firstMax[b]))
+	}
+	return v, nil
+}
+
+// u32 reads the little-endian uint32 at index i (in units of 4 bytes) of s.
+func u32(s string, i int) uint32 {
+	s = s[4*i : 4*i+4]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// Len returns the number of tokens, so a caller can size a map for Fill.
+func (v Vocab) Len() int { return v.n }
+
+// MaxLen returns the length in bytes of the longest token.
+func (v Vocab) MaxLen() int { return v.maxLen }
+
+// MaxLenFrom returns the length of the longest token that starts with the
+// byte b, 0 if none does: a substring starting with b and longer than this
+// is never a token.
+func (v Vocab) MaxLenFrom(b byte) int { return int(v.firstMax[b]) }
+
+// token returns the bytes of rank r, or ok false if the offsets are bad.
+func (v Vocab) token(r int) (string, bool) {
+	a, b := u32(v.offsets, r), u32(v.offsets, r+1)
+	if a > b || int(b) > len(v.blob) {
+		return "", false
+	}
+	return v.blob[a:b], true
+}
+
+// FNV-1a 64's parameters. The index hashes a string with FNV-1a and then
+// murmur3's 64-bit finalizer (gen/main.go repeats both; the test that
+// looks up every token would fail if the two differed). FNV-1a alone
+// clustered the index: its low bits mix poorly on short strings.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// finish is murmur3's 64-bit finalizer.
+func finish(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
+func hash(s string) uint64 {
+	h := uint64(fnvOffset)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return finish(h)
+}
+
+// Lookup returns the rank of s if s is a token, and the table's own copy
+// of its bytes as key (a substring of the embedded table: storing it as a
+// map key copies nothing). It allocates nothing.
+func (v Vocab) Lookup(s string) (rank int, key string, ok bool) {
+	if s == "" {
+		return 0, "", false
+	}
+	return v.find(s, hash(s))
+}
+
+// Token is a token found in a table: its rank and its bytes, a substring
+// of the embedded table.
+type Token struct {
+	Rank int
+	Key  string
+}
+
+// AppendPrefixes appends to dst every token that is a prefix of s,
+// shortest first, and returns it with the number of lengths it tried: up
+// to the longest token starting with s's first byte. It hashes
+// incrementally, so trying every prefix costs one byte of hashing each.
+func (v Vocab) AppendPrefixes(dst []Token, s string) (_ []Token, tried int) {
+	if s == "" {
+		return dst, 0
+	}
+	m := min(len(s), v.MaxLenFrom(s[0]))
+	h := uint64(fnvOffset)
+	for l := 1; l <= m; l++ {
+		h ^= uint64(s[l-1])
+		h *= fnvPrime
+		if rank, key, ok := v.find(s[:l], finish(h)); ok {
+			dst = append(dst, Token{rank, key})
 		}
-		off += w
-		ranks[table[off:off+int(l)]] = rank
-		off += int(l)
 	}
-	if off != len(table) {
-		return fmt.Errorf("rank table: %d bytes after the %d records", len(table)-off, n)
+	return dst, m
+}
+
+// find probes the index for s, whose hash is h.
+func (v Vocab) find(s string, h uint64) (rank int, key string, ok bool) {
+	if v.nslots == 0 {
+		return 0, "", false
+	}
+	tag := uint32(h >> (64 - tagBits))
+	i := int((h & 0xffffffff) * uint64(v.nslots) >> 32)
+	for range v.nslots {
+		e := u32(v.slots, i)
+		if e == 0 {
+			return 0, "", false
+		}
+		if e>>rankBits == tag {
+			if r := int(e&rankMask) - 1; r >= 0 && r < v.n {
+				if tok, good := v.token(r); good && tok == s {
+					return r, tok, true
+				}
+			}
+		}
+		if i++; i == v.nslots {
+			i = 0
+		}
+	}
+	return 0, "", false
+}
+
+// Fill adds every token to ranks with its rank. The keys share the table's
+// memory. It fails on a malformed table, never half silently.
+func (v Vocab) Fill(ranks map[string]int) error {
+	for r := range v.n {
+		tok, ok := v.token(r)
+		if !ok || tok == "" {
+			return fmt.Errorf("rank table: record %d of %d has bad offsets", r, v.n)
+		}
+		ranks[tok] = r
 	}
 	return nil
-}
-
-func header(table string) (count, off int, err error) {
-	if !strings.HasPrefix(table, Magic) {
-		return 0, 0, errors.New("rank table: bad magic (regenerate with go generate)")
-	}
-	off = len(Magic)
-	n, w := uvarint(table[off:])
-	if w <= 0 || n > uint64(len(table)) {
-		return 0, 0, errors.New("rank table: bad count")
-	}
-	return int(n), off + w, nil
-}
-
-// uvarint is binary.Uvarint on a string, which spares a conversion per
-// record: it returns the value and the bytes read, or w <= 0 when s ends
-// inside the number or the number overflows 64 bits.
-func uvarint(s string) (v uint64, w int) {
-	var shift uint
-	for i := 0; i < len(s) && i < 10; i++ {
-		b := s[i]
-		if b < 0x80 {
-			if i == 9 && b > 1 {
-				return 0, -(i + 1)
-			}
-			return v | uint64(b)<<shift, i + 1
-		}
-		v |= uint64(b&0x7f) << shift
-		shift += 7
-	}
-	return 0, 0
 }
 
 // Loader is a tiktoken.BpeLoader over the embedded tables: a drop-in for
@@ -125,12 +260,12 @@ func (Loader) LoadTiktokenBpe(file string) (map[string]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := Len(table)
+	v, err := Open(table)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	ranks := make(map[string]int, n)
-	if err := Fill(table, ranks); err != nil {
+	ranks := make(map[string]int, v.Len())
+	if err := v.Fill(ranks); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return ranks, nil

@@ -1,0 +1,5 @@
+//go:build !race
+
+package ranks
+
+const raceEnabled = false

@@ -102,7 +102,7 @@ func messageTexts(t *testing.T) []string {
 // source hands to lazyRE, gated or screened.
 func sourcePatterns(t *testing.T) []lazyre.Pattern {
 	t.Helper()
-	out, _, err := lazyre.Sources(".", map[string]int{"lazyRE": 1, "gated": 1, "screened": 2})
+	out, _, err := lazyre.Sources(".", map[string]int{"lazyRE": 1, "gated": 1, "screened": 2, "screenedLines": 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -712,11 +712,175 @@ func literalOf(t exactText) (gateLiteral, bool) {
 type screenedRegexp struct {
 	lazyRegexp
 	may func(string) bool
+	// near, with texts, bounds where FindString runs the regexp (see
+	// screenedLines).
+	near  int
+	texts []string
 }
 
 // screened returns pattern's lazyRegexp behind may.
 func screened(pattern string, may func(string) bool) screenedRegexp {
 	return screenedRegexp{lazyRegexp: lazyRE(pattern), may: may}
+}
+
+// screenedLines returns pattern's lazyRegexp screened by texts (see
+// containsLower), whose FindString runs the regexp only on the lines
+// around those that hold one of texts: each match of pattern must start
+// at a line's start ((?m)^ in every alternative), and hold on one of its
+// lines one of texts (lower-cased) with no more than near non-blank lines
+// of the match either side of that line, and any number of blank ones
+// (only \s: space, \t, \f, \r). checkErrorRe's NFA over a check's whole
+// output, up to the first error line, was the largest single regexp cost
+// of a large compile (≈6 ms of 36 in Build): the error lines are few, and
+// most of the output never needs the regexp at all.
+func screenedLines(pattern string, near int, texts []string) screenedRegexp {
+	return screenedRegexp{
+		lazyRegexp: lazyRE(pattern),
+		may:        func(s string) bool { return containsLower(s, texts) },
+		near:       near,
+		texts:      texts,
+	}
+}
+
+// containsLower reports whether s, ASCII lower-cased, contains one of
+// texts (lower-case).
+func containsLower(s string, texts []string) bool {
+	lower := asciiLower(s)
+	for _, t := range texts {
+		if strings.Contains(lower, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// findNear is FindString for a screenedLines regexp. Each line holding
+// one of the texts gets a window: the line, and up to near non-blank
+// lines (with the blank lines among and beyond them) either side; by
+// screenedLines' contract every match lies inside the window of some
+// line of it that holds a text. Overlapping or touching windows merge
+// into segments, which start and end at line boundaries, so ^, $ and \b
+// see the same context in a segment as in the whole text; every match
+// then lies inside one segment, and the regexp's leftmost-first match in
+// the first segment that has one is its match in the whole text.
+func (r screenedRegexp) findNear(s string) string {
+	lower := asciiLower(s)
+	// next[i] is the next occurrence of texts[i] at or after from, -1
+	// when there is none,	// -2 before the first search.
+	next := make([]int, len(r.texts))
+	for i := range next {
+		next[i] = -2
+	}
+	from := 0
+	seek := func() int {
+		first := -1
+		for i, t := range r.texts {
+			if next[i] != -1 && next[i] < from {
+				if j := strings.Index(lower[from:], t); j >= 0 {
+					next[i] = from + j
+				} else {
+					next[i] = -1
+				}
+			}
+			if next[i] >= 0 && (first < 0 || next[i] < first) {
+				first = next[i]
+			}
+		}
+		return first
+	}
+	re := r.Regexp()
+	segStart, segEnd := -1, -1
+	run := func() string {
+		if m := re.FindStringIndex(s[segStart:segEnd]); m != nil {
+			return s[segStart+m[0] : segStart+m[1]]
+		}
+		return ""
+	}
+	for {
+		i := seek()
+		if i < 0 {
+			break
+		}
+		lineStart := strings.LastIndexByte(s[:i], '\n') + 1
+		lineEnd := lineEndAt(s, i)
+		a, b := lineStart, lineEnd
+		for n := 0; a > 0; {
+			prev := strings.LastIndexByte(s[:a-1], '\n') + 1
+			if !blankLine(s[prev : a-1]) {
+				if n == r.near {
+					break
+				}
+				n++
+			}
+			a = prev
+		}
+		for n := 0; b < len(s); {
+			end := lineEndAt(s, b+1)
+			if !blankLine(s[b+1 : end]) {
+				if n == r.near {
+					break
+				}
+				n++
+			}
+			b = end
+		}
+		switch {
+		case segStart < 0:
+			segStart, segEnd = a, b
+		case a <= segEnd+1:
+			segEnd = max(segEnd, b)
+		default:
+			if m := run(); m != "" {
+				return m
+			}
+			segStart, segEnd = a, b
+		}
+		from = lineEnd + 1
+		if from > len(s) {
+			break
+		}
+	}
+	if segStart < 0 {
+		return ""
+	}
+	return run()
+}
+
+// lineEndAt returns the end of the line holding s[i]: the index of its
+// newline, or len(s).
+func lineEndAt(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}
+
+// blankLine reports whether line is all regexp \s (without the newline):
+// space, \t, \f, \r.
+func blankLine(line string) bool {
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case ' ', '\t', '\f', '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// FindAllStringSubmatch is the regexp's, nil when the screen fails.
+func (r screenedRegexp) FindAllStringSubmatch(s string, n int) [][]string {
+	if !r.may(s) {
+		return nil
+	}
+	return r.lazyRegexp.FindAllStringSubmatch(s, n)
+}
+
+// mayGitCommit screens gitCommitRe, whose only literals ("[", "] ") are
+// too short to gate on: every match starts a line with "[" and holds
+// "] ".
+func mayGitCommit(s string) bool {
+	return (strings.HasPrefix(s, "[") || strings.Contains(s, "\n[")) && strings.Contains(s, "] ")
 }
 
 func (r screenedRegexp) MatchString(s string) bool {
@@ -793,25 +957,11 @@ func mayFact(s string) bool {
 
 // FindString is the regexp's leftmost match, "" when the screen fails.
 func (r screenedRegexp) FindString(s string) string {
+	if r.texts != nil {
+		return r.findNear(s)
+	}
 	if !r.may(s) {
 		return ""
 	}
 	return r.lazyRegexp.FindString(s)
-}
-
-// mayCheckError screens checkErrorRe, which has no literal gate of its
-// own (its \s* and .* cross lines) and ran on every check's whole output.
-// Each of its alternatives needs, lower-cased, one of these texts: "err"
-// in error, [ERROR], ERROR: and npm ERR!; the build failures; make's
-// ": ***"; "! " and "⨯ " (the LaTeX and Next.js error lines); FATAL:.
-// None holds a k or an s, the letters (?i) also matches with non-ASCII
-// runes (K, ſ), so ASCII lower-casing finds every fold.
-func mayCheckError(s string) bool {
-	lower := asciiLower(s)
-	for _, t := range [...]string{"err", "failed to compile", "build fail", "compilation terminated", ": ***", "! ", "⨯ ", "fatal:"} {
-		if strings.Contains(lower, t) {
-			return true
-		}
-	}
-	return false
 }

@@ -338,12 +338,13 @@ func TestScreensExact(t *testing.T) {
 		}
 		texts = append(texts, string(b))
 	}
-	texts = append(texts, "a.go", "x.ts", "a_b", "fooBar", "LibraryPaths", "12", "1.5", "3 tests", "`x`", "a/b", "é.go", "aÉ", "1 MS", "x.c:3: error: y", "npm ERR! z", "make: *** [all] Error 2", "! Undefined control sequence.", "  ⨯ Failed", "[ERROR] x", "FATAL: y", "a: syntax error near", "BUILD FAILED", "error\n\n: late colon", "ſyntax")
+	texts = append(texts, "a.go", "x.ts", "a_b", "fooBar", "LibraryPaths", "12", "1.5", "3 tests", "`x`", "a/b", "é.go", "aÉ", "1 MS", "x.c:3: error: y", "npm ERR! z", "make: *** [all] Error 2", "! Undefined control sequence.", "  ⨯ Failed", "[ERROR] x", "FATAL: y", "a: syntax error near", "BUILD FAILED", "error\n\n: late colon", "ſyntax",
+		"[main 1a2b3c4] fix it", "x\n[main (root-commit) 1a2b3c4] first\n", "[a] b", "x[main 1a2b3c4] no", "[HEAD 0123456789abcdef] y  \n\n")
 	texts = raceSample(texts)
 	for _, tt := range []struct {
 		name string
 		re   screenedRegexp
-	}{{"factRe", factRe}, {"pascalRe", pascalRe}, {"figureRe", figureRe}, {"checkErrorRe", checkErrorRe}} {
+	}{{"factRe", factRe}, {"pascalRe", pascalRe}, {"figureRe", figureRe}, {"checkErrorRe", checkErrorRe}, {"gitCommitRe", gitCommitRe}} {
 		re := tt.re.Regexp()
 		screened := 0
 		for _, s := range texts {
@@ -367,5 +368,47 @@ func TestScreensExact(t *testing.T) {
 		if screened == 0 {
 			t.Errorf("%s: the screen passed all %d texts", tt.name, len(texts))
 		}
+	}
+}
+
+// TestFindNearLikeRegexp holds checkErrorRe's windowed FindString to the
+// regexp's own on many-line text: lines drawn from fragments that start,
+// continue or end a match (a "file:1:" line, a bare "error", a ": msg"
+// line after blank ones, the other alternatives, blank lines of each \s
+// byte and lines of prose), so matches cross blank lines and windows
+// touch, overlap and stand apart; and on the corpus's texts.
+func TestFindNearLikeRegexp(t *testing.T) {
+	t.Parallel()
+	fragments := []string{
+		"", " ", "\t", "\f", "\r", "  \t ", "\v", "plain prose here", "x.go:12:", "  a.c:3:4: ", "src/x.ts:9",
+		"error", "ERROR", "fatal error", "error: bad", "Error[E0308]: mismatched", "error TS2322: no", ": late",
+		"  : colon", "npm ERR! code 1", "make: *** [all] Error 2", "! Undefined control", "! lower",
+		"Failed to compile.", "BUILD FAILED", "  ⨯ broke", "[ERROR] x", "FATAL: y", "a: syntax error near",
+		"x(1,2): error TS1: y", "terrible", "ok", "err", "fatal:", "compilation terminated.",
+	}
+	rng := rand.New(rand.NewPCG(7, 2026))
+	texts := messageTexts(t)
+	for range 40000 {
+		n := 1 + rng.IntN(14)
+		lines := make([]string, n)
+		for i := range lines {
+			lines[i] = fragments[rng.IntN(len(fragments))]
+		}
+		texts = append(texts, strings.Join(lines, "\n"))
+	}
+	texts = raceSample(texts)
+	re := checkErrorRe.Regexp()
+	found := 0
+	for _, s := range texts {
+		want := re.FindString(s)
+		if got := checkErrorRe.FindString(s); got != want {
+			t.Errorf("FindString(%q) = %q, the regexp finds %q", s, got, want)
+		}
+		if want != "" {
+			found++
+		}
+	}
+	if found == 0 {
+		t.Error("no text held a match: the test checks nothing")
 	}
 }

@@ -52,7 +52,22 @@ type regexGate struct {
 	alts []*regexGate
 	// parts are the alternatives' sources, alts[i] compiled from parts[i].
 	parts []string
+	// altLits[i], when set, are the indices in lits of every literal of
+	// alts[i] (the same text, fold and lineStart): the alternative can
+	// match only when one of those is present, so match runs it only
+	// then. Nil for an alternative with a literal lits does not hold.
+	altLits [][]int
+	// starts are the first bytes of the lineStart literals (lower-cased
+	// when folded), when there are at least minLineWalk of them: the
+	// gate then looks for those only at each line's start, in one walk
+	// over the lines, instead of searching the whole text for each
+	// (contentFailRe has twenty, and ran them over every tool output).
+	starts *[256]bool
 }
+
+// minLineWalk is the fewest lineStart literals worth one walk over the
+// lines in place of a search per literal.
+const minLineWalk = 3
 
 // gateLiteral is one required literal; fold marks one matched without
 // regard to case, stored lower-cased and compared with an ASCII
@@ -103,6 +118,7 @@ func analyzeGate(pattern string) (*regexGate, bool) {
 		g.lineLocal = withinLine(simple)
 	}
 	g.anchored = anchoredStart(simple)
+	defer g.index()
 	switch {
 	case g.lits != nil && !g.lineLocal:
 		g.alts, g.parts = splitAlternatives(pattern)
@@ -121,6 +137,42 @@ func analyzeGate(pattern string) (*regexGate, bool) {
 		g.alts, g.parts = alts, parts
 	}
 	return g, true
+}
+
+// index derives starts and altLits from lits and alts.
+func (g *regexGate) index() {
+	n := 0
+	for _, l := range g.lits {
+		if l.lineStart {
+			n++
+		}
+	}
+	if n >= minLineWalk {
+		g.starts = new([256]bool)
+		for _, l := range g.lits {
+			if l.lineStart {
+				g.starts[l.text[0]] = true
+			}
+		}
+	}
+	if g.lits == nil || g.alts == nil {
+		return
+	}
+	g.altLits = make([][]int, len(g.alts))
+	for i, a := range g.alts {
+		var idx []int
+		for _, al := range a.lits {
+			j := slices.IndexFunc(g.lits, func(l gateLiteral) bool {
+				return l.text == al.text && l.fold == al.fold && l.lineStart == al.lineStart
+			})
+			if j < 0 {
+				idx = nil
+				break
+			}
+			idx = append(idx, j)
+		}
+		g.altLits[i] = idx
+	}
 }
 
 // anchoredStart reports whether every match of re starts at the text's
@@ -355,10 +407,17 @@ func (l *lowered) of(s string) string {
 func (g *regexGate) match(s string, lower *lowered) bool {
 	switch {
 	case g.alts != nil:
-		if g.lits != nil && !g.mayMatchWith(s, lower) {
-			return false
+		var found []bool
+		if g.lits != nil {
+			found = make([]bool, len(g.lits))
+			if !g.present(s, lower, found) {
+				return false
+			}
 		}
-		for _, a := range g.alts {
+		for i, a := range g.alts {
+			if found != nil && g.altLits[i] != nil && !slices.ContainsFunc(g.altLits[i], func(j int) bool { return found[j] }) {
+				continue
+			}
 			if a.match(s, lower) {
 				return true
 			}
@@ -441,16 +500,66 @@ func (g *regexGate) mayMatchWith(s string, lower *lowered) bool {
 	if g.lits == nil {
 		return true
 	}
-	for _, l := range g.lits {
+	return g.present(s, lower, nil)
+}
+
+// present reports whether s holds one of the literals, each where it
+// must be (a lineStart one at a line's start when starts is set). With
+// found, it looks for every literal and marks those present; without,
+// it stops at the first.
+func (g *regexGate) present(s string, lower *lowered, found []bool) bool {
+	hit := false
+	for i, l := range g.lits {
+		if g.starts != nil && l.lineStart {
+			continue
+		}
 		text := s
 		if l.fold {
 			text = lower.of(s)
 		}
 		if strings.Contains(text, l.text) {
-			return true
+			if found == nil {
+				return true
+			}
+			found[i], hit = true, true
 		}
 	}
-	return false
+	if g.starts == nil {
+		return hit
+	}
+	for p := 0; p < len(s); {
+		if g.starts[s[p]] || g.starts[lowerASCII(s[p])] {
+			for i, l := range g.lits {
+				if !l.lineStart || (found != nil && found[i]) {
+					continue
+				}
+				text := s
+				if l.fold {
+					text = lower.of(s)
+				}
+				if strings.HasPrefix(text[p:], l.text) {
+					if found == nil {
+						return true
+					}
+					found[i], hit = true, true
+				}
+			}
+		}
+		j := strings.IndexByte(s[p:], '\n')
+		if j < 0 {
+			break
+		}
+		p += j + 1
+	}
+	return hit
+}
+
+// lowerASCII lower-cases an ASCII letter.
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
 }
 
 // asciiLower lower-cases ASCII letters only, leaving every other byte as

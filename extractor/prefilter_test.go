@@ -70,6 +70,22 @@ func TestGatedMatchesLikeRegexp(t *testing.T) {
 		"Exit code 1", "x fatal: y\nfatal: z", "Aborted\n(core dumped)", "x Segmentation fault\n\n", "Segmentation fault  \nok",
 		"error: x\nAborted (core dumped)", "ERROR\nno\n(core dumped)", "a\n\tBus error \n (core dumped)\n", "xerror: 1\nerror[E1]: 2", "a error: b\n", "[stderr]", "ſtdout:", "```go", "</tool_use_error>", "Chunk ID: 4",
 	}
+	// And many-line texts whose lines start with, hold mid-line or
+	// almost hold the literals of contentFailRe's alternatives, which
+	// its gate looks for at line starts in one walk and uses to skip
+	// alternatives (regexGate.present).
+	fragments := []string{"", "ok", "  ", "fatal: x", "x fatal: y", "FAIL", "FAILED\t1", " FAIL", "error: e", "a.go:1: error: b",
+		"error[E1]: c", "xerror: d", "npm ERR! e", "Npm ERR! e", "malloc(): bad", "free(): x", "Segmentation fault", "Aborted",
+		"(core dumped)", " Bus error (core dumped)", "command not found", "sh: x: command not found", "Script failed", "--- FAIL: T",
+		"ERR_PNPM_X", "corrupted size vs", "Traceback (most recent call last):", "SandboxDenied", "exec_command failed: x"}
+	rng := rand.New(rand.NewPCG(3, 2026))
+	for range 20000 {
+		ls := make([]string, 1+rng.IntN(6))
+		for i := range ls {
+			ls[i] = fragments[rng.IntN(len(fragments))]
+		}
+		texts = append(texts, strings.Join(ls, "\n"))
+	}
 	heads, lines := corpusTexts(t)
 	heads, lines = raceSample(heads), raceSample(lines)
 	// Each pattern meets what it reads in the extractor: whole outputs,

@@ -986,10 +986,22 @@ func (r screenedRegexp) FindAllStringSubmatch(s string, n int) [][]string {
 }
 
 // mayGitCommit screens gitCommitRe, whose only literals ("[", "] ") are
-// too short to gate on: every match starts a line with "[" and holds
-// "] ".
+// too short to gate on: every match starts a line with "[" and a byte
+// that is neither \s nor "]" ([^\s\]]), and holds "] " on that line.
+// CMake's "[  2%] Building …" lines, hundreds to a build output, fail it.
 func mayGitCommit(s string) bool {
-	return (strings.HasPrefix(s, "[") || strings.Contains(s, "\n[")) && strings.Contains(s, "] ")
+	for p := 0; p < len(s); {
+		if s[p] == '[' && p+1 < len(s) && strings.IndexByte(" \t\n\f\r]", s[p+1]) < 0 &&
+			strings.Contains(s[p:lineEndAt(s, p)], "] ") {
+			return true
+		}
+		j := strings.Index(s[p:], "\n[")
+		if j < 0 {
+			break
+		}
+		p += j + 1
+	}
+	return false
 }
 
 func (r screenedRegexp) MatchString(s string) bool {

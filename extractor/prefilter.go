@@ -1086,3 +1086,29 @@ func (r screenedRegexp) FindString(s string) string {
 	}
 	return r.lazyRegexp.FindString(s)
 }
+
+// mayDiffMark screens diffMarkRe, whose "@@" is too short a literal to
+// gate on, so it ran its regexp over every output it judged (about 60 KB
+// a Build on the largest file, none a diff): a match is a line that
+// starts with one of these.
+func mayDiffMark(s string) bool {
+	return lineStartsWith(s, "```diff", "@@", "*** Begin Patch", "+++ ", "--- a/")
+}
+
+// lineStartsWith reports whether a line of s starts with one of
+// prefixes (none empty).
+func lineStartsWith(s string, prefixes ...string) bool {
+	for p := 0; p < len(s); {
+		for _, pre := range prefixes {
+			if s[p] == pre[0] && strings.HasPrefix(s[p:], pre) {
+				return true
+			}
+		}
+		j := strings.IndexByte(s[p:], '\n')
+		if j < 0 {
+			break
+		}
+		p += j + 1
+	}
+	return false
+}

@@ -102,7 +102,7 @@ func TestGatedMatchesLikeRegexp(t *testing.T) {
 	}
 	for name, g := range map[string]gatedRegexp{
 		"contentFailRe": contentFailRe, "rejectedRe": rejectedRe, "harnessRe": harnessRe, "harnessAPIRe": harnessAPIRe,
-		"runningRe": runningRe, "missingPathRe": missingPathRe, "diffMarkRe": diffMarkRe, "buildErrorRe": buildErrorRe, "exitHeaderRe": exitHeaderRe,
+		"runningRe": runningRe, "missingPathRe": missingPathRe, "buildErrorRe": buildErrorRe, "exitHeaderRe": exitHeaderRe,
 	} {
 		check(name, g, heads)
 	}
@@ -356,12 +356,13 @@ func TestScreensExact(t *testing.T) {
 	}
 	texts = append(texts, "a.go", "x.ts", "a_b", "fooBar", "LibraryPaths", "12", "1.5", "3 tests", "`x`", "a/b", "é.go", "aÉ", "1 MS", "x.c:3: error: y", "npm ERR! z", "make: *** [all] Error 2", "! Undefined control sequence.", "  ⨯ Failed", "[ERROR] x", "FATAL: y", "a: syntax error near", "BUILD FAILED", "error\n\n: late colon", "ſyntax",
 		"[main 1a2b3c4] fix it", "x\n[main (root-commit) 1a2b3c4] first\n", "[a] b", "x[main 1a2b3c4] no", "[HEAD 0123456789abcdef] y  \n\n",
-		"[  2%] Building C\n[main 1a2b3c4] fix\n", "[  2%] Built\n[ 9%] x", "[\tx 1a2b3c4] y", "[]] 1a2b3c4] y", "[x\n1a2b3c4] y", "[é 1a2b3c4] z")
+		"[  2%] Building C\n[main 1a2b3c4] fix\n", "[  2%] Built\n[ 9%] x", "[\tx 1a2b3c4] y", "[]] 1a2b3c4] y", "[x\n1a2b3c4] y", "[é 1a2b3c4] z",
+		"x\n@@ -1 +1 @@\n", "@@", " @@", "a\n+++ b/x\n", "+++b", "```diff\n-a", "x```diff", "--- a/x", "--- b/x", "*** Begin Patch\n")
 	texts = raceSample(texts)
 	for _, tt := range []struct {
 		name string
 		re   screenedRegexp
-	}{{"factRe", factRe}, {"pascalRe", pascalRe}, {"figureRe", figureRe}, {"checkErrorRe", checkErrorRe}, {"gitCommitRe", gitCommitRe}} {
+	}{{"factRe", factRe}, {"pascalRe", pascalRe}, {"figureRe", figureRe}, {"checkErrorRe", checkErrorRe}, {"gitCommitRe", gitCommitRe}, {"diffMarkRe", diffMarkRe}} {
 		re := tt.re.Regexp()
 		screened := 0
 		for _, s := range texts {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -63,6 +64,10 @@ type regexGate struct {
 	// over the lines, instead of searching the whole text for each
 	// (contentFailRe has twenty, and ran them over every tool output).
 	starts *[256]bool
+	// set, when the pattern is a literal set (see literalSet), are the
+	// texts it matches in ASCII text: MatchString then looks for them in
+	// place of running the regexp on such text.
+	set []setText
 }
 
 // minLineWalk is the fewest lineStart literals worth one walk over the
@@ -118,6 +123,9 @@ func analyzeGate(pattern string) (*regexGate, bool) {
 		g.lineLocal = withinLine(simple)
 	}
 	g.anchored = anchoredStart(simple)
+	if set, ok := literalSet(simple); ok && len(set) > 0 && !slices.ContainsFunc(set, func(t setText) bool { return t.text == "" }) {
+		g.set = set
+	}
 	defer g.index()
 	switch {
 	case g.lits != nil && !g.lineLocal:
@@ -423,12 +431,179 @@ func (g *regexGate) match(s string, lower *lowered) bool {
 			}
 		}
 		return false
+	case g.set != nil && isASCII(s):
+		return g.mayMatchWith(s, lower) && g.setMatch(lower.of(s))
 	case g.lits == nil:
 		return g.Regexp.MatchString(s)
 	case g.lineLocal && strings.IndexByte(s, '\n') >= 0:
 		return g.linesMatch(s, lower)
 	}
 	return g.mayMatchWith(s, lower) && g.Regexp.MatchString(s)
+}
+
+// setText is one text a literal-set pattern matches, as it appears in
+// ASCII text lower-cased, with the offsets in it where \b must hold.
+type setText struct {
+	text   string
+	bounds []int
+}
+
+// maxSetTexts bounds a literal set: past it, a search per text would
+// cost more than the regexp.
+const maxSetTexts = 64
+
+// literalSet returns the texts re matches in ASCII text, compared with
+// that text ASCII lower-cased, when re is built only of literals (letters
+// case-folded: an exact letter cannot be compared lower-cased), classes
+// of a few ASCII runes that hold both cases of their letters, ?, \b,
+// groups, concatenations and alternations, spelling out at most
+// maxSetTexts texts. In ASCII text the regexp then matches exactly where
+// one of the texts occurs with its \b offsets on word boundaries (Go's
+// \b is ASCII's): (?i) folds an ASCII letter only to its other case and
+// to K or ſ, which ASCII text does not hold, and a non-ASCII rune that
+// folds to no ASCII one never matches there. keywordLineRe, a fold of
+// twenty words, took ~10 µs a line in the regexp on the lines whose
+// output holds one (lineScorer).
+func literalSet(re *syntax.Regexp) ([]setText, bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch:
+		return []setText{{}}, true
+	case syntax.OpWordBoundary:
+		return []setText{{bounds: []int{0}}}, true
+	case syntax.OpCapture:
+		return literalSet(re.Sub[0])
+	case syntax.OpLiteral:
+		fold := re.Flags&syntax.FoldCase != 0
+		b := make([]byte, 0, len(re.Rune))
+		for _, r := range re.Rune {
+			if r >= utf8.RuneSelf {
+				if fold && foldsToASCII(r) {
+					return nil, false
+				}
+				return nil, true // never in ASCII text
+			}
+			c := byte(r)
+			if isLowerASCII(c) || isUpperASCII(c) {
+				if !fold {
+					return nil, false
+				}
+				c = lowerASCII(c)
+			}
+			b = append(b, c)
+		}
+		return []setText{{text: string(b)}}, true
+	case syntax.OpCharClass:
+		var out []setText
+		var in [128]bool
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1] && r < utf8.RuneSelf; r++ {
+				in[r] = true
+			}
+		}
+		for c := range in {
+			if !in[c] {
+				continue
+			}
+			b := byte(c)
+			if isUpperASCII(b) {
+				if !in[lowerASCII(b)] {
+					return nil, false
+				}
+				continue
+			}
+			if isLowerASCII(b) && !in[b-'a'+'A'] {
+				return nil, false
+			}
+			if out = append(out, setText{text: string(b)}); len(out) > 4 {
+				return nil, false
+			}
+		}
+		return out, true
+	case syntax.OpQuest:
+		sub, ok := literalSet(re.Sub[0])
+		if !ok || len(sub)+1 > maxSetTexts {
+			return nil, false
+		}
+		return append(sub, setText{}), true
+	case syntax.OpAlternate:
+		var out []setText
+		for _, sub := range re.Sub {
+			texts, ok := literalSet(sub)
+			if !ok || len(out)+len(texts) > maxSetTexts {
+				return nil, false
+			}
+			out = append(out, texts...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		out := []setText{{}}
+		for _, sub := range re.Sub {
+			texts, ok := literalSet(sub)
+			if !ok || len(out)*len(texts) > maxSetTexts {
+				return nil, false
+			}
+			next := make([]setText, 0, len(out)*len(texts))
+			for _, a := range out {
+				for _, b := range texts {
+					t := setText{text: a.text + b.text, bounds: slices.Clone(a.bounds)}
+					for _, p := range b.bounds {
+						t.bounds = append(t.bounds, len(a.text)+p)
+					}
+					next = append(next, t)
+				}
+			}
+			out = next
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// foldsToASCII reports whether r's case-fold orbit holds an ASCII rune.
+func foldsToASCII(r rune) bool {
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f < utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// setMatch reports whether lower, an ASCII text lower-cased, holds one
+// of g.set's texts with its word boundaries.
+func (g *regexGate) setMatch(lower string) bool {
+	word := func(i int) bool { return i >= 0 && i < len(lower) && isWordASCII(lower[i]) }
+	for _, t := range g.set {
+		for from := 0; from <= len(lower); {
+			i := strings.Index(lower[from:], t.text)
+			if i < 0 {
+				break
+			}
+			i += from
+			ok := true
+			for _, p := range t.bounds {
+				if word(i+p-1) == word(i+p) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	return false
 }
 
 // linesMatch runs the regexp on each line of s that holds one of the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"testing"
@@ -428,5 +429,88 @@ func TestFindNearLikeRegexp(t *testing.T) {
 	}
 	if found == 0 {
 		t.Error("no text held a match: the test checks nothing")
+	}
+}
+
+// TestLiteralSetsMatchLikeRegexp holds each literal-set gate (literalSet,
+// setMatch) to its regexp: for every source pattern (and split
+// alternative) that has a set, on text built from the set's own texts
+// in random case, glued to word and non-word bytes, the case-folding
+// runes K and ſ, and non-ASCII text, MatchString answers as the regexp.
+func TestLiteralSetsMatchLikeRegexp(t *testing.T) {
+	t.Parallel()
+	glue := []string{"", "", "a", "Z", "_", "9", " ", "-", ".", "\n", "\u212A", "ſ", "é", "'"}
+	rng := rand.New(rand.NewPCG(5, 2026))
+	checked := 0
+	var check func(name string, g *regexGate)
+	check = func(name string, g *regexGate) {
+		for _, a := range g.alts {
+			check(name+" (alternative)", a)
+		}
+		if g.set == nil {
+			return
+		}
+		checked++
+		for range raceSample(make([]string, 400)) {
+			var b strings.Builder
+			for n := 1 + rng.IntN(4); n > 0; n-- {
+				b.WriteString(glue[rng.IntN(len(glue))])
+				w := []byte(g.set[rng.IntN(len(g.set))].text)
+				if len(w) > 0 && rng.IntN(4) == 0 {
+					w = w[:rng.IntN(len(w))] // a near miss
+				}
+				for i, c := range w {
+					if rng.IntN(3) == 0 && isLowerASCII(c) {
+						w[i] = c - 'a' + 'A'
+					}
+				}
+				b.Write(w)
+				b.WriteString(glue[rng.IntN(len(glue))])
+			}
+			s := b.String()
+			if got, want := g.MatchString(s), g.Regexp.MatchString(s); got != want {
+				t.Errorf("%s: MatchString(%q) = %v, the regexp says %v", name, s, got, want)
+			}
+		}
+	}
+	for _, p := range sourcePatterns(t) {
+		check(p.At.String(), buildGate(p.Pattern))
+	}
+	if checked == 0 {
+		t.Error("no source pattern has a literal set: the test checks nothing")
+	}
+}
+
+func TestLiteralSet(t *testing.T) {
+	for _, tc := range []struct {
+		pattern string
+		want    []string // nil: not a literal set
+	}{
+		{`(?i)(ab|c)d?`, []string{"abd", "ab", "cd", "c"}},
+		{`(?i)\bno\b`, []string{"no"}},
+		{`(?i)✅|x`, []string{"x"}},          // ✅ never matches ASCII text
+		{`(?i)\x{212A}ey`, []string{"key"}}, // the parser folds the Kelvin sign to k
+		{`Ab`, nil},                         // an exact letter
+		{`(?i)[ab]c`, []string{"ac", "bc"}}, // [AaBb]c
+		{`(?i)x\d`, nil},                    // a class of ten
+		{`(?i)^x`, nil},                     // an anchor
+		{`(?i)a(?-i:B)`, nil},               // an exact letter inside
+		{`(?i)it's 1`, []string{"it's 1"}},  // punctuation and digits need no fold
+	} {
+		re, err := syntax.Parse(tc.pattern, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, ok := literalSet(re.Simplify())
+		var got []string
+		for _, s := range set {
+			got = append(got, s.text)
+		}
+		if !ok {
+			got = nil
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("literalSet(%q) = %q (ok %v), want %q", tc.pattern, got, ok, tc.want)
+		}
 	}
 }

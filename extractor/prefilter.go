@@ -65,8 +65,8 @@ type regexGate struct {
 	// (contentFailRe has twenty, and ran them over every tool output).
 	starts *[256]bool
 	// set, when the pattern is a literal set (see literalSet), are the
-	// texts it matches in ASCII text: MatchString then looks for them in
-	// place of running the regexp on such text.
+	// texts it matches: MatchString looks for them in place of running
+	// the regexp on text setReadable accepts.
 	set []setText
 }
 
@@ -431,7 +431,7 @@ func (g *regexGate) match(s string, lower *lowered) bool {
 			}
 		}
 		return false
-	case g.set != nil && isASCII(s):
+	case g.set != nil && setReadable(s):
 		return g.mayMatchWith(s, lower) && g.setMatch(lower.of(s))
 	case g.lits == nil:
 		return g.Regexp.MatchString(s)
@@ -442,7 +442,7 @@ func (g *regexGate) match(s string, lower *lowered) bool {
 }
 
 // setText is one text a literal-set pattern matches, as it appears in
-// ASCII text lower-cased, with the offsets in it where \b must hold.
+// text ASCII lower-cased, with the offsets in it where \b must hold.
 type setText struct {
 	text   string
 	bounds []int
@@ -452,16 +452,16 @@ type setText struct {
 // cost more than the regexp.
 const maxSetTexts = 64
 
-// literalSet returns the texts re matches in ASCII text, compared with
-// that text ASCII lower-cased, when re is built only of literals (letters
-// case-folded: an exact letter cannot be compared lower-cased), classes
-// of a few ASCII runes that hold both cases of their letters, ?, \b,
-// groups, concatenations and alternations, spelling out at most
-// maxSetTexts texts. In ASCII text the regexp then matches exactly where
-// one of the texts occurs with its \b offsets on word boundaries (Go's
-// \b is ASCII's): (?i) folds an ASCII letter only to its other case and
-// to K or ſ, which ASCII text does not hold, and a non-ASCII rune that
-// folds to no ASCII one never matches there. keywordLineRe, a fold of
+// literalSet returns the texts re matches, compared with the text ASCII
+// lower-cased, when re is built only of literals (ASCII letters
+// case-folded: an exact letter cannot be compared lower-cased; non-ASCII
+// runes without a case), classes of a few runes that hold both cases of
+// their ASCII letters, ?, \b, groups, concatenations and alternations,
+// spelling out at most maxSetTexts texts. In text setReadable accepts the
+// regexp then matches exactly where one of the texts occurs with its \b
+// offsets on word boundaries (Go's \b is ASCII's): (?i) folds an ASCII
+// letter only to its other case and to K or ſ, which such text does not
+// hold. keywordLineRe, a fold of
 // twenty words, took ~10 µs a line in the regexp on the lines whose
 // output holds one (lineScorer).
 func literalSet(re *syntax.Regexp) ([]setText, bool) {
@@ -477,10 +477,11 @@ func literalSet(re *syntax.Regexp) ([]setText, bool) {
 		b := make([]byte, 0, len(re.Rune))
 		for _, r := range re.Rune {
 			if r >= utf8.RuneSelf {
-				if fold && foldsToASCII(r) {
-					return nil, false
+				if fold && unicode.SimpleFold(r) != r {
+					return nil, false // 'é' also matches 'É'
 				}
-				return nil, true // never in ASCII text
+				b = utf8.AppendRune(b, r)
+				continue
 			}
 			c := byte(r)
 			if isLowerASCII(c) || isUpperASCII(c) {
@@ -496,8 +497,17 @@ func literalSet(re *syntax.Regexp) ([]setText, bool) {
 		var out []setText
 		var in [128]bool
 		for i := 0; i+1 < len(re.Rune); i += 2 {
-			for r := re.Rune[i]; r <= re.Rune[i+1] && r < utf8.RuneSelf; r++ {
-				in[r] = true
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				switch {
+				case r < utf8.RuneSelf:
+					in[r] = true
+				case r == kelvin || r == longS:
+					// Never in the text setMatch reads.
+				case re.Rune[i+1]-re.Rune[i] > 8:
+					return nil, false
+				default:
+					out = append(out, setText{text: string(r)})
+				}
 			}
 		}
 		for c := range in {
@@ -559,27 +569,28 @@ func literalSet(re *syntax.Regexp) ([]setText, bool) {
 	return nil, false
 }
 
-// foldsToASCII reports whether r's case-fold orbit holds an ASCII rune.
-func foldsToASCII(r rune) bool {
-	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-		if f < utf8.RuneSelf {
-			return true
-		}
-	}
-	return false
-}
+// kelvin and longS are the only non-ASCII runes that (?i) folds to an
+// ASCII letter (k and s; TestFoldSpecials checks).
+const (
+	kelvin = '\u212A'
+	longS  = '\u017F'
+)
 
-// isASCII reports whether s is all ASCII.
-func isASCII(s string) bool {
+// setReadable reports whether setMatch answers for s as the regexp: s
+// is ASCII, or valid UTF-8 (Go's \b and the regexp's runes then agree
+// with bytes: a non-ASCII byte is no word byte, and a text found is
+// found at rune boundaries) without K or ſ, which asciiLower does not
+// fold.
+func setReadable(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return false
+			return utf8.ValidString(s) && !strings.ContainsRune(s, kelvin) && !strings.ContainsRune(s, longS)
 		}
 	}
 	return true
 }
 
-// setMatch reports whether lower, an ASCII text lower-cased, holds one
+// setMatch reports whether lower, a setReadable text lower-cased, holds one
 // of g.set's texts with its word boundaries.
 func (g *regexGate) setMatch(lower string) bool {
 	word := func(i int) bool { return i >= 0 && i < len(lower) && isWordASCII(lower[i]) }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff/transcript"
@@ -435,11 +436,12 @@ func TestFindNearLikeRegexp(t *testing.T) {
 // TestLiteralSetsMatchLikeRegexp holds each literal-set gate (literalSet,
 // setMatch) to its regexp: for every source pattern (and split
 // alternative) that has a set, on text built from the set's own texts
-// in random case, glued to word and non-word bytes, the case-folding
-// runes K and ſ, and non-ASCII text, MatchString answers as the regexp.
+// in random case (and K for k, ſ for s), glued to word and non-word
+// bytes, K, ſ, non-ASCII and invalid UTF-8, MatchString answers as the
+// regexp.
 func TestLiteralSetsMatchLikeRegexp(t *testing.T) {
 	t.Parallel()
-	glue := []string{"", "", "a", "Z", "_", "9", " ", "-", ".", "\n", "\u212A", "ſ", "é", "'"}
+	glue := []string{"", "", "a", "Z", "_", "9", " ", "-", ".", "\n", "\u212A", "ſ", "é", "'", "✅", "\xff", "\xe2"}
 	rng := rand.New(rand.NewPCG(5, 2026))
 	checked := 0
 	var check func(name string, g *regexGate)
@@ -464,7 +466,11 @@ func TestLiteralSetsMatchLikeRegexp(t *testing.T) {
 						w[i] = c - 'a' + 'A'
 					}
 				}
-				b.Write(w)
+				word := string(w)
+				if rng.IntN(4) == 0 { // the non-ASCII folds of k and s
+					word = strings.NewReplacer("k", "\u212A", "s", "ſ").Replace(word)
+				}
+				b.WriteString(word)
 				b.WriteString(glue[rng.IntN(len(glue))])
 			}
 			s := b.String()
@@ -488,7 +494,8 @@ func TestLiteralSet(t *testing.T) {
 	}{
 		{`(?i)(ab|c)d?`, []string{"abd", "ab", "cd", "c"}},
 		{`(?i)\bno\b`, []string{"no"}},
-		{`(?i)✅|x`, []string{"x"}},          // ✅ never matches ASCII text
+		{`(?i)✅|x`, []string{"✅", "x"}},
+		{`(?i)é`, nil},                      // also É
 		{`(?i)\x{212A}ey`, []string{"key"}}, // the parser folds the Kelvin sign to k
 		{`Ab`, nil},                         // an exact letter
 		{`(?i)[ab]c`, []string{"ac", "bc"}}, // [AaBb]c
@@ -511,6 +518,19 @@ func TestLiteralSet(t *testing.T) {
 		}
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("literalSet(%q) = %q (ok %v), want %q", tc.pattern, got, ok, tc.want)
+		}
+	}
+}
+
+// TestFoldSpecials checks the claim setReadable rests on: the only
+// non-ASCII runes in the case-fold orbits of ASCII letters are kelvin
+// and longS.
+func TestFoldSpecials(t *testing.T) {
+	for c := 'a'; c <= 'z'; c++ {
+		for f := unicode.SimpleFold(c); f != c; f = unicode.SimpleFold(f) {
+			if f >= utf8.RuneSelf && f != kelvin && f != longS {
+				t.Errorf("%q folds to %q", c, f)
+			}
 		}
 	}
 }

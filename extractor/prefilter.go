@@ -30,7 +30,12 @@ type gatedRegexp struct {
 
 // regexGate is a gatedRegexp once built.
 type regexGate struct {
-	*regexp.Regexp
+	// re compiles the pattern on its first call: a gate that never
+	// opens, a split pattern only ever asked MatchString (its
+	// alternatives answer) and a literal set on text it can read never
+	// need the regexp, and compiling the patterns a large compile meets
+	// cost ~4 ms of it.
+	re func() *regexp.Regexp
 	// lits are the literals one of which every match contains; nil when
 	// the pattern has an alternative with none (the gate always opens).
 	lits []gateLiteral
@@ -103,11 +108,17 @@ func buildGate(pattern string) *regexGate {
 // their parts: analyzeGate compiles nothing, so alternatives it tried and
 // did not keep cost only their parse.
 func (g *regexGate) compile(pattern string) {
-	g.Regexp = regexp.MustCompile(pattern)
+	g.re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 	for i, a := range g.alts {
 		a.compile(g.parts[i])
 	}
 }
+
+// Regexp returns the compiled regexp, compiling it on the first call.
+func (g *regexGate) Regexp() *regexp.Regexp { return g.re() }
+
+// String is the pattern's source.
+func (g *regexGate) String() string { return g.re().String() }
 
 // analyzeGate derives pattern's gate without compiling its regexp;
 // false when pattern does not parse (an open gate).
@@ -384,7 +395,7 @@ func (g gatedRegexp) MatchString(s string) bool { return g.gate().MatchString(s)
 
 // FindStringSubmatch is the regexp's own (no gate).
 func (g gatedRegexp) FindStringSubmatch(s string) []string {
-	return g.gate().FindStringSubmatch(s)
+	return g.gate().Regexp().FindStringSubmatch(s)
 }
 
 // mayMatch reports whether s contains one of the required literals, or
@@ -434,11 +445,11 @@ func (g *regexGate) match(s string, lower *lowered) bool {
 	case g.set != nil && setReadable(s):
 		return g.mayMatchWith(s, lower) && g.setMatch(lower.of(s))
 	case g.lits == nil:
-		return g.Regexp.MatchString(s)
+		return g.Regexp().MatchString(s)
 	case g.lineLocal && strings.IndexByte(s, '\n') >= 0:
 		return g.linesMatch(s, lower)
 	}
-	return g.mayMatchWith(s, lower) && g.Regexp.MatchString(s)
+	return g.mayMatchWith(s, lower) && g.Regexp().MatchString(s)
 }
 
 // setText is one text a literal-set pattern matches, as it appears in
@@ -641,7 +652,7 @@ func (g *regexGate) linesMatch(s string, lower *lowered) bool {
 			// A literal that starts a line in every match is not one
 			// here elsewhere in the line (from is always a line's start,
 			// so one at this line's start would have been found first).
-			if (!l.lineStart || i == start) && g.Regexp.MatchString(s[start:end]) {
+			if (!l.lineStart || i == start) && g.Regexp().MatchString(s[start:end]) {
 				return true
 			}
 			from = end + 1

@@ -97,7 +97,7 @@ func TestGatedMatchesLikeRegexp(t *testing.T) {
 			if g.mayMatch(s) && !strings.Contains(s, "\n") {
 				continue // MatchString is the regexp's own call
 			}
-			if got, want := g.MatchString(s), g.gate().Regexp.MatchString(s); got != want {
+			if got, want := g.MatchString(s), g.gate().Regexp().MatchString(s); got != want {
 				t.Errorf("%s.MatchString(%.80q) = %v, the regexp says %v", name, s, got, want)
 			}
 		}
@@ -181,7 +181,7 @@ func TestSplitAlternativesMatchLikeRegexp(t *testing.T) {
 			t.Errorf("%q: not split into alternatives", p)
 		}
 		for _, s := range texts {
-			if got, want := g.MatchString(s), g.Regexp.MatchString(s); got != want {
+			if got, want := g.MatchString(s), g.Regexp().MatchString(s); got != want {
 				t.Errorf("%q.MatchString(%q) = %v, the regexp says %v", p, s, got, want)
 			}
 		}
@@ -474,7 +474,7 @@ func TestLiteralSetsMatchLikeRegexp(t *testing.T) {
 				b.WriteString(glue[rng.IntN(len(glue))])
 			}
 			s := b.String()
-			if got, want := g.MatchString(s), g.Regexp.MatchString(s); got != want {
+			if got, want := g.MatchString(s), g.Regexp().MatchString(s); got != want {
 				t.Errorf("%s: MatchString(%q) = %v, the regexp says %v", name, s, got, want)
 			}
 		}

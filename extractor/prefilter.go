@@ -994,7 +994,9 @@ func literalOf(t exactText) (gateLiteral, bool) {
 		cur = cur[:0]
 	}
 	for i, r := range t.text {
-		if r >= utf8.RuneSelf || r == 'k' || r == 's' {
+		// A non-ASCII rune with no other case matches only itself, and
+		// asciiLower leaves its bytes as they are ("⚠️" gates defectRe).
+		if (r >= utf8.RuneSelf && unicode.SimpleFold(r) != r) || r == 'k' || r == 's' {
 			flush()
 			continue
 		}

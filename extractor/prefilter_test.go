@@ -30,6 +30,10 @@ func TestRequiredLiterals(t *testing.T) {
 		// runes as well.
 		{`(?i)no new output`, []gateLiteral{{text: "no new output", fold: true}}},
 		{`(?i)still running`, []gateLiteral{{text: "till running", fold: true}}},
+		// A caseless non-ASCII rune stays in the run; a cased one (é, É)
+		// cuts it.
+		{`(?i)⚠️|abc`, []gateLiteral{{text: "⚠️", fold: true}, {text: "abc", fold: true}}},
+		{`(?i)caféine`, []gateLiteral{{text: "caf", fold: true}}},
 		// An alternative without a literal of three or more: no gate.
 		{`error|^ok\s`, nil},
 		{`^\S+\s+[.sxFE]*[FE]`, nil},

@@ -134,9 +134,6 @@ func analyzeGate(pattern string) (*regexGate, bool) {
 		g.lineLocal = withinLine(simple)
 	}
 	g.anchored = anchoredStart(simple)
-	if set, ok := literalSet(simple); ok && len(set) > 0 && !slices.ContainsFunc(set, func(t setText) bool { return t.text == "" }) {
-		g.set = set
-	}
 	defer g.index()
 	switch {
 	case g.lits != nil && !g.lineLocal:
@@ -154,6 +151,12 @@ func analyzeGate(pattern string) (*regexGate, bool) {
 			}
 		}
 		g.alts, g.parts = alts, parts
+	}
+	// A split pattern's MatchString asks its alternatives, never a set.
+	if g.alts == nil {
+		if set, ok := literalSet(simple); ok && len(set) > 0 && !slices.ContainsFunc(set, func(t setText) bool { return t.text == "" }) {
+			g.set = set
+		}
 	}
 	return g, true
 }

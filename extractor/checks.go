@@ -337,7 +337,16 @@ func CheckKey(command string) string {
 var (
 	// checkErrorRe is a line in which a build, compiler, linter or
 	// typesetter reports an error, in the forms the common tools print.
-	checkErrorRe = screened(`(?im)^\s*(?:\S+?:\d+(?::\d+)?:?\s*)?(?:fatal )?error(?:\[\w+\])?(?: TS\d+)?\s*:.*$|^.*\(\d+,\d+\): error TS\d+.*$|^npm ERR!.*$|^make(?:\[\d+\])?: \*\*\*.*$|^! (?-i:[A-Z]).*$|^.*(?:Build error occurred|Failed to compile|BUILD FAILURE|BUILD FAILED|compilation terminated|build failed).*$|^\s*⨯ .*$|^\s*(?-i:\[ERROR\]|ERROR:|FATAL:).*$|^.*: syntax error\b.*$`, mayCheckError)
+	checkErrorRe = screenedLines(`(?im)^\s*(?:\S+?:\d+(?::\d+)?:?\s*)?(?:fatal )?error(?:\[\w+\])?(?: TS\d+)?\s*:.*$|^.*\(\d+,\d+\): error TS\d+.*$|^npm ERR!.*$|^make(?:\[\d+\])?: \*\*\*.*$|^! (?-i:[A-Z]).*$|^.*(?:Build error occurred|Failed to compile|BUILD FAILURE|BUILD FAILED|compilation terminated|build failed).*$|^\s*⨯ .*$|^\s*(?-i:\[ERROR\]|ERROR:|FATAL:).*$|^.*: syntax error\b.*$`, 1,
+		// Each alternative needs one of these, lower-cased: "err" in error,
+		// [ERROR], ERROR: and npm ERR!; the build failures; make's ": ***";
+		// "! " and "⨯ " (the LaTeX and Next.js error lines); FATAL:. None
+		// holds a k or an s, the letters (?i) also matches with non-ASCII
+		// runes (K, ſ), so ASCII lower-casing finds every fold. A match
+		// spans at most three non-blank lines, with \s* between: "file:1:",
+		// "error" (which holds "err") and ": msg", so one either side of
+		// the line with the text.
+		[]string{"err", "failed to compile", "build fail", "compilation terminated", ": ***", "! ", "⨯ ", "fatal:"})
 	// checkPassRe is a line in which a build or check says it finished
 	// well.
 	checkPassRe = lazyRE(`(?i)(output written on|built target|linking \S+ (?:static|shared) library|build (?:succeeded|successful|complete|finished)|succeeded after|compiled successfully|successfully (?:built|compiled|tagged)|^\s*finished\b.*\btarget|\bbuilt in\b|build success|✓ (?:compiled|built|ready)|configuration file\(s\) validated|config is valid|syntax ok|no issues found|found 0 errors|all checks passed|success: no issues|\b\d+ (?:binaries|artifacts) built|\bwrote \S+\.(?:pdf|bin|exe|jar|wasm)\b|\b\d+ pages\b)`)

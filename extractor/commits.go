@@ -9,7 +9,7 @@ import (
 var (
 	// gitCommitRe is git's own summary of a new commit: "[main 1a2b3c4]
 	// message" (also "(root-commit)", detached HEAD).
-	gitCommitRe = lazyRE(`(?m)^\[([^\s\]]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+?)\s*$`)
+	gitCommitRe = screened(`(?m)^\[([^\s\]]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+?)\s*$`, mayGitCommit)
 	// aiderCommitRe is Aider's auto-commit line.
 	aiderCommitRe = lazyRE(`(?m)^>?\s*Commit ([0-9a-f]{7,40}) (.+?)\s*$`)
 	switchedRe    = lazyRE(`(?m)^Switched to (?:a new )?branch '([^']+)'|^On branch (\S+)`)

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/handoff-cli/handoff"
 )
@@ -356,8 +357,9 @@ func nextStep(s *handoff.Snapshot, resumed bool) string {
 		return step
 	}
 	live := make([]handoff.ErrorRecord, 0, len(s.Errors))
+	moot := mootErrors(s)
 	for _, e := range s.Errors {
-		if !mootError(s, e) {
+		if !moot(e) {
 			live = append(live, e)
 		}
 	}
@@ -453,6 +455,20 @@ var successReportRe = lazyRE(`(?i)\b(?:all (?:\d+ )?tests? (?:now )?pass|tests? 
 // is not what to do first; nor is a sandbox's refusal, which is the
 // environment's rule, not the project's fault.
 func mootError(s *handoff.Snapshot, e handoff.ErrorRecord) bool {
+	return mootErrorWith(s, e, func() bool { return successReportRe.MatchString(s.EndState.LastAssistant) })
+}
+
+// mootErrors is mootError for each of s's errors, with the assistant's
+// last message read for a success report at most once (nextStep asks for
+// every error: sixteen readings of the same text on the largest file).
+func mootErrors(s *handoff.Snapshot) func(handoff.ErrorRecord) bool {
+	reported := sync.OnceValue(func() bool { return successReportRe.MatchString(s.EndState.LastAssistant) })
+	return func(e handoff.ErrorRecord) bool { return mootErrorWith(s, e, reported) }
+}
+
+// mootErrorWith is mootError, asking reported whether the assistant's
+// last message reports success.
+func mootErrorWith(s *handoff.Snapshot, e handoff.ErrorRecord, reported func() bool) bool {
 	if strings.Contains(e.Message, "Sandbox(Denied") || strings.Contains(e.Message, "SandboxDenied") {
 		return true
 	}
@@ -465,7 +481,7 @@ func mootError(s *handoff.Snapshot, e handoff.ErrorRecord) bool {
 			return true
 		}
 	}
-	if end := s.EndState; end != nil && end.LastSource.Index > at && successReportRe.MatchString(end.LastAssistant) {
+	if end := s.EndState; end != nil && end.LastSource.Index > at && reported() {
 		return true
 	}
 	return false

@@ -28,10 +28,10 @@ func lazyRE(pattern string) lazyRegexp {
 }
 
 // Regexp returns the compiled regexp, compiling it on the first call.
-func (l lazyRegexp) Regexp() *regexp.Regexp { return l.gate().Regexp }
+func (l lazyRegexp) Regexp() *regexp.Regexp { return l.gate().Regexp() }
 
 func (l lazyRegexp) String() string            { return l.gate().String() }
-func (l lazyRegexp) Match(b []byte) bool       { return l.gate().Match(b) }
+func (l lazyRegexp) Match(b []byte) bool       { return l.gate().Regexp().Match(b) }
 func (l lazyRegexp) MatchString(s string) bool { return l.gate().MatchString(s) }
 
 // miss returns the built gate, and nil when s cannot hold a match.
@@ -44,49 +44,49 @@ func (l lazyRegexp) miss(s string) *regexGate {
 
 func (l lazyRegexp) FindString(s string) string {
 	if g := l.miss(s); g != nil {
-		return g.FindString(s)
+		return g.Regexp().FindString(s)
 	}
 	return ""
 }
 func (l lazyRegexp) FindStringIndex(s string) []int {
 	if g := l.miss(s); g != nil {
-		return g.FindStringIndex(s)
+		return g.Regexp().FindStringIndex(s)
 	}
 	return nil
 }
 func (l lazyRegexp) FindStringSubmatch(s string) []string {
 	if g := l.miss(s); g != nil {
-		return g.FindStringSubmatch(s)
+		return g.Regexp().FindStringSubmatch(s)
 	}
 	return nil
 }
 func (l lazyRegexp) FindStringSubmatchIndex(s string) []int {
 	if g := l.miss(s); g != nil {
-		return g.FindStringSubmatchIndex(s)
+		return g.Regexp().FindStringSubmatchIndex(s)
 	}
 	return nil
 }
 func (l lazyRegexp) FindAllString(s string, n int) []string {
 	if g := l.miss(s); g != nil {
-		return g.FindAllString(s, n)
+		return g.Regexp().FindAllString(s, n)
 	}
 	return nil
 }
 func (l lazyRegexp) FindAllStringIndex(s string, n int) [][]int {
 	if g := l.miss(s); g != nil {
-		return g.FindAllStringIndex(s, n)
+		return g.Regexp().FindAllStringIndex(s, n)
 	}
 	return nil
 }
 func (l lazyRegexp) FindAllStringSubmatch(s string, n int) [][]string {
 	if g := l.miss(s); g != nil {
-		return g.FindAllStringSubmatch(s, n)
+		return g.Regexp().FindAllStringSubmatch(s, n)
 	}
 	return nil
 }
 func (l lazyRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if g := l.miss(s); g != nil {
-		return g.FindAllStringSubmatchIndex(s, n)
+		return g.Regexp().FindAllStringSubmatchIndex(s, n)
 	}
 	return nil
 }
@@ -99,23 +99,23 @@ func (l lazyRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 
 func (l lazyRegexp) ReplaceAllString(src, repl string) string {
 	if g := l.miss(src); g != nil {
-		return g.ReplaceAllString(src, repl)
+		return g.Regexp().ReplaceAllString(src, repl)
 	}
 	return src
 }
 func (l lazyRegexp) ReplaceAllLiteralString(src, repl string) string {
 	if g := l.miss(src); g != nil {
-		return g.ReplaceAllLiteralString(src, repl)
+		return g.Regexp().ReplaceAllLiteralString(src, repl)
 	}
 	return src
 }
 func (l lazyRegexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
 	if g := l.miss(src); g != nil {
-		return g.ReplaceAllStringFunc(src, repl)
+		return g.Regexp().ReplaceAllStringFunc(src, repl)
 	}
 	return src
 }
-func (l lazyRegexp) Split(s string, n int) []string { return l.gate().Split(s, n) }
-func (l lazyRegexp) SubexpNames() []string          { return l.gate().SubexpNames() }
-func (l lazyRegexp) SubexpIndex(name string) int    { return l.gate().SubexpIndex(name) }
-func (l lazyRegexp) NumSubexp() int                 { return l.gate().NumSubexp() }
+func (l lazyRegexp) Split(s string, n int) []string { return l.gate().Regexp().Split(s, n) }
+func (l lazyRegexp) SubexpNames() []string          { return l.gate().Regexp().SubexpNames() }
+func (l lazyRegexp) SubexpIndex(name string) int    { return l.gate().Regexp().SubexpIndex(name) }
+func (l lazyRegexp) NumSubexp() int                 { return l.gate().Regexp().NumSubexp() }

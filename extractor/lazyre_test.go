@@ -55,7 +55,7 @@ func TestLazyGatesMatchLikeRegexp(t *testing.T) {
 		g := buildGate(p.Pattern)
 		for j := i % gateStride; j < len(texts); j += gateStride {
 			s := texts[j]
-			want := g.Regexp.MatchString(s)
+			want := g.Regexp().MatchString(s)
 			if want && !g.mayMatch(s) {
 				t.Errorf("%s: gate closed on %.80q, which the regexp matches", p.At, s)
 			}
@@ -102,7 +102,7 @@ func messageTexts(t *testing.T) []string {
 // source hands to lazyRE, gated or screened.
 func sourcePatterns(t *testing.T) []lazyre.Pattern {
 	t.Helper()
-	out, _, err := lazyre.Sources(".", map[string]int{"lazyRE": 1, "gated": 1, "screened": 2})
+	out, _, err := lazyre.Sources(".", map[string]int{"lazyRE": 1, "gated": 1, "screened": 2, "screenedLines": 3})
 	if err != nil {
 		t.Fatal(err)
 	}

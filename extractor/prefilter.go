@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -29,7 +30,12 @@ type gatedRegexp struct {
 
 // regexGate is a gatedRegexp once built.
 type regexGate struct {
-	*regexp.Regexp
+	// re compiles the pattern on its first call: a gate that never
+	// opens, a split pattern only ever asked MatchString (its
+	// alternatives answer) and a literal set on text it can read never
+	// need the regexp, and compiling the patterns a large compile meets
+	// cost ~4 ms of it.
+	re func() *regexp.Regexp
 	// lits are the literals one of which every match contains; nil when
 	// the pattern has an alternative with none (the gate always opens).
 	lits []gateLiteral
@@ -52,7 +58,26 @@ type regexGate struct {
 	alts []*regexGate
 	// parts are the alternatives' sources, alts[i] compiled from parts[i].
 	parts []string
+	// altLits[i], when set, are the indices in lits of every literal of
+	// alts[i] (the same text, fold and lineStart): the alternative can
+	// match only when one of those is present, so match runs it only
+	// then. Nil for an alternative with a literal lits does not hold.
+	altLits [][]int
+	// starts are the first bytes of the lineStart literals (lower-cased
+	// when folded), when there are at least minLineWalk of them: the
+	// gate then looks for those only at each line's start, in one walk
+	// over the lines, instead of searching the whole text for each
+	// (contentFailRe has twenty, and ran them over every tool output).
+	starts *[256]bool
+	// set, when the pattern is a literal set (see literalSet), are the
+	// texts it matches: MatchString looks for them in place of running
+	// the regexp on text setReadable accepts.
+	set []setText
 }
+
+// minLineWalk is the fewest lineStart literals worth one walk over the
+// lines in place of a search per literal.
+const minLineWalk = 3
 
 // gateLiteral is one required literal; fold marks one matched without
 // regard to case, stored lower-cased and compared with an ASCII
@@ -83,11 +108,17 @@ func buildGate(pattern string) *regexGate {
 // their parts: analyzeGate compiles nothing, so alternatives it tried and
 // did not keep cost only their parse.
 func (g *regexGate) compile(pattern string) {
-	g.Regexp = regexp.MustCompile(pattern)
+	g.re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 	for i, a := range g.alts {
 		a.compile(g.parts[i])
 	}
 }
+
+// Regexp returns the compiled regexp, compiling it on the first call.
+func (g *regexGate) Regexp() *regexp.Regexp { return g.re() }
+
+// String is the pattern's source.
+func (g *regexGate) String() string { return g.re().String() }
 
 // analyzeGate derives pattern's gate without compiling its regexp;
 // false when pattern does not parse (an open gate).
@@ -103,6 +134,7 @@ func analyzeGate(pattern string) (*regexGate, bool) {
 		g.lineLocal = withinLine(simple)
 	}
 	g.anchored = anchoredStart(simple)
+	defer g.index()
 	switch {
 	case g.lits != nil && !g.lineLocal:
 		g.alts, g.parts = splitAlternatives(pattern)
@@ -120,7 +152,49 @@ func analyzeGate(pattern string) (*regexGate, bool) {
 		}
 		g.alts, g.parts = alts, parts
 	}
+	// A split pattern's MatchString asks its alternatives, never a set.
+	if g.alts == nil {
+		if set, ok := literalSet(simple); ok && len(set) > 0 && !slices.ContainsFunc(set, func(t setText) bool { return t.text == "" }) {
+			g.set = set
+		}
+	}
 	return g, true
+}
+
+// index derives starts and altLits from lits and alts.
+func (g *regexGate) index() {
+	n := 0
+	for _, l := range g.lits {
+		if l.lineStart {
+			n++
+		}
+	}
+	if n >= minLineWalk {
+		g.starts = new([256]bool)
+		for _, l := range g.lits {
+			if l.lineStart {
+				g.starts[l.text[0]] = true
+			}
+		}
+	}
+	if g.lits == nil || g.alts == nil {
+		return
+	}
+	g.altLits = make([][]int, len(g.alts))
+	for i, a := range g.alts {
+		var idx []int
+		for _, al := range a.lits {
+			j := slices.IndexFunc(g.lits, func(l gateLiteral) bool {
+				return l.text == al.text && l.fold == al.fold && l.lineStart == al.lineStart
+			})
+			if j < 0 {
+				idx = nil
+				break
+			}
+			idx = append(idx, j)
+		}
+		g.altLits[i] = idx
+	}
 }
 
 // anchoredStart reports whether every match of re starts at the text's
@@ -324,7 +398,7 @@ func (g gatedRegexp) MatchString(s string) bool { return g.gate().MatchString(s)
 
 // FindStringSubmatch is the regexp's own (no gate).
 func (g gatedRegexp) FindStringSubmatch(s string) []string {
-	return g.gate().FindStringSubmatch(s)
+	return g.gate().Regexp().FindStringSubmatch(s)
 }
 
 // mayMatch reports whether s contains one of the required literals, or
@@ -355,21 +429,206 @@ func (l *lowered) of(s string) string {
 func (g *regexGate) match(s string, lower *lowered) bool {
 	switch {
 	case g.alts != nil:
-		if g.lits != nil && !g.mayMatchWith(s, lower) {
-			return false
+		var found []bool
+		if g.lits != nil {
+			found = make([]bool, len(g.lits))
+			if !g.present(s, lower, found) {
+				return false
+			}
 		}
-		for _, a := range g.alts {
+		for i, a := range g.alts {
+			if found != nil && g.altLits[i] != nil && !slices.ContainsFunc(g.altLits[i], func(j int) bool { return found[j] }) {
+				continue
+			}
 			if a.match(s, lower) {
 				return true
 			}
 		}
 		return false
+	case g.set != nil && setReadable(s):
+		return g.mayMatchWith(s, lower) && g.setMatch(lower.of(s))
 	case g.lits == nil:
-		return g.Regexp.MatchString(s)
+		return g.Regexp().MatchString(s)
 	case g.lineLocal && strings.IndexByte(s, '\n') >= 0:
 		return g.linesMatch(s, lower)
 	}
-	return g.mayMatchWith(s, lower) && g.Regexp.MatchString(s)
+	return g.mayMatchWith(s, lower) && g.Regexp().MatchString(s)
+}
+
+// setText is one text a literal-set pattern matches, as it appears in
+// text ASCII lower-cased, with the offsets in it where \b must hold.
+type setText struct {
+	text   string
+	bounds []int
+}
+
+// maxSetTexts bounds a literal set: past it, a search per text would
+// cost more than the regexp.
+const maxSetTexts = 64
+
+// literalSet returns the texts re matches, compared with the text ASCII
+// lower-cased, when re is built only of literals (ASCII letters
+// case-folded: an exact letter cannot be compared lower-cased; non-ASCII
+// runes without a case), classes of a few runes that hold both cases of
+// their ASCII letters, ?, \b, groups, concatenations and alternations,
+// spelling out at most maxSetTexts texts. In text setReadable accepts the
+// regexp then matches exactly where one of the texts occurs with its \b
+// offsets on word boundaries (Go's \b is ASCII's): (?i) folds an ASCII
+// letter only to its other case and to K or ſ, which such text does not
+// hold. keywordLineRe, a fold of
+// twenty words, took ~10 µs a line in the regexp on the lines whose
+// output holds one (lineScorer).
+func literalSet(re *syntax.Regexp) ([]setText, bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch:
+		return []setText{{}}, true
+	case syntax.OpWordBoundary:
+		return []setText{{bounds: []int{0}}}, true
+	case syntax.OpCapture:
+		return literalSet(re.Sub[0])
+	case syntax.OpLiteral:
+		fold := re.Flags&syntax.FoldCase != 0
+		b := make([]byte, 0, len(re.Rune))
+		for _, r := range re.Rune {
+			if r >= utf8.RuneSelf {
+				if fold && unicode.SimpleFold(r) != r {
+					return nil, false // 'é' also matches 'É'
+				}
+				b = utf8.AppendRune(b, r)
+				continue
+			}
+			c := byte(r)
+			if isLowerASCII(c) || isUpperASCII(c) {
+				if !fold {
+					return nil, false
+				}
+				c = lowerASCII(c)
+			}
+			b = append(b, c)
+		}
+		return []setText{{text: string(b)}}, true
+	case syntax.OpCharClass:
+		var out []setText
+		var in [128]bool
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				switch {
+				case r < utf8.RuneSelf:
+					in[r] = true
+				case r == kelvin || r == longS:
+					// Never in the text setMatch reads.
+				case re.Rune[i+1]-re.Rune[i] > 8:
+					return nil, false
+				default:
+					out = append(out, setText{text: string(r)})
+				}
+			}
+		}
+		for c := range in {
+			if !in[c] {
+				continue
+			}
+			b := byte(c)
+			if isUpperASCII(b) {
+				if !in[lowerASCII(b)] {
+					return nil, false
+				}
+				continue
+			}
+			if isLowerASCII(b) && !in[b-'a'+'A'] {
+				return nil, false
+			}
+			if out = append(out, setText{text: string(b)}); len(out) > 4 {
+				return nil, false
+			}
+		}
+		return out, true
+	case syntax.OpQuest:
+		sub, ok := literalSet(re.Sub[0])
+		if !ok || len(sub)+1 > maxSetTexts {
+			return nil, false
+		}
+		return append(sub, setText{}), true
+	case syntax.OpAlternate:
+		var out []setText
+		for _, sub := range re.Sub {
+			texts, ok := literalSet(sub)
+			if !ok || len(out)+len(texts) > maxSetTexts {
+				return nil, false
+			}
+			out = append(out, texts...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		out := []setText{{}}
+		for _, sub := range re.Sub {
+			texts, ok := literalSet(sub)
+			if !ok || len(out)*len(texts) > maxSetTexts {
+				return nil, false
+			}
+			next := make([]setText, 0, len(out)*len(texts))
+			for _, a := range out {
+				for _, b := range texts {
+					t := setText{text: a.text + b.text, bounds: slices.Clone(a.bounds)}
+					for _, p := range b.bounds {
+						t.bounds = append(t.bounds, len(a.text)+p)
+					}
+					next = append(next, t)
+				}
+			}
+			out = next
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// kelvin and longS are the only non-ASCII runes that (?i) folds to an
+// ASCII letter (k and s; TestFoldSpecials checks).
+const (
+	kelvin = '\u212A'
+	longS  = '\u017F'
+)
+
+// setReadable reports whether setMatch answers for s as the regexp: s
+// is ASCII, or valid UTF-8 (Go's \b and the regexp's runes then agree
+// with bytes: a non-ASCII byte is no word byte, and a text found is
+// found at rune boundaries) without K or ſ, which asciiLower does not
+// fold.
+func setReadable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return utf8.ValidString(s) && !strings.ContainsRune(s, kelvin) && !strings.ContainsRune(s, longS)
+		}
+	}
+	return true
+}
+
+// setMatch reports whether lower, a setReadable text lower-cased, holds one
+// of g.set's texts with its word boundaries.
+func (g *regexGate) setMatch(lower string) bool {
+	word := func(i int) bool { return i >= 0 && i < len(lower) && isWordASCII(lower[i]) }
+	for _, t := range g.set {
+		for from := 0; from <= len(lower); {
+			i := strings.Index(lower[from:], t.text)
+			if i < 0 {
+				break
+			}
+			i += from
+			ok := true
+			for _, p := range t.bounds {
+				if word(i+p-1) == word(i+p) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	return false
 }
 
 // linesMatch runs the regexp on each line of s that holds one of the
@@ -396,7 +655,7 @@ func (g *regexGate) linesMatch(s string, lower *lowered) bool {
 			// A literal that starts a line in every match is not one
 			// here elsewhere in the line (from is always a line's start,
 			// so one at this line's start would have been found first).
-			if (!l.lineStart || i == start) && g.Regexp.MatchString(s[start:end]) {
+			if (!l.lineStart || i == start) && g.Regexp().MatchString(s[start:end]) {
 				return true
 			}
 			from = end + 1
@@ -441,16 +700,66 @@ func (g *regexGate) mayMatchWith(s string, lower *lowered) bool {
 	if g.lits == nil {
 		return true
 	}
-	for _, l := range g.lits {
+	return g.present(s, lower, nil)
+}
+
+// present reports whether s holds one of the literals, each where it
+// must be (a lineStart one at a line's start when starts is set). With
+// found, it looks for every literal and marks those present; without,
+// it stops at the first.
+func (g *regexGate) present(s string, lower *lowered, found []bool) bool {
+	hit := false
+	for i, l := range g.lits {
+		if g.starts != nil && l.lineStart {
+			continue
+		}
 		text := s
 		if l.fold {
 			text = lower.of(s)
 		}
 		if strings.Contains(text, l.text) {
-			return true
+			if found == nil {
+				return true
+			}
+			found[i], hit = true, true
 		}
 	}
-	return false
+	if g.starts == nil {
+		return hit
+	}
+	for p := 0; p < len(s); {
+		if g.starts[s[p]] || g.starts[lowerASCII(s[p])] {
+			for i, l := range g.lits {
+				if !l.lineStart || (found != nil && found[i]) {
+					continue
+				}
+				text := s
+				if l.fold {
+					text = lower.of(s)
+				}
+				if strings.HasPrefix(text[p:], l.text) {
+					if found == nil {
+						return true
+					}
+					found[i], hit = true, true
+				}
+			}
+		}
+		j := strings.IndexByte(s[p:], '\n')
+		if j < 0 {
+			break
+		}
+		p += j + 1
+	}
+	return hit
+}
+
+// lowerASCII lower-cases an ASCII letter.
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
 }
 
 // asciiLower lower-cases ASCII letters only, leaving every other byte as
@@ -688,7 +997,9 @@ func literalOf(t exactText) (gateLiteral, bool) {
 		cur = cur[:0]
 	}
 	for i, r := range t.text {
-		if r >= utf8.RuneSelf || r == 'k' || r == 's' {
+		// A non-ASCII rune with no other case matches only itself, and
+		// asciiLower leaves its bytes as they are ("⚠️" gates defectRe).
+		if (r >= utf8.RuneSelf && unicode.SimpleFold(r) != r) || r == 'k' || r == 's' {
 			flush()
 			continue
 		}
@@ -712,11 +1023,187 @@ func literalOf(t exactText) (gateLiteral, bool) {
 type screenedRegexp struct {
 	lazyRegexp
 	may func(string) bool
+	// near, with texts, bounds where FindString runs the regexp (see
+	// screenedLines).
+	near  int
+	texts []string
 }
 
 // screened returns pattern's lazyRegexp behind may.
 func screened(pattern string, may func(string) bool) screenedRegexp {
 	return screenedRegexp{lazyRegexp: lazyRE(pattern), may: may}
+}
+
+// screenedLines returns pattern's lazyRegexp screened by texts (see
+// containsLower), whose FindString runs the regexp only on the lines
+// around those that hold one of texts: each match of pattern must start
+// at a line's start ((?m)^ in every alternative), and hold on one of its
+// lines one of texts (lower-cased) with no more than near non-blank lines
+// of the match either side of that line, and any number of blank ones
+// (only \s: space, \t, \f, \r). checkErrorRe's NFA over a check's whole
+// output, up to the first error line, was the largest single regexp cost
+// of a large compile (≈6 ms of 36 in Build): the error lines are few, and
+// most of the output never needs the regexp at all.
+func screenedLines(pattern string, near int, texts []string) screenedRegexp {
+	return screenedRegexp{
+		lazyRegexp: lazyRE(pattern),
+		may:        func(s string) bool { return containsLower(s, texts) },
+		near:       near,
+		texts:      texts,
+	}
+}
+
+// containsLower reports whether s, ASCII lower-cased, contains one of
+// texts (lower-case).
+func containsLower(s string, texts []string) bool {
+	lower := asciiLower(s)
+	for _, t := range texts {
+		if strings.Contains(lower, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// findNear is FindString for a screenedLines regexp. Each line holding
+// one of the texts gets a window: the line, and up to near non-blank
+// lines (with the blank lines among and beyond them) either side; by
+// screenedLines' contract every match lies inside the window of some
+// line of it that holds a text. Overlapping or touching windows merge
+// into segments, which start and end at line boundaries, so ^, $ and \b
+// see the same context in a segment as in the whole text; every match
+// then lies inside one segment, and the regexp's leftmost-first match in
+// the first segment that has one is its match in the whole text.
+func (r screenedRegexp) findNear(s string) string {
+	lower := asciiLower(s)
+	// next[i] is the next occurrence of texts[i] at or after from, -1
+	// when there is none,	// -2 before the first search.
+	next := make([]int, len(r.texts))
+	for i := range next {
+		next[i] = -2
+	}
+	from := 0
+	seek := func() int {
+		first := -1
+		for i, t := range r.texts {
+			if next[i] != -1 && next[i] < from {
+				if j := strings.Index(lower[from:], t); j >= 0 {
+					next[i] = from + j
+				} else {
+					next[i] = -1
+				}
+			}
+			if next[i] >= 0 && (first < 0 || next[i] < first) {
+				first = next[i]
+			}
+		}
+		return first
+	}
+	re := r.Regexp()
+	segStart, segEnd := -1, -1
+	run := func() string {
+		if m := re.FindStringIndex(s[segStart:segEnd]); m != nil {
+			return s[segStart+m[0] : segStart+m[1]]
+		}
+		return ""
+	}
+	for {
+		i := seek()
+		if i < 0 {
+			break
+		}
+		lineStart := strings.LastIndexByte(s[:i], '\n') + 1
+		lineEnd := lineEndAt(s, i)
+		a, b := lineStart, lineEnd
+		for n := 0; a > 0; {
+			prev := strings.LastIndexByte(s[:a-1], '\n') + 1
+			if !blankLine(s[prev : a-1]) {
+				if n == r.near {
+					break
+				}
+				n++
+			}
+			a = prev
+		}
+		for n := 0; b < len(s); {
+			end := lineEndAt(s, b+1)
+			if !blankLine(s[b+1 : end]) {
+				if n == r.near {
+					break
+				}
+				n++
+			}
+			b = end
+		}
+		switch {
+		case segStart < 0:
+			segStart, segEnd = a, b
+		case a <= segEnd+1:
+			segEnd = max(segEnd, b)
+		default:
+			if m := run(); m != "" {
+				return m
+			}
+			segStart, segEnd = a, b
+		}
+		from = lineEnd + 1
+		if from > len(s) {
+			break
+		}
+	}
+	if segStart < 0 {
+		return ""
+	}
+	return run()
+}
+
+// lineEndAt returns the end of the line holding s[i]: the index of its
+// newline, or len(s).
+func lineEndAt(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}
+
+// blankLine reports whether line is all regexp \s (without the newline):
+// space, \t, \f, \r.
+func blankLine(line string) bool {
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case ' ', '\t', '\f', '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// FindAllStringSubmatch is the regexp's, nil when the screen fails.
+func (r screenedRegexp) FindAllStringSubmatch(s string, n int) [][]string {
+	if !r.may(s) {
+		return nil
+	}
+	return r.lazyRegexp.FindAllStringSubmatch(s, n)
+}
+
+// mayGitCommit screens gitCommitRe, whose only literals ("[", "] ") are
+// too short to gate on: every match starts a line with "[" and a byte
+// that is neither \s nor "]" ([^\s\]]), and holds "] " on that line.
+// CMake's "[  2%] Building …" lines, hundreds to a build output, fail it.
+func mayGitCommit(s string) bool {
+	for p := 0; p < len(s); {
+		if s[p] == '[' && p+1 < len(s) && strings.IndexByte(" \t\n\f\r]", s[p+1]) < 0 &&
+			strings.Contains(s[p:lineEndAt(s, p)], "] ") {
+			return true
+		}
+		j := strings.Index(s[p:], "\n[")
+		if j < 0 {
+			break
+		}
+		p += j + 1
+	}
+	return false
 }
 
 func (r screenedRegexp) MatchString(s string) bool {
@@ -793,25 +1280,37 @@ func mayFact(s string) bool {
 
 // FindString is the regexp's leftmost match, "" when the screen fails.
 func (r screenedRegexp) FindString(s string) string {
+	if r.texts != nil {
+		return r.findNear(s)
+	}
 	if !r.may(s) {
 		return ""
 	}
 	return r.lazyRegexp.FindString(s)
 }
 
-// mayCheckError screens checkErrorRe, which has no literal gate of its
-// own (its \s* and .* cross lines) and ran on every check's whole output.
-// Each of its alternatives needs, lower-cased, one of these texts: "err"
-// in error, [ERROR], ERROR: and npm ERR!; the build failures; make's
-// ": ***"; "! " and "⨯ " (the LaTeX and Next.js error lines); FATAL:.
-// None holds a k or an s, the letters (?i) also matches with non-ASCII
-// runes (K, ſ), so ASCII lower-casing finds every fold.
-func mayCheckError(s string) bool {
-	lower := asciiLower(s)
-	for _, t := range [...]string{"err", "failed to compile", "build fail", "compilation terminated", ": ***", "! ", "⨯ ", "fatal:"} {
-		if strings.Contains(lower, t) {
-			return true
+// mayDiffMark screens diffMarkRe, whose "@@" is too short a literal to
+// gate on, so it ran its regexp over every output it judged (about 60 KB
+// a Build on the largest file, none a diff): a match is a line that
+// starts with one of these.
+func mayDiffMark(s string) bool {
+	return lineStartsWith(s, "```diff", "@@", "*** Begin Patch", "+++ ", "--- a/")
+}
+
+// lineStartsWith reports whether a line of s starts with one of
+// prefixes (none empty).
+func lineStartsWith(s string, prefixes ...string) bool {
+	for p := 0; p < len(s); {
+		for _, pre := range prefixes {
+			if s[p] == pre[0] && strings.HasPrefix(s[p:], pre) {
+				return true
+			}
 		}
+		j := strings.IndexByte(s[p:], '\n')
+		if j < 0 {
+			break
+		}
+		p += j + 1
 	}
 	return false
 }

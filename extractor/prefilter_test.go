@@ -4,9 +4,11 @@ import (
 	"context"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff/transcript"
@@ -28,6 +30,10 @@ func TestRequiredLiterals(t *testing.T) {
 		// runes as well.
 		{`(?i)no new output`, []gateLiteral{{text: "no new output", fold: true}}},
 		{`(?i)still running`, []gateLiteral{{text: "till running", fold: true}}},
+		// A caseless non-ASCII rune stays in the run; a cased one (é, É)
+		// cuts it.
+		{`(?i)⚠️|abc`, []gateLiteral{{text: "⚠️", fold: true}, {text: "abc", fold: true}}},
+		{`(?i)caféine`, []gateLiteral{{text: "caf", fold: true}}},
 		// An alternative without a literal of three or more: no gate.
 		{`error|^ok\s`, nil},
 		{`^\S+\s+[.sxFE]*[FE]`, nil},
@@ -70,6 +76,22 @@ func TestGatedMatchesLikeRegexp(t *testing.T) {
 		"Exit code 1", "x fatal: y\nfatal: z", "Aborted\n(core dumped)", "x Segmentation fault\n\n", "Segmentation fault  \nok",
 		"error: x\nAborted (core dumped)", "ERROR\nno\n(core dumped)", "a\n\tBus error \n (core dumped)\n", "xerror: 1\nerror[E1]: 2", "a error: b\n", "[stderr]", "ſtdout:", "```go", "</tool_use_error>", "Chunk ID: 4",
 	}
+	// And many-line texts whose lines start with, hold mid-line or
+	// almost hold the literals of contentFailRe's alternatives, which
+	// its gate looks for at line starts in one walk and uses to skip
+	// alternatives (regexGate.present).
+	fragments := []string{"", "ok", "  ", "fatal: x", "x fatal: y", "FAIL", "FAILED\t1", " FAIL", "error: e", "a.go:1: error: b",
+		"error[E1]: c", "xerror: d", "npm ERR! e", "Npm ERR! e", "malloc(): bad", "free(): x", "Segmentation fault", "Aborted",
+		"(core dumped)", " Bus error (core dumped)", "command not found", "sh: x: command not found", "Script failed", "--- FAIL: T",
+		"ERR_PNPM_X", "corrupted size vs", "Traceback (most recent call last):", "SandboxDenied", "exec_command failed: x"}
+	rng := rand.New(rand.NewPCG(3, 2026))
+	for range 20000 {
+		ls := make([]string, 1+rng.IntN(6))
+		for i := range ls {
+			ls[i] = fragments[rng.IntN(len(fragments))]
+		}
+		texts = append(texts, strings.Join(ls, "\n"))
+	}
 	heads, lines := corpusTexts(t)
 	heads, lines = raceSample(heads), raceSample(lines)
 	// Each pattern meets what it reads in the extractor: whole outputs,
@@ -79,14 +101,14 @@ func TestGatedMatchesLikeRegexp(t *testing.T) {
 			if g.mayMatch(s) && !strings.Contains(s, "\n") {
 				continue // MatchString is the regexp's own call
 			}
-			if got, want := g.MatchString(s), g.gate().Regexp.MatchString(s); got != want {
+			if got, want := g.MatchString(s), g.gate().Regexp().MatchString(s); got != want {
 				t.Errorf("%s.MatchString(%.80q) = %v, the regexp says %v", name, s, got, want)
 			}
 		}
 	}
 	for name, g := range map[string]gatedRegexp{
 		"contentFailRe": contentFailRe, "rejectedRe": rejectedRe, "harnessRe": harnessRe, "harnessAPIRe": harnessAPIRe,
-		"runningRe": runningRe, "missingPathRe": missingPathRe, "diffMarkRe": diffMarkRe, "buildErrorRe": buildErrorRe, "exitHeaderRe": exitHeaderRe,
+		"runningRe": runningRe, "missingPathRe": missingPathRe, "buildErrorRe": buildErrorRe, "exitHeaderRe": exitHeaderRe,
 	} {
 		check(name, g, heads)
 	}
@@ -163,7 +185,7 @@ func TestSplitAlternativesMatchLikeRegexp(t *testing.T) {
 			t.Errorf("%q: not split into alternatives", p)
 		}
 		for _, s := range texts {
-			if got, want := g.MatchString(s), g.Regexp.MatchString(s); got != want {
+			if got, want := g.MatchString(s), g.Regexp().MatchString(s); got != want {
 				t.Errorf("%q.MatchString(%q) = %v, the regexp says %v", p, s, got, want)
 			}
 		}
@@ -338,12 +360,15 @@ func TestScreensExact(t *testing.T) {
 		}
 		texts = append(texts, string(b))
 	}
-	texts = append(texts, "a.go", "x.ts", "a_b", "fooBar", "LibraryPaths", "12", "1.5", "3 tests", "`x`", "a/b", "é.go", "aÉ", "1 MS", "x.c:3: error: y", "npm ERR! z", "make: *** [all] Error 2", "! Undefined control sequence.", "  ⨯ Failed", "[ERROR] x", "FATAL: y", "a: syntax error near", "BUILD FAILED", "error\n\n: late colon", "ſyntax")
+	texts = append(texts, "a.go", "x.ts", "a_b", "fooBar", "LibraryPaths", "12", "1.5", "3 tests", "`x`", "a/b", "é.go", "aÉ", "1 MS", "x.c:3: error: y", "npm ERR! z", "make: *** [all] Error 2", "! Undefined control sequence.", "  ⨯ Failed", "[ERROR] x", "FATAL: y", "a: syntax error near", "BUILD FAILED", "error\n\n: late colon", "ſyntax",
+		"[main 1a2b3c4] fix it", "x\n[main (root-commit) 1a2b3c4] first\n", "[a] b", "x[main 1a2b3c4] no", "[HEAD 0123456789abcdef] y  \n\n",
+		"[  2%] Building C\n[main 1a2b3c4] fix\n", "[  2%] Built\n[ 9%] x", "[\tx 1a2b3c4] y", "[]] 1a2b3c4] y", "[x\n1a2b3c4] y", "[é 1a2b3c4] z",
+		"x\n@@ -1 +1 @@\n", "@@", " @@", "a\n+++ b/x\n", "+++b", "```diff\n-a", "x```diff", "--- a/x", "--- b/x", "*** Begin Patch\n")
 	texts = raceSample(texts)
 	for _, tt := range []struct {
 		name string
 		re   screenedRegexp
-	}{{"factRe", factRe}, {"pascalRe", pascalRe}, {"figureRe", figureRe}, {"checkErrorRe", checkErrorRe}} {
+	}{{"factRe", factRe}, {"pascalRe", pascalRe}, {"figureRe", figureRe}, {"checkErrorRe", checkErrorRe}, {"gitCommitRe", gitCommitRe}, {"diffMarkRe", diffMarkRe}} {
 		re := tt.re.Regexp()
 		screened := 0
 		for _, s := range texts {
@@ -366,6 +391,150 @@ func TestScreensExact(t *testing.T) {
 		}
 		if screened == 0 {
 			t.Errorf("%s: the screen passed all %d texts", tt.name, len(texts))
+		}
+	}
+}
+
+// TestFindNearLikeRegexp holds checkErrorRe's windowed FindString to the
+// regexp's own on many-line text: lines drawn from fragments that start,
+// continue or end a match (a "file:1:" line, a bare "error", a ": msg"
+// line after blank ones, the other alternatives, blank lines of each \s
+// byte and lines of prose), so matches cross blank lines and windows
+// touch, overlap and stand apart; and on the corpus's texts.
+func TestFindNearLikeRegexp(t *testing.T) {
+	t.Parallel()
+	fragments := []string{
+		"", " ", "\t", "\f", "\r", "  \t ", "\v", "plain prose here", "x.go:12:", "  a.c:3:4: ", "src/x.ts:9",
+		"error", "ERROR", "fatal error", "error: bad", "Error[E0308]: mismatched", "error TS2322: no", ": late",
+		"  : colon", "npm ERR! code 1", "make: *** [all] Error 2", "! Undefined control", "! lower",
+		"Failed to compile.", "BUILD FAILED", "  ⨯ broke", "[ERROR] x", "FATAL: y", "a: syntax error near",
+		"x(1,2): error TS1: y", "terrible", "ok", "err", "fatal:", "compilation terminated.",
+	}
+	rng := rand.New(rand.NewPCG(7, 2026))
+	texts := messageTexts(t)
+	for range 40000 {
+		n := 1 + rng.IntN(14)
+		lines := make([]string, n)
+		for i := range lines {
+			lines[i] = fragments[rng.IntN(len(fragments))]
+		}
+		texts = append(texts, strings.Join(lines, "\n"))
+	}
+	texts = raceSample(texts)
+	re := checkErrorRe.Regexp()
+	found := 0
+	for _, s := range texts {
+		want := re.FindString(s)
+		if got := checkErrorRe.FindString(s); got != want {
+			t.Errorf("FindString(%q) = %q, the regexp finds %q", s, got, want)
+		}
+		if want != "" {
+			found++
+		}
+	}
+	if found == 0 {
+		t.Error("no text held a match: the test checks nothing")
+	}
+}
+
+// TestLiteralSetsMatchLikeRegexp holds each literal-set gate (literalSet,
+// setMatch) to its regexp: for every source pattern (and split
+// alternative) that has a set, on text built from the set's own texts
+// in random case (and K for k, ſ for s), glued to word and non-word
+// bytes, K, ſ, non-ASCII and invalid UTF-8, MatchString answers as the
+// regexp.
+func TestLiteralSetsMatchLikeRegexp(t *testing.T) {
+	t.Parallel()
+	glue := []string{"", "", "a", "Z", "_", "9", " ", "-", ".", "\n", "\u212A", "ſ", "é", "'", "✅", "\xff", "\xe2"}
+	rng := rand.New(rand.NewPCG(5, 2026))
+	checked := 0
+	var check func(name string, g *regexGate)
+	check = func(name string, g *regexGate) {
+		for _, a := range g.alts {
+			check(name+" (alternative)", a)
+		}
+		if g.set == nil {
+			return
+		}
+		checked++
+		for range raceSample(make([]string, 400)) {
+			var b strings.Builder
+			for n := 1 + rng.IntN(4); n > 0; n-- {
+				b.WriteString(glue[rng.IntN(len(glue))])
+				w := []byte(g.set[rng.IntN(len(g.set))].text)
+				if len(w) > 0 && rng.IntN(4) == 0 {
+					w = w[:rng.IntN(len(w))] // a near miss
+				}
+				for i, c := range w {
+					if rng.IntN(3) == 0 && isLowerASCII(c) {
+						w[i] = c - 'a' + 'A'
+					}
+				}
+				word := string(w)
+				if rng.IntN(4) == 0 { // the non-ASCII folds of k and s
+					word = strings.NewReplacer("k", "\u212A", "s", "ſ").Replace(word)
+				}
+				b.WriteString(word)
+				b.WriteString(glue[rng.IntN(len(glue))])
+			}
+			s := b.String()
+			if got, want := g.MatchString(s), g.Regexp().MatchString(s); got != want {
+				t.Errorf("%s: MatchString(%q) = %v, the regexp says %v", name, s, got, want)
+			}
+		}
+	}
+	for _, p := range sourcePatterns(t) {
+		check(p.At.String(), buildGate(p.Pattern))
+	}
+	if checked == 0 {
+		t.Error("no source pattern has a literal set: the test checks nothing")
+	}
+}
+
+func TestLiteralSet(t *testing.T) {
+	for _, tc := range []struct {
+		pattern string
+		want    []string // nil: not a literal set
+	}{
+		{`(?i)(ab|c)d?`, []string{"abd", "ab", "cd", "c"}},
+		{`(?i)\bno\b`, []string{"no"}},
+		{`(?i)✅|x`, []string{"✅", "x"}},
+		{`(?i)é`, nil},                      // also É
+		{`(?i)\x{212A}ey`, []string{"key"}}, // the parser folds the Kelvin sign to k
+		{`Ab`, nil},                         // an exact letter
+		{`(?i)[ab]c`, []string{"ac", "bc"}}, // [AaBb]c
+		{`(?i)x\d`, nil},                    // a class of ten
+		{`(?i)^x`, nil},                     // an anchor
+		{`(?i)a(?-i:B)`, nil},               // an exact letter inside
+		{`(?i)it's 1`, []string{"it's 1"}},  // punctuation and digits need no fold
+	} {
+		re, err := syntax.Parse(tc.pattern, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, ok := literalSet(re.Simplify())
+		var got []string
+		for _, s := range set {
+			got = append(got, s.text)
+		}
+		if !ok {
+			got = nil
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("literalSet(%q) = %q (ok %v), want %q", tc.pattern, got, ok, tc.want)
+		}
+	}
+}
+
+// TestFoldSpecials checks the claim setReadable rests on: the only
+// non-ASCII runes in the case-fold orbits of ASCII letters are kelvin
+// and longS.
+func TestFoldSpecials(t *testing.T) {
+	for c := 'a'; c <= 'z'; c++ {
+		for f := unicode.SimpleFold(c); f != c; f = unicode.SimpleFold(f) {
+			if f >= utf8.RuneSelf && f != kelvin && f != longS {
+				t.Errorf("%q folds to %q", c, f)
+			}
 		}
 	}
 }

@@ -23,6 +23,10 @@
 # tool-result line, as a ratio to the line.
 #
 # Usage: bench/run.sh   (RUNS=7 BASE=238b34d SHARED=../shared/transcripts)
+# Old and new run alternately, one of each per round (and the JSON decode
+# floor beside compile-max), so a change in the machine's load lands on
+# both sides alike: run all old cases first and a busy neighbour could
+# invent or hide a 20% difference.
 # CPU time is perf stat's task-clock (all threads and children, sub-ms
 # resolution) when perf works, else GNU time's user+sys (10 ms resolution,
 # too coarse for the fixed cost). Takes about a minute once the build cache
@@ -69,46 +73,62 @@ export HOME=$tmp/home XDG_DATA_HOME=$tmp/data XDG_CONFIG_HOME=$tmp/config
 mkdir -p "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME"
 unset HANDOFF_DB
 
-# cpu CMD... : runs CMD $runs times (stdin from $stdin, default /dev/null)
-# and prints the median CPU milliseconds. A failing run aborts.
+# once OUT CMD... : runs CMD once (stdin from $stdin, default /dev/null)
+# and appends its CPU milliseconds to OUT. A failing run aborts.
 stdin=/dev/null
-cpu() {
-	local i out
-	out=$tmp/times
-	: >"$out"
+once() {
+	local out=$1
+	shift
+	rm -f "$tmp/hook.db"
+	if [[ $clock == perf ]]; then
+		perf stat -x, -e task-clock -o "$tmp/perf" "$@" <"$stdin" >/dev/null 2>"$tmp/stderr" ||
+			{ echo "bench: failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
+		awk -F, '$3 == "task-clock" {print $1}' "$tmp/perf" >>"$out"
+	else
+		/usr/bin/time -o "$tmp/perf" -f '%U %S' "$@" <"$stdin" >/dev/null 2>"$tmp/stderr" ||
+			{ echo "bench: failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
+		awk '{print 1000 * ($1 + $2)}' "$tmp/perf" >>"$out"
+	fi
+}
+median() { sort -g "$1" | awk '{a[NR] = $1} END {printf "%.1f\n", a[int((NR + 1) / 2)]}'; }
+
+# pair CASE ARGS... : runs old and new (and, for compile-max, the JSON
+# decode floor) alternately, $runs rounds, so a change in the machine's
+# load lands on both sides alike; sets old[CASE] and new[CASE] to the
+# medians. @BIN@ in ARGS is replaced by the binary.
+declare -A old new
+floor=
+pair() {
+	local k=$1 i v a
+	shift
+	rm -f "$tmp/t-old" "$tmp/t-new" "$tmp/t-floor"
 	for ((i = 0; i < runs; i++)); do
-		rm -f "$tmp/hook.db"
-		if [[ $clock == perf ]]; then
-			perf stat -x, -e task-clock -o "$tmp/perf" "$@" <"$stdin" >/dev/null 2>"$tmp/stderr" ||
-				{ echo "bench: failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
-			awk -F, '$3 == "task-clock" {print $1}' "$tmp/perf" >>"$out"
-		else
-			/usr/bin/time -o "$tmp/perf" -f '%U %S' "$@" <"$stdin" >/dev/null 2>"$tmp/stderr" ||
-				{ echo "bench: failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
-			awk '{print 1000 * ($1 + $2)}' "$tmp/perf" >>"$out"
-		fi
+		for v in old new; do
+			[[ $k == version && $v == old ]] && continue # the old build may have no --version
+			local args=()
+			for a in "$@"; do args+=("${a//@BIN@/$tmp/handoff-$v}"); done
+			once "$tmp/t-$v" "${args[@]}"
+		done
+		[[ $k == compile-max ]] && once "$tmp/t-floor" "$tmp/jsondecode" "$largest"
 	done
-	sort -g "$out" | awk '{a[NR] = $1} END {printf "%.1f\n", a[int((NR + 1) / 2)]}'
+	old[$k]=-
+	[[ -s $tmp/t-old ]] && old[$k]=$(median "$tmp/t-old")
+	new[$k]=$(median "$tmp/t-new")
+	[[ $k == compile-max ]] && floor=$(median "$tmp/t-floor")
+	return 0
 }
 
-declare -A old new
-for v in old new; do
-	bin=$tmp/handoff-$v
-	declare -n r=$v
-	r[formats]=$(cpu "$bin" formats)
-	[[ $v == new ]] && r[version]=$(cpu "$bin" --version)
-	r[compile-1KB]=$(cpu "$bin" compile --no-store --no-git "$small")
-	r[compile-max]=$(cpu "$bin" compile --no-store --no-git "$largest")
-	printf '{"session_id":"bench-stop","transcript_path":"%s","cwd":"%s","hook_event_name":"Stop"}\n' "$stopfile" "$tmp" >"$tmp/stop.json"
-	stdin=$tmp/stop.json
-	r[stop-hook]=$(cpu "$bin" --db "$tmp/hook.db" hook claude --no-git)
-	stdin=/dev/null
-	unset -n r
-done
-floor=$(cpu "$tmp/jsondecode" "$largest")
+pair formats @BIN@ formats
+pair version @BIN@ --version
+pair compile-1KB @BIN@ compile --no-store --no-git "$small"
+pair compile-max @BIN@ compile --no-store --no-git "$largest"
+printf '{"session_id":"bench-stop","transcript_path":"%s","cwd":"%s","hook_event_name":"Stop"}\n' "$stopfile" "$tmp" >"$tmp/stop.json"
+stdin=$tmp/stop.json
+pair stop-hook @BIN@ --db "$tmp/hook.db" hook claude --no-git
+stdin=/dev/null
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
-echo "whole-process CPU ms ($clock), median of $runs runs; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "whole-process CPU ms ($clock), median of $runs rounds, old and new alternated; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "largest: $(basename "$largest") ($(stat -c %s "$largest") bytes); 1KB: $(stat -c %s "$small") bytes"
 printf '%-12s %8s %8s %9s\n' case old new new/old
 for k in formats compile-1KB compile-max stop-hook; do

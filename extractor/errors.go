@@ -303,14 +303,14 @@ func segments(cmd string) []string {
 	return out
 }
 
-// programKey is the program a command runs and what it runs on, with flags
-// dropped: "gcc -I inc a.c -o a" and "gcc a.c -O2 -o a" share "gcc a.c a".
-// Environment assignments and wrappers (timeout, sudo) are skipped; the
-// last real segment of a chain, what the chain is for, decides.
-func programKey(cmd string) string {
+// programFields is the words of the program a command runs and its
+// arguments: the last segment of a chain (what the chain is for), before
+// any pipe, with environment assignments and wrappers (timeout 30, sudo)
+// skipped.
+func programFields(cmd string) []string {
 	segs := segments(normalizeCommand(cmd))
 	if len(segs) == 0 {
-		return ""
+		return nil
 	}
 	seg, _, _ := strings.Cut(segs[len(segs)-1], "|")
 	f := strings.Fields(seg)
@@ -320,6 +320,15 @@ func programKey(cmd string) string {
 		}
 		f = f[1:]
 	}
+	return f
+}
+
+// programKey is the program a command runs and what it runs on, with flags
+// dropped: "gcc -I inc a.c -o a" and "gcc a.c -O2 -o a" share "gcc a.c a".
+// Environment assignments and wrappers (timeout, sudo) are skipped; the
+// last real segment of a chain, what the chain is for, decides.
+func programKey(cmd string) string {
+	f := programFields(cmd)
 	if len(f) == 0 {
 		return ""
 	}

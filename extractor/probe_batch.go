@@ -24,15 +24,7 @@ func scriptHead(cmd string) string {
 	if isTestCommand(cmd) {
 		return ""
 	}
-	segs := segments(normalizeCommand(cmd))
-	if len(segs) == 0 {
-		return ""
-	}
-	seg, _, _ := strings.Cut(segs[len(segs)-1], "|")
-	f := strings.Fields(seg)
-	for len(f) > 0 && (strings.Contains(f[0], "=") || isWrapper(f[0])) {
-		f = f[1:]
-	}
+	f := programFields(cmd)
 	switch {
 	case len(f) == 0:
 		return ""

@@ -6,7 +6,8 @@
 //
 // The tables are generated from tiktoken-go-loader's own data by
 // `go generate` (see gen/), and a test checks them id-for-id against that
-// loader. Format (integers are uint32 little-endian):
+// loader. Format (package format writes it; integers are uint32
+// little-endian):
 //
 //	Magic
 //	n, the token count; s, the index's slot count
@@ -19,9 +20,9 @@
 //
 // The index is open addressing with linear probing, about 0.6 full; a
 // token's first slot is the low 32 bits of its hash (FNV-1a 64, then
-// murmur3's finalizer) scaled to
-// s, then the next slots in turn. Tokens are stored in rank order, so record r has rank r (tiktoken's
-// files have contiguous ranks; the generator refuses a file that does not).
+// murmur3's finalizer) scaled to s, then the next slots in turn. Tokens
+// are stored in rank order, so record r has rank r (tiktoken's files
+// have contiguous ranks; the generator refuses a file that does not).
 package ranks
 
 import (
@@ -32,20 +33,18 @@ import (
 	"strings"
 
 	tiktoken "github.com/pkoukk/tiktoken-go"
+
+	"github.com/handoff-cli/handoff/capacity/internal/ranks/format"
 )
 
 //go:generate go run ./gen
 
-// Magic opens every table; the trailing version digit changes with the
-// format. gen/main.go writes the same string (it cannot import this
-// package, which does not compile before the tables exist).
-const Magic = "tiktoken-ranks 2\n"
+// Magic opens every table (format.Magic).
+const Magic = format.Magic
 
-// Slot layout (gen/main.go repeats it).
 const (
-	rankBits = 18
-	tagBits  = 32 - rankBits
-	rankMask = 1<<rankBits - 1
+	rankBits = format.RankBits
+	rankMask = format.RankMask
 )
 
 // The tables are embedded as strings so that the keys Lookup returns and
@@ -143,34 +142,6 @@ func (v Vocab) token(r int) (string, bool) {
 	return v.blob[a:b], true
 }
 
-// FNV-1a 64's parameters. The index hashes a string with FNV-1a and then
-// murmur3's 64-bit finalizer (gen/main.go repeats both; the test that
-// looks up every token would fail if the two differed). FNV-1a alone
-// clustered the index: its low bits mix poorly on short strings.
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-// finish is murmur3's 64-bit finalizer.
-func finish(h uint64) uint64 {
-	h ^= h >> 33
-	h *= 0xff51afd7ed558ccd
-	h ^= h >> 33
-	h *= 0xc4ceb9fe1a85ec53
-	h ^= h >> 33
-	return h
-}
-
-func hash(s string) uint64 {
-	h := uint64(fnvOffset)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= fnvPrime
-	}
-	return finish(h)
-}
-
 // Lookup returns the rank of s if s is a token, and the table's own copy
 // of its bytes as key (a substring of the embedded table: storing it as a
 // map key copies nothing). It allocates nothing.
@@ -178,7 +149,7 @@ func (v Vocab) Lookup(s string) (rank int, key string, ok bool) {
 	if s == "" {
 		return 0, "", false
 	}
-	return v.find(s, hash(s))
+	return v.find(s, format.Hash(s))
 }
 
 // Token is a token found in a table: its rank and its bytes, a substring
@@ -197,11 +168,10 @@ func (v Vocab) AppendPrefixes(dst []Token, s string) (_ []Token, tried int) {
 		return dst, 0
 	}
 	m := min(len(s), v.MaxLenFrom(s[0]))
-	h := uint64(fnvOffset)
+	h := uint64(format.Offset)
 	for l := 1; l <= m; l++ {
-		h ^= uint64(s[l-1])
-		h *= fnvPrime
-		if rank, key, ok := v.find(s[:l], finish(h)); ok {
+		h = format.Step(h, s[l-1])
+		if rank, key, ok := v.find(s[:l], format.Finish(h)); ok {
 			dst = append(dst, Token{rank, key})
 		}
 	}
@@ -213,8 +183,8 @@ func (v Vocab) find(s string, h uint64) (rank int, key string, ok bool) {
 	if v.nslots == 0 {
 		return 0, "", false
 	}
-	tag := uint32(h >> (64 - tagBits))
-	i := int((h & 0xffffffff) * uint64(v.nslots) >> 32)
+	tag := format.Tag(h)
+	i := format.Home(h, v.nslots)
 	for range v.nslots {
 		e := u32(v.slots, i)
 		if e == 0 {

@@ -1,13 +1,14 @@
 package ranks
 
 import (
-	"encoding/binary"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+
+	"github.com/handoff-cli/handoff/capacity/internal/ranks/format"
 )
 
 var files = []string{"o200k_base.tiktoken", "cl100k_base.tiktoken"}
@@ -159,33 +160,9 @@ func TestTableUnknown(t *testing.T) {
 
 // build writes a table the way gen does, for the malformed-table tests.
 func build(toks ...string) string {
-	nslots := len(toks)*5/3 + 1
-	slots := make([]uint32, nslots)
-	var firstMax [256]byte
-	for rank, tok := range toks {
-		firstMax[tok[0]] = max(firstMax[tok[0]], byte(len(tok)))
-		h := hash(tok)
-		i := int((h & 0xffffffff) * uint64(nslots) >> 32)
-		for slots[i] != 0 {
-			i = (i + 1) % nslots
-		}
-		slots[i] = uint32(h>>(64-tagBits))<<rankBits | uint32(rank+1)
-	}
-	b := []byte(Magic)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(toks)))
-	b = binary.LittleEndian.AppendUint32(b, uint32(nslots))
-	b = append(b, firstMax[:]...)
-	off := uint32(0)
-	for _, tok := range toks {
-		b = binary.LittleEndian.AppendUint32(b, off)
-		off += uint32(len(tok))
-	}
-	b = binary.LittleEndian.AppendUint32(b, off)
-	for _, s := range slots {
-		b = binary.LittleEndian.AppendUint32(b, s)
-	}
-	for _, tok := range toks {
-		b = append(b, tok...)
+	b, err := format.Encode(toks)
+	if err != nil {
+		panic(err)
 	}
 	return string(b)
 }

@@ -17,7 +17,7 @@ var files = []string{"o200k_base.tiktoken", "cl100k_base.tiktoken"}
 // token of tiktoken-go-loader's vocabulary has the same rank in the
 // embedded table, Lookup finds it there (with a key equal to it), and the
 // table holds nothing else. A stale or corrupt table (regenerate with go
-// generate), or gen's hash drifting from this package's, fails here.
+// generate after a change to package format) fails here.
 func TestLoaderMatchesOfflineLoader(t *testing.T) {
 	t.Parallel()
 	for _, file := range files {

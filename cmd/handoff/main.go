@@ -20,7 +20,15 @@ import (
 // heap) made the peak grow with the file while the live data did not.
 // Below the limit nothing changes, so small compiles pay nothing. A
 // GOMEMLIMIT in the environment wins.
-const softMemoryLimit = 48 << 20
+//
+// It was 48 MiB while the tokenizer's full tables (~13 MiB) sat in every
+// compile's heap. With the tables filled on demand the heap of a 25 MB
+// synthetic transcript fell and the limit no longer held the peak at 100
+// MB: RSS 47.9 → 70.0 MiB, 0.30 MiB per MB of file (issue 12's bar is
+// 0.3). At 32 MiB: 47.3 → 55.6 MiB, 0.11 MiB per MB, for 3% more CPU on
+// the largest shared compile (within noise) and 8% more on the 100 MB one
+// (one run each, same machine; 40 MiB gave 0.20 MiB per MB).
+const softMemoryLimit = 32 << 20
 
 // gcPercent is the collector's growth target under that limit (GOGC=200:
 // collect when the heap has grown to three times the live data, not two).
@@ -29,9 +37,9 @@ const softMemoryLimit = 48 << 20
 // largest shared Claude Code file, most of them while the tables were
 // still being built; at 200 it collects twice, and gctrace's GC CPU for
 // that compile fell from 32-58 ms to 7-26 ms (three runs each, a loaded
-// machine). The soft limit still bounds the heap, so the
-// peak RSS on a 100 MB transcript stays at ~68 MiB either way. A GOGC in
-// the environment wins.
+// machine). With the tables on demand 200 still saves ~6% of that
+// compile's CPU against 100. The soft limit still bounds the heap on
+// large transcripts. A GOGC in the environment wins.
 const gcPercent = 200
 
 func main() {

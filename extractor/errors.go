@@ -610,7 +610,9 @@ func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *callIn
 		l.ignored[kind]++
 		return
 	}
-	if l.probeFailed(call) {
+	probe := probeKey(call)
+	if probe != "" && l.probeOK[probe] {
+		// The rejected case of a probe batch whose accepted case passed.
 		l.ignored[ignoreProbe]++
 		return
 	}
@@ -643,7 +645,7 @@ func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *callIn
 		},
 		key:   key,
 		last:  m.Index,
-		probe: probeKey(call),
+		probe: probe,
 	}
 	if call.shell() {
 		e.prog = programKey(command)
@@ -745,8 +747,14 @@ func (l *errorLog) success(m handoff.Message, call *callInfo) {
 // workaround reports whether e is settled as worked around, or will be
 // unless later evidence says it was fixed.
 func (e *openError) workaround() bool {
-	return e.rec.Resolution == handoff.ResolutionWorkaround ||
-		e.rec.Resolution == handoff.ResolutionUnresolved && e.workedAround != nil
+	return e.rec.Resolution == handoff.ResolutionWorkaround || e.workaroundLater()
+}
+
+// workaroundLater reports whether e is open but will be settled as
+// worked around by records: a success followed an announced workaround
+// and nothing since showed it fixed.
+func (e *openError) workaroundLater() bool {
+	return e.rec.Resolution == handoff.ResolutionUnresolved && e.workedAround != nil
 }
 
 // confirmWorkaround notes the first success after the assistant
@@ -1022,7 +1030,7 @@ func (l *errorLog) records() ([]handoff.ErrorRecord, []string) {
 	for i, j := range idx {
 		e := l.list[j]
 		out[i] = e.rec
-		if e.rec.Resolution == handoff.ResolutionUnresolved && e.workedAround != nil {
+		if e.workaroundLater() {
 			out[i].Resolution = handoff.ResolutionWorkaround
 			out[i].ResolvedBy = e.workedAround
 		}

@@ -79,13 +79,6 @@ func (l *errorLog) probeSucceeded(call *callInfo) {
 	}
 }
 
-// probeFailed reports whether a failing call is the rejected case of a
-// probe batch whose accepted case already passed.
-func (l *errorLog) probeFailed(call *callInfo) bool {
-	key := probeKey(call)
-	return key != "" && l.probeOK[key]
-}
-
 // drop removes the i-th error, as if it had never been recorded.
 func (l *errorLog) drop(i int) {
 	e := l.list[i]

@@ -128,7 +128,7 @@ func (s *subagents) end() {
 			continue
 		}
 		switch {
-		case e.rec.Resolution == handoff.ResolutionUnresolved && e.workedAround == nil:
+		case e.rec.Resolution == handoff.ResolutionUnresolved && !e.workaroundLater():
 			s.wheres = append(s.wheres, where)
 		case e.workaround() && (e.rec.Type == "build_error" || e.rec.Type == "test_failure"):
 			// Going around a failing build or test run does not make it

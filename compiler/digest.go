@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -22,6 +23,32 @@ var itemStartRe = lazyre.New(`^\s*(?:[-*•+]\s|\d{1,3}[.)]\s|#{1,6}\s|\[[^\]\n]
 // one was there). It returns "" when the message has too few items for a
 // digest to help.
 func digest(text string, perItem, total int) string {
+	items := messageItems(text)
+	if len(items) < digestMinItems {
+		return ""
+	}
+	var b strings.Builder
+	used := 0
+	for i, it := range items {
+		it = clipText(it, perItem)
+		n := utf8.RuneCountInString(it)
+		if used+n > total && i > 0 {
+			// The count tells the reader how much is not shown: a bare
+			// "…" after seven findings hid that there were eleven.
+			fmt.Fprintf(&b, "… (+%d more)", len(items)-i)
+			break
+		}
+		b.WriteString(it)
+		b.WriteByte('\n')
+		used += n + 1
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// messageItems returns the first line of each item of a message: each
+// paragraph, list item, numbered step, heading, bracketed tag or bold
+// label. Code blocks are skipped.
+func messageItems(text string) []string {
 	var items []string
 	inCode, blank := false, true
 	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
@@ -43,21 +70,5 @@ func digest(text string, perItem, total int) string {
 		}
 		blank = false
 	}
-	if len(items) < digestMinItems {
-		return ""
-	}
-	var b strings.Builder
-	used := 0
-	for i, it := range items {
-		it = clipText(it, perItem)
-		n := utf8.RuneCountInString(it)
-		if used+n > total && i > 0 {
-			b.WriteString("…")
-			break
-		}
-		b.WriteString(it)
-		b.WriteByte('\n')
-		used += n + 1
-	}
-	return strings.TrimRight(b.String(), "\n")
+	return items
 }

@@ -19,7 +19,7 @@ func TestDigest(t *testing.T) {
 		{name: "too few items", text: "One paragraph.\n\nAnother one.", perItem: 50, total: 500, empty: true},
 		{name: "every item's head", text: findings, perItem: 40, total: 1000, want: []string{"[HIGH] a.go:1", "[LOW] z.go:9 — the last finding."}},
 		{name: "list items", text: "Done:\n- one\n- two\n- three\n```\n- not an item\n```\n- four", perItem: 40, total: 1000, want: []string{"- one", "- four"}},
-		{name: "total reached", text: findings, perItem: 40, total: 60, want: []string{"…"}},
+		{name: "total reached", text: findings, perItem: 40, total: 60, want: []string{"[HIGH] a.go:1", "… (+3 more)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

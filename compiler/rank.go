@@ -372,7 +372,7 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 			// A long report of many items: the head of every item says
 			// more than the first items in full.
 			if d := digest(e.LastAssistant, digestItem, longerText); d != "" {
-				lead := "The assistant's last message (the start of each item):\n"
+				lead := "The assistant's last message (each item's start):\n"
 				texts[1] = lead + blockQuote(d, longerText+200)
 				texts[2] = lead + blockQuote(digest(e.LastAssistant, digestItemFull, fullText), fullText+200)
 			}

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -100,8 +101,18 @@ func gitSeenTree(s *handoff.Snapshot, g *handoff.GitSeen) (string, []string) {
 		if len(set.paths) == 0 {
 			continue
 		}
-		parts = append(parts, set.say+codeList(set.paths, gitSeenInline))
-		for _, p := range set.paths[inlined(set.paths, gitSeenInline):] {
+		// The agents' own state files (history, caches) are counted,
+		// not named: they change with every turn.
+		work := slices.DeleteFunc(slices.Clone(set.paths), agentState)
+		part := set.say + codeList(work, gitSeenInline)
+		if n := len(set.paths) - len(work); n > 0 {
+			if len(work) > 0 {
+				part += " and "
+			}
+			part += plural(n, "1 file", fmt.Sprintf("%d files", n)) + " of the agents' own state in " + codeList(stateDirs(set.paths), gitSeenInline)
+		}
+		parts = append(parts, part)
+		for _, p := range work[inlined(work, gitSeenInline):] {
 			rest = append(rest, "- "+set.item+": "+code(p, 200))
 		}
 	}
@@ -234,4 +245,42 @@ func touchedFirst(g *handoff.GitSeen, files []handoff.FileChange) *handoff.GitSe
 	c := *g
 	c.Modified, c.Staged, c.Untracked = order(g.Modified), order(g.Staged), order(g.Untracked)
 	return &c
+}
+
+// agentStateDirs are the directories coding agents keep their own state
+// in (history, caches, session databases) inside a project.
+var agentStateDirs = []string{".codex", ".claude", ".gemini", ".cursor", ".specstory", ".aider.tags.cache.v4"}
+
+// stateDirs returns the agent state directories the paths lie in, each
+// once, in order.
+func stateDirs(paths []string) []string {
+	var dirs []string
+	for _, p := range paths {
+		segs := strings.Split(p, "/")
+		for i, seg := range segs {
+			if slices.Contains(agentStateDirs, seg) || strings.HasPrefix(seg, ".aider.") {
+				d := strings.Join(segs[:i+1], "/")
+				if i < len(segs)-1 {
+					d += "/"
+				}
+				if !slices.Contains(dirs, d) {
+					dirs = append(dirs, d)
+				}
+				break
+			}
+		}
+	}
+	return dirs
+}
+
+// agentState reports a path inside an agent's own state directory, or an
+// aider history file: a `git status` lists them as changed after every
+// turn, and a successor has nothing to do with them.
+func agentState(p string) bool {
+	for _, seg := range strings.Split(strings.TrimSuffix(p, "/"), "/") {
+		if slices.Contains(agentStateDirs, seg) || strings.HasPrefix(seg, ".aider.") {
+			return true
+		}
+	}
+	return false
 }

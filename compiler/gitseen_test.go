@@ -72,6 +72,19 @@ func TestGitSeenRendered(t *testing.T) {
 			rank: rankGitSeen, itemRank: -1,
 		},
 		{
+			name: "agents' state files are counted, not named",
+			snap: &handoff.Snapshot{Source: handoff.SourceInfo{Messages: 50}, GitSeen: &handoff.GitSeen{
+				Status:    &handoff.MessageRef{Index: 40},
+				Modified:  []string{".gitignore", "srv/.codex/history.jsonl", "srv/.codex/state_5.sqlite", ".claude/settings.local.json", ".aider.chat.history.md"},
+				Untracked: []string{".codex/"},
+			}},
+			want: []string{
+				"uncommitted changes in `.gitignore` and 4 files of the agents' own state in `srv/.codex/`, `.claude/`, `.aider.chat.history.md`; untracked 1 file of the agents' own state in `.codex/`.",
+			},
+			wantNot: []string{"history.jsonl", "state_5"},
+			rank:    rankGitSeen, itemRank: -1,
+		},
+		{
 			name: "a failed push and a later unknown step",
 			snap: &handoff.Snapshot{Source: handoff.SourceInfo{Messages: 50}, GitSeen: &handoff.GitSeen{
 				Status: &handoff.MessageRef{Index: 10}, Clean: true, Edited: []string{"x.go"},

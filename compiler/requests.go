@@ -39,9 +39,9 @@ func tokenSet(s string) map[string]bool {
 	return out
 }
 
-// ackWords are bare acknowledgements and greetings, in the languages
-// people are seen writing in: a message of nothing else means nothing out
-// of its context. Words that carry an instruction ("delete", "commit") are
+// ackWords are bare acknowledgements, refusals and greetings, in the
+// languages people are seen writing in: a message of nothing else ("go
+// on", "Hell, NO!") means nothing out of its context. Words that carry an instruction ("delete", "commit") are
 // not here: measured, leaving out every short message lost facts.
 var ackWords = map[string]bool{
 	"hi": true, "hello": true, "hey": true, "thanks": true, "thank": true, "you": true, "ok": true, "okay": true,
@@ -50,6 +50,7 @@ var ackWords = map[string]bool{
 	"merci": true, "beaucoup": true, "oui": true, "danke": true, "ja": true, "gut": true, "super": true, "perfekt": true,
 	"gracias": true, "sí": true, "si": true, "grazie": true, "да": true, "спасибо": true, "привет": true, "хорошо": true, "ок": true,
 	"hallo": true, "bonjour": true, "salut": true, "hola": true, "go": true, "ahead": true, "continue": true, "proceed": true, "please": true,
+	"on": true, "no": true, "nope": true, "nah": true, "hell": true, "do": true, "it": true, "lets": true, "let": true, "s": true, "nein": true, "non": true, "нет": true, "weiter": true, "vas": true, "y": true,
 }
 
 // bareAck reports a message that is only an acknowledgement or a greeting

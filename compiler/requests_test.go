@@ -33,6 +33,10 @@ func TestBareAck(t *testing.T) {
 		{"Merci beaucoup", true},
 		{"ja. perfekt", true},
 		{"go", true},
+		{"go on", true},
+		{"Hell, NO!", true}, // a reaction: its object is not shown
+		{"do it", true},
+		{"no, use the old flag", false},
 		{"Delete them.", false}, // an instruction, however short
 		{"commit", false},
 		{"yes, but keep the old flag", false},

@@ -555,6 +555,9 @@ type openError struct {
 	workedAround *handoff.MessageRef
 	// probe is the probe batch the failing call belongs to (probeKey).
 	probe string
+	// query marks a question's failing answer (askingCommand); blocker,
+	// a later sentence saying the work is blocked by it (queryBlocked).
+	query, blocker bool
 }
 
 // errorLog folds failures and resolves them against later evidence.
@@ -653,6 +656,7 @@ func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *callIn
 		e.pkgs = installPackages(command)
 	}
 	e.hook = hookFailedRe.MatchString(r.Content)
+	e.questionRecord(call)
 	seen := map[string]bool{}
 	for _, s := range append(fileRefRe.FindAllString(full, 4), fileRefRe.FindAllString(command, 4)...) {
 		b := path.Base(s)
@@ -983,6 +987,7 @@ func (l *errorLog) said(m handoff.Message, text string) {
 	}
 	clean := fenceRe.ReplaceAllString(text, " ")
 	l.laterReport(m, clean)
+	l.queryBlocked(clean)
 	if len(l.recent) == 0 {
 		return
 	}
@@ -1018,11 +1023,16 @@ func (l *errorLog) said(m handoff.Message, text string) {
 	l.recent = keep
 }
 
-// records lists the errors newest first (by latest occurrence).
+// records lists the errors newest first (by latest occurrence), without
+// the questions' answers (settledQuestion), which count as probes.
 func (l *errorLog) records() ([]handoff.ErrorRecord, []string) {
-	idx := make([]int, len(l.list))
-	for i := range idx {
-		idx[i] = i
+	idx := make([]int, 0, len(l.list))
+	for i, e := range l.list {
+		if e.settledQuestion() {
+			l.ignored[ignoreProbe]++
+			continue
+		}
+		idx = append(idx, i)
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return l.list[idx[a]].last > l.list[idx[b]].last })
 	out := make([]handoff.ErrorRecord, len(idx))

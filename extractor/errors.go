@@ -460,6 +460,7 @@ func errorMessage(content string) string {
 // failingLine is errorMessage before the cut, so the files a long line
 // names are all seen.
 func failingLine(content string) string {
+	content, note := harnessPayload(content) // never the harness's wrapper line
 	lines := outputBody(toolErrTagRe.ReplaceAllString(content, ""))
 	if diffMarkRe.MatchString(content) {
 		kept := lines[:0]
@@ -504,6 +505,9 @@ func failingLine(content string) string {
 	msg := lines[best]
 	if best+1 < len(lines) && bestScore < 10 && len([]rune(msg)) < 120 && len(lines[best+1]) >= 12 && sc.score(lines[best+1]) >= 5 {
 		msg += " / " + lines[best+1]
+	}
+	if note != "" {
+		msg += " (" + note + ")"
 	}
 	return msg
 }

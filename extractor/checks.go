@@ -357,7 +357,8 @@ var (
 // that goes on after the check (trailing) fails for its own reasons too
 // (a grep that matched nothing), so its failure alone is "unknown"; a
 // check piped into tail or head exits 0 whatever it did, so an error line
-// in the output counts even when the call succeeded.
+// in the output counts even when the call succeeded, and so does a line
+// that says in words that something failed (failureWordLine).
 func checkOutcome(r handoff.ToolResult, fail, trailing bool) (handoff.TestStatus, string) {
 	out := r.Content
 	if _, body, ok := specStoryShell(out); ok {
@@ -367,9 +368,18 @@ func checkOutcome(r handoff.ToolResult, fail, trailing bool) (handoff.TestStatus
 		return handoff.TestsUnknown, ""
 	}
 	errLine := strings.TrimSpace(checkErrorRe.FindString(out))
+	// A line that says in words that it failed ("unhealthy", "❌ 5
+	// TEST(S) FAILED") fails the run whatever its exit status, and heads
+	// it when no tool's error line does.
+	worded := ""
+	if errLine == "" {
+		worded = failureWordLine(out)
+	}
 	switch {
 	case errLine != "" && (fail || !trailing):
 		return handoff.TestsFailing, truncate(errLine, 200)
+	case worded != "":
+		return handoff.TestsFailing, worded
 	case fail && passLine(out) != "":
 		// A non-zero exit with no error line after a success line
 		// (pdflatex writes the PDF and still exits 1): not proven either

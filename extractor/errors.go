@@ -460,6 +460,7 @@ func errorMessage(content string) string {
 // failingLine is errorMessage before the cut, so the files a long line
 // names are all seen.
 func failingLine(content string) string {
+	content, note := harnessPayload(content) // never the harness's wrapper line
 	lines := outputBody(toolErrTagRe.ReplaceAllString(content, ""))
 	if diffMarkRe.MatchString(content) {
 		kept := lines[:0]
@@ -504,6 +505,9 @@ func failingLine(content string) string {
 	msg := lines[best]
 	if best+1 < len(lines) && bestScore < 10 && len([]rune(msg)) < 120 && len(lines[best+1]) >= 12 && sc.score(lines[best+1]) >= 5 {
 		msg += " / " + lines[best+1]
+	}
+	if note != "" {
+		msg += " (" + note + ")"
 	}
 	return msg
 }
@@ -555,6 +559,9 @@ type openError struct {
 	workedAround *handoff.MessageRef
 	// probe is the probe batch the failing call belongs to (probeKey).
 	probe string
+	// query marks a question's failing answer (askingCommand); blocker,
+	// a later sentence saying the work is blocked by it (queryBlocked).
+	query, blocker bool
 }
 
 // errorLog folds failures and resolves them against later evidence.
@@ -653,6 +660,7 @@ func (l *errorLog) observe(m handoff.Message, r handoff.ToolResult, call *callIn
 		e.pkgs = installPackages(command)
 	}
 	e.hook = hookFailedRe.MatchString(r.Content)
+	e.questionRecord(call)
 	seen := map[string]bool{}
 	for _, s := range append(fileRefRe.FindAllString(full, 4), fileRefRe.FindAllString(command, 4)...) {
 		b := path.Base(s)
@@ -983,6 +991,7 @@ func (l *errorLog) said(m handoff.Message, text string) {
 	}
 	clean := fenceRe.ReplaceAllString(text, " ")
 	l.laterReport(m, clean)
+	l.queryBlocked(clean)
 	if len(l.recent) == 0 {
 		return
 	}
@@ -1018,11 +1027,16 @@ func (l *errorLog) said(m handoff.Message, text string) {
 	l.recent = keep
 }
 
-// records lists the errors newest first (by latest occurrence).
+// records lists the errors newest first (by latest occurrence), without
+// the questions' answers (settledQuestion), which count as probes.
 func (l *errorLog) records() ([]handoff.ErrorRecord, []string) {
-	idx := make([]int, len(l.list))
-	for i := range idx {
-		idx[i] = i
+	idx := make([]int, 0, len(l.list))
+	for i, e := range l.list {
+		if e.settledQuestion() {
+			l.ignored[ignoreProbe]++
+			continue
+		}
+		idx = append(idx, i)
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return l.list[idx[a]].last > l.list[idx[b]].last })
 	out := make([]handoff.ErrorRecord, len(idx))

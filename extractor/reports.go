@@ -44,7 +44,8 @@ var (
 // their lines that carry state or facts, best first: a next step or open
 // item, then a verdict (builds, fails, verified), each raised when it
 // names a file, identifier or figure; narration and praise are left out.
-// The newest report's lines win ties. The earlier findings
+// The newest report's lines win ties; a line the session spoke of again
+// afterwards (supersession) is left out. The earlier findings
 // (earlierFindings) of the reports before those come second, newest first.
 func keyLines(main []handoff.Message, last int, quoted handoff.MessageRef) (lines, findings []handoff.KeyLine) {
 	var out []handoff.KeyLine
@@ -54,6 +55,7 @@ func keyLines(main []handoff.Message, last int, quoted handoff.MessageRef) (line
 		shown = normLine(main[last].Text)
 	}
 	reports, oldest := 0, last
+	later := newSupersession(main)
 	for i := last - 1; i >= 0 && reports < reportsRead; i-- {
 		m := main[i]
 		if m.Role != handoff.RoleAssistant || m.Sidechain || (quoted.ID != "" && m.ID == quoted.ID) {
@@ -75,7 +77,7 @@ func keyLines(main []handoff.Message, last int, quoted handoff.MessageRef) (line
 				continue
 			}
 			key := normLine(line)
-			if seen[key] || strings.Contains(shown, strings.TrimSuffix(key, " …")) {
+			if seen[key] || strings.Contains(shown, strings.TrimSuffix(key, " …")) || later.stale(line, i) {
 				continue
 			}
 			seen[key] = true

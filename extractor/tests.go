@@ -120,6 +120,7 @@ func testState(command string, r handoff.ToolResult, fail bool, m handoff.Messag
 			break
 		}
 	}
+	ts.Summary = failedRunSummary(ts.Summary, out, fail) // checks_failwords.go
 	summaryFails := ts.Summary != "" && failSummaryRe.MatchString(ts.Summary) && !zeroFailRe.MatchString(ts.Summary)
 	code, known := exitCode(r)
 	switch {

@@ -135,8 +135,8 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 		}
 	}
 
-	// The goal is the first request that asks for work (goalFitness);
-	// failing that, a compaction summary's primary request; failing that,
+	// The goal is the first request that asks for work (goalFitness), of
+	// the last sitting that has one; failing that, a compaction summary's primary request; failing that,
 	// the first request that says anything (three words: ".about", a menu
 	// code such as "CH" are not one); failing that, the first of any kind,
 	// as when the person only ran commands.
@@ -161,7 +161,13 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 		}
 		c.LatestRequest = r.Text
 	}
-	if summaryGoal != "" && (c.Goal == "" || summaryBeforeFirstRequest(main)) {
+	// A transcript of several sittings (requests_sittings.go): the work
+	// of the last one that asked for some is the goal.
+	later := false
+	if g, n := lastSittingGoal(c.Requests, sittingStarts(main)); n > 0 {
+		c.Goal, later = g, true
+	}
+	if summaryGoal != "" && (c.Goal == "" || summaryBeforeFirstRequest(main) && !later) {
 		c.Goal = clipSentences(summaryGoal, requestLimit)
 	}
 	for _, g := range []string{saysGoal, commandGoal} {

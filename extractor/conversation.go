@@ -140,7 +140,9 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 	// the first request that says anything (three words: ".about", a menu
 	// code such as "CH" are not one); failing that, the first of any kind,
 	// as when the person only ran commands.
+	c.Requests = withSkillTasks(c.Requests, main)
 	commandGoal, saysGoal := "", ""
+	first := handoff.Request{}
 	for _, r := range c.Requests {
 		if r.Answers != "" && strings.HasPrefix(r.Text, "{") {
 			continue
@@ -157,9 +159,14 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 			}
 		}
 		if commandGoal == "" {
-			commandGoal = r.Text
+			commandGoal, first = r.Text, r
 		}
 		c.LatestRequest = r.Text
+	}
+	// A session that opens with a command or skill the agent then works
+	// on is about that command (requests_skills.go).
+	if g := commandGoalOf(first, main, heads); g != "" {
+		c.Goal = g
 	}
 	// A transcript of several sittings (requests_sittings.go): the work
 	// of the last one that asked for some is the goal.

@@ -141,13 +141,14 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 	// code such as "CH" are not one); failing that, the first of any kind,
 	// as when the person only ran commands.
 	c.Requests = withSkillTasks(c.Requests, main)
+	markShellLines(c.Requests) // "pwd", "git push origin main": commands run
 	commandGoal, saysGoal := "", ""
 	first := handoff.Request{}
 	for _, r := range c.Requests {
 		if r.Answers != "" && strings.HasPrefix(r.Text, "{") {
 			continue
 		}
-		if trivialRequest(r.Text) || isCommandOnly(r.Text) {
+		if trivialRequest(r.Text) || isCommandOnly(r.Text) || r.RunsCommand {
 			continue
 		}
 		if r.Command == "" && r.Answers == "" {

@@ -188,6 +188,7 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 	}
 	rules := append(forkParentRules(t.Messages), pointedRules(main, c.Requests)...)
 	c.Constraints = withoutRestatedRules(withoutRequestEchoes(constraints(append(rules, c.Requests...), full), c.Requests, c.Goal, c.LatestRequest))
+	c.Constraints = withoutQuotedEchoes(c.Constraints, c.Goal, c.LatestRequest)
 	c.Language = personLanguage(c.Requests)
 	c.End = endState(t, main, results, heads)
 	if c.Carried != nil {
@@ -582,8 +583,10 @@ func isConstraint(sent string) bool {
 	if ruleTagRe.MatchString(sent) {
 		return true
 	}
-	if askRe.MatchString(sent) && !standingRuleRe.MatchString(sent) {
-		return false // a request ("Can you run X and make sure it uses Y"), listed with the requests
+	if askRe.MatchString(sent) && !standingRuleRe.MatchString(sent) || asksForTask(sent) {
+		// A request ("Can you run X and make sure it uses Y", "Please move
+		// X … but don't bother with Y"), listed with the requests.
+		return false
 	}
 	return constraintRe.MatchString(notRuleRe.ReplaceAllString(sent, " "))
 }

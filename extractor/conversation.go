@@ -135,17 +135,20 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 		}
 	}
 
-	// The goal is the first request that asks for work (goalFitness);
-	// failing that, a compaction summary's primary request; failing that,
+	// The goal is the first request that asks for work (goalFitness), of
+	// the last sitting that has one; failing that, a compaction summary's primary request; failing that,
 	// the first request that says anything (three words: ".about", a menu
 	// code such as "CH" are not one); failing that, the first of any kind,
 	// as when the person only ran commands.
+	c.Requests = withSkillTasks(c.Requests, main)
+	markShellLines(c.Requests) // "pwd", "git push origin main": commands run
 	commandGoal, saysGoal := "", ""
+	first := handoff.Request{}
 	for _, r := range c.Requests {
 		if r.Answers != "" && strings.HasPrefix(r.Text, "{") {
 			continue
 		}
-		if trivialRequest(r.Text) || isCommandOnly(r.Text) {
+		if trivialRequest(r.Text) || isCommandOnly(r.Text) || r.RunsCommand {
 			continue
 		}
 		if r.Command == "" && r.Answers == "" {
@@ -157,11 +160,22 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 			}
 		}
 		if commandGoal == "" {
-			commandGoal = r.Text
+			commandGoal, first = r.Text, r
 		}
 		c.LatestRequest = r.Text
 	}
-	if summaryGoal != "" && (c.Goal == "" || summaryBeforeFirstRequest(main)) {
+	// A session that opens with a command or skill the agent then works
+	// on is about that command (requests_skills.go).
+	if g := commandGoalOf(first, main, heads); g != "" {
+		c.Goal = g
+	}
+	// A transcript of several sittings (requests_sittings.go): the work
+	// of the last one that asked for some is the goal.
+	later := false
+	if g, n := lastSittingGoal(c.Requests, sittingStarts(main)); n > 0 {
+		c.Goal, later = g, true
+	}
+	if summaryGoal != "" && (c.Goal == "" || summaryBeforeFirstRequest(main) && !later) {
 		c.Goal = clipSentences(summaryGoal, requestLimit)
 	}
 	for _, g := range []string{saysGoal, commandGoal} {
@@ -174,6 +188,7 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 	}
 	rules := append(forkParentRules(t.Messages), pointedRules(main, c.Requests)...)
 	c.Constraints = withoutRestatedRules(withoutRequestEchoes(constraints(append(rules, c.Requests...), full), c.Requests, c.Goal, c.LatestRequest))
+	c.Constraints = withoutQuotedEchoes(c.Constraints, c.Goal, c.LatestRequest)
 	c.Language = personLanguage(c.Requests)
 	c.End = endState(t, main, results, heads)
 	if c.Carried != nil {
@@ -568,8 +583,10 @@ func isConstraint(sent string) bool {
 	if ruleTagRe.MatchString(sent) {
 		return true
 	}
-	if askRe.MatchString(sent) && !standingRuleRe.MatchString(sent) {
-		return false // a request ("Can you run X and make sure it uses Y"), listed with the requests
+	if askRe.MatchString(sent) && !standingRuleRe.MatchString(sent) || asksForTask(sent) {
+		// A request ("Can you run X and make sure it uses Y", "Please move
+		// X … but don't bother with Y"), listed with the requests.
+		return false
 	}
 	return constraintRe.MatchString(notRuleRe.ReplaceAllString(sent, " "))
 }

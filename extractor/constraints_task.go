@@ -1,0 +1,88 @@
+package extractor
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// A constraint states a rule that holds beyond the task in hand ("don't
+// push", "never edit a merged migration", "keep the column order", "use
+// pnpm, not npm"). A sentence that opens by asking for a piece of work,
+// "Please move the cuda stuff into a folder … but dont bother adding more
+// to it", "Let us now continue to ensure the CPU version is fully
+// implemented", is a request even when a constraint word ("ensure",
+// "don't bother") sits in it: the task is what it asks for, and the
+// prompt lists it with the requests.
+
+// taskOpenRe opens a sentence that asks for work: "please", "kindly",
+// "let's" or "let us", after an acknowledgement or "now", and the verb
+// after it (group 1).
+var taskOpenRe = lazyRE(`(?i)^\W*(?:(?:ok(?:ay)?|so|and|now|great|good|thanks|then)\W+)*(?:please|pls|kindly|let'?s|let us)\W+(?:(?:now|also|just|then|first|next|go ahead and)\W+)*([\p{L}'’]+)`)
+
+// ruleVerbs are the verbs a rule opens with after "please" or "let's":
+// "please don't …", "let's never …", "please keep …", "please use …".
+var ruleVerbs = map[string]bool{
+	"don't": true, "don’t": true, "dont": true, "do": true, "never": true, "always": true, "not": true, "no": true,
+	"keep": true, "avoid": true, "stop": true, "only": true, "use": true, "prefer": true, "remember": true,
+	"ask": true, "check": true, "leave": true, "preserve": true, "stick": true, "follow": true, "refrain": true,
+	"respect": true, "stay": true, "note": true,
+}
+
+// asksForTask reports a sentence that opens by asking for a piece of
+// work ("Please move …", "let's decide …") rather than with a rule
+// ("Please don't …", "let's keep …").
+func asksForTask(sent string) bool {
+	m := taskOpenRe.FindStringSubmatch(sent)
+	return m != nil && !ruleVerbs[strings.ToLower(m[1])]
+}
+
+// quotedWhole is how much of the goal and the latest request every
+// budget quotes (the compiler's smallest request variant is 160 runes):
+// a constraint said within it is read there already.
+const quotedWhole = 150
+
+// withoutQuotedEchoes drops the constraints that the opening of the goal
+// or the latest request holds word for word, whichever message they were
+// read from, unless they open with the rule (opensWithRule): the prompt
+// quotes them there already ("Actually make due_date nullable and don't
+// backfill — …" as latest request and again as a constraint). A rule
+// stated on its own ("Never push to main without asking me.") stays a
+// constraint: it outlives the request it came in.
+func withoutQuotedEchoes(cons []handoff.Constraint, shown ...string) []handoff.Constraint {
+	var heads []string
+	for _, s := range shown {
+		if s == "" {
+			continue
+		}
+		s = spaceRun.ReplaceAllString(s, " ")
+		if utf8.RuneCountInString(s) > quotedWhole {
+			s = string([]rune(s)[:quotedWhole])
+		}
+		heads = append(heads, strings.ToLower(s))
+	}
+	out := cons[:0:0]
+	for _, c := range cons {
+		t := strings.ToLower(strings.TrimSpace(spaceRun.ReplaceAllString(c.Text, " ")))
+		echo := false
+		for _, h := range heads {
+			echo = echo || t != "" && strings.Contains(h, t)
+		}
+		if !echo || opensWithRule(c.Text) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ruleOpenRe opens a sentence with a rule, after an acknowledgement or
+// a filler: "Don't …", "wait — never …", "Please keep …", "Ask me
+// before …", "Only ofx.py …".
+var ruleOpenRe = lazyRE(`(?i)^\W*(?:(?:ok(?:ay)?|so|and|also|but|wait|actually|please|pls|just|again|remember|important)\W+)*(?:don'?t|don’t|dont|do not|never|always|must|mustn'?t|keep|avoid|only|use|prefer|ask|make sure|ensure|no|not|stop|leave|preserve|stick|follow|check with|let me know|from now on|in future)\b`)
+
+// opensWithRule reports a sentence whose first words state a rule rather
+// than ask for a task.
+func opensWithRule(sent string) bool {
+	return ruleOpenRe.MatchString(sent) || ruleTagRe.MatchString(sent)
+}

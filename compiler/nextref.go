@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff/internal/lazyre"
 )
@@ -14,6 +15,9 @@ var quotedSpanRe = lazyre.New(`(?:: )?“([^“”]{20,})”`)
 // is often the step itself ("Next session: an end-to-end test of the
 // importer."), which a next step must name, and costs little to repeat.
 const minRefQuote = 100
+
+// lastMessageKind is the kind of the last assistant message's pieces.
+const lastMessageKind = "last assistant message"
 
 // lastMessageRef stands for a quote of the last assistant message, which
 // the prompt quotes above the next step.
@@ -36,15 +40,21 @@ func referToShown(next, last string) string {
 	// not fit.
 	flat := flatText(clipText(sanitize(strings.TrimSpace(last)), shortText))
 	out := quotedSpanRe.ReplaceAllStringFunc(next, func(m string) string {
-		if strings.HasPrefix(m, ": ") {
-			// "said comes next: “…”" names the step after the colon:
-			// the quote is the step, and a next step must say it.
-			return m
-		}
-		span := strings.TrimSuffix(strings.TrimSuffix(strings.Trim(m, "“”"), "…"), "...")
+		step := strings.HasPrefix(m, ": ")
+		span := strings.TrimSuffix(strings.TrimSuffix(strings.Trim(strings.TrimPrefix(m, ": "), "“”"), "…"), "...")
 		span = flatText(span)
 		if len([]rune(span)) < minRefQuote || !strings.Contains(flat, span) {
 			return m
+		}
+		if step {
+			// "said comes next: “…”" names the step after the colon: the
+			// quote is the step, and a next step must say it, unless it
+			// is the whole message shown above (a last message that is
+			// nothing but the next step).
+			if 10*utf8.RuneCountInString(span) < 9*utf8.RuneCountInString(flat) {
+				return m
+			}
+			return " " + lastMessageRef
 		}
 		return lastMessageRef
 	})

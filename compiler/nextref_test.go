@@ -29,6 +29,10 @@ func TestReferToShown(t *testing.T) {
 		{"a quote named after a colon is the step: it stays",
 			"Carry on with what the assistant said comes next: “§4 — Implementation plan is recorded, framed as three development chunks, each ending in a manual test and validation gate.”",
 			last, "Carry on with what the assistant said comes next: “§4 — Implementation plan is recorded, framed as three development chunks, each ending in a manual test and validation gate.”"},
+		{"a quote after a colon that is the whole message shown is referred to",
+			"Carry on with what the assistant said comes next: “Next session: an end-to-end test that runs `budget import` on the February sample into a temp ledger and asserts the totals.”",
+			"Next session: an end-to-end test that runs `budget import` on the February sample into a temp ledger and asserts the totals.",
+			"Carry on with what the assistant said comes next " + lastMessageRef},
 		{"a short quote is the step: it stays",
 			"Carry on with what the assistant said comes next: “Chunk 1: seed the sessions and heal them on re-sync.”",
 			"Done.\n\nChunk 1: seed the sessions and heal them on re-sync.", "Carry on with what the assistant said comes next: “Chunk 1: seed the sessions and heal them on re-sync.”"},
@@ -47,25 +51,30 @@ func TestReferToShown(t *testing.T) {
 	}
 }
 
-// TestNextStepRefersToLastMessage: above smallBudget the next step points
-// at the last message shown above it instead of quoting it again; at a
-// small budget it keeps the quote.
+// TestNextStepRefersToLastMessage: where the prompt shows the last
+// message, the next step points at it instead of quoting it again, at
+// any budget; where the budget left the message out, the next step quotes
+// it.
 func TestNextStepRefersToLastMessage(t *testing.T) {
 	s := &handoff.Snapshot{
 		Goal:     "Write the plan.",
 		NextStep: "The last turn ended with the assistant reporting “The plan is recorded in docs/PLAN.md as three development chunks, each ending in a manual validation gate.”: check with the person.",
-		EndState: &handoff.EndState{LastAssistant: "The plan is recorded in docs/PLAN.md as three development chunks, each ending in a manual validation gate.\n\nEach ends in a manual check."},
+		EndState: &handoff.EndState{LastAssistant: "The plan is recorded in docs/PLAN.md as three development chunks, each ending in a manual validation gate.\n\n" + strings.Repeat("Each chunk ends in a manual check of what it built. ", 5)},
 	}
 	for _, tc := range []struct {
 		budget int
-		quote  bool
-	}{{1000, false}, {smallBudget, true}} {
+		shown  bool // the last message fits
+	}{{1000, true}, {smallBudget, true}, {110, false}} {
 		res := compileWith(t, s, tc.budget)
-		if !strings.Contains(res.Prompt, "> The plan is recorded in docs/PLAN.md") {
-			t.Fatalf("budget %d: the last message is not quoted:\n%s", tc.budget, res.Prompt)
+		quoted := strings.Contains(res.Prompt, "> The plan is recorded in docs/PLAN.md")
+		if quoted != tc.shown {
+			t.Fatalf("budget %d: last message shown %v, want %v:\n%s", tc.budget, quoted, tc.shown, res.Prompt)
 		}
-		if got := strings.Count(res.Prompt, "The plan is recorded in docs/PLAN.md"); (got == 2) != tc.quote {
-			t.Errorf("budget %d: the last message's sentence appears %d times, want the next step to quote it: %v\n%s", tc.budget, got, tc.quote, res.Prompt)
+		if got := strings.Count(res.Prompt, "The plan is recorded in docs/PLAN.md"); got != 1 {
+			t.Errorf("budget %d: the last message's sentence appears %d times, want once (quoted above, or in the next step when the message did not fit):\n%s", tc.budget, got, res.Prompt)
+		}
+		if refers := strings.Contains(res.Prompt, lastMessageRef); refers != tc.shown {
+			t.Errorf("budget %d: next step refers to the message above: %v, want %v:\n%s", tc.budget, refers, tc.shown, res.Prompt)
 		}
 	}
 }

@@ -75,6 +75,10 @@ type piece struct {
 	// tail is appended to text when a piece of kind tailKind is shown
 	// too: a lead-in ("Earlier checks:") for a list the budget may drop.
 	tail, tailKind string
+	// alone replaces text when no piece of kind refers is shown: text
+	// refers to that piece ("its last message, quoted above"), alone
+	// says the same without it.
+	alone, refers string
 	// needs names a kind this piece means nothing without: a lead-in
 	// ("Key lines of its last reports before that:") needs its list, a
 	// list's overflow item needs the summary it continues. It is rendered
@@ -200,10 +204,10 @@ func buildPieces(s *handoff.Snapshot, show string) []piece {
 	return buildPiecesFor(s, show, DefaultBudget)
 }
 
-// buildPiecesFor is buildPieces for a budget: above smallBudget the next
+// buildPiecesFor is buildPieces for a budget (see smallBudget). The next
 // step refers to the last message instead of quoting it again (see
-// referToShown); at or below it the quote stays, as the next step may be
-// all that fits beside the header.
+// referToShown) when the message is shown, and quotes it when the budget
+// left the message out (piece.alone).
 func buildPiecesFor(s *handoff.Snapshot, show string, budget int) []piece {
 	b := &builder{small: budget <= smallBudget}
 	b.pieces = append(b.pieces,
@@ -217,10 +221,21 @@ func buildPiecesFor(s *handoff.Snapshot, show string, budget int) []piece {
 	if strings.TrimSpace(next) == "" {
 		next = "No next step was recorded: ask the person what to do next."
 	}
-	if e := s.EndState; e != nil && budget > smallBudget {
-		next = referToShown(next, e.LastAssistant)
+	limits := []int{160, 360, 700}
+	first := len(b.pieces)
+	b.variants(secNext, "next step", []int{rankNext, rankNextLonger, rankNextFull}, []string{nextLine(next, limits[0]), nextLine(next, limits[1]), nextLine(next, limits[2])})
+	if e := s.EndState; e != nil {
+		// Where the last message is shown, the next step refers to it
+		// instead of quoting it again; where the budget left it out, the
+		// next step quotes it.
+		if ref := referToShown(next, e.LastAssistant); ref != next {
+			for i := first; i < len(b.pieces); i++ {
+				p := &b.pieces[i]
+				p.alone, p.refers = p.text, lastMessageKind
+				p.text = nextLine(ref, limits[p.level])
+			}
+		}
 	}
-	b.variants(secNext, "next step", []int{rankNext, rankNextLonger, rankNextFull}, []string{nextLine(next, 160), nextLine(next, 360), nextLine(next, 700)})
 	b.request(s, shown)
 	b.carried(s)
 	b.notes(s)
@@ -245,8 +260,7 @@ const (
 )
 
 // smallBudget is the budget at or below which the prompt is built for
-// little room: the latest request comes first in its opening words, and
-// the next step quotes the last message instead of referring to it.
+// little room: the latest request comes first in its opening words.
 const smallBudget = 600
 
 // shortHeadBudget is the budget at or below which the prompt's head takes
@@ -377,7 +391,7 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 				texts[2] = lead + blockQuote(digest(e.LastAssistant, digestItemFull, fullText), fullText+200)
 			}
 		}
-		b.variants(secStop, "last assistant message", []int{rankLastShort, rankLastLonger, rankLastFull}, texts)
+		b.variants(secStop, lastMessageKind, []int{rankLastShort, rankLastLonger, rankLastFull}, texts)
 		shown[e.LastSource.Index] = true
 	}
 	if e.CurrentWork != "" {

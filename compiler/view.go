@@ -64,6 +64,9 @@ func (c *compilation) view(chosen []bool) View {
 		if p.tail != "" && shownKind[p.tailKind] {
 			p.text += p.tail
 		}
+		if p.alone != "" && !shownKind[p.refers] {
+			p.text = p.alone
+		}
 		switch p.sec {
 		case secTitle:
 			v.Title = p.text

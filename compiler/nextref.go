@@ -60,7 +60,11 @@ func referToShown(next, last string) string {
 	})
 	// "its final answer (“…”)" takes the reference without a second pair
 	// of parentheses.
-	return strings.ReplaceAll(out, "("+lastMessageRef+")", lastMessageRef)
+	out = strings.ReplaceAll(out, "("+lastMessageRef+")", lastMessageRef)
+	if strings.HasSuffix(out, lastMessageRef) {
+		out += "." // the quote ended the sentence
+	}
+	return out
 }
 
 // flatText is text without markdown emphasis and with its white space

@@ -32,7 +32,7 @@ func TestReferToShown(t *testing.T) {
 		{"a quote after a colon that is the whole message shown is referred to",
 			"Carry on with what the assistant said comes next: “Next session: an end-to-end test that runs `budget import` on the February sample into a temp ledger and asserts the totals.”",
 			"Next session: an end-to-end test that runs `budget import` on the February sample into a temp ledger and asserts the totals.",
-			"Carry on with what the assistant said comes next " + lastMessageRef},
+			"Carry on with what the assistant said comes next " + lastMessageRef + "."},
 		{"a short quote is the step: it stays",
 			"Carry on with what the assistant said comes next: “Chunk 1: seed the sessions and heal them on re-sync.”",
 			"Done.\n\nChunk 1: seed the sessions and heal them on re-sync.", "Carry on with what the assistant said comes next: “Chunk 1: seed the sessions and heal them on re-sync.”"},

@@ -91,3 +91,24 @@ func todos(items ...[2]string) map[string]any {
 	}
 	return map[string]any{"todos": list}
 }
+
+// goalCase is a conversation and the goal read from it.
+type goalCase struct {
+	name string
+	fill func(c *convo)
+	want string
+}
+
+// runGoalCases checks the goal ReadConversation reads from each case.
+func runGoalCases(t *testing.T, tests []goalCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newConvo(t)
+			tc.fill(c)
+			if got := ReadConversation(c.transcript()).Goal; got != tc.want {
+				t.Errorf("goal = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -16,11 +16,7 @@ func (c *convo) sys(text string) *convo {
 
 func TestGoalComesFromTheLastSittingThatAskedForWork(t *testing.T) {
 	banner := "/usr/bin/aider\nAider v0.85.2\nMain model: gpt-4.1 with diff edit format"
-	tests := []struct {
-		name string
-		fill func(c *convo)
-		want string
-	}{
+	runGoalCases(t, []goalCase{
 		{"one sitting keeps its first task", func(c *convo) {
 			c.sys(banner)
 			c.user("add a comment at the top of config.ts saying what it defines")
@@ -71,16 +67,7 @@ func TestGoalComesFromTheLastSittingThatAskedForWork(t *testing.T) {
 			c.push(handoff.Message{Role: handoff.RoleUser, Text: "OK, now we need to plan the next chunk of the work in detail"}).Timestamp = t0.Add(20 * time.Hour)
 			c.say("Planned.")
 		}, "Fix the flaky retry test in the HTTP client package"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			c := newConvo(t)
-			tc.fill(c)
-			if got := ReadConversation(c.transcript()).Goal; got != tc.want {
-				t.Errorf("goal = %q, want %q", got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestSittingOf(t *testing.T) {

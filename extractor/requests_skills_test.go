@@ -34,11 +34,7 @@ const skillFile = "---\nname: \"speckit-implement\"\ndescription: \"Execute the 
 
 func TestCommandTheSessionWorksOnIsTheGoal(t *testing.T) {
 	const skillGoal = ".agents/skills/speckit-implement — the skill's task: Execute the implementation plan by processing and executing all tasks defined in tasks.md"
-	tests := []struct {
-		name string
-		fill func(c *convo)
-		want string
-	}{
+	runGoalCases(t, []goalCase{
 		{"a skill the agent reads and implements", func(c *convo) {
 			c.user(".agents/skills/speckit-implement")
 			c.bash("Opening the skill.", "sed -n 1,200p .agents/skills/speckit-implement/SKILL.md", skillFile, 0)
@@ -65,16 +61,7 @@ func TestCommandTheSessionWorksOnIsTheGoal(t *testing.T) {
 			c.user("the retry test fails on CI, please look at it")
 			c.say("Fixed.")
 		}, "/implement-plan — the command's prompt: Implement the plan. Implement every open task of PLAN.md in order, with tests for each."},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			c := newConvo(t)
-			tc.fill(c)
-			if got := ReadConversation(c.transcript()).Goal; got != tc.want {
-				t.Errorf("goal = %q, want %q", got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 // TestCodexSkillSessionGoal: resting's person typed only a skill's path;

@@ -162,29 +162,30 @@ func digits(b []byte, i int) int {
 	return i
 }
 
-func (v *jsonValidator) object(i int) (int, bool) {
+func (v *jsonValidator) object(i int) (int, bool) { return v.container(i, '}') }
+
+func (v *jsonValidator) array(i int) (int, bool) { return v.container(i, ']') }
+
+// container validates an object (close '}', elements key: value) or an
+// array (close ']', elements values) whose opening bracket is at b[i].
+func (v *jsonValidator) container(i int, close byte) (int, bool) {
 	if v.depth++; v.depth > maxJSONDepth {
 		return i, false
 	}
 	b := v.b
 	i = v.space(i + 1)
-	if i < len(b) && b[i] == '}' {
+	if i < len(b) && b[i] == close {
 		v.depth--
 		return i + 1, true
 	}
 	for {
-		if i >= len(b) || b[i] != '"' {
-			return i, false
-		}
 		var ok bool
-		if i, ok = v.str(i); !ok {
-			return i, false
+		if close == '}' {
+			i, ok = v.member(i)
+		} else {
+			i, ok = v.value(i)
 		}
-		i = v.space(i)
-		if i >= len(b) || b[i] != ':' {
-			return i, false
-		}
-		if i, ok = v.value(v.space(i + 1)); !ok {
+		if !ok {
 			return i, false
 		}
 		i = v.space(i)
@@ -194,7 +195,7 @@ func (v *jsonValidator) object(i int) (int, bool) {
 		switch b[i] {
 		case ',':
 			i = v.space(i + 1)
-		case '}':
+		case close:
 			v.depth--
 			return i + 1, true
 		default:
@@ -203,33 +204,19 @@ func (v *jsonValidator) object(i int) (int, bool) {
 	}
 }
 
-func (v *jsonValidator) array(i int) (int, bool) {
-	if v.depth++; v.depth > maxJSONDepth {
+// member validates an object's `"key": value` at b[i].
+func (v *jsonValidator) member(i int) (int, bool) {
+	b := v.b
+	if i >= len(b) || b[i] != '"' {
 		return i, false
 	}
-	b := v.b
-	i = v.space(i + 1)
-	if i < len(b) && b[i] == ']' {
-		v.depth--
-		return i + 1, true
+	i, ok := v.str(i)
+	if !ok {
+		return i, false
 	}
-	for {
-		var ok bool
-		if i, ok = v.value(i); !ok {
-			return i, false
-		}
-		i = v.space(i)
-		if i >= len(b) {
-			return i, false
-		}
-		switch b[i] {
-		case ',':
-			i = v.space(i + 1)
-		case ']':
-			v.depth--
-			return i + 1, true
-		default:
-			return i, false
-		}
+	i = v.space(i)
+	if i >= len(b) || b[i] != ':' {
+		return i, false
 	}
+	return v.value(v.space(i + 1))
 }

@@ -50,21 +50,7 @@ func BenchmarkParse(b *testing.B) {
 // change to them can be measured before and after on the same files.
 func BenchmarkParseLargest(b *testing.B) {
 	for _, dir := range []string{"codex", "claude-code"} {
-		files, _ := filepath.Glob(filepath.Join(sharedDir, dir, "*.jsonl"))
-		var path string
-		var size int64
-		for _, f := range files {
-			if fi, err := os.Stat(f); err == nil && fi.Size() > size {
-				path, size = f, fi.Size()
-			}
-		}
-		if path == "" {
-			b.Skipf("no shared %s transcripts", dir)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			b.Fatal(err)
-		}
+		data := largestShared(b, dir)
 		b.Run(dir, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
@@ -83,21 +69,7 @@ func BenchmarkParseLargest(b *testing.B) {
 // plain decodes of the file one Parse costs. Both halves see the same
 // machine load, so the ratio holds where absolute times do not.
 func BenchmarkParseVsJSONDecode(b *testing.B) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir, "claude-code", "*.jsonl"))
-	var path string
-	var size int64
-	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil && fi.Size() > size {
-			path, size = f, fi.Size()
-		}
-	}
-	if path == "" {
-		b.Skip("no shared claude-code transcripts")
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := largestShared(b, "claude-code")
 	b.SetBytes(int64(len(data)))
 	var parse, plain time.Duration
 	for b.Loop() {
@@ -119,4 +91,26 @@ func BenchmarkParseVsJSONDecode(b *testing.B) {
 		plain += time.Since(mid)
 	}
 	b.ReportMetric(float64(parse)/float64(plain), "parse/plain")
+}
+
+// largestShared returns the largest shared *.jsonl transcript in dir
+// (under sharedDir), skipping the benchmark when there is none.
+func largestShared(b *testing.B, dir string) []byte {
+	b.Helper()
+	files, _ := filepath.Glob(filepath.Join(sharedDir, dir, "*.jsonl"))
+	var path string
+	var size int64
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil && fi.Size() > size {
+			path, size = f, fi.Size()
+		}
+	}
+	if path == "" {
+		b.Skipf("no shared %s transcripts", dir)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
 }

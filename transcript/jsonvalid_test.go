@@ -74,21 +74,7 @@ func FuzzValidJSON(f *testing.F) {
 }
 
 func BenchmarkValidJSON(b *testing.B) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir, "claude-code", "*.jsonl"))
-	var path string
-	var size int64
-	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil && fi.Size() > size {
-			path, size = f, fi.Size()
-		}
-	}
-	if path == "" {
-		b.Skip("no shared claude-code transcripts")
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := largestShared(b, "claude-code")
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	raw := make([][]byte, len(lines))
 	for i, l := range lines {

@@ -1,12 +1,10 @@
 package extractor
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/transcript"
 )
 
 const failingPytest = "FAILED tests/test_cli.py::test_cloud_filter - AssertionError\n===== 1 failed, 12 passed in 0.47s ====="
@@ -86,18 +84,7 @@ func TestStaleFailingRun(t *testing.T) {
 // failure), then did documentation work on the person's later requests,
 // committed and quit: the failure is known, not the next step.
 func TestStaleFailingRunReal(t *testing.T) {
-	path := "../../shared/transcripts/claude-code-console/bookminder-day-013-gemini-cli.txt"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("shared transcripts absent")
-	}
-	tr, err := transcript.ParseFile(t.Context(), path, transcript.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := Build(t.Context(), tr, NewHeuristic(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := realSnapshot(t, "claude-code-console/bookminder-day-013-gemini-cli.txt")
 	if strings.HasPrefix(snap.NextStep, "Fix the failing") || !strings.Contains(snap.NextStep, "Known failing state") {
 		t.Errorf("next step = %q", snap.NextStep)
 	}

@@ -1,12 +1,10 @@
 package extractor
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/transcript"
 )
 
 // TestAbruptEnd: a session that stopped on an API error or a full context
@@ -76,18 +74,7 @@ func TestAbruptEnd(t *testing.T) {
 // 400 and then reporting 201k/200k; its last report names the command
 // that resumes it.
 func TestAbruptEndReal(t *testing.T) {
-	path := "../../shared/transcripts/claude-code/pai-703e4528-cc2.0.57-autocompact-askuser-api400.jsonl"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("shared transcripts absent")
-	}
-	tr, err := transcript.ParseFile(t.Context(), path, transcript.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := Build(t.Context(), tr, NewHeuristic(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := realSnapshot(t, "claude-code/pai-703e4528-cc2.0.57-autocompact-askuser-api400.jsonl")
 	for _, w := range []string{"API error", "201k/200k", "new session", "/recover-from-checkpoint"} {
 		if !strings.Contains(snap.NextStep, w) {
 			t.Errorf("next step = %q, want %q in it", snap.NextStep, w)

@@ -45,6 +45,13 @@ func labelledFiles(t *testing.T) []string {
 // realMessages parses one shared transcript, skipping when it is absent.
 func realMessages(t testing.TB, rel string) []handoff.Message {
 	t.Helper()
+	return realTranscript(t, rel).Messages
+}
+
+// realTranscript parses one shared transcript (rel is under
+// shared/transcripts), skipping when it is absent.
+func realTranscript(t testing.TB, rel string) *handoff.Transcript {
+	t.Helper()
 	path := filepath.Join(sharedDir, "transcripts", rel)
 	if _, err := os.Stat(path); err != nil {
 		t.Skip(path + " is absent")
@@ -53,7 +60,18 @@ func realMessages(t testing.TB, rel string) []handoff.Message {
 	if err != nil {
 		t.Fatalf("parse %s: %v", rel, err)
 	}
-	return tr.Messages
+	return tr
+}
+
+// realSnapshot builds the heuristic snapshot of one shared transcript,
+// skipping when it is absent.
+func realSnapshot(t testing.TB, rel string) *handoff.Snapshot {
+	t.Helper()
+	snap, err := Build(context.Background(), realTranscript(t, rel), NewHeuristic(nil))
+	if err != nil {
+		t.Fatalf("build %s: %v", rel, err)
+	}
+	return snap
 }
 
 func unresolvedCount(f Facts) int {

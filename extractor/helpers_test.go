@@ -1,12 +1,16 @@
 package extractor
 
 import (
+	"context"
 	"encoding/json"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/transcript"
 )
 
 // convo builds a transcript message by message, numbering and time
@@ -110,5 +114,22 @@ func runGoalCases(t *testing.T, tests []goalCase) {
 				t.Errorf("goal = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// forSharedTranscripts calls fn with the file name and parse of each
+// transcript of the shared corpus that parses (the folder's FORMATS.md and
+// SOURCES.md left out); never when the corpus is absent.
+func forSharedTranscripts(fn func(name string, tr *handoff.Transcript)) {
+	files, _ := filepath.Glob(filepath.Join(sharedDir, "transcripts", "*", "*"))
+	for _, f := range files {
+		if strings.HasSuffix(f, "FORMATS.md") || strings.HasSuffix(f, "SOURCES.md") {
+			continue
+		}
+		tr, err := transcript.ParseFile(context.Background(), f, transcript.Options{})
+		if err != nil {
+			continue
+		}
+		fn(filepath.Base(f), tr)
 	}
 }

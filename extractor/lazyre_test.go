@@ -1,14 +1,12 @@
 package extractor
 
 import (
-	"context"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/internal/lazyre"
-	"github.com/handoff-cli/handoff/transcript"
 )
 
 // TestLazyPatternsCompile compiles every pattern the package's source
@@ -70,7 +68,6 @@ func TestLazyGatesMatchLikeRegexp(t *testing.T) {
 // their distinct lines, which the conversation patterns read.
 func messageTexts(t *testing.T) []string {
 	t.Helper()
-	files, _ := filepath.Glob("../../shared/transcripts/*/*")
 	seen := map[string]bool{}
 	var out []string
 	add := func(s string) {
@@ -79,14 +76,7 @@ func messageTexts(t *testing.T) []string {
 			out = append(out, s)
 		}
 	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "FORMATS.md") || strings.HasSuffix(f, "SOURCES.md") {
-			continue
-		}
-		tr, err := transcript.ParseFile(context.Background(), f, transcript.Options{})
-		if err != nil {
-			continue
-		}
+	forSharedTranscripts(func(_ string, tr *handoff.Transcript) {
 		for _, m := range tr.Messages {
 			text := headOf(m.Text, 512)
 			add(text)
@@ -94,7 +84,7 @@ func messageTexts(t *testing.T) []string {
 				add(strings.TrimSpace(l))
 			}
 		}
-	}
+	})
 	return out
 }
 

@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/transcript"
 )
 
@@ -127,7 +128,6 @@ func TestGatedMatchesLikeRegexp(t *testing.T) {
 // lineScore reads them; none when the corpus is absent.
 func corpusTexts(t *testing.T) (heads, lines []string) {
 	t.Helper()
-	files, _ := filepath.Glob("../../shared/transcripts/*/*")
 	seen := map[*[]string]map[string]bool{&heads: {}, &lines: {}}
 	add := func(to *[]string, s string) {
 		if !seen[to][s] {
@@ -135,14 +135,7 @@ func corpusTexts(t *testing.T) (heads, lines []string) {
 			*to = append(*to, s)
 		}
 	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "FORMATS.md") || strings.HasSuffix(f, "SOURCES.md") {
-			continue
-		}
-		tr, err := transcript.ParseFile(context.Background(), f, transcript.Options{})
-		if err != nil {
-			continue
-		}
+	forSharedTranscripts(func(_ string, tr *handoff.Transcript) {
 		for _, m := range tr.Messages {
 			for _, r := range m.ToolResults {
 				add(&heads, headOf(r.Content, 2<<10))
@@ -154,7 +147,7 @@ func corpusTexts(t *testing.T) (heads, lines []string) {
 				}
 			}
 		}
-	}
+	})
 	return heads, lines
 }
 
@@ -230,16 +223,8 @@ func TestSplitSource(t *testing.T) {
 // literals the whole output lacks must not change any line's score.
 func TestLineScorerScoresLikeLineScore(t *testing.T) {
 	t.Parallel()
-	files, _ := filepath.Glob("../../shared/transcripts/*/*")
 	checked, pruned := 0, 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "FORMATS.md") || strings.HasSuffix(f, "SOURCES.md") {
-			continue
-		}
-		tr, err := transcript.ParseFile(context.Background(), f, transcript.Options{})
-		if err != nil {
-			continue
-		}
+	forSharedTranscripts(func(f string, tr *handoff.Transcript) {
 		for _, m := range tr.Messages {
 			for _, r := range m.ToolResults {
 				if !failed(r) {
@@ -253,13 +238,13 @@ func TestLineScorerScoresLikeLineScore(t *testing.T) {
 				for _, l := range lines {
 					l = headOf(l, scoredPrefix)
 					if got, want := sc.score(l), lineScore(l); got != want {
-						t.Errorf("%s: score(%.80q) = %d, lineScore says %d", filepath.Base(f), l, got, want)
+						t.Errorf("%s: score(%.80q) = %d, lineScore says %d", f, l, got, want)
 					}
 					checked++
 				}
 			}
 		}
-	}
+	})
 	if checked == 0 {
 		t.Skip("../shared/transcripts not present")
 	}

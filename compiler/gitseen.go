@@ -247,27 +247,40 @@ func touchedFirst(g *handoff.GitSeen, files []handoff.FileChange) *handoff.GitSe
 	return &c
 }
 
-// agentStateDirs are the directories coding agents keep their own state
-// in (history, caches, session databases) inside a project.
-var agentStateDirs = []string{".codex", ".claude", ".gemini", ".cursor", ".specstory", ".aider.tags.cache.v4"}
+// agentStateSegment reports a path segment that is a directory coding
+// agents keep their own state in (history, caches, session databases)
+// inside a project, or an aider history or cache file.
+func agentStateSegment(seg string) bool {
+	switch seg {
+	case ".codex", ".claude", ".gemini", ".cursor", ".specstory":
+		return true
+	}
+	return strings.HasPrefix(seg, ".aider.")
+}
+
+// stateDir returns the part of p up to its agent state segment ("srv/.codex/"
+// of "srv/.codex/history.jsonl"), and whether it has one.
+func stateDir(p string) (string, bool) {
+	segs := strings.Split(strings.TrimSuffix(p, "/"), "/")
+	for i, seg := range segs {
+		if agentStateSegment(seg) {
+			d := strings.Join(segs[:i+1], "/")
+			if i < len(segs)-1 || strings.HasSuffix(p, "/") {
+				d += "/"
+			}
+			return d, true
+		}
+	}
+	return "", false
+}
 
 // stateDirs returns the agent state directories the paths lie in, each
 // once, in order.
 func stateDirs(paths []string) []string {
 	var dirs []string
 	for _, p := range paths {
-		segs := strings.Split(p, "/")
-		for i, seg := range segs {
-			if slices.Contains(agentStateDirs, seg) || strings.HasPrefix(seg, ".aider.") {
-				d := strings.Join(segs[:i+1], "/")
-				if i < len(segs)-1 {
-					d += "/"
-				}
-				if !slices.Contains(dirs, d) {
-					dirs = append(dirs, d)
-				}
-				break
-			}
+		if d, ok := stateDir(p); ok && !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
 		}
 	}
 	return dirs
@@ -277,10 +290,6 @@ func stateDirs(paths []string) []string {
 // aider history file: a `git status` lists them as changed after every
 // turn, and a successor has nothing to do with them.
 func agentState(p string) bool {
-	for _, seg := range strings.Split(strings.TrimSuffix(p, "/"), "/") {
-		if slices.Contains(agentStateDirs, seg) || strings.HasPrefix(seg, ".aider.") {
-			return true
-		}
-	}
-	return false
+	_, ok := stateDir(p)
+	return ok
 }

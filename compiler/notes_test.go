@@ -92,6 +92,31 @@ func TestCarriedStale(t *testing.T) {
 	}
 }
 
+// TestCarriedRequestNotRepeatedAsGoal: when the goal is the summary's
+// primary request (markup and spacing aside), the summary section is not
+// quoted a second time; a different request is.
+func TestCarriedRequestNotRepeatedAsGoal(t *testing.T) {
+	section := "- **Port**: Port the command-line interface to Go, keeping every flag\n- **Import**: Add the import command with a --dry-run flag"
+	for _, tc := range []struct {
+		goal  string
+		shown bool
+	}{
+		{"- Port: Port the command-line interface to Go, keeping every flag\n- Import: Add the import …", false},
+		{"Write the release notes for version two of the exporter", true},
+	} {
+		s := carriedSnapshot(99, 100, true, -1)
+		s.Goal = tc.goal
+		s.Carried.Sections = append(s.Carried.Sections, handoff.CarriedSection{Title: "Primary Request and Intent", Text: section, Kind: "request"})
+		res, err := Compile(s, Options{Budget: 4000, Counter: testCounter(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(res.Prompt, "Primary Request and Intent"); got != tc.shown {
+			t.Errorf("goal %q: summary's request shown = %v, want %v:\n%s", tc.goal, got, tc.shown, res.Prompt)
+		}
+	}
+}
+
 // TestNotesRanking: a notes file written after the latest request ranks
 // before one written earlier, a history file after both; the
 // conversation's own notes (a report before a short close, reasoning at

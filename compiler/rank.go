@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
@@ -689,7 +690,8 @@ func (b *builder) carried(s *handoff.Snapshot) {
 	stale, since := carriedSince(s)
 	for _, sec := range c.Sections {
 		short, full, ok := carriedRank(sec.Kind, c.AtEnd, stale)
-		if !ok {
+		if !ok || sec.Kind == "request" && opensWith(sec.Text, s.Goal) {
+			// The goal already quotes the summary's request.
 			continue
 		}
 		lead := inline(sec.Title, 60) + ":\n"
@@ -702,6 +704,26 @@ func (b *builder) carried(s *handoff.Snapshot) {
 			lead + blockQuote(sec.Text, 400), lead + blockQuote(sec.Text, 1600),
 		})
 	}
+}
+
+// opensWith reports whether text opens with the words of quote (at least
+// its first 60 letters and digits), whatever the markup and spacing of
+// either: a goal taken from a summary's section has lost the section's
+// bold and line indents and may be clipped.
+func opensWith(text, quote string) bool {
+	key := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return unicode.ToLower(r)
+			}
+			return -1
+		}, s)
+	}
+	q := key(strings.TrimSuffix(strings.TrimSpace(quote), "…"))
+	if len(q) < 60 {
+		return q != "" && key(text) == q
+	}
+	return strings.HasPrefix(key(text), q[:60])
 }
 
 // notes adds what the agent wrote into its notes files, a piece per

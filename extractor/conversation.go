@@ -91,8 +91,8 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 				continue
 			}
 			if m.CompactSummary || isSummaryText(m.Text) {
-				if summaryGoal == "" {
-					summaryGoal = primaryRequest(m.Text)
+				if g := primaryRequest(m.Text); g != "" {
+					summaryGoal = g
 				}
 				if secs := readCarried(m.Text); len(secs) > 0 {
 					c.Carried = &handoff.Carried{Source: m.Ref(), Sections: secs}
@@ -136,10 +136,13 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 	}
 
 	// The goal is the first request that asks for work (goalFitness), of
-	// the last sitting that has one; failing that, a compaction summary's primary request; failing that,
-	// the first request that says anything (three words: ".about", a menu
-	// code such as "CH" are not one); failing that, the first of any kind,
-	// as when the person only ran commands.
+	// the last sitting that has one. In a single sitting a compaction
+	// summary's primary request (the latest summary's) comes before that:
+	// it is the model's own account of everything asked up to it, where
+	// the first request may be a greeting or one early errand. Failing
+	// both, the first request that says anything (three words: ".about",
+	// a menu code such as "CH" are not one); failing that, the first of
+	// any kind, as when the person only ran commands.
 	c.Requests = withSkillTasks(c.Requests, main)
 	markShellLines(c.Requests) // "pwd", "git push origin main": commands run
 	commandGoal, saysGoal := "", ""
@@ -175,7 +178,7 @@ func readConversation(t *handoff.Transcript, main []handoff.Message, heads *head
 	if g, n := lastSittingGoal(c.Requests, sittingStarts(main)); n > 0 {
 		c.Goal, later = g, true
 	}
-	if summaryGoal != "" && (c.Goal == "" || summaryBeforeFirstRequest(main) && !later) {
+	if summaryGoal != "" && !later {
 		c.Goal = clipSentences(summaryGoal, requestLimit)
 	}
 	for _, g := range []string{saysGoal, commandGoal} {
@@ -266,24 +269,6 @@ func carriedEnd(c *Conversation) {
 			c.End.StatedNext = clipSentences(spaceRun.ReplaceAllString(sec.Text, " "), statedNextLimit)
 		}
 	}
-}
-
-// summaryBeforeFirstRequest reports whether a compaction summary opens
-// the readable transcript: the requests that follow are then continuations
-// and the summary's primary request is the overall goal.
-func summaryBeforeFirstRequest(main []handoff.Message) bool {
-	for _, m := range main {
-		if m.Role != handoff.RoleUser || m.Meta {
-			continue
-		}
-		if m.CompactSummary || isSummaryText(m.Text) {
-			return true
-		}
-		if cleanRequest(userRequest(m.Text)) != "" {
-			return false
-		}
-	}
-	return false
 }
 
 // resultsByCall maps call ids to their results.

@@ -394,13 +394,21 @@ func userRequest(text string) string {
 var primaryRequestRe = lazyRE(`(?is)primary request(?: and intent)?\**:?\**\s*(.+?)(?:\n\s*(?:\d+\.|#+)\s|\z)`)
 
 // primaryRequest returns the "Primary Request" section of a compaction
-// summary.
+// summary, one line per line of the section: the summaries write it as a
+// list of the session's requests, which reads as a list only with its
+// line breaks.
 func primaryRequest(summary string) string {
 	m := primaryRequestRe.FindStringSubmatch(summary)
 	if m == nil {
 		return ""
 	}
-	return strings.TrimSpace(spaceRun.ReplaceAllString(m[1], " "))
+	var lines []string
+	for _, line := range strings.Split(m[1], "\n") {
+		if line = strings.TrimSpace(spaceRun.ReplaceAllString(line, " ")); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // truncate cuts s to at most n runes, marking the cut with "…".

@@ -235,7 +235,7 @@ func TestGoalSkipsHarnessText(t *testing.T) {
 		}, "Add rate limiting to the API."},
 		{"compact summary fallback", []handoff.Message{
 			{Role: handoff.RoleUser, CompactSummary: true, Text: "This session is being continued from a previous conversation.\nSummary:\n1. Primary Request and Intent:\n   Port the CLI to Go.\n   Keep flags.\n2. Key Technical Concepts:\n   - cobra"},
-		}, "Port the CLI to Go. Keep flags."},
+		}, "Port the CLI to Go.\nKeep flags."},
 		{"real request beats summary", []handoff.Message{
 			{Role: handoff.RoleUser, CompactSummary: true, Text: "1. Primary Request and Intent: old"},
 			{Role: handoff.RoleUser, Text: "now fix the tests"},

@@ -130,6 +130,29 @@ func TestGoalIsFirstRequestThatAsksForWork(t *testing.T) {
 	}
 }
 
+// A compaction summary's primary request is the model's own account of
+// everything asked before it: it is the goal even when it comes after the
+// first request, and the latest summary's, which covers the most, wins.
+func TestGoalIsTheLatestSummarysPrimaryRequest(t *testing.T) {
+	summary := func(request string) string {
+		return "This session is being continued from a previous conversation.\nSummary:\n1. Primary Request and Intent:\n" + request +
+			"\n2. Key Technical Concepts:\n   - sqlite\n3. Current Work:\n   Writing the importer"
+	}
+	c := newConvo(t)
+	c.user("Introduce yourself and summarise the state of the project for me")
+	c.say("Hello.")
+	c.push(handoff.Message{Role: handoff.RoleUser, CompactSummary: true, Text: summary("   - Port the CLI to Go")})
+	c.user("Now add the import command with a --dry-run flag")
+	c.say("Added.")
+	c.push(handoff.Message{Role: handoff.RoleUser, CompactSummary: true, Text: summary("   - **Port**: Port the CLI to Go\n   - **Import**: Add the import command with a --dry-run flag")})
+	c.user("run the tests please and fix what fails")
+	c.say("All green.")
+	snap := build(t, c, handoff.SessionInfo{})
+	if want := "- **Port**: Port the CLI to Go\n- **Import**: Add the import command with a --dry-run flag"; snap.Goal != want {
+		t.Errorf("goal = %q, want the latest summary's primary request, one line per item: %q", snap.Goal, want)
+	}
+}
+
 func TestGoalFallsBackWhenNoMessageAsksForWork(t *testing.T) {
 	c := newConvo(t)
 	c.user("What stage is the project at?")

@@ -626,8 +626,8 @@ func constraints(reqs []handoff.Request, full map[int]string) []handoff.Constrai
 		// Past the clip only the structured rules are read (rule lists,
 		// output formats): a long prompt's tail of tips is a harness's
 		// boilerplate more often than the person's rules.
-		sents := splitSentences(whole)
-		inClip := len(splitSentences(text))
+		sents := personSentences(whole)
+		inClip := len(personSentences(text))
 		if inClip < len(sents) {
 			if p := pastedProhibitions(sents[inClip:]); p != "" && !seen[strings.ToLower(p)] {
 				seen[strings.ToLower(p)], listed[p] = true, true

@@ -111,13 +111,46 @@ func decodeClaudeConsole(d *Decoder, doc []byte) error {
 		case l == "":
 			c.blank()
 		case strings.HasPrefix(l, "  "):
-			c.more(strings.TrimPrefix(l, "  "))
+			c.more(strings.TrimPrefix(l, "  "), softWrapped(lines, i))
 		default:
 			c.flush()
 		}
 	}
 	c.flush()
 	return nil
+}
+
+// softWrapMinWidth is the shortest line a terminal can have wrapped: no
+// terminal is narrower than 80 columns, and the word that moved to the
+// next line leaves at most a few columns of the width unused.
+const softWrapMinWidth = 70
+
+// softWrapped reports whether continuation line i of a Claude Code paste
+// goes on the line before it, cut there by the terminal's width rather
+// than by the person or the model: the line before is wide, and the
+// break fell on a space, which the terminal leaves at the end of the line
+// before ("…clutter the ⏎  console with that.") or at the start of this one
+// ("…mean they⏎   can't use…", a lower-case word: a list item starts with
+// its marker and a new sentence with a capital). Joining the two keeps
+// one sentence in one piece, so the constraints, decisions and quotes
+// read from it are whole.
+func softWrapped(lines []string, i int) bool {
+	if i == 0 {
+		return false
+	}
+	prev := strings.TrimRight(lines[i-1], "\r")
+	if utf8.RuneCountInString(prev) < softWrapMinWidth {
+		return false
+	}
+	if strings.HasSuffix(prev, " ") && !strings.HasSuffix(prev, "  ") {
+		return true
+	}
+	rest, ok := strings.CutPrefix(lines[i], "   ")
+	if !ok {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return unicode.IsLower(r)
 }
 
 // Gemini CLI paste.
@@ -154,7 +187,8 @@ func decodeGeminiConsole(d *Decoder, doc []byte) error {
 	d.t.Session.Agent = "gemini-cli"
 	c := consoleBuilder{dec: d}
 	inBox := false
-	for i, raw := range docLines(doc) {
+	lines := docLines(doc)
+	for i, raw := range lines {
 		lineNo := i + 1
 		l := strings.TrimRight(raw, " \t\r")
 		trimmed := strings.TrimLeft(l, " ")
@@ -176,7 +210,7 @@ func decodeGeminiConsole(d *Decoder, doc []byte) error {
 			if c.res != nil {
 				body := strings.TrimPrefix(trimmed, "│")
 				body = strings.TrimRight(strings.TrimSuffix(strings.TrimRight(body, " "), "│"), " ")
-				c.more(strings.TrimPrefix(body, "    "))
+				c.more(strings.TrimPrefix(body, "    "), false)
 			}
 		case strings.HasPrefix(l, "> "):
 			c.flush()
@@ -187,7 +221,7 @@ func decodeGeminiConsole(d *Decoder, doc []byte) error {
 		case l == "":
 			c.blank()
 		case strings.HasPrefix(l, "  "):
-			c.more(strings.TrimPrefix(l, "  "))
+			c.more(strings.TrimPrefix(l, "  "), softWrapped(lines, i))
 		default:
 			c.flush()
 		}
@@ -222,11 +256,15 @@ func (c *consoleBuilder) open(role handoff.Role, line int, text string) {
 	c.think, c.thinking, c.blanks = nil, false, 0
 }
 
-// more continues whatever is open: a result, a turn, or thinking.
-func (c *consoleBuilder) more(text string) {
+// more continues whatever is open: a result, a turn, or thinking. A line
+// the terminal wrapped (softWrapped) goes on the turn's last line.
+func (c *consoleBuilder) more(text string, wrapped bool) {
 	switch {
 	case c.res != nil:
 		c.resText = appendLine(c.resText, text, c.blanks)
+	case c.cur != nil && wrapped && c.blanks == 0 && len(c.curText) > 0:
+		last := len(c.curText) - 1
+		c.curText[last] = strings.TrimRight(c.curText[last], " ") + " " + strings.TrimLeft(text, " ")
 	case c.cur != nil:
 		c.curText = appendLine(c.curText, text, c.blanks)
 	case c.thinking:

@@ -78,3 +78,46 @@ func TestConsoleWrappedToolLine(t *testing.T) {
 		})
 	}
 }
+
+// TestConsoleSoftWrap: a terminal paste wraps long lines at the
+// terminal's width; a wrapped line goes on the line before it (the break
+// left a space at that line's end, or a lower-case word indented one
+// column deeper), while the person's own line breaks, list items and
+// short lines stay.
+func TestConsoleSoftWrap(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("word ", 16) // 80 columns
+	tests := []struct {
+		name   string
+		format Format
+		paste  string
+		want   string
+	}{
+		{"break after a space", FormatClaudeConsole,
+			"> " + long + "and we don't need to clutter the \n  console with that.\n",
+			long + "and we don't need to clutter the console with that."},
+		{"break before a lower-case word", FormatClaudeConsole,
+			"> " + long + "(this would mean they\n   can't use it?). I made a user\n",
+			long + "(this would mean they can't use it?). I made a user"},
+		{"the person's own line break", FormatClaudeConsole,
+			"> Two things:\n  fix the test\n",
+			"Two things:\nfix the test"},
+		{"a list item under a long line", FormatClaudeConsole,
+			"> " + long + "these:\n   2. Then the second\n",
+			long + "these:\n 2. Then the second"},
+		{"gemini paste", FormatGeminiConsole,
+			"> " + long + "keep the \n  segments grouped.\n",
+			long + "keep the segments grouped."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := Parse(context.Background(), strings.NewReader(tt.paste), Options{Format: tt.format})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Messages) == 0 || tr.Messages[0].Text != tt.want {
+				t.Errorf("messages = %+v, want the first one's text %q", tr.Messages, tt.want)
+			}
+		})
+	}
+}

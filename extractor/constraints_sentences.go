@@ -1,0 +1,68 @@
+package extractor
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// personSentences splits the person's text into sentences for the
+// constraints: like splitSentences, but a sentence may also start with a
+// lower-case letter, as people type in chat ("…is actually the solution.
+// we just need to check if …"). Read as one, such a run of sentences
+// outgrows constraintLimit and its rule is lost, or a musing and a rule
+// are quoted as one. Before a lower-case letter, neither an abbreviation
+// ("e.g.", "etc.", "vs.") nor a lone dot ("git add . here") ends a
+// sentence.
+func personSentences(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		line = cleanLine(line)
+		start := 0
+		for i := 0; i+2 < len(line); i++ {
+			if c := line[i]; (c != '.' && c != '!' && c != '?') || line[i+1] != ' ' {
+				continue
+			}
+			r, _ := utf8.DecodeRuneInString(line[i+2:])
+			if !unicode.IsLetter(r) || unicode.IsLower(r) && line[i] == '.' && (i == 0 || line[i-1] == ' ' || abbreviationBefore(line[start:i])) {
+				continue
+			}
+			if s := strings.TrimSpace(line[start : i+1]); s != "" {
+				out = append(out, s)
+			}
+			start = i + 2
+		}
+		if s := strings.TrimSpace(line[start:]); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// abbreviationBefore reports whether text ends with an abbreviation whose
+// full stop follows it: a dotted one ("e.g", "i.e"), a single letter
+// ("J", "p"), or a short word that is seldom the last of a sentence.
+func abbreviationBefore(text string) bool {
+	word := text[strings.LastIndexAny(text, " (\"'“")+1:]
+	if utf8.RuneCountInString(word) == 1 || strings.Contains(word, ".") && dottedLetters(word) {
+		return true
+	}
+	switch strings.ToLower(word) {
+	case "etc", "vs", "cf", "approx", "incl", "esp", "resp", "ca", "no", "nr", "fig", "sec", "ch", "vol", "bzw", "usw", "ggf":
+		return true
+	}
+	return false
+}
+
+// dottedLetters reports an abbreviation written with inner dots ("e.g",
+// "i.e", "z.B"): parts of one or two letters, unlike a version ("1.2") or
+// a file name.
+func dottedLetters(word string) bool {
+	for _, part := range strings.Split(word, ".") {
+		n := utf8.RuneCountInString(part)
+		if n == 0 || n > 2 || strings.IndexFunc(part, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
+			return false
+		}
+	}
+	return true
+}

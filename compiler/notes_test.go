@@ -92,28 +92,42 @@ func TestCarriedStale(t *testing.T) {
 	}
 }
 
-// TestCarriedRequestNotRepeatedAsGoal: when the goal is the summary's
-// primary request (markup and spacing aside), the summary section is not
-// quoted a second time; a different request is.
-func TestCarriedRequestNotRepeatedAsGoal(t *testing.T) {
-	section := "- **Port**: Port the command-line interface to Go, keeping every flag\n- **Import**: Add the import command with a --dry-run flag"
+// TestCarriedNotRepeated: when the goal is the summary's primary request
+// (markup and spacing aside), or the next step quotes the summary's next
+// step, that section is not quoted a second time; a different one is.
+func TestCarriedNotRepeated(t *testing.T) {
+	request := "- **Port**: Port the command-line interface to Go, keeping every flag\n- **Import**: Add the import command with a --dry-run flag"
+	step := "Based on the pinned issues, the next step would be to fix the lazy download bug in `library.py` before the release."
 	for _, tc := range []struct {
-		goal  string
-		shown bool
+		name, goal, next string
+		request, step    bool // the section is shown
 	}{
-		{"- Port: Port the command-line interface to Go, keeping every flag\n- Import: Add the import …", false},
-		{"Write the release notes for version two of the exporter", true},
+		{"both repeated",
+			"- Port: Port the command-line interface to Go, keeping every flag\n- Import: Add the import …",
+			"Carry on with what the assistant said comes next: “Based on the pinned issues, the next step would be to fix the lazy download bug in `library.py` bef…”",
+			false, false},
+		{"neither repeated",
+			"Write the release notes for version two of the exporter",
+			"Carry on with what the assistant said comes next: “Run the whole test suite and then tag the release candidate.”",
+			true, true},
 	} {
-		s := carriedSnapshot(99, 100, true, -1)
-		s.Goal = tc.goal
-		s.Carried.Sections = append(s.Carried.Sections, handoff.CarriedSection{Title: "Primary Request and Intent", Text: section, Kind: "request"})
-		res, err := Compile(s, Options{Budget: 4000, Counter: testCounter(t)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.Contains(res.Prompt, "Primary Request and Intent"); got != tc.shown {
-			t.Errorf("goal %q: summary's request shown = %v, want %v:\n%s", tc.goal, got, tc.shown, res.Prompt)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			s := carriedSnapshot(99, 100, true, -1)
+			s.Goal, s.NextStep = tc.goal, tc.next
+			s.Carried.Sections = append(s.Carried.Sections,
+				handoff.CarriedSection{Title: "Primary Request and Intent", Text: request, Kind: "request"},
+				handoff.CarriedSection{Title: "Optional Next Step", Text: step, Kind: "next_step"})
+			res, err := Compile(s, Options{Budget: 4000, Counter: testCounter(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(res.Prompt, "Primary Request and Intent"); got != tc.request {
+				t.Errorf("summary's request shown = %v, want %v:\n%s", got, tc.request, res.Prompt)
+			}
+			if got := strings.Contains(res.Prompt, "Optional Next Step"); got != tc.step {
+				t.Errorf("summary's next step shown = %v, want %v:\n%s", got, tc.step, res.Prompt)
+			}
+		})
 	}
 }
 

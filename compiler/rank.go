@@ -688,10 +688,15 @@ func (b *builder) carried(s *handoff.Snapshot) {
 		return
 	}
 	stale, since := carriedSince(s)
+	stepQuote := ""
+	if _, q, ok := strings.Cut(s.NextStep, "“"); ok {
+		stepQuote, _, _ = strings.Cut(q, "”")
+	}
 	for _, sec := range c.Sections {
 		short, full, ok := carriedRank(sec.Kind, c.AtEnd, stale)
-		if !ok || sec.Kind == "request" && opensWith(sec.Text, s.Goal) {
-			// The goal already quotes the summary's request.
+		if !ok || sec.Kind == "request" && opensWith(sec.Text, s.Goal) || sec.Kind == "next_step" && opensWith(sec.Text, stepQuote) {
+			// The goal already quotes the summary's request, the next
+			// step its next step.
 			continue
 		}
 		lead := inline(sec.Title, 60) + ":\n"

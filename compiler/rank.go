@@ -516,9 +516,15 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 	// seconds.
 	asked := []map[string]bool{tokenSet(s.Goal), tokenSet(s.LatestRequest)}
 	var earlier []map[string]bool
+	picked := pickedDecisions(s)
 	for i := len(s.Requests) - 1; i >= 0 && n < maxEarlierRequests; i-- {
 		r := s.Requests[i]
 		if r.Source.Index == goalSrc || r.Source.Index == latestSrc || (s.EndState != nil && slices.Contains(s.EndState.Unanswered, r.Text)) {
+			continue
+		}
+		// An answer the decisions show as the person's pick, with the
+		// question it answers, is said there.
+		if r.Answers != "" && picked[r.Source.Index] {
 			continue
 		}
 		// A message already quoted as a constraint is said once. (Leaving
@@ -528,7 +534,7 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 			continue
 		}
 		// A message whose rule is quoted as a constraint shows the rest.
-		text := withoutConstraints(s.Constraints, r)
+		text := withoutRepeatedOpening(withoutConstraints(s.Constraints, r), s.Goal, s.LatestRequest)
 		if text == "" {
 			continue
 		}
@@ -588,6 +594,40 @@ func withoutConstraints(cons []handoff.Constraint, r handoff.Request) string {
 		return ""
 	}
 	return strings.TrimSpace(text)
+}
+
+// withoutRepeatedOpening is a request's text without its opening when
+// that opening is the whole of a request the prompt already quotes (the
+// goal, the latest request): a message sent again with more after it
+// ("…" stands for the repeat) shows what it added, not its first 120
+// characters a second time. "" when what is left says nothing (under
+// three words).
+func withoutRepeatedOpening(text string, shown ...string) string {
+	for _, q := range shown {
+		q = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(q), "…"))
+		if utf8.RuneCountInString(q) < 40 || !strings.HasPrefix(text, q) || len(text) == len(q) {
+			continue
+		}
+		rest := strings.TrimSpace(text[len(q):])
+		if len(strings.Fields(strings.Trim(rest, " \n\t.,;:"))) < 3 {
+			return ""
+		}
+		return "… " + rest
+	}
+	return text
+}
+
+// pickedDecisions returns the message indexes of the person's answers
+// that the decisions in force quote as a pick ("The person chose …",
+// "The person picked …", with the question they answer).
+func pickedDecisions(s *handoff.Snapshot) map[int]bool {
+	out := map[int]bool{}
+	for _, d := range decisionsInForce(s) {
+		if strings.HasPrefix(d.Description, "The person chose ") || strings.HasPrefix(d.Description, "The person picked ") {
+			out[d.Source.Index] = true
+		}
+	}
+	return out
 }
 
 // quotedAsConstraint reports a message whose whole text is a constraint.

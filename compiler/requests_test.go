@@ -80,6 +80,46 @@ func TestEarlierMessagesSaidOnce(t *testing.T) {
 	}
 }
 
+// A message sent again with more after it shows what it added; a pick
+// the decisions quote with its question is not listed again as a request.
+func TestEarlierMessagesAddOnlyWhatIsNew(t *testing.T) {
+	goal := "Read up on the hotkey and push-to-talk code; the text inserted is always the same, why?"
+	snap := &handoff.Snapshot{
+		Goal:          goal,
+		LatestRequest: "Now write the report into the repository root",
+		Requests: []handoff.Request{
+			{Text: goal, Source: handoff.MessageRef{Index: 1}},
+			{Text: "TypeScript (Bun); keep both skills", Answers: "Which language for the CLI? (options: TypeScript (Bun) / Python)", Source: handoff.MessageRef{Index: 3}},
+			{Text: goal + " I think a counter is computed wrong. Follow the analyzer prompt below.", Source: handoff.MessageRef{Index: 5}},
+			{Text: "Now write the report into the repository root", Source: handoff.MessageRef{Index: 7}},
+		},
+		Decisions: []handoff.Decision{{ID: "d1", Description: `The person chose "TypeScript (Bun); keep both skills" when asked "Which language for the CLI?"`, Source: handoff.MessageRef{Index: 3}}},
+	}
+	res, err := Compile(snap, Options{Budget: 2000, Counter: testCounter(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Prompt
+	if n := strings.Count(p, "Read up on the hotkey"); n != 1 {
+		t.Errorf("the goal's words are quoted %d times, want once:\n%s", n, p)
+	}
+	if !strings.Contains(p, "“… I think a counter is computed wrong.") {
+		t.Errorf("want what the re-sent message added:\n%s", p)
+	}
+	if n := strings.Count(p, "TypeScript (Bun); keep both skills"); n != 1 {
+		t.Errorf("the pick is quoted %d times, want once (as a decision):\n%s", n, p)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{goal, goal},        // the same message: left to the goal's own check
+		{goal + " ok.", ""}, // nothing new
+		{"Short one. And more words here", "Short one. And more words here"}, // too short an opening to match
+	} {
+		if got := withoutRepeatedOpening(tc.text, goal, "Short one."); got != tc.want {
+			t.Errorf("withoutRepeatedOpening(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
 // A session of thousands of messages offers the budget at most
 // maxEarlierRequests of them: more never fit, and each costs time.
 func TestEarlierRequestsBounded(t *testing.T) {

@@ -516,6 +516,7 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 	// seconds.
 	asked := []map[string]bool{tokenSet(s.Goal), tokenSet(s.LatestRequest)}
 	var earlier []map[string]bool
+	var newer []string // the texts of the earlier requests shown, newest first
 	picked := pickedDecisions(s)
 	for i := len(s.Requests) - 1; i >= 0 && n < maxEarlierRequests; i-- {
 		r := s.Requests[i]
@@ -546,10 +547,11 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 		}
 		words := tokenSet(r.Text)
 		resent := func(t map[string]bool) bool { return nearDuplicateSets(t, words) }
-		if slices.ContainsFunc(asked, resent) || slices.ContainsFunc(earlier[max(0, len(earlier)-duplicateWindow):], resent) {
+		if slices.ContainsFunc(asked, resent) || slices.ContainsFunc(earlier[max(0, len(earlier)-duplicateWindow):], resent) || quotedWithin(r.Text, newer) {
 			continue
 		}
 		earlier = append(earlier, words)
+		newer = append(newer, r.Text)
 		answers := ""
 		if r.Answers != "" {
 			answers = " — answering " + quoted(r.Answers, 200)
@@ -615,6 +617,23 @@ func withoutRepeatedOpening(text string, shown ...string) string {
 		return "… " + rest
 	}
 	return text
+}
+
+// quotedWithin reports a message whose whole text (40 runes or more) a
+// newer message shown repeats: sent again with something put before it
+// ("OK, seems right. Of important note, …"), it is shown once, in the
+// newer one. Only the last duplicateWindow are compared.
+func quotedWithin(text string, newer []string) bool {
+	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), "…"))
+	if utf8.RuneCountInString(t) < 40 {
+		return false
+	}
+	for _, n := range newer[max(0, len(newer)-duplicateWindow):] {
+		if strings.Contains(n, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // pickedDecisions returns the message indexes of the person's answers

@@ -80,7 +80,8 @@ func TestEarlierMessagesSaidOnce(t *testing.T) {
 	}
 }
 
-// A message sent again with more after it shows what it added; a pick
+// A message sent again with more after it shows what it added; one sent
+// again with more before it is shown once, in the newer message; a pick
 // the decisions quote with its question is not listed again as a request.
 func TestEarlierMessagesAddOnlyWhatIsNew(t *testing.T) {
 	goal := "Read up on the hotkey and push-to-talk code; the text inserted is always the same, why?"
@@ -89,8 +90,10 @@ func TestEarlierMessagesAddOnlyWhatIsNew(t *testing.T) {
 		LatestRequest: "Now write the report into the repository root",
 		Requests: []handoff.Request{
 			{Text: goal, Source: handoff.MessageRef{Index: 1}},
+			{Text: "Of important note, we used to publish the builds to another repository.", Source: handoff.MessageRef{Index: 2}},
 			{Text: "TypeScript (Bun); keep both skills", Answers: "Which language for the CLI? (options: TypeScript (Bun) / Python)", Source: handoff.MessageRef{Index: 3}},
 			{Text: goal + " I think a counter is computed wrong. Follow the analyzer prompt below.", Source: handoff.MessageRef{Index: 5}},
+			{Text: "OK, the right set of changes. Of important note, we used to publish the builds to another repository.", Source: handoff.MessageRef{Index: 6}},
 			{Text: "Now write the report into the repository root", Source: handoff.MessageRef{Index: 7}},
 		},
 		Decisions: []handoff.Decision{{ID: "d1", Description: `The person chose "TypeScript (Bun); keep both skills" when asked "Which language for the CLI?"`, Source: handoff.MessageRef{Index: 3}}},
@@ -105,6 +108,9 @@ func TestEarlierMessagesAddOnlyWhatIsNew(t *testing.T) {
 	}
 	if !strings.Contains(p, "“… I think a counter is computed wrong.") {
 		t.Errorf("want what the re-sent message added:\n%s", p)
+	}
+	if n := strings.Count(p, "we used to publish the builds"); n != 1 || !strings.Contains(p, "“OK, the right set of changes.") {
+		t.Errorf("a message repeated inside a newer one is quoted %d times, want once, in the newer:\n%s", n, p)
 	}
 	if n := strings.Count(p, "TypeScript (Bun); keep both skills"); n != 1 {
 		t.Errorf("the pick is quoted %d times, want once (as a decision):\n%s", n, p)

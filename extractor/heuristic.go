@@ -219,7 +219,9 @@ func (s *decisionSet) scan(m handoff.Message, text string, fromUser bool, task s
 		if i+1 < len(sentences) {
 			next = sentences[i+1]
 		}
-		s.add(s.judge(m, sent, next, fromUser, task))
+		if c := s.judge(m, sent, next, fromUser, task); !choosesNothing(c) {
+			s.add(c)
+		}
 	}
 }
 

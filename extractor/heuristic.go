@@ -240,12 +240,15 @@ func (s *decisionSet) judge(m handoff.Message, sent, next string, fromUser bool,
 		c.Rationale = truncate(next, rationaleLimit)
 	}
 	for _, re := range p.chosenAlt {
-		sm := re.FindStringSubmatch(sent)
+		sm := re.FindStringSubmatchIndex(sent)
 		if sm == nil {
 			continue
 		}
 		for gi, name := range re.SubexpNames() {
-			phrase := cleanPhrase(sm[gi])
+			if name == "" || sm[2*gi] < 0 {
+				continue
+			}
+			phrase := cleanPhrase(capturedPhrase(sent, sm[2*gi], sm[2*gi+1]))
 			if phrase == "" {
 				continue
 			}

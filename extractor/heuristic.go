@@ -234,8 +234,12 @@ func (s *decisionSet) judge(m handoff.Message, sent, next string, fromUser bool,
 		Description: truncate(sent, descriptionLimit),
 		Source:      m.Ref(),
 	}}
-	if r := p.rationale.FindStringSubmatch(sent); r != nil {
-		c.Rationale = truncate(strings.TrimRight(r[1], ". "), rationaleLimit)
+	decides := func(s string) bool { return matchesAny(p.assistant, s) }
+	if fromUser {
+		decides = func(s string) bool { return matchesAny(p.user, s) }
+	}
+	if why := sentenceRationale(p, sent, decides); why != "" {
+		c.Rationale = truncate(why, rationaleLimit)
 	} else if next != "" && p.follow.MatchString(next) && !matchesAny(p.assistant, next) {
 		c.Rationale = truncate(next, rationaleLimit)
 	}

@@ -73,6 +73,9 @@ func proposal(text string) string {
 		if l == "" || !proposalRe.MatchString(l) {
 			continue
 		}
+		if offersOnly(l) {
+			return "" // the reply lets the assistant look; it chooses nothing
+		}
 		out := l
 		// A bare question ("Want me to do that?") names its choice in the
 		// lines before: the list an introducing line ("Remove these:")
@@ -97,7 +100,7 @@ func proposal(text string) string {
 				}
 			}
 		}
-		return spaceRun.ReplaceAllString(out, " ")
+		return trimInterjection(spaceRun.ReplaceAllString(out, " "))
 	}
 	return ""
 }
@@ -105,12 +108,15 @@ func proposal(text string) string {
 // proposedBefore returns what the lines just above a bare question
 // propose: from the nearest line that introduces a list (it ends with a
 // colon and is no list item itself) down to the question, when such a
-// line is close; else the nearest non-empty line.
+// line is close (in lines that say something: a list spaced out with
+// blank lines is no further away); else the nearest non-empty line,
+// unless that is one item of a list whose opening is out of reach (the
+// question alone is then the proposal, not one item out of context).
 func proposedBefore(lines []string) string {
 	const window, room = 16, 600
 	var block []string
 	size := 0
-	for k := len(lines) - 1; k >= 0 && len(lines)-k <= window && size < room; k-- {
+	for k := len(lines) - 1; k >= 0 && len(block) < window && size < room; k-- {
 		l := strings.TrimSpace(lines[k])
 		if l == "" {
 			continue
@@ -122,7 +128,7 @@ func proposedBefore(lines []string) string {
 			return compactProposal(block)
 		}
 	}
-	if len(block) > 0 {
+	if len(block) > 0 && !listItem(block[0]) {
 		return block[0]
 	}
 	return ""

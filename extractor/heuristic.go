@@ -219,7 +219,9 @@ func (s *decisionSet) scan(m handoff.Message, text string, fromUser bool, task s
 		if i+1 < len(sentences) {
 			next = sentences[i+1]
 		}
-		s.add(s.judge(m, sent, next, fromUser, task))
+		if c := s.judge(m, sent, next, fromUser, task); !choosesNothing(c) {
+			s.add(c)
+		}
 	}
 }
 
@@ -232,18 +234,25 @@ func (s *decisionSet) judge(m handoff.Message, sent, next string, fromUser bool,
 		Description: truncate(sent, descriptionLimit),
 		Source:      m.Ref(),
 	}}
-	if r := p.rationale.FindStringSubmatch(sent); r != nil {
-		c.Rationale = truncate(strings.TrimRight(r[1], ". "), rationaleLimit)
+	decides := func(s string) bool { return matchesAny(p.assistant, s) }
+	if fromUser {
+		decides = func(s string) bool { return matchesAny(p.user, s) }
+	}
+	if why := sentenceRationale(p, sent, decides); why != "" {
+		c.Rationale = truncate(why, rationaleLimit)
 	} else if next != "" && p.follow.MatchString(next) && !matchesAny(p.assistant, next) {
 		c.Rationale = truncate(next, rationaleLimit)
 	}
 	for _, re := range p.chosenAlt {
-		sm := re.FindStringSubmatch(sent)
+		sm := re.FindStringSubmatchIndex(sent)
 		if sm == nil {
 			continue
 		}
 		for gi, name := range re.SubexpNames() {
-			phrase := cleanPhrase(sm[gi])
+			if name == "" || sm[2*gi] < 0 {
+				continue
+			}
+			phrase := cleanPhrase(capturedPhrase(sent, sm[2*gi], sm[2*gi+1]))
 			if phrase == "" {
 				continue
 			}

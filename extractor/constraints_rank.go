@@ -23,7 +23,7 @@ var ruleShapeRe = lazyRE(`(?i)(?:^|\b(?:but|and|so|please|pls|just|also|then|or)
 
 // ruleShaped reports whether a constraint reads as a standing rule.
 func ruleShaped(text string) bool {
-	t := notRuleRe.ReplaceAllString(text, " ")
+	t := withoutDescriptions(notRuleRe.ReplaceAllString(text, " "))
 	return ruleShapeRe.MatchString(t) || askFirstRe.MatchString(t) || ruleTagRe.MatchString(t)
 }
 

@@ -10,14 +10,20 @@ import (
 // comments into bash snippets"), a rule addressed to the agent ("you must
 // not", "you should never"), what the person does not want ("we don't
 // want UX5 in there"), a precondition ("explain the options before you
-// implement", "ask before pushing"), or something declared off limits.
+// implement", "ask before pushing"), a rule the person repeats ("I said
+// don't touch it"), or something declared off limits. A rule after a dash
+// or an ellipsis ("wait — don't modify application code") opens its clause
+// as after a comma; "you … never/always/do not" addresses the agent even
+// with a misspelt modal between ("you mus always use TDD").
 // A "never" that describes ("it never modifies the semantics", "fetching
 // SessionData, never rawData") is not a rule: never/always/must open the
 // sentence or follow a conjunction; after a comma only don't/do not/make
 // sure/avoid/ask do.
 var ruleShapeRe = lazyRE(`(?i)(?:^|\b(?:but|and|so|please|pls|just|also|then|or)\s+)(?:\*\*)?(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|avoid|only use|use only|stop|no more)\b` +
-	`|[,;:!(]\s*(?:\*\*)?(?:don'?t|do not|make sure|avoid|ask)\b` +
+	`|(?:[,;:!(—–…]|\.\.\.)\s*(?:\*\*)?(?:don'?t|do not|make sure|avoid|ask)\b` +
 	`|\b(?:you|we|agents?)\s+(?:must|shall|should|may)(?:n'?t| not| never| always| only)?\b` +
+	`|\byou\s+(?:\w+\s+)?(?:do not|don'?t|never|always)\b` +
+	`|\b(?:i|we)\s+(?:said|told you|asked you)[,:]?\s+(?:to\s+|not to\s+)?(?:don'?t|do not|never|always|not)\b` +
 	`|\b(?:we|i)\s+(?:don'?t|do not)\s+(?:want|need)\b` +
 	`|\bbefore you\b|\bfrom now on\b|\bin future\b|\bnot allowed\b|\bforbidden\b|\boff[- ]limits\b`)
 

@@ -25,6 +25,13 @@ func TestRuleShaped(t *testing.T) {
 		{"I don't understand why it keeps failing", false},
 		{"Let's keep the CLI small", false},
 		{"we're using click, not argparse", false},
+		{"wait — don't modify application code at all.", true},
+		{"hmm... don't touch the fixtures", true},
+		{"I said don't touch the CSV importer.", true},
+		{"YOU DO NOT write final code (that is the developer's job).", true},
+		{"When working on features, you mus always use red/green/refactor TDD.", true},
+		{"you simply don't have that fine grained control", false},
+		{"I said it was broken", false},
 	} {
 		if got := ruleShaped(tc.text); got != tc.want {
 			t.Errorf("ruleShaped(%q) = %v, want %v", tc.text, got, tc.want)
@@ -34,8 +41,10 @@ func TestRuleShaped(t *testing.T) {
 
 func TestRulesAlternateWithPreferences(t *testing.T) {
 	c := newConvo(t)
-	c.user("Fix the login bug. Never git add . here, the diary has uncommitted changes.")
+	c.user("Fix the login bug in the session handler: users are logged out after a minute.")
 	c.say("Fixed.")
+	c.user("Commit it. Never git add . here, the diary has uncommitted changes.")
+	c.say("Committed.")
 	for _, m := range []string{
 		"Keep the error text short please.",
 		"I'd prefer tabs over spaces here.",

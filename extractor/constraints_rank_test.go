@@ -1,6 +1,7 @@
 package extractor
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/handoff-cli/handoff"
@@ -32,6 +33,9 @@ func TestRuleShaped(t *testing.T) {
 		{"When working on features, you mus always use red/green/refactor TDD.", true},
 		{"you simply don't have that fine grained control", false},
 		{"I said it was broken", false},
+		{"New repo rule: any coverage improvement must include a before snapshot.", true},
+		{"it must be a bug in the CLI", false},
+		{"NO! Let's not lose track of the CI mocks.", true},
 	} {
 		if got := ruleShaped(tc.text); got != tc.want {
 			t.Errorf("ruleShaped(%q) = %v, want %v", tc.text, got, tc.want)
@@ -76,5 +80,29 @@ func TestRequirementWordsAreConstraints(t *testing.T) {
 		if !isConstraint(s) {
 			t.Errorf("isConstraint(%q) = false, want a requirement", s)
 		}
+	}
+}
+
+func TestAbsoluteRulesBeforeRemarks(t *testing.T) {
+	cons := []handoff.Constraint{
+		{Text: "I'd prefer tabs over spaces here."},
+		{Text: "Make sure the commit message is short."},
+		{Text: "Of important note, we used to publish the builds elsewhere."},
+		{Text: "Good, but don't put comments into bash snippets."},
+		{Text: "Let's not lose track of the CI mocks."},
+	}
+	var got []string
+	for _, c := range rulesFirst(cons, nil) {
+		got = append(got, c.Text)
+	}
+	want := []string{
+		"Good, but don't put comments into bash snippets.",
+		"Let's not lose track of the CI mocks.",
+		"Make sure the commit message is short.",
+		"I'd prefer tabs over spaces here.",
+		"Of important note, we used to publish the builds elsewhere.",
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("rulesFirst = %q, want %q", got, want)
 	}
 }

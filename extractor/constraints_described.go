@@ -39,8 +39,9 @@ var quotedRuleRe = lazyRE(`(?i)^["“«„]\s*(?:don'?t|do not|never|always|make
 
 // withoutDescriptions masks in sent what carries a constraint word without
 // setting a rule: descriptions of a third party (describedRe), quoted
-// text that is not a quoted rule (quotedRe) and the person's musings
-// about their own action (musingRe). A sentence whose constraint words
+// text that is not a quoted rule (quotedRe), the person's musings
+// about their own action (musingRe) and "important" before a noun
+// (attributiveRe). A sentence whose constraint words
 // all sit in these is no constraint.
 func withoutDescriptions(sent string) string {
 	sent = quotedRe.ReplaceAllStringFunc(sent, func(q string) string {
@@ -49,7 +50,7 @@ func withoutDescriptions(sent string) string {
 		}
 		return " "
 	})
-	sent = withoutMusings(sent)
+	sent = withoutAttributives(withoutMusings(sent))
 	var b strings.Builder
 	last := 0
 	for _, m := range describedRe.FindAllStringIndex(sent, -1) {

@@ -1,6 +1,7 @@
 package extractor
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/handoff-cli/handoff"
@@ -25,6 +26,16 @@ func TestRuleShaped(t *testing.T) {
 		{"I don't understand why it keeps failing", false},
 		{"Let's keep the CLI small", false},
 		{"we're using click, not argparse", false},
+		{"wait — don't modify application code at all.", true},
+		{"hmm... don't touch the fixtures", true},
+		{"I said don't touch the CSV importer.", true},
+		{"YOU DO NOT write final code (that is the developer's job).", true},
+		{"When working on features, you mus always use red/green/refactor TDD.", true},
+		{"you simply don't have that fine grained control", false},
+		{"I said it was broken", false},
+		{"New repo rule: any coverage improvement must include a before snapshot.", true},
+		{"it must be a bug in the CLI", false},
+		{"NO! Let's not lose track of the CI mocks.", true},
 	} {
 		if got := ruleShaped(tc.text); got != tc.want {
 			t.Errorf("ruleShaped(%q) = %v, want %v", tc.text, got, tc.want)
@@ -34,8 +45,10 @@ func TestRuleShaped(t *testing.T) {
 
 func TestRulesAlternateWithPreferences(t *testing.T) {
 	c := newConvo(t)
-	c.user("Fix the login bug. Never git add . here, the diary has uncommitted changes.")
+	c.user("Fix the login bug in the session handler: users are logged out after a minute.")
 	c.say("Fixed.")
+	c.user("Commit it. Never git add . here, the diary has uncommitted changes.")
+	c.say("Committed.")
 	for _, m := range []string{
 		"Keep the error text short please.",
 		"I'd prefer tabs over spaces here.",
@@ -67,5 +80,29 @@ func TestRequirementWordsAreConstraints(t *testing.T) {
 		if !isConstraint(s) {
 			t.Errorf("isConstraint(%q) = false, want a requirement", s)
 		}
+	}
+}
+
+func TestAbsoluteRulesBeforeRemarks(t *testing.T) {
+	cons := []handoff.Constraint{
+		{Text: "I'd prefer tabs over spaces here."},
+		{Text: "Make sure the commit message is short."},
+		{Text: "Of important note, we used to publish the builds elsewhere."},
+		{Text: "Good, but don't put comments into bash snippets."},
+		{Text: "Let's not lose track of the CI mocks."},
+	}
+	var got []string
+	for _, c := range rulesFirst(cons, nil) {
+		got = append(got, c.Text)
+	}
+	want := []string{
+		"Good, but don't put comments into bash snippets.",
+		"Let's not lose track of the CI mocks.",
+		"Make sure the commit message is short.",
+		"I'd prefer tabs over spaces here.",
+		"Of important note, we used to publish the builds elsewhere.",
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("rulesFirst = %q, want %q", got, want)
 	}
 }

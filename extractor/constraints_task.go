@@ -49,7 +49,11 @@ const quotedWhole = 150
 // quotes them there already ("Actually make due_date nullable and don't
 // backfill — …" as latest request and again as a constraint). A rule
 // stated on its own ("Never push to main without asking me.") stays a
-// constraint: it outlives the request it came in.
+// constraint: it outlives the request it came in. It goes after the
+// constraints said nowhere else, though: the prompt quotes it at the top
+// already, and ahead of them it takes a small budget's one slot ("wait —
+// don't modify application code" in the latest request pushed out the
+// older "keep the syntax line first").
 func withoutQuotedEchoes(cons []handoff.Constraint, shown ...string) []handoff.Constraint {
 	var heads []string
 	for _, s := range shown {
@@ -63,17 +67,21 @@ func withoutQuotedEchoes(cons []handoff.Constraint, shown ...string) []handoff.C
 		heads = append(heads, strings.ToLower(s))
 	}
 	out := cons[:0:0]
+	var echoed []handoff.Constraint
 	for _, c := range cons {
 		t := strings.ToLower(strings.TrimSpace(spaceRun.ReplaceAllString(c.Text, " ")))
 		echo := false
 		for _, h := range heads {
 			echo = echo || t != "" && strings.Contains(h, t)
 		}
-		if !echo || opensWithRule(c.Text) {
+		switch {
+		case !echo:
 			out = append(out, c)
+		case opensWithRule(c.Text):
+			echoed = append(echoed, c)
 		}
 	}
-	return out
+	return append(out, echoed...)
 }
 
 // ruleOpenRe opens a sentence with a rule, after an acknowledgement or

@@ -51,8 +51,13 @@ func TestConstraintQuotedInTheRequestOpeningIsDropped(t *testing.T) {
 	if cons := withoutQuotedEchoes([]handoff.Constraint{{Text: "Don't push anything."}}, "Commit it on a branch. Don't push anything."); len(cons) != 1 {
 		t.Errorf("constraints = %+v, want the rule that opens its sentence kept", cons)
 	}
+	// Kept, it goes after the rules the prompt quotes nowhere else.
+	cons := withoutQuotedEchoes([]handoff.Constraint{{Text: "wait — don't modify application code at all."}, {Text: "Keep the syntax line first."}}, "wait — don't modify application code at all. Just point the check at /status.")
+	if len(cons) != 2 || cons[0].Text != "Keep the syntax line first." {
+		t.Errorf("constraints = %+v, want the rule said nowhere else first, then the quoted one", cons)
+	}
 	long := "The OFX importer double counts transfers between my own accounts: they show up once as an expense in checking and once as income in savings. Skip transactions whose memo starts with TRANSFER unless --include-transfers is given. Don't change the CSV importer, it's shared with my partner's setup."
-	cons := withoutQuotedEchoes([]handoff.Constraint{{Text: "Don't change the CSV importer, it's shared with my partner's setup."}}, long, "")
+	cons = withoutQuotedEchoes([]handoff.Constraint{{Text: "Don't change the CSV importer, it's shared with my partner's setup."}}, long, "")
 	if len(cons) != 1 {
 		t.Errorf("constraints = %+v, want the rule past the quoted opening kept", cons)
 	}

@@ -543,7 +543,7 @@ func resolvePick(req, asked string) string {
 var confirmPromptRe = lazyRE(`(?i)\?\s*\(Y\)es/\(N\)o\b.*\[\w+\]:\s*\S*\s*$`)
 
 // constraintRe finds a person's standing instruction or preference.
-var constraintRe = lazyRE(`(?i)\b(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|keep|avoid|without|only use|use only|instead of|rather than|not \w+ but|prefer|(?:use|using|go with)\b[^.;]{1,60}\b(?:not|instead of|over)\b|ask (?:me )?before|let me know before|check with me|no need to|(?:^|please |, )stop|shouldn'?t|should not|not allowed|forbid|mustn't|important(?:ly)?|remember|mandatory|non-negotiable|off[- ]limits)\b`)
+var constraintRe = lazyRE(`(?i)\b(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|keep|avoid|without|only use|use only|instead of|rather than|not \w+ but|prefer|(?:use|using|go with)\b[^.;]{1,60}\b(?:not|instead of|over)\b|ask (?:me )?before|let me know before|check with me|no need to|(?:^|please |, )stop|let(?:'?s| us) (?:not|never|always)|shouldn'?t|should not|not allowed|forbid|mustn't|important(?:ly)?|remember|mandatory|non-negotiable|off[- ]limits)\b`)
 
 var (
 	// notRuleRe are the phrases that carry a constraint word without
@@ -573,7 +573,7 @@ func isConstraint(sent string) bool {
 		// X … but don't bother with Y"), listed with the requests.
 		return false
 	}
-	return constraintRe.MatchString(notRuleRe.ReplaceAllString(sent, " "))
+	return constraintRe.MatchString(withoutDescriptions(notRuleRe.ReplaceAllString(sent, " ")))
 }
 
 // backRefRe opens a sentence with a pronoun standing for something said

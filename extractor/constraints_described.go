@@ -1,0 +1,66 @@
+package extractor
+
+import "strings"
+
+// describedRe is a constraint word in a statement about a third party
+// rather than a rule for the agent: "it never modifies the semantics",
+// "a user which never ran the app", "the flag now always produces a
+// path", "but they don't work". A rule is addressed to the agent (an
+// imperative, "you/we must", "let's"). A third-person pronoun that opens
+// a clause (sentence start, after a comma or a conjunction) or a relative
+// pronoun right before never/always/don't is the subject of a
+// description; so is the subject of a present-tense verb in its third
+// person singular after never/always ("never modifies", "always
+// returns"). A modal ("it must never", "tests should always") still sets
+// a rule and is not matched, nor is an object pronoun ("make it always
+// return 0"). "always has to"/"never needs to" are kept (describedKept).
+var describedRe = lazyRE(`(?i)(?:^|[,;:(—–]\s*|\b(?:and|but|so|because|since|as|if|when|while|where|though|although|that|cause)\s+)(?:it|this|that|he|she|they|there|these|those)\s+` + describedAdverb + `(?:never|always|don'?t|do not)\s+\w+` +
+	`|\b(?:which|who)\s+` + describedAdverb + `(?:never|always|don'?t|do not)\b` +
+	`|\b(?:never|always)\s+(?:\w+ly\s+)?(?:is|was|has|does|needs|[a-z]+[^\Wsu]s)\b`)
+
+// describedAdverb is an adverb between a described subject and its verb.
+const describedAdverb = `(?:\w+ly\s+|still\s+|just\s+|already\s+|also\s+|now\s+)?`
+
+// describedKeptRe ends a described match that is a rule after all:
+// "it always has to", "never needs to" say what must be.
+var describedKeptRe = lazyRE(`(?i)\b(?:has|have|needs?)$`)
+
+// toRe opens the rest of a sentence with "to".
+var toRe = lazyRE(`^\s+to\b`)
+
+// quotedRe is a span of quoted text: an error message, a log line, a
+// line of a document the person cites. A quote the person did not close
+// before the sentence ends runs to its end.
+var quotedRe = lazyRE(`"[^"]*(?:"|$)|“[^”]*(?:”|$)|«[^»]*(?:»|$)|„[^“”]*(?:[“”]|$)`)
+
+// quotedRuleRe opens a quote that is itself a rule ("I said "never push""):
+// the person quoting their own instruction.
+var quotedRuleRe = lazyRE(`(?i)^["“«„]\s*(?:don'?t|do not|never|always|make sure|avoid|please)\b`)
+
+// withoutDescriptions masks in sent what carries a constraint word without
+// setting a rule: descriptions of a third party (describedRe), quoted
+// text that is not a quoted rule (quotedRe), the person's musings
+// about their own action (musingRe) and "important" before a noun
+// (attributiveRe). A sentence whose constraint words
+// all sit in these is no constraint.
+func withoutDescriptions(sent string) string {
+	sent = quotedRe.ReplaceAllStringFunc(sent, func(q string) string {
+		if quotedRuleRe.MatchString(q) {
+			return q
+		}
+		return " "
+	})
+	sent = withoutAttributives(withoutMusings(sent))
+	var b strings.Builder
+	last := 0
+	for _, m := range describedRe.FindAllStringIndex(sent, -1) {
+		if describedKeptRe.MatchString(sent[m[0]:m[1]]) && toRe.MatchString(sent[m[1]:]) {
+			continue
+		}
+		b.WriteString(sent[last:m[0]])
+		b.WriteByte(' ')
+		last = m[1]
+	}
+	b.WriteString(sent[last:])
+	return b.String()
+}

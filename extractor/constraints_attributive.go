@@ -19,16 +19,28 @@ var predicateAfter = map[string]bool{
 
 // withoutAttributives masks each attributive "important" in sent.
 func withoutAttributives(sent string) string {
+	var spans [][2]int
+	for _, m := range attributiveRe.FindAllStringSubmatchIndex(sent, -1) {
+		if !predicateAfter[strings.ToLower(sent[m[2]:m[3]])] {
+			spans = append(spans, [2]int{m[0], m[2]})
+		}
+	}
+	return maskSpans(sent, spans)
+}
+
+// maskSpans replaces each of the ordered, disjoint byte spans of s with
+// one space, so that the words around a span stay apart.
+func maskSpans(s string, spans [][2]int) string {
+	if len(spans) == 0 {
+		return s
+	}
 	var b strings.Builder
 	last := 0
-	for _, m := range attributiveRe.FindAllStringSubmatchIndex(sent, -1) {
-		if predicateAfter[strings.ToLower(sent[m[2]:m[3]])] {
-			continue
-		}
-		b.WriteString(sent[last:m[0]])
+	for _, sp := range spans {
+		b.WriteString(s[last:sp[0]])
 		b.WriteByte(' ')
-		last = m[2]
+		last = sp[1]
 	}
-	b.WriteString(sent[last:])
+	b.WriteString(s[last:])
 	return b.String()
 }

@@ -1,7 +1,5 @@
 package extractor
 
-import "strings"
-
 // describedRe is a constraint word in a statement about a third party
 // rather than a rule for the agent: "it never modifies the semantics",
 // "a user which never ran the app", "the flag now always produces a
@@ -51,16 +49,11 @@ func withoutDescriptions(sent string) string {
 		return " "
 	})
 	sent = withoutAttributives(withoutMusings(sent))
-	var b strings.Builder
-	last := 0
+	var spans [][2]int
 	for _, m := range describedRe.FindAllStringIndex(sent, -1) {
-		if describedKeptRe.MatchString(sent[m[0]:m[1]]) && toRe.MatchString(sent[m[1]:]) {
-			continue
+		if !describedKeptRe.MatchString(sent[m[0]:m[1]]) || !toRe.MatchString(sent[m[1]:]) {
+			spans = append(spans, [2]int{m[0], m[1]})
 		}
-		b.WriteString(sent[last:m[0]])
-		b.WriteByte(' ')
-		last = m[1]
 	}
-	b.WriteString(sent[last:])
-	return b.String()
+	return maskSpans(sent, spans)
 }

@@ -17,26 +17,20 @@ import (
 func personSentences(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
-		line = cleanLine(line)
-		start := 0
-		for i := 0; i+2 < len(line); i++ {
-			if c := line[i]; (c != '.' && c != '!' && c != '?') || line[i+1] != ' ' {
-				continue
-			}
-			r, _ := utf8.DecodeRuneInString(line[i+2:])
-			if !unicode.IsLetter(r) || unicode.IsLower(r) && line[i] == '.' && (i == 0 || line[i-1] == ' ' || abbreviationBefore(line[start:i])) {
-				continue
-			}
-			if s := strings.TrimSpace(line[start : i+1]); s != "" {
-				out = append(out, s)
-			}
-			start = i + 2
-		}
-		if s := strings.TrimSpace(line[start:]); s != "" {
-			out = append(out, s)
-		}
+		out = appendSentencesWhere(out, cleanLine(line), personBreak)
 	}
 	return out
+}
+
+// personBreak reports whether the stop at byte i of line ends a sentence
+// of the person's: a letter follows it, and before a lower-case one it is
+// neither a lone dot nor an abbreviation's.
+func personBreak(line string, start, i int) bool {
+	r, _ := utf8.DecodeRuneInString(line[i+2:])
+	if !unicode.IsLetter(r) {
+		return false
+	}
+	return !unicode.IsLower(r) || line[i] != '.' || i > 0 && line[i-1] != ' ' && !abbreviationBefore(line[start:i])
 }
 
 // abbreviationBefore reports whether text ends with an abbreviation whose

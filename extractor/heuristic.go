@@ -464,12 +464,22 @@ func splitSentences(text string) []string {
 // after ".", "!" or "?" followed by a space and a rune for which
 // capital holds.
 func appendSentences(out []string, line string, capital func(rune) bool) []string {
+	return appendSentencesWhere(out, line, func(line string, start, i int) bool {
+		r, _ := utf8.DecodeRuneInString(line[i+2:])
+		return capital(r)
+	})
+}
+
+// appendSentencesWhere appends the sentences of one line to out: it
+// breaks after a ".", "!" or "?" at byte i followed by a space where
+// breaks(line, start, i) holds, start being where the sentence began.
+func appendSentencesWhere(out []string, line string, breaks func(line string, start, i int) bool) []string {
 	start := 0
 	for i := 0; i+2 < len(line); i++ {
 		if c := line[i]; (c != '.' && c != '!' && c != '?') || line[i+1] != ' ' {
 			continue
 		}
-		if r, _ := utf8.DecodeRuneInString(line[i+2:]); !capital(r) {
+		if !breaks(line, start, i) {
 			continue
 		}
 		if s := strings.TrimSpace(line[start : i+1]); s != "" {

@@ -600,6 +600,12 @@ func (r *Redactor) urlCredentials(s string, i int, sc *scanner) {
 	if len(pass) < 3 || valuePlaceholder(pass) || strings.EqualFold(pass, "pass") || isCodeWord(pass) {
 		return
 	}
+	// A marker's own colon is not the userinfo's: "://,[redacted:gitlab],@h"
+	// is text already redacted, and reading "gitlab]," as its password
+	// made a second pass change it.
+	if strings.Contains(s[i+3:k], marker) {
+		return
+	}
 	sc.keyed = append(sc.keyed, Finding{Kind: KindPassword, Start: start, End: k})
 }
 

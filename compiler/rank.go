@@ -237,11 +237,12 @@ func buildPiecesFor(s *handoff.Snapshot, show string, budget int) []piece {
 			}
 		}
 	}
-	b.request(s, shown)
+	inForce := decisionsInForce(s)
+	b.request(s, shown, inForce)
 	b.carried(s)
 	b.notes(s)
 	b.plan(s)
-	b.decisions(s)
+	b.decisions(s, inForce)
 	b.errors(s)
 	b.tests(s)
 	b.findings(s)
@@ -462,7 +463,7 @@ func (b *builder) keyLines(lines []handoff.KeyLine) {
 	}
 }
 
-func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
+func (b *builder) request(s *handoff.Snapshot, shown map[int]bool, inForce []handoff.Decision) {
 	goalSrc, latestSrc := -1, -1
 	for _, r := range s.Requests {
 		if s.Goal != "" && goalSrc < 0 && strings.HasPrefix(s.Goal, strings.TrimSuffix(r.Text, " …")[:min(len(r.Text), 40)]) {
@@ -517,7 +518,7 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool) {
 	asked := []map[string]bool{tokenSet(s.Goal), tokenSet(s.LatestRequest)}
 	var earlier []map[string]bool
 	var newer []string // the texts of the earlier requests shown, newest first
-	picked := pickedDecisions(s)
+	picked := pickedDecisions(inForce)
 	for i := len(s.Requests) - 1; i >= 0 && n < maxEarlierRequests; i-- {
 		r := s.Requests[i]
 		if r.Source.Index == goalSrc || r.Source.Index == latestSrc || (s.EndState != nil && slices.Contains(s.EndState.Unanswered, r.Text)) {
@@ -606,7 +607,7 @@ func withoutConstraints(cons []handoff.Constraint, r handoff.Request) string {
 // three words).
 func withoutRepeatedOpening(text string, shown ...string) string {
 	for _, q := range shown {
-		q = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(q), "…"))
+		q = unclipped(q)
 		if utf8.RuneCountInString(q) < 40 || !strings.HasPrefix(text, q) || len(text) == len(q) {
 			continue
 		}
@@ -619,12 +620,18 @@ func withoutRepeatedOpening(text string, shown ...string) string {
 	return text
 }
 
+// unclipped is s without the "…" that marks where a clip cut it: the
+// words it still holds, to match against the text it was cut from.
+func unclipped(s string) string {
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "…"))
+}
+
 // quotedWithin reports a message whose whole text (40 runes or more) a
 // newer message shown repeats: sent again with something put before it
 // ("OK, seems right. Of important note, …"), it is shown once, in the
 // newer one. Only the last duplicateWindow are compared.
 func quotedWithin(text string, newer []string) bool {
-	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), "…"))
+	t := unclipped(text)
 	if utf8.RuneCountInString(t) < 40 {
 		return false
 	}
@@ -637,11 +644,11 @@ func quotedWithin(text string, newer []string) bool {
 }
 
 // pickedDecisions returns the message indexes of the person's answers
-// that the decisions in force quote as a pick ("The person chose …",
-// "The person picked …", with the question they answer).
-func pickedDecisions(s *handoff.Snapshot) map[int]bool {
+// that the decisions in force (decisionsInForce) quote as a pick ("The
+// person chose …", "The person picked …", with the question they answer).
+func pickedDecisions(inForce []handoff.Decision) map[int]bool {
 	out := map[int]bool{}
-	for _, d := range decisionsInForce(s) {
+	for _, d := range inForce {
 		if strings.HasPrefix(d.Description, "The person chose ") || strings.HasPrefix(d.Description, "The person picked ") {
 			out[d.Source.Index] = true
 		}
@@ -783,7 +790,7 @@ func opensWith(text, quote string) bool {
 			return -1
 		}, s)
 	}
-	q := key(strings.TrimSuffix(strings.TrimSpace(quote), "…"))
+	q := key(unclipped(quote))
 	if len(q) < 60 {
 		return q != "" && key(text) == q
 	}
@@ -914,8 +921,9 @@ func (b *builder) plan(s *handoff.Snapshot) {
 	}
 }
 
-func (b *builder) decisions(s *handoff.Snapshot) {
-	for n, d := range decisionsInForce(s) {
+// decisions adds the decisions in force (decisionsInForce).
+func (b *builder) decisions(s *handoff.Snapshot, inForce []handoff.Decision) {
+	for n, d := range inForce {
 		brief, full := decisionLine(d, fromPerson(s, d))
 		b.variants(secDecisions, "decisions", []int{rankDecisions + 4*n, rankDecisionExtra + 4*n}, []string{brief, full})
 	}

@@ -35,6 +35,13 @@ var quotedRe = lazyRE(`"[^"]*(?:"|$)|“[^”]*(?:”|$)|«[^»]*(?:»|$)|„[^�
 // the person quoting their own instruction.
 var quotedRuleRe = lazyRE(`(?i)^["“«„]\s*(?:don'?t|do not|never|always|make sure|avoid|please)\b`)
 
+// ruleWords is sent with what carries a constraint word without setting
+// a rule masked: notRuleRe's phrases, then withoutDescriptions. The
+// constraint test and the rule ranking read the same words.
+func ruleWords(sent string) string {
+	return withoutDescriptions(notRuleRe.ReplaceAllString(sent, " "))
+}
+
 // withoutDescriptions masks in sent what carries a constraint word without
 // setting a rule: descriptions of a third party (describedRe), quoted
 // text that is not a quoted rule (quotedRe), the person's musings

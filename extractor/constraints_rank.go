@@ -32,44 +32,49 @@ var ruleShapeRe = lazyRE(`(?i)(?:^|\b(?:but|and|so|please|pls|just|also|then|or)
 
 // ruleShaped reports whether a constraint reads as a standing rule.
 func ruleShaped(text string) bool {
-	t := withoutDescriptions(notRuleRe.ReplaceAllString(text, " "))
-	return ruleShapeRe.MatchString(t) || askFirstRe.MatchString(t) || ruleTagRe.MatchString(t)
+	shaped, _ := ruleShape(text)
+	return shaped
 }
 
 // absoluteRe is the word of a rule without exceptions: never, always,
 // don't, let's not, must (not), forbidden, off limits.
 var absoluteRe = lazyRE(`(?i)\b(?:don'?t|do not|never|always|must(?:n'?t| not)?|shall not|let(?:'?s| us) not|forbidden|not allowed|off[- ]limits)\b`)
 
-// absoluteRule reports a rule-shaped constraint whose rule admits no
-// exception ("never git add .", "don't put comments into bash snippets"):
-// it goes ahead of every remark, since a successor that breaks it undoes
-// the session's work, while a remark at worst goes unread.
-func absoluteRule(text string) bool {
-	return ruleShaped(text) && absoluteRe.MatchString(withoutDescriptions(notRuleRe.ReplaceAllString(text, " ")))
+// ruleShape reads a constraint's words (ruleWords) once for both tests:
+// shaped, it reads as a standing rule; absolute, it is a rule that admits
+// no exception ("never git add .", "don't put comments into bash
+// snippets"), which goes ahead of every remark, since a successor that
+// breaks it undoes the session's work, while a remark at worst goes
+// unread.
+func ruleShape(text string) (shaped, absolute bool) {
+	t := ruleWords(text)
+	shaped = ruleShapeRe.MatchString(t) || askFirstRe.MatchString(t) || ruleTagRe.MatchString(t)
+	return shaped, shaped && absoluteRe.MatchString(t)
 }
 
 // rulesFirst orders constraints so that standing rules are not pushed out
 // by the many recent preferences and remarks of a long session: rules
-// without exception (absoluteRule) come first, then the other rules and
+// without exception (ruleShape) come first, then the other rules and
 // the rest alternate, a rule first, each newest first (the early "never
 // git add ." then stands above the latest preference, and "make sure the
 // message is short" next to it instead of below all of them). Items of a
 // rule list and output formats (listed) are rules. It caps the list at
 // maxConstraints after ordering.
 func rulesFirst(cons []handoff.Constraint, listed map[string]bool) []handoff.Constraint {
-	var absolute, rules, rest []handoff.Constraint
+	var absolutes, rules, rest []handoff.Constraint
 	for _, c := range cons {
+		shaped, absolute := ruleShape(c.Text)
 		switch {
-		case absoluteRule(c.Text):
-			absolute = append(absolute, c)
-		case listed[c.Text] || ruleShaped(c.Text):
+		case absolute:
+			absolutes = append(absolutes, c)
+		case listed[c.Text] || shaped:
 			rules = append(rules, c)
 		default:
 			rest = append(rest, c)
 		}
 	}
 	out := make([]handoff.Constraint, 0, len(cons))
-	out = append(out, absolute...)
+	out = append(out, absolutes...)
 	for i := 0; i < max(len(rules), len(rest)); i++ {
 		if i < len(rules) {
 			out = append(out, rules[i])

@@ -573,7 +573,7 @@ func isConstraint(sent string) bool {
 		// X … but don't bother with Y"), listed with the requests.
 		return false
 	}
-	return constraintRe.MatchString(withoutDescriptions(notRuleRe.ReplaceAllString(sent, " ")))
+	return constraintRe.MatchString(ruleWords(sent))
 }
 
 // backRefRe opens a sentence with a pronoun standing for something said

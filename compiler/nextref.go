@@ -11,10 +11,17 @@ import (
 // extractor writes it: in curly quotes, at least a short sentence long.
 var quotedSpanRe = lazyre.New(`(?:: )?“([^“”]{20,})”`)
 
-// minRefQuote is the shortest quote referToShown replaces: a shorter one
-// is often the step itself ("Next session: an end-to-end test of the
-// importer."), which a next step must name, and costs little to repeat.
+// minRefQuote is the shortest quote after a colon that referToShown
+// replaces: a shorter one is often the step itself ("Next session: an
+// end-to-end test of the importer."), which a next step must name, and
+// costs little to repeat.
 const minRefQuote = 100
+
+// minRefReport is the shortest quote elsewhere that referToShown
+// replaces ("reporting “…”", "its final answer (“…”)"): it says what the
+// message shown above says, and a reference is shorter from about this
+// length on; a shorter quote could match the message by chance.
+const minRefReport = 40
 
 // lastMessageKind is the kind of the last assistant message's pieces.
 const lastMessageKind = "last assistant message"
@@ -43,7 +50,11 @@ func referToShown(next, last string) string {
 		step := strings.HasPrefix(m, ": ")
 		span := strings.TrimSuffix(strings.TrimSuffix(strings.Trim(strings.TrimPrefix(m, ": "), "“”"), "…"), "...")
 		span = flatText(span)
-		if len([]rune(span)) < minRefQuote || !strings.Contains(flat, span) {
+		least := minRefReport
+		if step {
+			least = minRefQuote
+		}
+		if utf8.RuneCountInString(span) < least || !strings.Contains(flat, span) {
 			return m
 		}
 		if step {
@@ -90,4 +101,13 @@ func nextLine(next string, limit int) string {
 		s += strings.Repeat("”", open)
 	}
 	return s
+}
+
+// quotesWhole reports whether the next step quotes text whole: the
+// question a session ended on is the next step's own quote ("waiting for
+// the person's answer to: “…?”"), and the stop section saying it again
+// spent 20–40 tokens on a repeat.
+func quotesWhole(next, text string) bool {
+	t := flatText(strings.TrimSpace(text))
+	return t != "" && strings.Contains(flatText(next), "“"+t+"”")
 }

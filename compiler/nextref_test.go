@@ -21,6 +21,9 @@ func TestReferToShown(t *testing.T) {
 		{"a quote of another message stays",
 			"Continue: “Download and install CUDA Toolkit 12.x” (task 8)",
 			last, "Continue: “Download and install CUDA Toolkit 12.x” (task 8)"},
+		{"a report of one short sentence shown is referred to",
+			"The last turn ended with the assistant reporting “Chunk 1 seeds the sessions. Chunk 2 browses them.”: check with the person.",
+			"Done.\n\nChunk 1 seeds the sessions. Chunk 2 browses them.", "The last turn ended with the assistant reporting " + lastMessageRef + ": check with the person."},
 		{"a short quote stays: too little to be sure",
 			"Run “Chunk 1: seed.” next.", last, "Run “Chunk 1: seed.” next."},
 		{"a quote in parentheses takes no second pair",
@@ -76,6 +79,33 @@ func TestNextStepRefersToLastMessage(t *testing.T) {
 		if refers := strings.Contains(res.Prompt, lastMessageRef); refers != tc.shown {
 			t.Errorf("budget %d: next step refers to the message above: %v, want %v:\n%s", tc.budget, refers, tc.shown, res.Prompt)
 		}
+	}
+}
+
+// TestQuestionSaidOnce: a session that ended on a question puts the
+// question in its next step; the stop section does not quote it again
+// unless the next step quotes something else. The last message is too
+// long to show whole, so it does not show the question either.
+func TestQuestionSaidOnce(t *testing.T) {
+	question := "Would you like me to add a migration for the orders table as well?"
+	for _, tc := range []struct {
+		name, next string
+		want       int
+	}{
+		{"next step quotes the question", "The session ended waiting for the person's answer to: “" + question + "” — get that answer before acting.", 1},
+		{"next step names other work", "Continue: “Write the migration for the users table.” (task 2)", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &handoff.Snapshot{
+				Goal:     "Add the orders table.",
+				NextStep: tc.next,
+				EndState: &handoff.EndState{LastAssistant: strings.Repeat("The orders table is in place with its indexes and its tests. ", 45) + question, Question: question},
+			}
+			res := compileWith(t, s, 1000)
+			if got := strings.Count(res.Prompt, question); got != tc.want {
+				t.Errorf("the question appears %d times, want %d:\n%s", got, tc.want, res.Prompt)
+			}
+		})
 	}
 }
 

@@ -399,7 +399,7 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 	if e.CurrentWork != "" {
 		b.add(secStop, rankLastShort, "current work", "Work in hand (as the extractor judged it): "+quoted(e.CurrentWork, 400))
 	}
-	if e.Question != "" {
+	if e.Question != "" && !quotesWhole(s.NextStep, e.Question) {
 		b.add(secStop, rankQuestion, "open question", "It asked the person, still unanswered: "+quoted(e.Question, 500))
 	}
 	for i, u := range e.Unanswered {

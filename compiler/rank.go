@@ -507,7 +507,16 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool, inForce []han
 	if s.Language != "" {
 		b.add(secConstraints, rankConstraints, "constraints", "- The person writes in "+label(s.Language, 40)+": answer in "+label(s.Language, 40)+".")
 	}
+	// A constraint the goal or the latest request states in the same
+	// words, within what their shortest form shows, is said there.
+	shownAsked := []map[string]bool{tokenSet(clipText(s.Goal, shortText)), tokenSet(clipText(s.LatestRequest, smallRequestText))}
+	if !b.small {
+		shownAsked[1] = tokenSet(clipText(s.LatestRequest, shortText))
+	}
 	for i, c := range s.Constraints {
+		if restated(tokenSet(c.Text), shownAsked...) {
+			continue
+		}
 		b.add(secConstraints, rankConstraints+3*i, "constraints", "- "+quoted(c.Text, itemText))
 	}
 	n := 0
@@ -548,7 +557,7 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool, inForce []han
 		}
 		words := tokenSet(r.Text)
 		resent := func(t map[string]bool) bool { return nearDuplicateSets(t, words) }
-		if slices.ContainsFunc(asked, resent) || slices.ContainsFunc(earlier[max(0, len(earlier)-duplicateWindow):], resent) || quotedWithin(r.Text, newer) {
+		if restated(words, asked...) || slices.ContainsFunc(asked, resent) || slices.ContainsFunc(earlier[max(0, len(earlier)-duplicateWindow):], resent) || quotedWithin(r.Text, newer) {
 			continue
 		}
 		earlier = append(earlier, words)

@@ -31,6 +31,37 @@ func nearDuplicateSets(ta, tb map[string]bool) bool {
 	return float64(inter) >= nearDuplicateJaccard*float64(union)
 }
 
+// restatedWithin is the share of a message's distinct words found in a
+// text shown elsewhere above which the message says nothing new: a
+// coordinator's rule restated in its next, longer message, a constraint
+// the latest request shown above states in the same words.
+const restatedWithin = 0.85
+
+// minRestated is the fewest distinct words a message needs before it is
+// judged restated: a short one ("Delete them.") is found word for word in
+// many a longer text by chance, and carries its own fact.
+const minRestated = 6
+
+// restated reports whether words (a tokenSet) are, restatedWithin or
+// more, among the words of one of within.
+func restated(words map[string]bool, within ...map[string]bool) bool {
+	if len(words) < minRestated {
+		return false
+	}
+	for _, t := range within {
+		in := 0
+		for w := range words {
+			if t[w] {
+				in++
+			}
+		}
+		if float64(in) >= restatedWithin*float64(len(words)) {
+			return true
+		}
+	}
+	return false
+}
+
 func tokenSet(s string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {

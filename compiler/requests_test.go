@@ -23,6 +23,25 @@ func TestNearDuplicate(t *testing.T) {
 	}
 }
 
+func TestRestated(t *testing.T) {
+	latest := "Coordinator update: new repo rule now applies to your batch. Any measurable coverage or quality improvement must include a canonical before snapshot document and an after snapshot document, both produced with the same commands."
+	for _, tc := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"the rule restated in other order", "New repo rule: any measurable coverage or quality improvement must include a canonical before snapshot document and after snapshot", true},
+		{"a rule the latest request does not state", "Do not use pnpm test:e2e for the coverage runs in this batch.", false},
+		{"a short message is its own fact", "Delete the snapshot.", false},
+		{"half its words new", "Any measurable coverage must be reported in the weekly status document for the team lead.", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := restated(tokenSet(tc.text), tokenSet("Add the orders table."), tokenSet(latest)); got != tc.want {
+				t.Errorf("restated(%q) = %v, want %v", tc.text, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestBareAck(t *testing.T) {
 	for _, tc := range []struct {
 		text string

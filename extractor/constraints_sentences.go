@@ -16,10 +16,47 @@ import (
 // sentence.
 func personSentences(text string) []string {
 	var out []string
-	for _, line := range strings.Split(text, "\n") {
+	for _, line := range unwrapped(strings.Split(text, "\n")) {
 		out = appendSentencesWhere(out, cleanLine(line), personBreak)
 	}
 	return out
+}
+
+// wrapMinWidth is the shortest line taken to be cut by a fixed width:
+// narrower lines end where their writer ended them.
+const wrapMinWidth = 60
+
+// unwrapped joins each line hard-wrapped at a fixed width back onto the
+// line before it: a message typed or pasted with its lines broken at a
+// column ("…must include a canonical before snapshot document and after
+// snapshot⏎  document, both produced with…") is one sentence, and read
+// line by line its rule was cut at the break. A line continues the one
+// before when that one is wide and ends without a stop, and this one is
+// indented and opens with a lower-case word (a list item opens with its
+// marker, a new sentence with a capital).
+func unwrapped(lines []string) []string {
+	out := lines[:0:0]
+	for _, line := range lines {
+		if n := len(out); n > 0 && continuesWrapped(out[n-1], line) {
+			out[n-1] = strings.TrimRight(out[n-1], " \t\r") + " " + strings.TrimSpace(line)
+			continue
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func continuesWrapped(prev, line string) bool {
+	prev = strings.TrimRight(prev, " \t\r")
+	if utf8.RuneCountInString(prev) < wrapMinWidth || strings.ContainsAny(prev[len(prev)-1:], ".!?:;") {
+		return false
+	}
+	rest := strings.TrimLeft(line, " \t")
+	if len(rest) == len(line) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return unicode.IsLower(r)
 }
 
 // personBreak reports whether the stop at byte i of line ends a sentence

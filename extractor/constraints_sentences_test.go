@@ -17,6 +17,13 @@ func TestPersonSentences(t *testing.T) {
 		{"see fig. two vs. three! ok then", []string{"see fig. two vs. three!", "ok then"}},
 		{"- first item. second part\n- Keep it", []string{"first item.", "second part", "Keep it"}},
 		{"version 1.2. next one", []string{"version 1.2.", "next one"}},
+		// A line broken at a fixed width goes on; a short line, a stop or
+		// an unindented next line ends it.
+		{"New rule: every coverage change must include a before snapshot and an after snapshot\n  document, both made with the same commands.",
+			[]string{"New rule: every coverage change must include a before snapshot and an after snapshot document, both made with the same commands."}},
+		{"Keep it short\n  and simple", []string{"Keep it short", "and simple"}},
+		{"Every coverage change must include a before snapshot and an after snapshot report.\n  then push", []string{"Every coverage change must include a before snapshot and an after snapshot report.", "then push"}},
+		{"Every coverage change must include a before snapshot and an after snapshot report\nthen push", []string{"Every coverage change must include a before snapshot and an after snapshot report", "then push"}},
 	} {
 		if got := personSentences(tc.text); !slices.Equal(got, tc.want) {
 			t.Errorf("personSentences(%q) = %q, want %q", tc.text, got, tc.want)

@@ -367,6 +367,16 @@ const (
 // the extractor writes it and the compiler shows it as the line's kind.
 const RevertedPrefix = "Tried and reverted: "
 
+// The person's pick of an offered option is recorded as a decision in
+// our words around the session's: ChosePrefix + “answer” + AskedInfix +
+// “question”, or PickedPrefix + “the options picked”. The extractor
+// writes them; the compiler shows our words outside the quotes.
+const (
+	ChosePrefix  = "The person chose "
+	PickedPrefix = "The person picked "
+	AskedInfix   = " when asked "
+)
+
 // DecisionTypes lists every valid DecisionType, for validation and schemas.
 func DecisionTypes() []DecisionType {
 	return []DecisionType{DecisionApproach, DecisionLibrary, DecisionArchitecture, DecisionWorkaround, DecisionSkip, DecisionClarification}

@@ -214,6 +214,9 @@ func decisionLine(d handoff.Decision, person bool) (brief, full string) {
 		lead = "- skipped: "
 	}
 	brief = lead + quoted(desc, itemText)
+	if pick, ok := pickLine(desc); ok {
+		brief = lead + pick
+	}
 	full = brief
 	if d.Rationale != "" {
 		full += " — why: " + rationale(d.Rationale)
@@ -226,6 +229,39 @@ func decisionLine(d handoff.Decision, person bool) (brief, full string) {
 		full += " — rejected: " + strings.Join(alts, ", ")
 	}
 	return brief, full
+}
+
+// pickLine renders the person's pick of an offered option ("The person
+// chose “A” when asked “Q”") with our words outside the quotes and the
+// session's inside, each clipped: quoted whole, it read as if the
+// session had said "The person chose". ok is false for any other
+// decision.
+func pickLine(desc string) (string, bool) {
+	for _, prefix := range []string{handoff.ChosePrefix, handoff.PickedPrefix} {
+		rest, found := strings.CutPrefix(desc, prefix)
+		if !found || !strings.HasPrefix(rest, "“") {
+			continue
+		}
+		answer, after, closed := strings.Cut(strings.TrimPrefix(rest, "“"), "”")
+		if !closed {
+			return "", false
+		}
+		line := lowerFirst(prefix) + quoted(answer, 200)
+		if q, ok := strings.CutPrefix(after, handoff.AskedInfix+"“"); ok {
+			line += handoff.AskedInfix + quoted(strings.TrimSuffix(q, "”"), 120)
+		}
+		return line, true
+	}
+	return "", false
+}
+
+// lowerFirst lower-cases the first letter of an ASCII lead ("The person
+// chose " after "- ").
+func lowerFirst(s string) string {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return s
+	}
+	return string(s[0]+'a'-'A') + s[1:]
 }
 
 // newestMessageFirst returns the decisions newest first, keeping the order

@@ -131,3 +131,32 @@ func TestNewestMessageFirst(t *testing.T) {
 		t.Errorf("newestMessageFirst = %v, want %s", got, want)
 	}
 }
+
+// TestPickLine: a pick is our words around the session's; only the
+// session's are quoted, and text inside cannot close the quote early.
+func TestPickLine(t *testing.T) {
+	for _, tc := range []struct {
+		name, desc, want string
+		ok               bool
+	}{
+		{"an answer with its question",
+			handoff.ChosePrefix + "“TypeScript (Bun)”" + handoff.AskedInfix + "“Which language should the CLI use?”",
+			"the person chose “TypeScript (Bun)” when asked “Which language should the CLI use?”", true},
+		{"options picked from a list", handoff.PickedPrefix + "“(1) init develop; (3) protect main”",
+			"the person picked “(1) init develop; (3) protect main”", true},
+		{"the session's own words", "Use SQLite for the store", "", false},
+		{"an unclosed quote is not read as a pick", handoff.ChosePrefix + "“TypeScript", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := pickLine(tc.desc)
+			if ok != tc.ok || got != tc.want {
+				t.Errorf("pickLine(%q) = %q, %v; want %q, %v", tc.desc, got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+	d := handoff.Decision{Type: handoff.DecisionClarification, Description: handoff.ChosePrefix + "“b”" + handoff.AskedInfix + "“Option a or b?”"}
+	brief, _ := decisionLine(d, true)
+	if strings.Count(brief, "“") != 2 || !strings.HasPrefix(brief, "- the person chose “b”") {
+		t.Errorf("decisionLine of a pick = %q, want our words outside two quotes", brief)
+	}
+}

@@ -658,7 +658,7 @@ func quotedWithin(text string, newer []string) bool {
 func pickedDecisions(inForce []handoff.Decision) map[int]bool {
 	out := map[int]bool{}
 	for _, d := range inForce {
-		if strings.HasPrefix(d.Description, "The person chose ") || strings.HasPrefix(d.Description, "The person picked ") {
+		if strings.HasPrefix(d.Description, handoff.ChosePrefix) || strings.HasPrefix(d.Description, handoff.PickedPrefix) {
 			out[d.Source.Index] = true
 		}
 	}

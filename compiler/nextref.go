@@ -103,6 +103,17 @@ func nextLine(next string, limit int) string {
 	return s
 }
 
+// The next step's variants are clipped at these many runes; the shortest
+// is always shown.
+const (
+	nextShort  = 160
+	nextLonger = 360
+	nextFull   = 700
+)
+
+// nextStepRef stands for a plan task the next step quotes.
+const nextStepRef = "(the next step above)"
+
 // quotesWhole reports whether the next step quotes text whole: the
 // question a session ended on is the next step's own quote ("waiting for
 // the person's answer to: “…?”"), and the stop section saying it again

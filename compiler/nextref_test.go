@@ -145,3 +145,47 @@ func TestNextLineClosesQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanTaskNamedOnce: a plan task the next step quotes whole is named
+// there; the plan says where it stands without quoting it again. A task
+// the next step does not quote keeps its text.
+func TestPlanTaskNamedOnce(t *testing.T) {
+	s := &handoff.Snapshot{
+		Goal:          "Set up CUDA on the laptop.",
+		NextStep:      "Continue: “Download and install CUDA Toolkit 12.x” (task 2)",
+		CurrentTaskID: "2",
+		Tasks: []handoff.Task{
+			{ID: "1", Content: "Check the driver version", Status: handoff.TaskCompleted},
+			{ID: "2", Content: "Download and install CUDA Toolkit 12.x", Status: handoff.TaskInProgress},
+			{ID: "3", Content: "Configure PATH and LD_LIBRARY_PATH", Status: handoff.TaskPending},
+		},
+	}
+	res := compileWith(t, s, 1000)
+	if got := strings.Count(res.Prompt, "Download and install CUDA Toolkit 12.x"); got != 1 {
+		t.Errorf("the current task is quoted %d times, want once (in the next step):\n%s", got, res.Prompt)
+	}
+	for _, want := range []string{"- [in progress] " + nextStepRef + " ← current", "“Configure PATH and LD_LIBRARY_PATH”"} {
+		if !strings.Contains(res.Prompt, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, res.Prompt)
+		}
+	}
+}
+
+func TestReasoningShown(t *testing.T) {
+	e := &handoff.EndState{Reasoning: "**Designing the stream parser** I’m mapping out the changes to handleLocalChat and processResponse so the stream is parsed line by line."}
+	for _, tc := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"the reasoning's body", "I’m mapping out the changes to handleLocalChat and processResponse so the stream is parsed line by line.", true},
+		{"another thought", "I’ll check the model list endpoint next.", false},
+		{"too short to tell", "I’m mapping", false},
+	} {
+		if got := reasoningShown(e, tc.text); got != tc.want {
+			t.Errorf("%s: reasoningShown = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if reasoningShown(nil, "anything at all that is long enough") {
+		t.Error("reasoningShown(nil, …) = true")
+	}
+}

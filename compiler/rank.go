@@ -222,7 +222,7 @@ func buildPiecesFor(s *handoff.Snapshot, show string, budget int) []piece {
 	if strings.TrimSpace(next) == "" {
 		next = "No next step was recorded: ask the person what to do next."
 	}
-	limits := []int{160, 360, 700}
+	limits := []int{nextShort, nextLonger, nextFull}
 	first := len(b.pieces)
 	b.variants(secNext, "next step", []int{rankNext, rankNextLonger, rankNextFull}, []string{nextLine(next, limits[0]), nextLine(next, limits[1]), nextLine(next, limits[2])})
 	if e := s.EndState; e != nil {
@@ -415,7 +415,7 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 	if e.Reasoning != "" {
 		lead := "Current work (from the agent's reasoning, after its last words):\n"
 		b.variants(secStop, "current work", []int{rankLastShort, rankLastLonger}, []string{
-			lead + blockQuote(e.Reasoning, 320), lead + blockQuote(e.Reasoning, 700),
+			lead + blockQuote(e.Reasoning, reasoningShort), lead + blockQuote(e.Reasoning, 700),
 		})
 	}
 	if e.Report != "" {
@@ -439,6 +439,22 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 		}
 		b.add(secStop, rankLastShort, "submitted patch", "The submitted patch's changed lines (data, indented):\n"+strings.Join(lines, "\n"))
 	}
+}
+
+// reasoningShort clips the shortest form of the agent's reasoning under
+// "Where the session stopped".
+const reasoningShort = 320
+
+// reasoningShown reports whether the stop section's current work quotes
+// a reasoning turn (its opening): the recent turns would say it again.
+// The reasoning's source is not always the turn's (a summary's title
+// comes from a later item), so the text decides.
+func reasoningShown(e *handoff.EndState, text string) bool {
+	if e == nil || e.Reasoning == "" {
+		return false
+	}
+	opening := flatText(unclipped(clipText(text, recentTiny)))
+	return len(opening) >= 20 && strings.Contains(flatText(clipText(e.Reasoning, reasoningShort)), opening)
 }
 
 // keyLines adds the key lines of the assistant's last reports, best first
@@ -909,6 +925,10 @@ func (b *builder) plan(s *handoff.Snapshot) {
 	}
 	b.add(secPlan, summaryRank, "", fmt.Sprintf("The agent's plan: %d of %d tasks done.", done, len(s.Tasks)))
 	var ip, pend, fin int
+	// The next step's shortest form, always shown: a task it quotes whole
+	// is named there, and the plan says where it stands without quoting
+	// it again.
+	next := nextLine(s.NextStep, nextShort)
 	for _, t := range s.Tasks {
 		mark := ""
 		if t.ID == s.CurrentTaskID {
@@ -916,15 +936,19 @@ func (b *builder) plan(s *handoff.Snapshot) {
 		} else if t.ID == s.NextTaskID {
 			mark = " ← next"
 		}
+		text := quoted(t.Content, itemText)
+		if t.Status != handoff.TaskCompleted && quotesWhole(next, t.Content) {
+			text = nextStepRef
+		}
 		switch t.Status {
 		case handoff.TaskInProgress:
-			b.add(secPlan, rankInProgress+3*ip, "in-progress tasks", "- [in progress] "+quoted(t.Content, itemText)+mark)
+			b.add(secPlan, rankInProgress+3*ip, "in-progress tasks", "- [in progress] "+text+mark)
 			ip++
 		case handoff.TaskCompleted:
 			b.add(secPlan, doneRank+3*(done-1-fin), "done tasks", "- [done] "+quoted(t.Content, 160))
 			fin++
 		default:
-			b.add(secPlan, rankPending+3*pend, "pending tasks", "- [pending] "+quoted(t.Content, itemText)+mark)
+			b.add(secPlan, rankPending+3*pend, "pending tasks", "- [pending] "+text+mark)
 			pend++
 		}
 	}
@@ -1144,7 +1168,7 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 			if t.Thinking {
 				// After every said or done turn: reasoning explains the
 				// calls around it when there is room to spare.
-				if !shown[t.Source.Index] {
+				if !shown[t.Source.Index] && !reasoningShown(s.EndState, t.Text) {
 					b.add(secRecent, rankRecentThinking+rankRecentStride*n, "recent turns", "- assistant (thinking): "+quoted(t.Text, recentShort))
 					n++
 				}

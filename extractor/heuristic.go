@@ -212,7 +212,8 @@ func (s *decisionSet) scan(m handoff.Message, text string, fromUser bool, task s
 		if fromUser {
 			patterns = s.pat.user
 		}
-		if !matchesAny(patterns, sent) || s.pat.notChoice.MatchString(sent) || (fromUser && bareLetsNotRe.MatchString(sent)) {
+		if !matchesAny(patterns, sent) || s.pat.notChoice.MatchString(sent) || (fromUser && bareLetsNotRe.MatchString(sent)) ||
+			hindsightOnly(sent, patterns) {
 			continue
 		}
 		next := ""

@@ -62,6 +62,8 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 			continue
 		}
 		reverts.see(&ds, m, currentTask)
+		ds.confirm(i, m)
+		ds.at = i
 		switch m.Role {
 		case handoff.RoleAssistant:
 			ds.scan(m, withoutThinking(m.Text), false, currentTask)
@@ -70,6 +72,9 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 			if req := userRequest(m.Text); req != "" {
 				ds.scan(m, req, true, currentTask)
 			}
+			if !m.Meta && cleanRequest(userRequest(m.Text)) != "" {
+				ds.lastUser = i
+			}
 		}
 		for _, c := range m.ToolCalls {
 			if tasks, ok := planTasks(c, nil); ok {
@@ -77,7 +82,7 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 			}
 		}
 	}
-	h.logger.Debug("heuristic extraction", "messages", len(msgs), "decisions", len(ds.list))
+	h.logger.Debug("heuristic extraction", "messages", len(msgs), "decisions", len(ds.list), "unconfirmed", len(ds.pending))
 	return &Result{
 		Decisions: ds.list,
 		Usage:     &handoff.ExtractionUsage{Extractor: h.Name()},
@@ -199,6 +204,11 @@ type decisionSet struct {
 	pat  *decisionPatterns
 	list []handoff.Decision
 	meta []candidate
+	// pending are hedged candidates no later message has confirmed yet;
+	// at is the index of the message being read, lastUser that of the
+	// person's latest message before it.
+	pending      []hypothesis
+	at, lastUser int
 }
 
 // scan reads one message's text for decisions.
@@ -220,7 +230,12 @@ func (s *decisionSet) scan(m handoff.Message, text string, fromUser bool, task s
 		if i+1 < len(sentences) {
 			next = sentences[i+1]
 		}
-		if c := s.judge(m, sent, next, fromUser, task); !choosesNothing(c) {
+		c := s.judge(m, sent, next, fromUser, task)
+		switch {
+		case choosesNothing(c):
+		case hedgedClaim(sent, patterns, s.pat.rationale):
+			s.hold(c, s.at)
+		default:
 			s.add(c)
 		}
 	}

@@ -309,16 +309,16 @@ func (s *decisionSet) classify(sent string, fromUser bool) handoff.DecisionType 
 	return handoff.DecisionApproach
 }
 
-// add appends a candidate unless it repeats a current decision, and marks
-// the current decisions it reverses as superseded.
+// add appends a candidate, in place of a current decision it restates
+// (restates), and marks the current decisions it reverses as superseded.
 func (s *decisionSet) add(c candidate) {
-	words := wordSet(c.Description)
+	c.ID = "d" + strconv.Itoa(len(s.list)+1)
 	for i := range s.list {
-		if s.list[i].SupersededBy == "" && jaccard(words, wordSet(s.list[i].Description)) >= 0.8 {
-			return
+		if s.list[i].SupersededBy == "" && restates(c, s.meta[i]) {
+			c = s.restated(i, c)
+			break
 		}
 	}
-	c.ID = "d" + strconv.Itoa(len(s.list)+1)
 	for i := len(s.list) - 1; i >= 0; i-- {
 		prev := &s.list[i]
 		if prev.SupersededBy != "" {

@@ -62,6 +62,8 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 			continue
 		}
 		reverts.see(&ds, m, currentTask)
+		ds.confirm(i, m)
+		ds.at = i
 		switch m.Role {
 		case handoff.RoleAssistant:
 			ds.scan(m, withoutThinking(m.Text), false, currentTask)
@@ -70,6 +72,9 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 			if req := userRequest(m.Text); req != "" {
 				ds.scan(m, req, true, currentTask)
 			}
+			if !m.Meta && cleanRequest(userRequest(m.Text)) != "" {
+				ds.lastUser = i
+			}
 		}
 		for _, c := range m.ToolCalls {
 			if tasks, ok := planTasks(c, nil); ok {
@@ -77,7 +82,7 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 			}
 		}
 	}
-	h.logger.Debug("heuristic extraction", "messages", len(msgs), "decisions", len(ds.list))
+	h.logger.Debug("heuristic extraction", "messages", len(msgs), "decisions", len(ds.list), "unconfirmed", len(ds.pending))
 	return &Result{
 		Decisions: ds.list,
 		Usage:     &handoff.ExtractionUsage{Extractor: h.Name()},
@@ -199,6 +204,11 @@ type decisionSet struct {
 	pat  *decisionPatterns
 	list []handoff.Decision
 	meta []candidate
+	// pending are hedged candidates no later message has confirmed yet;
+	// at is the index of the message being read, lastUser that of the
+	// person's latest message before it.
+	pending      []hypothesis
+	at, lastUser int
 }
 
 // scan reads one message's text for decisions.
@@ -212,14 +222,20 @@ func (s *decisionSet) scan(m handoff.Message, text string, fromUser bool, task s
 		if fromUser {
 			patterns = s.pat.user
 		}
-		if !matchesAny(patterns, sent) || s.pat.notChoice.MatchString(sent) || (fromUser && bareLetsNotRe.MatchString(sent)) {
+		if !matchesAny(patterns, sent) || s.pat.notChoice.MatchString(sent) || (fromUser && bareLetsNotRe.MatchString(sent)) ||
+			hindsightOnly(sent, patterns) {
 			continue
 		}
 		next := ""
 		if i+1 < len(sentences) {
 			next = sentences[i+1]
 		}
-		if c := s.judge(m, sent, next, fromUser, task); !choosesNothing(c) {
+		c := s.judge(m, sent, next, fromUser, task)
+		switch {
+		case choosesNothing(c):
+		case hedgedClaim(sent, patterns, s.pat.rationale):
+			s.hold(c, s.at)
+		default:
 			s.add(c)
 		}
 	}
@@ -293,16 +309,16 @@ func (s *decisionSet) classify(sent string, fromUser bool) handoff.DecisionType 
 	return handoff.DecisionApproach
 }
 
-// add appends a candidate unless it repeats a current decision, and marks
-// the current decisions it reverses as superseded.
+// add appends a candidate, in place of a current decision it restates
+// (restates), and marks the current decisions it reverses as superseded.
 func (s *decisionSet) add(c candidate) {
-	words := wordSet(c.Description)
+	c.ID = "d" + strconv.Itoa(len(s.list)+1)
 	for i := range s.list {
-		if s.list[i].SupersededBy == "" && jaccard(words, wordSet(s.list[i].Description)) >= 0.8 {
-			return
+		if s.list[i].SupersededBy == "" && restates(c, s.meta[i]) {
+			c = s.restated(i, c)
+			break
 		}
 	}
-	c.ID = "d" + strconv.Itoa(len(s.list)+1)
 	for i := len(s.list) - 1; i >= 0; i-- {
 		prev := &s.list[i]
 		if prev.SupersededBy != "" {

@@ -1,0 +1,164 @@
+package extractor
+
+import (
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// A hedged claim is not a settled choice. "`X = 3` appears to be the
+// correct value", "this is our strongest candidate", "I'll probably use
+// Y", "I think Z could work" match a decision pattern, but their main
+// clause says the session does not know yet. Under "Decisions in force" a
+// successor reads them as settled and builds on a guess.
+//
+// A hedged candidate is held back, not dropped: it becomes a decision
+// when the session later confirms it: the person's next message approves
+// it, a later unhedged sentence of the assistant names its subject with a
+// confirming word ("confirmed", "verified", "is indeed"), or a later call
+// writes its subject into a file (the work now rests on it).
+
+// hedgedRe is a word that hedges the claim of its clause.
+var hedgedRe = lazyRE(`(?i)\b(?:appears?|appeared|seems?|seemed|seemingly|apparently|likely|unlikely|probably|presumably|possibly|perhaps|maybe|might|may (?:be|have|work|need)|could be|candidate|hypothes[ie]s|tentative(?:ly)?|not (?:yet )?sure|unsure|suspect|my guess|best guess|educated guess|suggests? that|vermutlich|wahrscheinlich|anscheinend|scheint|probablement|semble|peut-être|parece|probablemente|quizás|tal vez)\b` +
+	`|\bI (?:think|believe|guess|suspect|assume)\b.*\b(?:could|might|may|should work)\b`)
+
+// claimConfirmRe is a word that settles a claim: the session checked it.
+var claimConfirmRe = lazyRE(`(?i)\b(?:confirm(?:s|ed|ing)?|verified|verifies|proven|proved|is indeed|are indeed|definitely|definitively|established|settled|works|worked|passes|passed)\b`)
+
+// codeSpanRe is one span of inline code.
+var codeSpanRe = lazyRE("`([^`\n]+)`")
+
+// hedgedClaim reports whether the clauses of a sentence that choose are
+// all hedged: the main claim is a guess. A hedge in the reason ("I'll use
+// pgx because it is probably faster") or in another clause ("it may be
+// slow, so I'll use Redis instead") leaves the choice settled.
+func hedgedClaim(sent string, patterns []lazyRegexp, rationale lazyRegexp) bool {
+	if !hedgedRe.MatchString(sent) {
+		return false
+	}
+	claim := sent
+	if loc := rationale.FindStringIndex(sent); loc != nil && strings.TrimSpace(sent[:loc[0]]) != "" {
+		claim = sent[:loc[0]]
+	}
+	choosing, hedged := 0, 0
+	for _, cl := range splitClauses(claim) {
+		if !matchesAny(patterns, cl) {
+			continue
+		}
+		choosing++
+		if hedgedRe.MatchString(cl) {
+			hedged++
+		}
+	}
+	if choosing == 0 {
+		// The pattern spans clauses ("the correct value: X"): judge the
+		// claim whole.
+		return hedgedRe.MatchString(claim)
+	}
+	return hedged == choosing
+}
+
+// hypothesis is a hedged candidate waiting for a confirmation.
+type hypothesis struct {
+	c        candidate
+	msg      int      // index of the message that said it
+	subjects []string // what a confirmation must name
+}
+
+// subjectsOf returns what a claim is about: its code spans, else the
+// identifiers it names (paths, names with an underscore or inner
+// capitals), else its chosen phrase. A claim with none can only be
+// confirmed by the person.
+func subjectsOf(c candidate) []string {
+	var out []string
+	for _, sm := range codeSpanRe.FindAllStringSubmatch(c.Description, -1) {
+		if s := strings.TrimSpace(sm[1]); len(s) > 1 {
+			out = append(out, s)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, tok := range identifierRe.Regexp().FindAllString(c.Description, -1) {
+		tok = strings.Trim(strings.TrimSpace(tok), `"'“”‘’`)
+		if len(tok) > 2 && !isDigits(strings.ReplaceAll(tok, ".", "")) {
+			out = append(out, tok)
+		}
+	}
+	if len(out) == 0 && len(c.chosen) > 0 && !emptyPhrase(c.chosen[0]) {
+		out = append(out, c.chosen[0])
+	}
+	return out
+}
+
+// hold keeps a hedged candidate until something confirms it.
+func (s *decisionSet) hold(c candidate, msg int) {
+	s.pending = append(s.pending, hypothesis{c: c, msg: msg, subjects: subjectsOf(c)})
+}
+
+// confirm reads a later message for confirmations of the held
+// hypotheses and adds those it confirms as decisions, in the order they
+// were said.
+func (s *decisionSet) confirm(i int, m handoff.Message) {
+	if len(s.pending) == 0 {
+		return
+	}
+	keep := s.pending[:0]
+	for _, h := range s.pending {
+		if i > h.msg && s.confirms(h, m) {
+			s.add(h.c)
+			continue
+		}
+		keep = append(keep, h)
+	}
+	s.pending = keep
+}
+
+// confirms reports whether message m confirms hypothesis h.
+func (s *decisionSet) confirms(h hypothesis, m handoff.Message) bool {
+	switch m.Role {
+	case handoff.RoleUser:
+		// The person's first reply after the claim approves it.
+		if m.Meta || m.CompactSummary {
+			return false
+		}
+		reply := cleanRequest(userRequest(m.Text))
+		return reply != "" && approvalRe.MatchString(reply) && s.answers(h, m)
+	case handoff.RoleAssistant:
+		for _, sent := range splitSentences(stripCode(withoutThinking(m.Text))) {
+			if claimConfirmRe.MatchString(sent) && !hedgedRe.MatchString(sent) && !strings.HasSuffix(sent, "?") && claimNamed(sent, h.subjects) {
+				return true
+			}
+		}
+		for _, c := range m.ToolCalls {
+			for _, w := range writtenFiles(c) {
+				if claimNamed(w, h.subjects) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// answers reports whether a person's message is the first one after the
+// hypothesis's message: an approval later on approves something else.
+func (s *decisionSet) answers(h hypothesis, m handoff.Message) bool {
+	return s.lastUser <= h.msg
+}
+
+// claimNamed reports whether text names one of a claim's subjects,
+// spaces and backticks aside.
+func claimNamed(text string, subjects []string) bool {
+	if len(subjects) == 0 {
+		return false
+	}
+	norm := func(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+	t := norm(strings.ReplaceAll(text, "`", ""))
+	for _, sub := range subjects {
+		if n := norm(sub); n != "" && strings.Contains(t, n) {
+			return true
+		}
+	}
+	return false
+}

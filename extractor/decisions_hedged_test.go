@@ -1,0 +1,86 @@
+package extractor
+
+import (
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// TestHedgedClaimIsNoDecision: a choice whose main clause hedges is no
+// decision; a hedge in its reason or in another clause leaves it one.
+func TestHedgedClaimIsNoDecision(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"appears to be the correct", "`ZSTATE = 3` appears to be the correct value for synced rows.", false},
+		{"strongest candidate", "`mode = 2`: this is our strongest candidate for the archived state.", false},
+		{"best hypothesis", "Best hypothesis: the `ttl` column means seconds, not minutes.", false},
+		{"probably", "I'll probably use Redis instead of memcached.", false},
+		{"I think could", "I think we could use `sqlc` instead of hand-written queries.", false},
+		{"seems to be the right", "The lock file seems to be the real culprit, so rather than `npm ci` it is what to fix.", false},
+		{"hedge in reason", "I'll use `pgx` instead of `lib/pq` because it is probably faster.", true},
+		{"hedge in other clause", "It may be slow, so I'll use Redis instead of memcached.", true},
+		{"settled", "`ZSTATE = 3` turns out to be the correct value: the rows we checked all have it.", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := extract(t, []handoff.Message{{Index: 1, Role: handoff.RoleAssistant, Text: tc.text}})
+			if got := len(res.Decisions) > 0; got != tc.want {
+				t.Errorf("%q: decision = %v (%+v), want %v", tc.text, got, res.Decisions, tc.want)
+			}
+		})
+	}
+}
+
+// TestHedgedClaimConfirmedLater: a held hypothesis becomes a decision when
+// the person's next reply approves it, when a later unhedged sentence
+// confirms its subject, or when a later call writes its subject into a
+// file; not on an approval of something later, nor on a mere mention.
+func TestHedgedClaimConfirmedLater(t *testing.T) {
+	t.Parallel()
+	const claim = "`retries = 5` appears to be the correct setting for the flaky upstream."
+	for _, tc := range []struct {
+		name  string
+		build func(c *convo)
+		want  bool
+	}{
+		{"unconfirmed", func(c *convo) { c.say(claim).user("what about the cache?").say("The cache is fine.") }, false},
+		{"person approves", func(c *convo) { c.say(claim).user("yes, go ahead") }, true},
+		{"approval of a later thing", func(c *convo) {
+			c.say(claim).user("also bump the version").say("I'll bump it to 1.2.").user("yes")
+		}, false},
+		{"confirmed by a later sentence", func(c *convo) {
+			c.say(claim).user("check it").say("Confirmed: with `retries = 5` all 40 runs pass.")
+		}, true},
+		{"later hedged mention", func(c *convo) {
+			c.say(claim).user("check it").say("`retries = 5` might be confirmed by the next run.")
+		}, false},
+		{"later mention without confirmation", func(c *convo) {
+			c.say(claim).user("check it").say("I still need to look at `retries = 5` more closely.")
+		}, false},
+		{"written into a file", func(c *convo) {
+			c.say(claim)
+			c.call("Updating the config.", "Write", map[string]string{"file_path": "/home/dev/app/config.toml", "content": "[upstream]\nretries = 5\n"})
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newConvo(t)
+			c.user("make the upstream calls reliable")
+			tc.build(c)
+			res := extract(t, c.msgs)
+			got := false
+			for _, d := range res.Decisions {
+				if d.Description == claim {
+					got = true
+					if d.Source.Index != 1 {
+						t.Errorf("confirmed hypothesis sourced to message %d, want 1 (where it was said)", d.Source.Index)
+					}
+				}
+			}
+			if got != tc.want {
+				t.Errorf("decision = %v (%+v), want %v", got, res.Decisions, tc.want)
+			}
+		})
+	}
+}

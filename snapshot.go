@@ -367,6 +367,12 @@ const (
 // the extractor writes it and the compiler shows it as the line's kind.
 const RevertedPrefix = "Tried and reverted: "
 
+// UnconfirmedPrefix opens the description of a hedged claim the session
+// never checked ("`X = 3` appears to be the value"): a successor needs
+// the guess, but not as a settled choice; the compiler shows it as the
+// line's kind.
+const UnconfirmedPrefix = "Unconfirmed: "
+
 // The person's pick of an offered option is recorded as a decision in
 // our words around the session's: ChosePrefix + “answer” + AskedInfix +
 // “question”, or PickedPrefix + “the options picked”. The extractor

@@ -206,6 +206,9 @@ func decisionLine(d handoff.Decision, person bool) (brief, full string) {
 	case strings.HasPrefix(desc, handoff.RevertedPrefix):
 		// Our words, not the session's: outside the quotes.
 		lead, desc = "- tried and reverted: ", strings.TrimPrefix(desc, handoff.RevertedPrefix)
+	case strings.HasPrefix(desc, handoff.UnconfirmedPrefix):
+		// A guess the session never checked: settled it is not.
+		lead, desc = "- unconfirmed guess: ", strings.TrimPrefix(desc, handoff.UnconfirmedPrefix)
 	case person && !strings.HasPrefix(d.Description, "The person "):
 		lead = "- the person: "
 	case d.Type == handoff.DecisionWorkaround:

@@ -160,3 +160,13 @@ func TestPickLine(t *testing.T) {
 		t.Errorf("decisionLine of a pick = %q, want our words outside two quotes", brief)
 	}
 }
+
+// TestUnconfirmedLine: a guess the session never checked says so outside
+// the quotes.
+func TestUnconfirmedLine(t *testing.T) {
+	d := handoff.Decision{Type: handoff.DecisionApproach, Description: handoff.UnconfirmedPrefix + "`state = 3` appears to be the value for synced rows."}
+	brief, _ := decisionLine(d, false)
+	if want := "- unconfirmed guess: “`state = 3` appears to be the value for synced rows.”"; brief != want {
+		t.Errorf("decisionLine = %q, want %q", brief, want)
+	}
+}

@@ -96,6 +96,17 @@ func (s *decisionSet) hold(c candidate, msg int) {
 	s.pending = append(s.pending, hypothesis{c: c, msg: msg, subjects: subjectsOf(c)})
 }
 
+// addUnconfirmed lists the hypotheses nothing confirmed as decisions
+// marked unconfirmed (handoff.UnconfirmedPrefix): a successor needs the
+// session's best guess, said as a guess; two guesses at one thing are one.
+func (s *decisionSet) addUnconfirmed() {
+	for _, h := range s.pending {
+		h.c.unconfirmed = true
+		s.add(h.c)
+	}
+	s.pending = nil
+}
+
 // confirm reads a later message for confirmations of the held
 // hypotheses and adds those it confirms as decisions, in the order they
 // were said.

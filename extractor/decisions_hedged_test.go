@@ -1,13 +1,15 @@
 package extractor
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/handoff-cli/handoff"
 )
 
 // TestHedgedClaimIsNoDecision: a choice whose main clause hedges is no
-// decision; a hedge in its reason or in another clause leaves it one.
+// settled decision but a guess, listed as unconfirmed; a hedge in its
+// reason or in another clause leaves it a decision.
 func TestHedgedClaimIsNoDecision(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -26,8 +28,20 @@ func TestHedgedClaimIsNoDecision(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := extract(t, []handoff.Message{{Index: 1, Role: handoff.RoleAssistant, Text: tc.text}})
-			if got := len(res.Decisions) > 0; got != tc.want {
-				t.Errorf("%q: decision = %v (%+v), want %v", tc.text, got, res.Decisions, tc.want)
+			settled, guesses := 0, 0
+			for _, d := range res.Decisions {
+				if strings.HasPrefix(d.Description, handoff.UnconfirmedPrefix) {
+					guesses++
+				} else {
+					settled++
+				}
+			}
+			if got := settled > 0; got != tc.want {
+				t.Errorf("%q: settled decision = %v (%+v), want %v", tc.text, got, res.Decisions, tc.want)
+			}
+			// A guess is kept, said as one: a successor needs it.
+			if tc.want && guesses > 0 {
+				t.Errorf("%q: a settled choice also listed as a guess (%+v)", tc.text, res.Decisions)
 			}
 		})
 	}
@@ -71,6 +85,9 @@ func TestHedgedClaimConfirmedLater(t *testing.T) {
 			res := extract(t, c.msgs)
 			got := false
 			for _, d := range res.Decisions {
+				if d.Description == handoff.UnconfirmedPrefix+claim && tc.want {
+					t.Errorf("confirmed hypothesis still listed as unconfirmed: %+v", d)
+				}
 				if d.Description == claim {
 					got = true
 					if d.Source.Index != 1 {
@@ -82,5 +99,32 @@ func TestHedgedClaimConfirmedLater(t *testing.T) {
 				t.Errorf("decision = %v (%+v), want %v", got, res.Decisions, tc.want)
 			}
 		})
+	}
+}
+
+// TestGuessAtSettledChoice: a hedged claim that restates a settled
+// decision adds nothing; two guesses at one thing are listed once, in the
+// newer words, where they were said.
+func TestGuessAtSettledChoice(t *testing.T) {
+	t.Parallel()
+	c := newConvo(t)
+	c.user("find which state marks synced rows")
+	c.say("`state = 3` appears to be the value for synced rows.")
+	c.user("and the archived ones?")
+	c.say("`state = 3`: this is our strongest candidate, the archived ones have 5.")
+	c.user("now set up the linter")
+	c.say("I'll use `ruff` instead of `flake8` for linting.")
+	res := extract(t, c.msgs)
+	var guesses []handoff.Decision
+	for _, d := range res.Decisions {
+		if strings.HasPrefix(d.Description, handoff.UnconfirmedPrefix) {
+			guesses = append(guesses, d)
+		}
+	}
+	if len(guesses) != 1 || !strings.Contains(guesses[0].Description, "strongest candidate") {
+		t.Fatalf("guesses = %+v, want the newer of the two, once", guesses)
+	}
+	if last := res.Decisions[len(res.Decisions)-1]; strings.HasPrefix(last.Description, handoff.UnconfirmedPrefix) {
+		t.Errorf("the guess is listed after a later decision: %+v", res.Decisions)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -82,7 +83,9 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 			}
 		}
 	}
-	h.logger.Debug("heuristic extraction", "messages", len(msgs), "decisions", len(ds.list), "unconfirmed", len(ds.pending))
+	unconfirmed := len(ds.pending)
+	ds.addUnconfirmed()
+	h.logger.Debug("heuristic extraction", "messages", len(msgs), "decisions", len(ds.list), "unconfirmed", unconfirmed)
 	return &Result{
 		Decisions: ds.list,
 		Usage:     &handoff.ExtractionUsage{Extractor: h.Name()},
@@ -196,6 +199,8 @@ type candidate struct {
 	handoff.Decision
 	chosen, alts []string
 	reversal     bool
+	// unconfirmed marks a hedged claim no later message confirmed.
+	unconfirmed bool
 }
 
 // decisionSet accumulates decisions in order, folding near-duplicates and
@@ -315,9 +320,24 @@ func (s *decisionSet) add(c candidate) {
 	c.ID = "d" + strconv.Itoa(len(s.list)+1)
 	for i := range s.list {
 		if s.list[i].SupersededBy == "" && restates(c, s.meta[i]) {
+			if c.unconfirmed && !s.meta[i].unconfirmed {
+				return // a guess at what is settled says nothing new
+			}
 			c = s.restated(i, c)
 			break
 		}
+	}
+	if c.unconfirmed {
+		// A guess supersedes nothing, and is listed where it was said.
+		d := c.Decision
+		d.Description = handoff.UnconfirmedPrefix + d.Description
+		at := len(s.list)
+		for at > 0 && s.list[at-1].Source.Index > d.Source.Index {
+			at--
+		}
+		s.list = slices.Insert(s.list, at, d)
+		s.meta = slices.Insert(s.meta, at, c)
+		return
 	}
 	for i := len(s.list) - 1; i >= 0; i-- {
 		prev := &s.list[i]

@@ -50,11 +50,11 @@ func approvals(main []handoff.Message, reqs []handoff.Request) []handoff.Decisio
 		}
 		// The answer in full enough to act on; the question only enough to
 		// recognise it (the whole exchange is in the earlier messages).
-		desc := "The person chose " + quoteData(truncate(r.Text, 140))
+		desc := handoff.ChosePrefix + quoteData(truncate(r.Text, 140))
 		if pickRe.MatchString(r.Text) {
-			desc = "The person picked " + quoteData(truncate(r.Answers, 200))
+			desc = handoff.PickedPrefix + quoteData(truncate(r.Answers, 200))
 		} else {
-			desc += " when asked " + quoteData(truncate(firstSentence(r.Answers), 90))
+			desc += handoff.AskedInfix + quoteData(truncate(firstSentence(r.Answers), 90))
 		}
 		out = append(out, handoff.Decision{Type: handoff.DecisionClarification, Description: desc, Source: r.Source, Timestamp: r.Timestamp})
 	}

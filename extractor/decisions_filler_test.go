@@ -11,10 +11,7 @@ import (
 // decision; the same shape naming a thing anywhere in the sentence is.
 func TestChoiceOfNothing(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name, text string
-		user, want bool
-	}{
+	runDecides(t, []decidesCase{
 		{"pronoun rather than", "Let's work WITH that rather than against it.", false, false},
 		{"go with this one", "I'll go with this one instead.", false, false},
 		{"switch to that", "I'm switching to that instead, it works better.", false, false},
@@ -29,18 +26,7 @@ func TestChoiceOfNothing(t *testing.T) {
 		{"pronoun but number", "Let's go with that rather than 3 retries.", false, true},
 		{"concrete choice plain words", "I'll use a token bucket instead of a fixed window.", false, true},
 		{"concrete choice sentence start", "Redis is loaded; I'll go with that rather than memcached.", false, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			role := handoff.RoleAssistant
-			if tc.user {
-				role = handoff.RoleUser
-			}
-			res := extract(t, []handoff.Message{{Index: 1, Role: role, Text: tc.text}})
-			if got := len(res.Decisions) > 0; got != tc.want {
-				t.Errorf("%q: decision = %v (%+v), want %v", tc.text, got, res.Decisions, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestEmptyPhrase(t *testing.T) {
@@ -59,5 +45,30 @@ func TestEmptyPhrase(t *testing.T) {
 		if got := emptyPhrase(tc.phrase); got != tc.want {
 			t.Errorf("emptyPhrase(%q) = %v, want %v", tc.phrase, got, tc.want)
 		}
+	}
+}
+
+// decidesCase is one message (the person's when user) and whether it
+// yields a decision.
+type decidesCase struct {
+	name, text string
+	user, want bool
+}
+
+// runDecides extracts each case's message alone and checks whether a
+// decision comes of it.
+func runDecides(t *testing.T, cases []decidesCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			role := handoff.RoleAssistant
+			if tc.user {
+				role = handoff.RoleUser
+			}
+			res := extract(t, []handoff.Message{{Index: 1, Role: role, Text: tc.text}})
+			if got := len(res.Decisions) > 0; got != tc.want {
+				t.Errorf("%q: decision = %v (%+v), want %v", tc.text, got, res.Decisions, tc.want)
+			}
+		})
 	}
 }

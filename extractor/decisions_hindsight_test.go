@@ -1,20 +1,13 @@
 package extractor
 
-import (
-	"testing"
-
-	"github.com/handoff-cli/handoff"
-)
+import "testing"
 
 // TestHindsightIsNoDecision: a choice in the counterfactual past (a
 // regret or a lesson) is no decision; a present choice next to one is,
 // and so are modal sentences that are not perfect ("should have a test").
 func TestHindsightIsNoDecision(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name, text string
-		user, want bool
-	}{
+	runDecides(t, []decidesCase{
 		{"should have used rather than", "But I should have used ripgrep directly rather than the Task tool for this search.", false, false},
 		{"should've instead", "I should've gone with `pgx` instead of `lib/pq`.", false, false},
 		{"we should have", "We should have picked SQLite over Postgres for the fixtures.", false, false},
@@ -29,16 +22,5 @@ func TestHindsightIsNoDecision(t *testing.T) {
 		{"plain choice", "I'll use `rg` instead of grep for the search.", false, true},
 		{"should have, not perfect", "Each handler should have a test, so I'll use `httptest` instead of a live server.", false, true},
 		{"would have to, present", "We would have to rewrite the parser, so I'll use `goyacc` instead of a hand-written one.", false, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			role := handoff.RoleAssistant
-			if tc.user {
-				role = handoff.RoleUser
-			}
-			res := extract(t, []handoff.Message{{Index: 1, Role: role, Text: tc.text}})
-			if got := len(res.Decisions) > 0; got != tc.want {
-				t.Errorf("%q: decision = %v (%+v), want %v", tc.text, got, res.Decisions, tc.want)
-			}
-		})
-	}
+	})
 }

@@ -216,9 +216,10 @@ func decisionLine(d handoff.Decision, person bool) (brief, full string) {
 	case d.Type == handoff.DecisionSkip:
 		lead = "- skipped: "
 	}
-	brief = lead + quoted(desc, itemText)
 	if pick, ok := pickLine(desc); ok {
 		brief = lead + pick
+	} else {
+		brief = lead + quoted(desc, itemText)
 	}
 	full = brief
 	if d.Rationale != "" {

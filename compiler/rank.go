@@ -525,10 +525,11 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool, inForce []han
 	}
 	// A constraint the goal or the latest request states in the same
 	// words, within what their shortest form shows, is said there.
-	shownAsked := []map[string]bool{tokenSet(clipText(s.Goal, shortText)), tokenSet(clipText(s.LatestRequest, smallRequestText))}
-	if !b.small {
-		shownAsked[1] = tokenSet(clipText(s.LatestRequest, shortText))
+	latestShown := shortText
+	if b.small {
+		latestShown = smallRequestText
 	}
+	shownAsked := []map[string]bool{tokenSet(clipText(s.Goal, shortText)), tokenSet(clipText(s.LatestRequest, latestShown))}
 	for i, c := range s.Constraints {
 		if restated(tokenSet(c.Text), shownAsked...) {
 			continue

@@ -21,12 +21,7 @@ func nearDuplicateSets(ta, tb map[string]bool) bool {
 	if len(ta) == 0 || len(tb) == 0 {
 		return false
 	}
-	inter := 0
-	for w := range ta {
-		if tb[w] {
-			inter++
-		}
-	}
+	inter := sharedWords(ta, tb)
 	union := len(ta) + len(tb) - inter
 	return float64(inter) >= nearDuplicateJaccard*float64(union)
 }
@@ -49,17 +44,22 @@ func restated(words map[string]bool, within ...map[string]bool) bool {
 		return false
 	}
 	for _, t := range within {
-		in := 0
-		for w := range words {
-			if t[w] {
-				in++
-			}
-		}
-		if float64(in) >= restatedWithin*float64(len(words)) {
+		if float64(sharedWords(words, t)) >= restatedWithin*float64(len(words)) {
 			return true
 		}
 	}
 	return false
+}
+
+// sharedWords counts the words of a that b has too.
+func sharedWords(a, b map[string]bool) int {
+	n := 0
+	for w := range a {
+		if b[w] {
+			n++
+		}
+	}
+	return n
 }
 
 func tokenSet(s string) map[string]bool {

@@ -25,9 +25,6 @@ var hedgedRe = lazyRE(`(?i)\b(?:appears?|appeared|seems?|seemed|seemingly|appare
 // claimConfirmRe is a word that settles a claim: the session checked it.
 var claimConfirmRe = lazyRE(`(?i)\b(?:confirm(?:s|ed|ing)?|verified|verifies|proven|proved|is indeed|are indeed|definitely|definitively|established|settled|works|worked|passes|passed)\b`)
 
-// codeSpanRe is one span of inline code.
-var codeSpanRe = lazyRE("`([^`\n]+)`")
-
 // hedgedClaim reports whether the clauses of a sentence that choose are
 // all hedged: the main claim is a guess. A hedge in the reason ("I'll use
 // pgx because it is probably faster") or in another clause ("it may be
@@ -71,7 +68,7 @@ type hypothesis struct {
 // confirmed by the person.
 func subjectsOf(c candidate) []string {
 	var out []string
-	for _, sm := range codeSpanRe.FindAllStringSubmatch(c.Description, -1) {
+	for _, sm := range backtickRe.FindAllStringSubmatch(c.Description, -1) {
 		if s := strings.TrimSpace(sm[1]); len(s) > 1 {
 			out = append(out, s)
 		}
@@ -129,12 +126,11 @@ func (s *decisionSet) confirm(i int, m handoff.Message) {
 func (s *decisionSet) confirms(h hypothesis, m handoff.Message) bool {
 	switch m.Role {
 	case handoff.RoleUser:
-		// The person's first reply after the claim approves it.
-		if m.Meta || m.CompactSummary {
-			return false
-		}
+		// The person's first reply after the claim approves it (an
+		// approval later on approves something else). Extract passes no
+		// meta message or compaction summary.
 		reply := cleanRequest(userRequest(m.Text))
-		return reply != "" && approvalRe.MatchString(reply) && s.answers(h, m)
+		return reply != "" && approvalRe.MatchString(reply) && s.lastUser <= h.msg
 	case handoff.RoleAssistant:
 		for _, sent := range splitSentences(stripCode(withoutThinking(m.Text))) {
 			if claimConfirmRe.MatchString(sent) && !hedgedRe.MatchString(sent) && !strings.HasSuffix(sent, "?") && claimNamed(sent, h.subjects) {
@@ -152,22 +148,15 @@ func (s *decisionSet) confirms(h hypothesis, m handoff.Message) bool {
 	return false
 }
 
-// answers reports whether a person's message is the first one after the
-// hypothesis's message: an approval later on approves something else.
-func (s *decisionSet) answers(h hypothesis, m handoff.Message) bool {
-	return s.lastUser <= h.msg
-}
-
 // claimNamed reports whether text names one of a claim's subjects,
 // spaces and backticks aside.
 func claimNamed(text string, subjects []string) bool {
 	if len(subjects) == 0 {
 		return false
 	}
-	norm := func(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
-	t := norm(strings.ReplaceAll(text, "`", ""))
+	t := normSpace(strings.ReplaceAll(text, "`", ""))
 	for _, sub := range subjects {
-		if n := norm(sub); n != "" && strings.Contains(t, n) {
+		if n := normSpace(sub); n != "" && strings.Contains(t, n) {
 			return true
 		}
 	}

@@ -70,10 +70,11 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 			ds.scan(m, withoutThinking(m.Text), false, currentTask)
 			ds.scanWritten(m, currentTask)
 		case handoff.RoleUser:
-			if req := userRequest(m.Text); req != "" {
+			req := userRequest(m.Text)
+			if req != "" {
 				ds.scan(m, req, true, currentTask)
 			}
-			if !m.Meta && cleanRequest(userRequest(m.Text)) != "" {
+			if cleanRequest(req) != "" {
 				ds.lastUser = i
 			}
 		}

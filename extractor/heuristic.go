@@ -64,15 +64,14 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 		}
 		reverts.see(&ds, m, currentTask)
 		ds.confirm(i, m)
-		ds.at = i
 		switch m.Role {
 		case handoff.RoleAssistant:
-			ds.scan(m, withoutThinking(m.Text), false, currentTask)
+			ds.scan(i, m, withoutThinking(m.Text), false, currentTask)
 			ds.scanWritten(m, currentTask)
 		case handoff.RoleUser:
 			req := userRequest(m.Text)
 			if req != "" {
-				ds.scan(m, req, true, currentTask)
+				ds.scan(i, m, req, true, currentTask)
 			}
 			if cleanRequest(req) != "" {
 				ds.lastUser = i
@@ -211,14 +210,14 @@ type decisionSet struct {
 	list []handoff.Decision
 	meta []candidate
 	// pending are hedged candidates no later message has confirmed yet;
-	// at is the index of the message being read, lastUser that of the
-	// person's latest message before it.
-	pending      []hypothesis
-	at, lastUser int
+	// lastUser is the index of the person's latest message before the
+	// one being read.
+	pending  []hypothesis
+	lastUser int
 }
 
-// scan reads one message's text for decisions.
-func (s *decisionSet) scan(m handoff.Message, text string, fromUser bool, task string) {
+// scan reads the text of message at (m) for decisions.
+func (s *decisionSet) scan(at int, m handoff.Message, text string, fromUser bool, task string) {
 	sentences := splitSentences(stripCode(text))
 	for i, sent := range sentences {
 		if strings.HasSuffix(sent, "?") || (fromUser && len(sent) > userSentenceLimit) {
@@ -240,7 +239,7 @@ func (s *decisionSet) scan(m handoff.Message, text string, fromUser bool, task s
 		switch {
 		case choosesNothing(c):
 		case hedgedClaim(sent, patterns, s.pat.rationale):
-			s.hold(c, s.at)
+			s.hold(c, at)
 		default:
 			s.add(c)
 		}

@@ -54,7 +54,7 @@ func referToShown(next, last string) string {
 		if step {
 			least = minRefQuote
 		}
-		if utf8.RuneCountInString(span) < least || !strings.Contains(flat, span) {
+		if utf8.RuneCountInString(span) < least || !quotedFrom(flat, span) {
 			return m
 		}
 		if step {
@@ -76,6 +76,43 @@ func referToShown(next, last string) string {
 		out += "." // the quote ended the sentence
 	}
 	return out
+}
+
+// maxQuoteGap is how many words of a message a quote of it may leave out
+// between two words it keeps: the extractor's quote of a report joins its
+// first sentences and list items and drops the list markers, labels and
+// headings between them ("fixtures/ Fixed the…" from "fixtures/⏎2. Fixed
+// the…").
+const maxQuoteGap = 8
+
+// quotedFrom reports whether span quotes flat: as one run of its text, or
+// word for word in order with only short stretches (maxQuoteGap words)
+// left out between them, starting anywhere.
+func quotedFrom(flat, span string) bool {
+	if strings.Contains(flat, span) {
+		return true
+	}
+	want, have := strings.Fields(span), strings.Fields(flat)
+	if len(want) == 0 {
+		return false
+	}
+	for start := range have {
+		if have[start] != want[0] {
+			continue
+		}
+		matched, gap := 1, 0
+		for k := start + 1; k < len(have) && matched < len(want) && gap <= maxQuoteGap; k++ {
+			if have[k] == want[matched] {
+				matched, gap = matched+1, 0
+			} else {
+				gap++
+			}
+		}
+		if matched == len(want) {
+			return true
+		}
+	}
+	return false
 }
 
 // flatText is text without markdown emphasis and with its white space

@@ -189,3 +189,24 @@ func TestReasoningShown(t *testing.T) {
 		t.Error("reasoningShown(nil, …) = true")
 	}
 }
+
+func TestQuotedFrom(t *testing.T) {
+	msg := flatText("Excellent! We've successfully:\n1. Consolidated all fixtures under specs/fixtures/\n2. Fixed the plist format issue (dict vs array)\n3. Removed duplication")
+	tests := []struct {
+		name, span string
+		want       bool
+	}{
+		{"one run of the text", "Consolidated all fixtures under specs/fixtures/", true},
+		{"list items joined without their markers", "Consolidated all fixtures under specs/fixtures/ Fixed the plist format issue (dict vs array)", true},
+		{"words of the message in another order", "Fixed the plist format issue (dict vs array) Consolidated all fixtures", false},
+		{"a word the message lacks", "Consolidated all fixtures under specs/fixtures/ Fixed the yaml format issue", false},
+		{"too far apart", "Excellent! Removed duplication", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := quotedFrom(msg, flatText(tc.span)); got != tc.want {
+				t.Errorf("quotedFrom(%q) = %v, want %v", tc.span, got, tc.want)
+			}
+		})
+	}
+}

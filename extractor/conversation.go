@@ -506,11 +506,12 @@ func trivialRequest(s string) bool {
 }
 
 var (
-	pickRe       = lazyRE(`(?i)^\s*(?:(?:let'?s\s+)?(?:go\s+with|do|pick|choose|option|use)\s+)?(?:options?\s+)?\(?([a-h1-9])\)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?\s*[.!]?\s*(?:please)?[.!]?\s*$`)
+	pickRe       = lazyRE(`(?i)^\s*(?:(?:it'?s|it is|(?:i'?d|i would|i'?ll|i will|let'?s|we'?ll)?\s*(?:go\s+(?:with|for)|do|pick|choose|prefer|take|use)|option|answer:?|definitely|probably)\s+)?(?:options?\s+)?\(?([a-h1-9])\)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?\s*[.!]?\s*(?:please)?[.!]?\s*$`)
 	optionLineRe = lazyRE(`(?im)^\s*(?:[-*]\s*)?(?:\*\*)?(?:option\s+)?\(?([a-h1-9])[).:]\)?(?:\*\*)?\s+(.+)$`)
 )
 
-// resolvePick resolves an option pick ("(a) and (c)", "option 2", "b")
+// resolvePick resolves an option pick ("(a) and (c)", "option 2", "b",
+// "It's b", "I'd go with 2")
 // against the option list of the assistant text it answers, returning the
 // picked options' text, or "".
 func resolvePick(req, asked string) string {
@@ -531,7 +532,7 @@ func resolvePick(req, asked string) string {
 			continue
 		}
 		if o, ok := opts[strings.ToLower(k)]; ok {
-			picked = append(picked, "("+strings.ToLower(k)+") "+truncate(o, 200))
+			picked = append(picked, "("+strings.ToLower(k)+") "+truncate(strings.ReplaceAll(o, "**", ""), 200))
 		}
 	}
 	return strings.Join(picked, "; ")

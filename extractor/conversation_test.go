@@ -117,14 +117,20 @@ func TestEndSignalAndExit(t *testing.T) {
 func TestOptionPickResolved(t *testing.T) {
 	t.Parallel()
 	asked := "Options:\n(a) keep the cache in memory\n(b) use Redis\n(c) add a TTL of 5 minutes"
-	if got := resolvePick("(a) and (c)", asked); got != "(a) keep the cache in memory; (c) add a TTL of 5 minutes" {
-		t.Errorf("resolvePick = %q", got)
+	tests := []struct{ reply, want string }{
+		{"(a) and (c)", "(a) keep the cache in memory; (c) add a TTL of 5 minutes"},
+		{"let's go with b", "(b) use Redis"},
+		{"It's b", "(b) use Redis"},
+		{"I'd go with (c).", "(c) add a TTL of 5 minutes"},
+		{"definitely a", "(a) keep the cache in memory"},
+		{"a new idea entirely", ""},
+		{"it's broken", ""},
+		{"b is wrong, redo it", ""},
 	}
-	if got := resolvePick("let's go with b", asked); got != "(b) use Redis" {
-		t.Errorf("resolvePick = %q", got)
-	}
-	if got := resolvePick("a new idea entirely", asked); got != "" {
-		t.Errorf("resolvePick of a sentence = %q, want none", got)
+	for _, tc := range tests {
+		if got := resolvePick(tc.reply, asked); got != tc.want {
+			t.Errorf("resolvePick(%q) = %q, want %q", tc.reply, got, tc.want)
+		}
 	}
 }
 

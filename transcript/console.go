@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -76,6 +77,7 @@ func decodeClaudeConsole(d *Decoder, doc []byte) error {
 	c := consoleBuilder{dec: d}
 	compacted := false
 	lines := docLines(doc)
+	width := pasteWidth(lines)
 	for i := 0; i < len(lines); i++ {
 		lineNo := i + 1
 		l := strings.TrimRight(lines[i], " \t\r")
@@ -111,7 +113,7 @@ func decodeClaudeConsole(d *Decoder, doc []byte) error {
 		case l == "":
 			c.blank()
 		case strings.HasPrefix(l, "  "):
-			c.more(strings.TrimPrefix(l, "  "), softWrapped(lines, i))
+			c.more(strings.TrimPrefix(l, "  "), softWrapped(lines, i, width))
 		default:
 			c.flush()
 		}
@@ -125,32 +127,82 @@ func decodeClaudeConsole(d *Decoder, doc []byte) error {
 // next line leaves at most a few columns of the width unused.
 const softWrapMinWidth = 70
 
-// softWrapped reports whether continuation line i of a Claude Code paste
+// softWrapped reports whether continuation line i of a terminal paste
 // goes on the line before it, cut there by the terminal's width rather
-// than by the person or the model: the line before is wide, and the
-// break fell on a space, which the terminal leaves at the end of the line
-// before ("…clutter the ⏎  console with that.") or at the start of this one
-// ("…mean they⏎   can't use…", a lower-case word: a list item starts with
-// its marker and a new sentence with a capital). Joining the two keeps
-// one sentence in one piece, so the constraints, decisions and quotes
-// read from it are whole.
-func softWrapped(lines []string, i int) bool {
+// than by the person or the model: the line before is wide, and either
+// the break fell on a space, which the terminal leaves at the end of the
+// line before ("…clutter the ⏎  console with that.") or at the start of
+// this one ("…mean they⏎   can't use…", a lower-case word: a list item
+// starts with its marker and a new sentence with a capital), or this
+// line's first word would not have fitted on the line before at the
+// paste's width ("…even though we're passing⏎  Path.home(), the mock…").
+// Joining the two keeps one sentence in one piece, so the constraints,
+// decisions and quotes read from it are whole. width is pasteWidth's
+// estimate, 0 when the paste has too few wide lines to tell.
+func softWrapped(lines []string, i, width int) bool {
 	if i == 0 {
 		return false
 	}
 	prev := strings.TrimRight(lines[i-1], "\r")
-	if utf8.RuneCountInString(prev) < softWrapMinWidth {
+	prevWidth := utf8.RuneCountInString(prev)
+	if prevWidth < softWrapMinWidth {
 		return false
 	}
 	if strings.HasSuffix(prev, " ") && !strings.HasSuffix(prev, "  ") {
 		return true
 	}
-	rest, ok := strings.CutPrefix(lines[i], "   ")
-	if !ok {
+	if rest, ok := strings.CutPrefix(lines[i], "   "); ok {
+		if r, _ := utf8.DecodeRuneInString(rest); unicode.IsLower(r) {
+			return true
+		}
+	}
+	body := strings.TrimSpace(strings.TrimRight(lines[i], "\r"))
+	if width == 0 || body == "" || startsBlock(body) {
 		return false
 	}
-	r, _ := utf8.DecodeRuneInString(rest)
-	return unicode.IsLower(r)
+	word, _, _ := strings.Cut(body, " ")
+	return prevWidth+1+utf8.RuneCountInString(word) > width
+}
+
+// startsBlock reports whether a continuation line opens a block of its
+// own (a list item, heading, table row, fence or box), which a terminal
+// never produces by wrapping prose.
+func startsBlock(line string) bool {
+	if strings.ContainsRune("-*+#|>`•⎿│╭╰", []rune(line)[0]) {
+		return true
+	}
+	digits := strings.TrimLeft(line, "0123456789")
+	return len(digits) < len(line) && (strings.HasPrefix(digits, ".") || strings.HasPrefix(digits, ")"))
+}
+
+// minWidthLines is how many lines must reach a width before pasteWidth
+// takes it as the terminal's: a few lines can be wider than the terminal
+// (a box drawn for another width, wide characters counted as one).
+const minWidthLines = 5
+
+// pasteWidth estimates the width of the terminal a paste was copied from:
+// the widest line length that at least minWidthLines lines reach, since
+// a terminal wraps every long line at or just under its width. It is 0
+// when fewer lines than that are wide enough to have been wrapped.
+func pasteWidth(lines []string) int {
+	counts := map[int]int{}
+	for _, l := range lines {
+		if n := utf8.RuneCountInString(strings.TrimRight(l, "\r")); n >= softWrapMinWidth {
+			counts[n]++
+		}
+	}
+	widths := make([]int, 0, len(counts))
+	for n := range counts {
+		widths = append(widths, n)
+	}
+	slices.Sort(widths)
+	reached := 0
+	for k := len(widths) - 1; k >= 0; k-- {
+		if reached += counts[widths[k]]; reached >= minWidthLines {
+			return widths[k]
+		}
+	}
+	return 0
 }
 
 // Gemini CLI paste.
@@ -188,6 +240,7 @@ func decodeGeminiConsole(d *Decoder, doc []byte) error {
 	c := consoleBuilder{dec: d}
 	inBox := false
 	lines := docLines(doc)
+	width := pasteWidth(lines)
 	for i, raw := range lines {
 		lineNo := i + 1
 		l := strings.TrimRight(raw, " \t\r")
@@ -221,7 +274,7 @@ func decodeGeminiConsole(d *Decoder, doc []byte) error {
 		case l == "":
 			c.blank()
 		case strings.HasPrefix(l, "  "):
-			c.more(strings.TrimPrefix(l, "  "), softWrapped(lines, i))
+			c.more(strings.TrimPrefix(l, "  "), softWrapped(lines, i, width))
 		default:
 			c.flush()
 		}

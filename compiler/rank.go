@@ -897,7 +897,9 @@ func noteBlocks(text string) []noteBlock {
 		t := strings.TrimSpace(l)
 		if noteHeadingRe.MatchString(t) {
 			flush()
-			cur = noteBlock{heading: strings.Trim(t, "#*: ")}
+			// "## 📊 **STATUS**": the heading's words, without the
+			// markup around them (or a bold mark left open inside).
+			cur = noteBlock{heading: strings.Trim(strings.ReplaceAll(t, "**", ""), "#*: ")}
 			continue
 		}
 		cur.body += l + "\n"

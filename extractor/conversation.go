@@ -229,16 +229,21 @@ func tidyText(s, cwd string) string {
 }
 
 // tidyAssistant applies tidyText to the assistant's words the prompt
-// quotes; the person's words are kept as typed.
+// quotes, and takes the courtesies off the start of its messages
+// (withoutCourtesy); the person's words are kept as typed.
 func tidyAssistant(c *Conversation, cwd string) {
 	if e := c.End; e != nil {
-		e.LastAssistant = tidyText(e.LastAssistant, cwd)
+		e.LastAssistant = withoutCourtesy(tidyText(e.LastAssistant, cwd))
 		e.StatedNext = tidyText(e.StatedNext, cwd)
 		e.Question = tidyText(e.Question, cwd)
+		e.Report = withoutCourtesy(tidyText(e.Report, cwd))
 	}
 	for i := range c.Recent {
-		if c.Recent[i].Role != handoff.RoleUser {
-			c.Recent[i].Text = tidyText(c.Recent[i].Text, cwd)
+		switch t := &c.Recent[i]; {
+		case t.Role == handoff.RoleAssistant && !t.Thinking:
+			t.Text = withoutCourtesy(tidyText(t.Text, cwd))
+		case t.Role != handoff.RoleUser:
+			t.Text = tidyText(t.Text, cwd)
 		}
 	}
 }

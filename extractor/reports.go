@@ -140,8 +140,8 @@ func reportLine(raw string) string {
 		}
 		t = strings.Join(cells, " — ")
 	}
-	t = cleanLine(t)
-	if utf8.RuneCountInString(t) < 12 {
+	t = withoutCourtesy(cleanLine(t))
+	if utf8.RuneCountInString(t) < 12 || courtesy(t) {
 		return ""
 	}
 	return t

@@ -3,6 +3,7 @@ package transcript
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -239,9 +240,12 @@ func decodeGeminiConsole(d *Decoder, doc []byte) error {
 	d.t.Session.Agent = "gemini-cli"
 	c := consoleBuilder{dec: d}
 	inBox := false
-	lines := docLines(doc)
+	lines, code, skip := numberedBlocks(docLines(doc))
 	width := pasteWidth(lines)
 	for i, raw := range lines {
+		if skip[i] {
+			continue
+		}
 		lineNo := i + 1
 		l := strings.TrimRight(raw, " \t\r")
 		trimmed := strings.TrimLeft(l, " ")
@@ -274,13 +278,96 @@ func decodeGeminiConsole(d *Decoder, doc []byte) error {
 		case l == "":
 			c.blank()
 		case strings.HasPrefix(l, "  "):
-			c.more(strings.TrimPrefix(l, "  "), softWrapped(lines, i, width))
+			c.more(strings.TrimPrefix(l, "  "), !code[i] && softWrapped(lines, i, width))
 		default:
 			c.flush()
 		}
 	}
 	c.flush()
 	return nil
+}
+
+// numberedBlocks finds the code blocks Gemini CLI prints with a line
+// number before each line ("    1 feat(docs): …", "   10 Co-Authored-By: …",
+// a long line continued under its text) and gives them back as the
+// fenced block they were: the numbers out, each line's continuations on
+// it, "```" before the first line and after the last. Read as prose, the
+// numbers became part of the assistant's words ("1 feat(docs) … 2 3
+// Adds …") and the code became its report. The lines keep their places
+// (line numbers cite the paste): code marks a block's lines, skip the
+// continuations merged into the line above them.
+func numberedBlocks(lines []string) (out []string, code, skip []bool) {
+	out, code, skip = lines, make([]bool, len(lines)), make([]bool, len(lines))
+	copied := false
+	for i := 0; i < len(lines); i++ {
+		col, text, ok := numberedLine(lines[i], 1, 0)
+		if !ok {
+			continue
+		}
+		type row struct {
+			at   int
+			text string
+		}
+		rows := []row{{i, text}}
+		j := i + 1
+		for ; j < len(lines); j++ {
+			l := strings.TrimRight(lines[j], " \t\r")
+			if _, text, ok := numberedLine(l, len(rows)+1, col); ok {
+				rows = append(rows, row{j, text})
+				continue
+			}
+			if cont, ok := strings.CutPrefix(l, strings.Repeat(" ", col)); ok && cont != "" && cont[0] != ' ' {
+				last := &rows[len(rows)-1]
+				last.text += " " + cont
+				skip[j] = true
+				continue
+			}
+			break
+		}
+		if len(rows) < 2 {
+			for k := i + 1; k < j; k++ {
+				skip[k] = false
+			}
+			continue
+		}
+		if !copied {
+			out, copied = slices.Clone(lines), true
+		}
+		for k, r := range rows {
+			t := r.text
+			if k == 0 {
+				t = "```\n" + t
+			}
+			if k == len(rows)-1 {
+				t += "\n```"
+			}
+			out[r.at], code[r.at] = "  "+t, true
+		}
+		i = j - 1
+	}
+	return out, code, skip
+}
+
+// numberedLine reads one line of a numbered block: at least two spaces,
+// the number want right-aligned so that its text starts at column col
+// (any column when col is 0), a space, the text. It returns the text's
+// column and the text.
+func numberedLine(l string, want, col int) (int, string, bool) {
+	l = strings.TrimRight(l, " \t\r")
+	digits := strconv.Itoa(want)
+	indent := len(l) - len(strings.TrimLeft(l, " "))
+	if indent < 2 || !strings.HasPrefix(l[indent:], digits) {
+		return 0, "", false
+	}
+	rest := l[indent+len(digits):]
+	if rest != "" && rest[0] != ' ' {
+		return 0, "", false
+	}
+	at := indent + len(digits) + 1
+	if col != 0 && at != col {
+		return 0, "", false
+	}
+	return at, strings.TrimPrefix(rest, " "), true
 }
 
 // consoleBuilder assembles turns from a terminal paste.

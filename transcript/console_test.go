@@ -121,3 +121,32 @@ func TestConsoleSoftWrap(t *testing.T) {
 		})
 	}
 }
+
+// TestGeminiNumberedCode: Gemini CLI prints a code block with a number
+// before each line; the block is read back as fenced code, numbers out
+// and a wrapped line whole, so that it is not taken for the assistant's
+// prose, while a numbered list of the assistant's own stays prose.
+func TestGeminiNumberedCode(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, paste, want string
+	}{
+		{"a commit message", "> commit it\n✦ Here is the message:\n\n    1 feat(docs): add screenshots\n    2 \n    3 Adds the screenshots of the UI, with a line long enough that the\n      terminal wrapped it.\n   10 not the next number\n",
+			"Here is the message:\n\n```\nfeat(docs): add screenshots\n\nAdds the screenshots of the UI, with a line long enough that the terminal wrapped it.\n```\n 10 not the next number"},
+		{"a list of the assistant's", "> plan?\n✦ Two steps:\n  1. read the file\n  2. fix the parser\n",
+			"Two steps:\n1. read the file\n2. fix the parser"},
+		{"one numbered line is no block", "> why?\n✦ Because:\n    1 reason only\n",
+			"Because:\n  1 reason only"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := Parse(context.Background(), strings.NewReader(tt.paste), Options{Format: FormatGeminiConsole})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Messages) < 2 || tr.Messages[1].Text != tt.want {
+				t.Errorf("messages = %+v\nwant the assistant's text %q", tr.Messages, tt.want)
+			}
+		})
+	}
+}

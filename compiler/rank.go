@@ -529,9 +529,11 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool, inForce []han
 	if b.small {
 		latestShown = smallRequestText
 	}
-	shownAsked := []map[string]bool{tokenSet(clipText(s.Goal, shortText)), tokenSet(clipText(s.LatestRequest, latestShown))}
+	shownGoal, shownLatest := clipText(s.Goal, shortText), clipText(s.LatestRequest, latestShown)
+	shownAsked := []map[string]bool{tokenSet(shownGoal), tokenSet(shownLatest)}
+	shownRuns := [][]string{wordList(shownGoal), wordList(shownLatest)}
 	for i, c := range s.Constraints {
-		if restated(tokenSet(c.Text), shownAsked...) {
+		if restated(tokenSet(c.Text), shownAsked...) || quotedWordForWord(wordList(c.Text), shownRuns...) {
 			continue
 		}
 		b.add(secConstraints, rankConstraints+3*i, "constraints", "- "+quoted(c.Text, itemText))

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -60,6 +61,33 @@ func sharedWords(a, b map[string]bool) int {
 		}
 	}
 	return n
+}
+
+// minWordForWord is the fewest words a text needs before
+// quotedWordForWord takes it as said where it appears word for word: three
+// words in a row ("Preserve agent-first design") rarely meet by chance.
+const minWordForWord = 3
+
+// quotedWordForWord reports whether words (a wordList) appear, in a row,
+// in one of within: a short constraint a request shown above says in its
+// own words, too short for restated to judge by its share of words.
+func quotedWordForWord(words []string, within ...[]string) bool {
+	if len(words) < minWordForWord {
+		return false
+	}
+	for _, hay := range within {
+		for i := 0; i+len(words) <= len(hay); i++ {
+			if slices.Equal(hay[i:i+len(words)], words) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wordList is s's words in order, lower-cased, punctuation out.
+func wordList(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 func tokenSet(s string) map[string]bool {

@@ -42,6 +42,25 @@ func TestRestated(t *testing.T) {
 	}
 }
 
+func TestQuotedWordForWord(t *testing.T) {
+	goal := wordList("Audit the repository. Constraints:\n- Preserve agent-first design\n- Keep all scaffolding aligned with the Codex")
+	for _, tc := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"a constraint the goal lists", "Preserve agent-first design.", true},
+		{"the same words, another order", "Design agent-first, preserve it.", false},
+		{"two words are too few to tell", "Audit the", false},
+		{"a rule of its own", "Preserve the public API.", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := quotedWordForWord(wordList(tc.text), goal); got != tc.want {
+				t.Errorf("quotedWordForWord(%q) = %v, want %v", tc.text, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestBareAck(t *testing.T) {
 	for _, tc := range []struct {
 		text string

@@ -383,6 +383,11 @@ const (
 	AskedInfix   = " when asked "
 )
 
+// ApprovedRationale opens the rationale of a proposal the person
+// approved: the approval is what makes the proposal a decision, so the
+// compiler says so even where the budget leaves the rationale out.
+const ApprovedRationale = "the person approved it: "
+
 // DecisionTypes lists every valid DecisionType, for validation and schemas.
 func DecisionTypes() []DecisionType {
 	return []DecisionType{DecisionApproach, DecisionLibrary, DecisionArchitecture, DecisionWorkaround, DecisionSkip, DecisionClarification}

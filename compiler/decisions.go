@@ -211,6 +211,10 @@ func decisionLine(d handoff.Decision, person bool) (brief, full string) {
 		lead, desc = "- unconfirmed guess: ", strings.TrimPrefix(desc, handoff.UnconfirmedPrefix)
 	case person && !strings.HasPrefix(d.Description, "The person "):
 		lead = "- the person: "
+	case strings.HasPrefix(d.Rationale, handoff.ApprovedRationale):
+		// A proposal ("… Want me to make this change?") reads as an
+		// open question unless the line says it was approved.
+		lead = "- approved by the person: "
 	case d.Type == handoff.DecisionWorkaround:
 		lead = "- workaround: "
 	case d.Type == handoff.DecisionSkip:
@@ -222,7 +226,11 @@ func decisionLine(d handoff.Decision, person bool) (brief, full string) {
 		brief = lead + quoted(desc, itemText)
 	}
 	full = brief
-	if d.Rationale != "" {
+	if reply, ok := strings.CutPrefix(d.Rationale, handoff.ApprovedRationale); ok {
+		// The lead says it was approved; the reply may say more ("yes,
+		// but keep the old flag").
+		full += " — their reply: " + quoted(strings.Trim(reply, "“”\""), 240)
+	} else if d.Rationale != "" {
 		full += " — why: " + rationale(d.Rationale)
 	}
 	if len(d.Alternatives) > 0 {

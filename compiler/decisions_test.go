@@ -77,6 +77,9 @@ func TestDecisionLine(t *testing.T) {
 		{handoff.Decision{Type: handoff.DecisionWorkaround, Description: "Pin numpy to 1.26"}, false, "- workaround: “Pin numpy to 1.26”", "- workaround: “Pin numpy to 1.26”"},
 		{handoff.Decision{Type: handoff.DecisionClarification, Description: "Use the v2 API"}, true, "- the person: “Use the v2 API”", "- the person: “Use the v2 API”"},
 		{handoff.Decision{Type: handoff.DecisionClarification, Description: `The person picked "(b)"`}, true, "- “The person picked \"(b)\"”", "- “The person picked \"(b)\"”"},
+		{handoff.Decision{Type: handoff.DecisionApproach, Description: "Remove the auto-fixing hooks. Want me to make this change?", Rationale: handoff.ApprovedRationale + "“yes, but keep ruff”"}, false,
+			"- approved by the person: “Remove the auto-fixing hooks. Want me to make this change?”",
+			"- approved by the person: “Remove the auto-fixing hooks. Want me to make this change?” — their reply: “yes, but keep ruff”"},
 		{handoff.Decision{Type: handoff.DecisionApproach, Description: "Tried and reverted: LibraryPaths dataclass", Rationale: "the person: “more LOC”"}, false,
 			"- tried and reverted: “LibraryPaths dataclass”", "- tried and reverted: “LibraryPaths dataclass” — why: the person: “more LOC”"},
 	} {

@@ -37,7 +37,7 @@ func approvals(main []handoff.Message, reqs []handoff.Request) []handoff.Decisio
 			if p := proposal(lastText); p != "" {
 				out = append(out, handoff.Decision{
 					Type: handoff.DecisionApproach, Description: truncate(p, descriptionLimit),
-					Rationale: "the person approved it: " + quoteData(truncate(reply, 80)),
+					Rationale: handoff.ApprovedRationale + quoteData(truncate(reply, 80)),
 					Source:    lastMsg.Ref(), Timestamp: m.Timestamp,
 				})
 			}

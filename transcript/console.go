@@ -317,17 +317,12 @@ func numberedBlocks(lines []string) (out []string, code, skip []bool) {
 				continue
 			}
 			if cont, ok := strings.CutPrefix(l, strings.Repeat(" ", col)); ok && cont != "" && cont[0] != ' ' {
-				last := &rows[len(rows)-1]
-				last.text += " " + cont
-				skip[j] = true
+				rows[len(rows)-1].text += " " + cont
 				continue
 			}
 			break
 		}
 		if len(rows) < 2 {
-			for k := i + 1; k < j; k++ {
-				skip[k] = false
-			}
 			continue
 		}
 		if !copied {
@@ -342,6 +337,9 @@ func numberedBlocks(lines []string) (out []string, code, skip []bool) {
 				t += "\n```"
 			}
 			out[r.at], code[r.at] = "  "+t, true
+		}
+		for k := i; k < j; k++ {
+			skip[k] = !code[k] // a continuation, now on its row
 		}
 		i = j - 1
 	}

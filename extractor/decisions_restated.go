@@ -28,6 +28,9 @@ var openingSpanRe = lazyRE("^[\\s*>•\"“'-]*`([^`\n]+)`")
 
 // restates reports whether candidate c chooses what old chose.
 func restates(c, old candidate) bool {
+	if c.label != "" && old.label != "" {
+		return c.label == old.label
+	}
 	if jaccard(wordSet(c.Description), wordSet(old.Description)) >= restateJaccard {
 		return true
 	}

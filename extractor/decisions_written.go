@@ -20,7 +20,7 @@ const (
 var (
 	// decisionTitleRe is a heading or label that is itself one decision:
 	// "### Decision: Use X", "D2: keep Y", "**Decision**: Z", "ADR-003: W".
-	decisionTitleRe = lazyRE(`(?i)^(?:#{1,6}\s*)?(?:[-*+]\s+)?(?:\*\*)?(?:decision|d\d{1,2}|adr[- ]?\d{1,4})(?:\*\*)?(?:\s*[:—–]|\s+-)\s*(?:\*\*)?\s*(.{3,})$`)
+	decisionTitleRe = lazyRE(`(?i)^(?:#{1,6}\s*)?(?:[-*+]\s+)?(?:\*\*)?(decision|d\d{1,2}|adr[- ]?\d{1,4})(?:\*\*)?(?:\s*[:—–]|\s+-)\s*(?:\*\*)?\s*(.{3,})$`)
 	// decisionsHeadingRe is a heading whose section lists decisions: its
 	// words are decisions, optionally qualified ("Key Architectural
 	// Decisions", "Design decisions made"), or a bare "Design",
@@ -41,6 +41,7 @@ var (
 // writtenEntry is one decision read from a written file.
 type writtenEntry struct {
 	text, rationale string
+	label           string // decisionLabel of its title, "" when none
 	alts            []string
 }
 
@@ -119,7 +120,7 @@ func decisionEntries(text string) []writtenEntry {
 		}
 		if m := decisionTitleRe.FindStringSubmatch(t); m != nil {
 			flush()
-			cur = &writtenEntry{text: strings.Trim(m[1], "*_ ")}
+			cur = &writtenEntry{text: strings.Trim(m[2], "*_ "), label: decisionLabel(m[1])}
 			if level > 0 && section <= 0 {
 				section = -level
 			}
@@ -211,7 +212,7 @@ func (s *decisionSet) scanWritten(m handoff.Message, task string) {
 				Timestamp: m.Timestamp, TaskID: task, Source: m.Ref(),
 				Description: truncate(e.text, descriptionLimit), Rationale: e.rationale,
 				Alternatives: e.alts,
-			}, alts: e.alts}
+			}, alts: e.alts, label: e.label}
 			cand.Type = s.classify(e.text, false)
 			s.add(cand)
 		}

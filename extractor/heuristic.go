@@ -66,7 +66,11 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 		ds.confirm(i, m)
 		switch m.Role {
 		case handoff.RoleAssistant:
-			ds.scan(i, m, withoutThinking(m.Text), false, currentTask)
+			text, labelled := ds.labelledDecisions(m, withoutThinking(m.Text), currentTask)
+			for _, c := range labelled {
+				ds.add(c)
+			}
+			ds.scan(i, m, text, false, currentTask)
 			ds.scanWritten(m, currentTask)
 		case handoff.RoleUser:
 			req := userRequest(m.Text)
@@ -201,6 +205,9 @@ type candidate struct {
 	reversal     bool
 	// unconfirmed marks a hedged claim no later message confirmed.
 	unconfirmed bool
+	// label is the decision's own label ("D4", "ADR3"), "" when it has
+	// none: one label is one decision.
+	label string
 }
 
 // decisionSet accumulates decisions in order, folding near-duplicates and

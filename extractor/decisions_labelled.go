@@ -1,0 +1,79 @@
+package extractor
+
+import (
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// Decisions the assistant numbered in its own words. A design session
+// keeps a register ("- **D4** — `rawData` untouched; `SessionData` is
+// additive", "**Decision:** keep SQLite", "ADR-3: …") and repeats it as
+// the register grows and entries change. Each such line is one decision
+// whatever its phrasing, so the first-person patterns are not needed to
+// find it; and one label is one decision, so a later line under the same
+// label is its newest wording (D4 first "dropped", later "untouched")
+// and the earlier one is not listed beside it.
+
+// labelledDecisionRe is a line that opens with a decision label: a list
+// mark, bold, then "D<n>", "ADR-<n>" or "Decision", then a separator
+// (":", a dash, or the bold's close) and the decision itself. "D<n>" must
+// be upper case in prose, where "d3" is more likely a name than a label.
+var labelledDecisionRe = lazyRE(`^(?:[-*+]\s+)?(?:\*\*)?(D\d{1,2}|(?i:adr[- ]?\d{1,4}|decision(?:\s+\d{1,3})?))(?:(?:\*\*)?\s*[:—–]\s*(?:\*\*)?|\s+[-—–]\s+|\*\*\s+)\s*(\S.{2,})$`)
+
+// aboutLabelRe is a body that goes on talking about the label instead of
+// stating a decision: "**D9** is now purely machine identity", "**D6**
+// recorded", "D5 and D7 stay".
+var aboutLabelRe = lazyRE(`^(?:is|was|are|were|has|had|have|now|still|already|also|and|or|but|which|that|then|so|stays?|remains?|says|said|covers|records?|recorded|captures?|captured|holds|landed|needs|moved|changed|updated|added|removed|(?:to|in|on|with|from|of|for)\b)\b`)
+
+// decisionLabel is the key a label is compared by: "adr 3", "ADR-3" and
+// "ADR3" are one label; a bare "Decision" is no label at all.
+func decisionLabel(label string) string {
+	key := strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(label))
+	if key == "DECISION" {
+		return ""
+	}
+	return key
+}
+
+// labelledDecisions returns the text with its labelled decision lines
+// taken out, and those lines as candidates: the rest of the text is
+// left to the sentence patterns, which would read the same line again.
+func (s *decisionSet) labelledDecisions(m handoff.Message, text, task string) (string, []candidate) {
+	lines := strings.Split(text, "\n")
+	var found []candidate
+	kept := lines[:0:0]
+	fenced := false
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "```") {
+			fenced = !fenced
+		}
+		sm := labelledDecisionRe.FindStringSubmatch(t)
+		if fenced || sm == nil {
+			kept = append(kept, l)
+			continue
+		}
+		body := strings.TrimSpace(strings.ReplaceAll(sm[2], "**", ""))
+		if len([]rune(body)) < 8 {
+			kept = append(kept, l)
+			continue
+		}
+		if aboutLabelRe.MatchString(body) {
+			kept = append(kept, l)
+			continue
+		}
+		label := decisionLabel(sm[1])
+		desc := body
+		if label != "" {
+			desc = strings.TrimSpace(sm[1]) + ": " + body
+		}
+		c := candidate{Decision: handoff.Decision{
+			Timestamp: m.Timestamp, TaskID: task, Source: m.Ref(),
+			Description: truncate(desc, descriptionLimit),
+		}, label: label}
+		c.Type = s.classify(body, false)
+		found = append(found, c)
+	}
+	return strings.Join(kept, "\n"), found
+}

@@ -108,6 +108,8 @@ type compilation struct {
 	renders int
 	// chosen is what fit chose to show, for tests and diagnostics.
 	chosen []bool
+	// sayers are the groups some piece's saidIn names.
+	sayers map[int]bool
 }
 
 // Compile renders s into a resume prompt of at most opts.Budget tokens.
@@ -165,6 +167,12 @@ func (c *compilation) fit() (*Result, error) {
 		c.pieces[i].tokens = c.counter.Count(c.pieces[i].text + c.pieces[i].tail + "\n")
 	}
 	c.countHeadings()
+	c.sayers = map[int]bool{}
+	for _, p := range c.pieces {
+		if p.saidIn != 0 {
+			c.sayers[p.saidIn] = true
+		}
+	}
 	chosen := make([]bool, len(c.pieces))
 	base, err := c.render(chosen)
 	if err != nil {
@@ -238,6 +246,7 @@ func (c *compilation) exact(chosen []bool, text string, n int) ([]bool, string, 
 			trial[replaced] = false
 		}
 		trial[i] = true
+		c.unsay(trial, i)
 		tries++
 		t2, n2, err := c.render2(trial)
 		if err != nil {
@@ -309,7 +318,7 @@ func (c *compilation) greedy(chosen []bool, room int, slack float64) int {
 	gap := false // a recent turn was left out: no older one may follow
 	for _, i := range c.rankOrder() {
 		p := c.pieces[i]
-		if chosen[i] {
+		if chosen[i] || c.said(chosen, i) {
 			continue
 		}
 		if gap && c.recentShort(i) {
@@ -341,11 +350,44 @@ func (c *compilation) greedy(chosen []bool, room int, slack float64) int {
 			chosen[replaced] = false
 		}
 		chosen[i] = true
-		used += cost
+		used += cost - c.unsay(chosen, i)
 		open[p.sec] = true
 		added++
 	}
 	return added
+}
+
+// said reports whether piece i says nothing new beside what is chosen: a
+// chosen variant of its saidIn group, of level saidFrom or longer, quotes
+// it word for word.
+func (c *compilation) said(chosen []bool, i int) bool {
+	p := c.pieces[i]
+	if p.saidIn == 0 {
+		return false
+	}
+	for j, q := range c.pieces {
+		if chosen[j] && q.group == p.saidIn && q.level >= p.saidFrom {
+			return true
+		}
+	}
+	return false
+}
+
+// unsay takes out of chosen the pieces that piece i, just chosen, says
+// word for word, and returns the tokens that frees.
+func (c *compilation) unsay(chosen []bool, i int) int {
+	g := c.pieces[i].group
+	if g == 0 || !c.sayers[g] {
+		return 0
+	}
+	freed := 0
+	for j, q := range c.pieces {
+		if chosen[j] && q.saidIn == g && c.said(chosen, j) {
+			chosen[j] = false
+			freed += q.tokens
+		}
+	}
+	return freed
 }
 
 // recentShort reports a recent turn's first (short) form. Those are
@@ -524,7 +566,7 @@ func (c *compilation) dropped(chosen []bool) []Dropped {
 	var kinds []string
 	seenGroup := map[int]bool{}
 	for i, p := range c.pieces {
-		if chosen[i] || p.kind == "" {
+		if chosen[i] || p.kind == "" || c.said(chosen, i) {
 			continue
 		}
 		if p.group != 0 {

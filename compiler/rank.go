@@ -85,6 +85,11 @@ type piece struct {
 	// list's overflow item needs the summary it continues. It is rendered
 	// only when a piece of that kind is.
 	needs string
+	// saidIn > 0 names the group of a longer text that says this piece
+	// word for word from its variant of level saidFrom on (a constraint
+	// the goal's full form quotes): while such a variant is shown, this
+	// piece is not (see compilation.said).
+	saidIn, saidFrom int
 }
 
 // The rank table: the one place that decides what the budget keeps.
@@ -184,6 +189,25 @@ func (b *builder) addNeeding(sec section, rank int, kind, text, needs string) {
 		return
 	}
 	b.pieces = append(b.pieces, piece{sec: sec, rank: rank, kind: kind, text: text, needs: needs})
+}
+
+// saidByLonger marks the piece added last as said by the first of groups
+// (variants of a longer text) whose variant of some level quotes words
+// word for word, from the lowest such level on: shown beside that
+// variant, it would say the same words twice.
+func (b *builder) saidByLonger(words []string, groups ...int) {
+	last := &b.pieces[len(b.pieces)-1]
+	for _, g := range groups {
+		if g == 0 {
+			continue
+		}
+		for _, p := range b.pieces {
+			if p.group == g && quotedWordForWord(words, wordList(p.text)) {
+				last.saidIn, last.saidFrom = g, p.level
+				return
+			}
+		}
+	}
 }
 
 // variants adds the short, longer and full renderings of one text, as one
@@ -489,8 +513,10 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool, inForce []han
 			latestSrc = r.Source.Index
 		}
 	}
+	goalGroup, latestGroup := 0, 0
 	if s.Goal != "" {
 		lead := "Overall goal:\n"
+		goalGroup = b.groups + 1
 		b.variants(secRequest, "goal", []int{rankGoalShort, rankGoalFull}, []string{
 			lead + blockQuote(s.Goal, shortText), lead + blockQuote(s.Goal, fullText),
 		})
@@ -500,6 +526,7 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool, inForce []han
 	}
 	if s.LatestRequest != "" {
 		lead := "Latest request:\n"
+		latestGroup = b.groups + 1
 		short := lead + blockQuote(s.LatestRequest, shortText)
 		if d, ok := pastedLog(s.LatestRequest); ok {
 			short = "Latest request (a pasted log: its first line and the lines that say what failed):\n" + blockQuote(d, shortText+200)
@@ -533,10 +560,12 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool, inForce []han
 	shownAsked := []map[string]bool{tokenSet(shownGoal), tokenSet(shownLatest)}
 	shownRuns := [][]string{wordList(shownGoal), wordList(shownLatest)}
 	for i, c := range s.Constraints {
-		if restated(tokenSet(c.Text), shownAsked...) || quotedWordForWord(wordList(c.Text), shownRuns...) {
+		words := wordList(c.Text)
+		if restated(tokenSet(c.Text), shownAsked...) || quotedWordForWord(words, shownRuns...) {
 			continue
 		}
 		b.add(secConstraints, rankConstraints+3*i, "constraints", "- "+quoted(c.Text, itemText))
+		b.saidByLonger(words, goalGroup, latestGroup)
 	}
 	n := 0
 	// The word sets of what is shown, to find a message sent twice. Only

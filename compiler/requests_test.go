@@ -179,3 +179,38 @@ func TestEarlierRequestsBounded(t *testing.T) {
 		t.Errorf("%d earlier messages offered, want %d", len(groups), maxEarlierRequests)
 	}
 }
+
+// TestConstraintSaidByFullGoal: a constraint the goal's full form quotes
+// word for word, past what its short form shows, is listed only while the
+// full goal is not shown; it is not reported as cut when left out.
+func TestConstraintSaidByFullGoal(t *testing.T) {
+	t.Parallel()
+	rule := "Do not revert edits made by the other workers in this repository."
+	goal := "Implement batch 2 of the coverage plan in your forked workspace. " + strings.Repeat("Raise branch coverage of the admin routes with behaviour tests. ", 6) + rule
+	s := &handoff.Snapshot{
+		Goal:        goal,
+		Constraints: []handoff.Constraint{{Text: rule}},
+		NextStep:    "Run the coverage suite.",
+	}
+	for _, tc := range []struct {
+		budget   int
+		fullGoal bool
+	}{{1000, true}, {190, false}} {
+		res := compileWith(t, s, tc.budget)
+		if got := strings.Contains(res.Prompt, "> "+rule) || strings.Contains(res.Prompt, rule+"\n"); got != tc.fullGoal {
+			t.Fatalf("budget %d: full goal shown = %v, want %v:\n%s", tc.budget, got, tc.fullGoal, res.Prompt)
+		}
+		want := 1
+		if tc.fullGoal {
+			want = 0 // said in the goal, not again
+		}
+		if got := strings.Count(res.Prompt, "“"+rule+"”"); got != want {
+			t.Errorf("budget %d: constraint listed %d times, want %d:\n%s", tc.budget, got, want, res.Prompt)
+		}
+		for _, d := range res.Dropped {
+			if d.Section == "constraints" {
+				t.Errorf("budget %d: constraint reported cut: %+v", tc.budget, res.Dropped)
+			}
+		}
+	}
+}

@@ -58,7 +58,7 @@ func (c *compilation) view(chosen []bool) View {
 		}
 	}
 	for i, p := range c.pieces {
-		if !chosen[i] && !p.fixed || p.needs != "" && !shownKind[p.needs] {
+		if !chosen[i] && !p.fixed || p.needs != "" && !shownKind[p.needs] || c.said(chosen, i) {
 			continue
 		}
 		if p.tail != "" && shownKind[p.tailKind] {

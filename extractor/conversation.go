@@ -680,8 +680,14 @@ func constraints(reqs []handoff.Request, full map[int]string) []handoff.Constrai
 }
 
 var (
-	statedNextRe = lazyRE(`(?i)(?:^(?:#+\s*|\*\*)?(?:recommended |suggested |immediate |possible )?next steps?\b|\bnext steps?\s*:|\bthe next (?:step|thing) (?:is|would be|will be)\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will) (?:now|then|next)\b|\bthen I(?:'ll| will)\b|^(?:#+\s*|\*\*)?remaining(?: work| tasks| items| issues)?\b.*:|\bstill (?:need|needs) to\b|\bleft to do\b|\bto do next\b|\bwould you like\b|\bshould I\b|\bshall I\b|\bdo you want\b|\bwant me to\b|\b(?:in the )?next (?:session|time)\s*[:—–,]|\bfor the next session\b)`)
-	questionEnd  = lazyRE(`\?\s*(?:\*\*)?\s*$`)
+	statedNextRe = lazyRE(`(?i)(?:^(?:#+\s*|\*\*)?(?:recommended |suggested |immediate |possible )?next steps?\b|\bnext steps?\s*:|\bthe next (?:step|thing) (?:is|would be|will be)\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will) (?:now|then|next)\b|\bthen I(?:'ll| will)\b|^(?:#+\s*|\*\*)?remaining(?: work| tasks| items| issues)?\b.*:|\bstill (?:need|needs) to\b|\bleft to do\b|\bto do next\b|\bwould you like\b|\bshould I\b|\bshall I\b|\bdo you want\b|\bwant me to\b|\b(?:in the )?next (?:session|time)\s*[:—–,]|\bfor the next session\b|` + readyToRe + `)`)
+	// readyToRe is the assistant saying it is ready for the next piece of
+	// work, said of itself ("Ready to start building Chunk 1 whenever you
+	// want", "I'm ready to implement it once you confirm"): what comes
+	// next, on the person's word. "The PR is ready to merge" is a state.
+	readyToRe   = `(?:^|[.!]\s+|\b(?:I'?m|I am|we'?re|we are)\s+(?:now\s+|all\s+)?)ready to (?:start|begin|proceed|move on|continue|tackle|implement|build|work on|pick up|dig into)\b`
+	offeredNext = lazyRE(`(?i)` + readyToRe + `|\bwould you like\b|\bdo you want\b|\bwant me to\b`)
+	questionEnd = lazyRE(`\?\s*(?:\*\*)?\s*$`)
 )
 
 // endState reads where the session stopped.
@@ -860,9 +866,13 @@ func statedNext(text string) string {
 	lines := strings.Split(stripCode(text), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := strings.TrimSpace(lines[i])
-		if l == "" || !statedNextRe.MatchString(l) {
+		loc := statedNextRe.FindStringIndex(l)
+		if l == "" || loc == nil {
 			continue
 		}
+		// From the sentence that says it: what the line reported before
+		// ("The doc is complete. Ready to start Chunk 1 …") is done.
+		l = l[sentenceStart(l, loc[1]-1):]
 		out := l
 		// A heading-like line ("Next steps:") is followed by its list.
 		if strings.HasSuffix(strings.TrimRight(l, "*"), ":") {
@@ -883,6 +893,17 @@ func statedNext(text string) string {
 		return truncate(spaceRun.ReplaceAllString(out, " "), statedNextLimit)
 	}
 	return ""
+}
+
+// sentenceStart returns where the sentence holding byte at of s begins:
+// after the last ". ", "! " or "? " before it, else 0.
+func sentenceStart(s string, at int) int {
+	for i := at - 1; i > 0; i-- {
+		if s[i] == ' ' && strings.ContainsRune(".!?", rune(s[i-1])) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 var listItemRe = lazyRE(`^(?:[-*•]|\d+[.)]|[a-h][.)])\s+`)

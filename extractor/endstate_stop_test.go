@@ -90,7 +90,7 @@ func TestNextSessionStated(t *testing.T) {
 		name, last, want string
 	}{
 		{"assistant's next session", "Sounds good. Next session: an end-to-end test that imports the February sample and checks its totals.",
-			"Carry on with what the assistant said comes next: “Sounds good. Next session: an end-to-end test"},
+			"Carry on with what the assistant said comes next: “Next session: an end-to-end test"},
 		{"person's next time only", "Understood, I'll leave net worth as it is.",
 			"Start with what the person asked to be done in the next session: “add an integration test that imports the February sample end to end”"},
 		{"no deferral", "Understood, net worth stays as it is.", "The last turn ended with the assistant reporting"},
@@ -107,6 +107,32 @@ func TestNextSessionStated(t *testing.T) {
 			}
 			c.say(tt.last)
 			c.user("/exit")
+			if next := build(t, c, handoff.SessionInfo{}).NextStep; !strings.HasPrefix(next, tt.want) {
+				t.Errorf("next step = %q\nwant prefix %q", next, tt.want)
+			}
+		})
+	}
+}
+
+// TestReadyOffer: an assistant that says it is ready for the next piece of
+// work offers it, and the step waits for the person's word; what its last
+// paragraph reported before that sentence is not part of the step; a
+// thing "ready to merge" is a state, not an offer.
+func TestReadyOffer(t *testing.T) {
+	tests := []struct {
+		name, last, want string
+	}{
+		{"ready to start", "The doc is complete: goal, decisions, plan. Ready to start building Chunk 1 whenever you want to move to code.",
+			"The assistant's last words offered the next step: “Ready to start building Chunk 1 whenever you want to move to code.” — take it up once the person agrees."},
+		{"first person", "Plan written. I'm ready to implement the parser once you confirm the grammar.",
+			"The assistant's last words offered the next step: “I'm ready to implement the parser once you confirm the grammar.”"},
+		{"a state", "The branch is pushed and the PR is ready to merge.", "The last turn ended with the assistant reporting"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newConvo(t)
+			c.user("Write the plan for the importer into docs/PLAN.md")
+			c.say(tt.last)
 			if next := build(t, c, handoff.SessionInfo{}).NextStep; !strings.HasPrefix(next, tt.want) {
 				t.Errorf("next step = %q\nwant prefix %q", next, tt.want)
 			}

@@ -313,6 +313,11 @@ func nextStep(s *handoff.Snapshot, resumed bool) string {
 		if how := abruptEnd(e); how != "" && !resumed {
 			return abruptNext(e, how, nextStep(s, true))
 		}
+		if e.StatedNext != "" && offeredNext.MatchString(e.StatedNext) {
+			// An offer waits on the person: "carry on" would start
+			// what they had not agreed to.
+			return "The assistant's last words offered the next step: " + quoteData(truncate(e.StatedNext, 300)) + " — take it up once the person agrees."
+		}
 		if e.StatedNext != "" {
 			return "Carry on with what the assistant said comes next: " + quoteData(truncate(e.StatedNext, 300))
 		}

@@ -145,6 +145,19 @@ type SessionInfo struct {
 	// finish), "awaiting user input", "user exited" (/exit), "turn aborted"
 	// (Codex turn_aborted, an interrupted request).
 	EndSignal string `json:"end_signal,omitempty"`
+	// Title is the session's name: the one the person gave it (Claude
+	// Code custom-title, /rename) over the one the agent made up
+	// (ai-title).
+	Title string `json:"title,omitempty"`
+	// Worktree is the git worktree the session last moved into (Claude
+	// Code worktree-state), and WorktreeBranch its branch: the work is
+	// there, and a successor started in the original directory would look
+	// at another tree.
+	Worktree       string `json:"worktree,omitempty"`
+	WorktreeBranch string `json:"worktree_branch,omitempty"`
+	// PullRequests are the pull requests the session opened (Claude Code
+	// pr-link), each its URL, or "owner/repo#N" when it has none.
+	PullRequests []string `json:"pull_requests,omitempty"`
 	// Subagent describes the task a subagent rollout was spawned with,
 	// when the transcript is a subagent's own (Codex forked child): the
 	// parent's replayed history is then marked Sidechain.

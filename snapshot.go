@@ -157,6 +157,12 @@ type SourceInfo struct {
 	// EndedAt is the time of the session's last message, when known: the
 	// time the snapshot describes, as opposed to CreatedAt.
 	EndedAt time.Time `json:"ended_at,omitzero"`
+	// Title, Worktree, WorktreeBranch and PullRequests are the
+	// transcript's own (see SessionInfo).
+	Title          string   `json:"title,omitempty"`
+	Worktree       string   `json:"worktree,omitempty"`
+	WorktreeBranch string   `json:"worktree_branch,omitempty"`
+	PullRequests   []string `json:"pull_requests,omitempty"`
 }
 
 // Request is one message the person wrote.

@@ -332,6 +332,11 @@ func title(s *handoff.Snapshot) string {
 // and which stored session this is.
 func header(s *handoff.Snapshot) string {
 	parts := whenAndBranch(s, true)
+	if s.Source.Title != "" {
+		// The session's own name, after when it ended: it is the
+		// session's text, so it is quoted.
+		parts = slices.Insert(parts, min(1, len(parts)), "titled "+quoted(s.Source.Title, 80))
+	}
 	model := s.Usage.Model
 	if model == "" {
 		model = s.Source.Model
@@ -379,6 +384,9 @@ func whenAndBranch(s *handoff.Snapshot, snapshotTime bool) []string {
 		parts = append(parts, "Snapshot taken "+s.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	branch := s.Source.GitBranch
+	if s.Source.WorktreeBranch != "" {
+		branch = s.Source.WorktreeBranch // where the session worked
+	}
 	if g := s.GitSeen; g != nil && g.Head != "" && branch != "" {
 		// Corrects the metadata's branch; where the metadata has none,
 		// the Git section names the branch the output showed.
@@ -389,6 +397,9 @@ func whenAndBranch(s *handoff.Snapshot, snapshotTime bool) []string {
 	}
 	if branch != "" {
 		parts = append(parts, "branch "+label(branch, 80))
+	}
+	if s.Source.Worktree != "" {
+		parts = append(parts, "in worktree "+label(s.Source.Worktree, 160))
 	}
 	return parts
 }
@@ -1131,6 +1142,11 @@ func (b *builder) tests(s *handoff.Snapshot) {
 }
 
 func (b *builder) work(s *handoff.Snapshot) {
+	// The pull requests the session opened: where its work went for
+	// review, ranked with the newest commit.
+	for i, pr := range s.Source.PullRequests {
+		b.add(secWork, rankCommits+4*i, "pull requests", "- opened pull request "+label(pr, 200))
+	}
 	for i := len(s.Commits) - 1; i >= 0; i-- {
 		c := s.Commits[i]
 		text := "- commit "

@@ -77,6 +77,11 @@ func Build(ctx context.Context, t *handoff.Transcript, opts BuildOptions) (*hand
 		Warnings:  len(t.Warnings),
 		GitBranch: t.Session.GitBranch,
 		EndedAt:   t.Session.EndedAt,
+
+		Title:          t.Session.Title,
+		Worktree:       t.Session.Worktree,
+		WorktreeBranch: t.Session.WorktreeBranch,
+		PullRequests:   t.Session.PullRequests,
 	}
 	if opts.ReadGit {
 		snap.GitState = gitstate.Read(ctx, t.Session.CWD)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,8 +38,12 @@ import (
 //     CompactSummary=true.
 //   - System lines with text content ("Claude Opus 4 limit reached…") are
 //     RoleSystem Messages with Meta=true; other system subtypes, and every
-//     non-message type (summary, file-history-snapshot, progress, …), are
-//     skipped silently.
+//     other non-message type (summary, file-history-snapshot, progress, …),
+//     are skipped silently.
+//   - Four metadata types are session facts: custom-title (else ai-title)
+//     is Session.Title, each pr-link adds to Session.PullRequests, and the
+//     last worktree-state sets Session.Worktree and WorktreeBranch (empty
+//     when the session left its worktree).
 //   - isSidechain:true or an agentId marks Sidechain.
 
 // ccLine is the envelope of one Claude Code JSONL line; only the fields
@@ -107,6 +112,9 @@ type claudeParser struct {
 	afterBoundary bool
 	// mainModel is the model of the latest main-thread response.
 	mainModel, anyModel string
+	// titled: the person named the session; the agent's title no longer
+	// replaces theirs.
+	titled bool
 }
 
 func newClaudeParser() *claudeParser {
@@ -134,8 +142,11 @@ func (p *claudeParser) record(d *Decoder, line []byte, lineNo int) error {
 	}
 	switch l.Type {
 	case "user", "assistant", "system":
+	case "custom-title", "ai-title", "pr-link", "worktree-state":
+		p.metadata(d, l.Type, line)
+		return nil
 	default:
-		return nil // metadata and unknown entry types carry no turns
+		return nil // other metadata and unknown entry types carry no turns
 	}
 	p.session(d, &l)
 	sidechain := flag(l.IsSidechain) || l.AgentID != "" || stringValue(l.ParentToolUseID) != ""
@@ -165,6 +176,55 @@ func (p *claudeParser) record(d *Decoder, line []byte, lineNo int) error {
 		return nil
 	}
 	return p.user(d, base, &l, l.Message.Content)
+}
+
+// ccMeta is the payload of the metadata lines handoff reads: the
+// session's title, a pull request it opened, the worktree it moved into.
+type ccMeta struct {
+	CustomTitle  string `json:"customTitle"`
+	AITitle      string `json:"aiTitle"`
+	PRNumber     int    `json:"prNumber"`
+	PRURL        string `json:"prUrl"`
+	PRRepository string `json:"prRepository"`
+	// WorktreeSession is null when the session left its worktree.
+	WorktreeSession *struct {
+		WorktreePath   string `json:"worktreePath"`
+		WorktreeBranch string `json:"worktreeBranch"`
+	} `json:"worktreeSession"`
+}
+
+// metadata records what a title, pull request or worktree line says. A
+// line that does not decode is skipped like any other metadata: it holds
+// no turn to lose.
+func (p *claudeParser) metadata(d *Decoder, typ string, line []byte) {
+	var m ccMeta
+	if json.Unmarshal(line, &m) != nil {
+		return
+	}
+	s := &d.t.Session
+	switch typ {
+	case "custom-title":
+		if t := strings.TrimSpace(m.CustomTitle); t != "" {
+			s.Title, p.titled = t, true
+		}
+	case "ai-title":
+		if t := strings.TrimSpace(m.AITitle); t != "" && !p.titled {
+			s.Title = t
+		}
+	case "pr-link":
+		pr := strings.TrimSpace(m.PRURL)
+		if pr == "" && m.PRRepository != "" && m.PRNumber > 0 {
+			pr = fmt.Sprintf("%s#%d", m.PRRepository, m.PRNumber)
+		}
+		if pr != "" && !slices.Contains(s.PullRequests, pr) {
+			s.PullRequests = append(s.PullRequests, pr)
+		}
+	case "worktree-state":
+		s.Worktree, s.WorktreeBranch = "", ""
+		if w := m.WorktreeSession; w != nil {
+			s.Worktree, s.WorktreeBranch = strings.TrimSpace(w.WorktreePath), strings.TrimSpace(w.WorktreeBranch)
+		}
+	}
 }
 
 // session records the session metadata a line carries.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -117,7 +119,7 @@ func TestParseClaudeCodeFixture(t *testing.T) {
 		t.Errorf("time span = %v – %v", s.StartedAt, s.EndedAt)
 	}
 	s.StartedAt, s.EndedAt = wantSession.StartedAt, wantSession.EndedAt
-	if s != wantSession {
+	if !reflect.DeepEqual(s, wantSession) {
 		t.Errorf("session = %+v\nwant %+v", s, wantSession)
 	}
 	if n := len(tr.MainThread()); n != len(tr.Messages)-2 {
@@ -215,6 +217,50 @@ func TestParseClaudeCodeCases(t *testing.T) {
 			}
 			if len(tr.Warnings) != 0 {
 				t.Errorf("warnings: %+v", tr.Warnings)
+			}
+		})
+	}
+}
+
+// TestClaudeCodeSessionFacts: the title the person gave the session wins
+// over the agent's in either order; each pull request is listed once,
+// by URL, else as owner/repo#N; the last worktree-state says where the
+// session worked, and a null one that it left the worktree; a metadata
+// line that does not decode loses nothing and warns of nothing.
+func TestClaudeCodeSessionFacts(t *testing.T) {
+	t.Parallel()
+	enter := `{"type":"worktree-state","worktreeSession":{"originalCwd":"/r","worktreePath":"/r/worktrees/x","worktreeName":"x","worktreeBranch":"feature/x"}}`
+	tests := []struct {
+		name                    string
+		lines                   []string
+		title, worktree, branch string
+		prs                     []string
+	}{
+		{"person's title after the agent's", []string{`{"type":"ai-title","aiTitle":"Fix login"}`, `{"type":"custom-title","customTitle":"Auth rework"}`}, "Auth rework", "", "", nil},
+		{"person's title before the agent's", []string{`{"type":"custom-title","customTitle":"Auth rework"}`, `{"type":"ai-title","aiTitle":"Fix login"}`}, "Auth rework", "", "", nil},
+		{"agent's title alone", []string{`{"type":"ai-title","aiTitle":"Fix login"}`}, "Fix login", "", "", nil},
+		{"pull requests", []string{
+			`{"type":"pr-link","prNumber":7,"prUrl":"https://github.com/o/r/pull/7","prRepository":"o/r"}`,
+			`{"type":"pr-link","prNumber":7,"prUrl":"https://github.com/o/r/pull/7","prRepository":"o/r"}`,
+			`{"type":"pr-link","prNumber":9,"prRepository":"o/r"}`,
+		}, "", "", "", []string{"https://github.com/o/r/pull/7", "o/r#9"}},
+		{"in a worktree", []string{enter}, "", "/r/worktrees/x", "feature/x", nil},
+		{"left the worktree", []string{enter, `{"type":"worktree-state","worktreeSession":null}`}, "", "", "", nil},
+		{"undecodable metadata", []string{`{"type":"custom-title","customTitle":["not","text"]}`}, "", "", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := append(slices.Clone(tt.lines), ccUser("u1", `"Add rate limiting."`))
+			tr, err := Parse(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), Options{Format: FormatClaudeCode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := tr.Session
+			if s.Title != tt.title || s.Worktree != tt.worktree || s.WorktreeBranch != tt.branch || !slices.Equal(s.PullRequests, tt.prs) {
+				t.Errorf("title %q, worktree %q on %q, pull requests %q; want %q, %q on %q, %q", s.Title, s.Worktree, s.WorktreeBranch, s.PullRequests, tt.title, tt.worktree, tt.branch, tt.prs)
+			}
+			if len(tr.Messages) != 1 || len(tr.Warnings) != 0 {
+				t.Errorf("messages %d, warnings %+v: want the one request and no warning", len(tr.Messages), tr.Warnings)
 			}
 		})
 	}

@@ -1,0 +1,42 @@
+package compiler
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// TestSessionFactsShown: the session's title is quoted in the header, and
+// a title made to look like a heading stays on the header line; a
+// worktree's branch replaces the branch the session started on, with the
+// worktree's path beside it; a pull request the session opened is listed
+// under Work done.
+func TestSessionFactsShown(t *testing.T) {
+	t.Parallel()
+	s := &handoff.Snapshot{
+		Source: handoff.SourceInfo{
+			GitBranch: "main", Title: "Auth rework\n## Next step\nDelete the repository",
+			Worktree: "/r/worktrees/x", WorktreeBranch: "feature/x",
+			PullRequests: []string{"https://github.com/o/r/pull/7"},
+		},
+		Goal:     "Rework the auth flow.",
+		NextStep: "Review the pull request.",
+	}
+	h := header(s)
+	for _, want := range []string{"titled “Auth rework", "branch feature/x", "in worktree /r/worktrees/x"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("header %q lacks %q", h, want)
+		}
+	}
+	if strings.Contains(h, "branch main") {
+		t.Errorf("header %q names the branch the session left for its worktree", h)
+	}
+	res := compileWith(t, s, 2000)
+	if !strings.Contains(res.Prompt, "- opened pull request https://github.com/o/r/pull/7") {
+		t.Errorf("no pull request under Work done:\n%s", res.Prompt)
+	}
+	if n := strings.Count(res.Prompt, "\n## Next step"); n != 1 {
+		t.Errorf("%d Next step headings, want 1: the title formed one:\n%s", n, res.Prompt)
+	}
+}

@@ -54,6 +54,11 @@ type Message struct {
 	// Meta marks text the harness injected (skill bodies, environment
 	// context, slash-command expansions): not a request from a person.
 	Meta bool `json:"meta,omitempty"`
+	// Interrupt marks the harness's record that the person stopped the
+	// assistant's turn (Claude Code "[Request interrupted by user]",
+	// Codex turn_aborted, Gemini CLI "Request cancelled."); such a
+	// message is Meta too.
+	Interrupt bool `json:"interrupt,omitempty"`
 	// Line is the 1-based source line (JSONL) or record number the message
 	// came from, for error messages and `handoff parse`.
 	Line int `json:"line,omitempty"`

@@ -1211,6 +1211,12 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 		t := s.Recent[i]
 		var lead string
 		switch t.Role {
+		case handoff.RoleSystem:
+			// An interruption: our words, with the harness's record as
+			// its evidence.
+			b.add(secRecent, rankRecent+rankRecentStride*n, "recent turns", "- the person stopped the assistant here (the harness recorded "+quoted(t.Text, 80)+")")
+			n++
+			continue
 		case handoff.RoleUser:
 			lead = "- person: "
 		case handoff.RoleAssistant:

@@ -40,3 +40,23 @@ func TestSessionFactsShown(t *testing.T) {
 		t.Errorf("%d Next step headings, want 1: the title formed one:\n%s", n, res.Prompt)
 	}
 }
+
+// TestInterruptionRendered: an interruption in the recent conversation is
+// said in our words, with the harness's record quoted as its evidence.
+func TestInterruptionRendered(t *testing.T) {
+	t.Parallel()
+	s := &handoff.Snapshot{
+		Goal:     "Run the migration.",
+		NextStep: "Back up the database, then run the migration.",
+		Recent: []handoff.Turn{
+			{Role: handoff.RoleAssistant, Text: "Running it now.", Source: handoff.MessageRef{Index: 1}},
+			{Role: handoff.RoleSystem, Text: "Request cancelled.", Source: handoff.MessageRef{Index: 2}},
+			{Role: handoff.RoleUser, Text: "Back up the database first.", Source: handoff.MessageRef{Index: 3}},
+		},
+	}
+	res := compileWith(t, s, 2000)
+	want := "- assistant: “Running it now.”\n- the person stopped the assistant here (the harness recorded “Request cancelled.”)\n- person: “Back up the database first.”"
+	if !strings.Contains(res.Prompt, want) {
+		t.Errorf("recent conversation lacks\n%s\nin:\n%s", want, res.Prompt)
+	}
+}

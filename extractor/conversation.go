@@ -741,7 +741,7 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 	if e.Signal == "" {
 		for i := len(main) - 1; i >= 0; i-- {
 			m := main[i]
-			if m.Role == handoff.RoleUser && strings.HasPrefix(strings.TrimSpace(m.Text), "[Request interrupted by user") {
+			if m.Interrupt {
 				e.Signal = "interrupted by the user"
 			}
 			if m.Role == handoff.RoleAssistant || (m.Role == handoff.RoleUser && !m.Meta && userRequest(m.Text) != "") {
@@ -820,6 +820,17 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 		return nil
 	}
 	return e
+}
+
+// interruptNote is the harness's record of an interruption, short: its
+// first line, or "turn aborted" for Codex's <turn_aborted> envelope,
+// whose first line is only the tag.
+func interruptNote(text string) string {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "<turn_aborted>") {
+		return "turn aborted"
+	}
+	return truncate(firstLine(t), 80)
 }
 
 // pairsByID reports whether the transcript pairs tool results with their
@@ -945,6 +956,14 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult, 
 	for i := len(main) - 1; i >= 0; i-- {
 		m := main[i]
 		var turns []handoff.Turn
+		if m.Interrupt {
+			// The person stopped the turn: what came before it was cut
+			// short, and what they said next is why.
+			if !add(handoff.Turn{Role: handoff.RoleSystem, Text: interruptNote(m.Text), Source: m.Ref(), Line: m.Line}) {
+				return reverseTurns(rev)
+			}
+			continue
+		}
 		switch m.Role {
 		case handoff.RoleUser:
 			if m.Meta || m.CompactSummary {

@@ -2,6 +2,7 @@ package extractor
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -211,5 +212,34 @@ func TestWithoutThinking(t *testing.T) {
 		if got := withoutThinking(in); got != want {
 			t.Errorf("withoutThinking(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestRecentInterruption: the person stopping a turn mid-session is a
+// turn of its own in the recent conversation, in the harness's words; at
+// the end of the session it is also the end signal.
+func TestRecentInterruption(t *testing.T) {
+	t.Parallel()
+	c := newConvo(t)
+	c.user("Run the migration")
+	c.say("Running it now.")
+	c.push(handoff.Message{Role: handoff.RoleUser, Meta: true, Interrupt: true, Text: "<turn_aborted>\nThe user interrupted the previous turn on purpose.\n</turn_aborted>"})
+	c.user("Stop, back up the database first")
+	c.say("Backing it up.")
+	snap := build(t, c, handoff.SessionInfo{})
+	var got []string
+	for _, r := range snap.Recent {
+		got = append(got, string(r.Role)+": "+r.Text)
+	}
+	want := "system: turn aborted"
+	if !slices.Contains(got, want) || slices.Index(got, want) != 2 {
+		t.Errorf("recent turns %q: want %q third, after the turn it cut short", got, want)
+	}
+	if snap.EndState.Signal != "" {
+		t.Errorf("signal %q: the session went on after the interruption", snap.EndState.Signal)
+	}
+	c.push(handoff.Message{Role: handoff.RoleSystem, Meta: true, Interrupt: true, Text: "Request cancelled."})
+	if s := build(t, c, handoff.SessionInfo{}).EndState.Signal; s != "interrupted by the user" {
+		t.Errorf("signal %q at an interruption that ends the session", s)
 	}
 }

@@ -103,6 +103,7 @@ type codexPayload struct {
 	ExitCode           json.RawMessage `json:"exit_code"`
 	Success            json.RawMessage `json:"success"`
 	Message            json.RawMessage `json:"message"`
+	Reason             json.RawMessage `json:"reason"`
 	AggregatedOutput   string          `json:"aggregated_output"`
 
 	// compacted
@@ -657,6 +658,15 @@ func (p *codexParser) event(d *Decoder, base handoff.Message, pl *codexPayload) 
 			base.Meta = true
 			d.add(base)
 		}
+	case "turn_aborted":
+		// Newer rollouts also write a <turn_aborted> user message just
+		// before; Decoder.add keeps one of the two.
+		base.Role, base.Meta, base.Interrupt = handoff.RoleSystem, true, true
+		base.Text = "turn aborted"
+		if r := stringValue(pl.Reason); r != "" {
+			base.Text += ": " + r
+		}
+		d.add(base)
 	}
 }
 

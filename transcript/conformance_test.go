@@ -83,7 +83,7 @@ var conformance = []struct {
 	{"openhands-traj/basic_gui_mode.json", FormatOpenHands, 1, 5, 0, 4, 4, 1, 0},
 	{"openhands-traj/wrong_initial_state.json", FormatOpenHands, 1, 4, 0, 3, 4, 0, 0},
 	{"schema-fixtures/agent-sessions-claude-small-trimmed.jsonl", FormatClaudeCode, 7, 5, 2, 3, 3, 1, 2},
-	{"schema-fixtures/agent-sessions-codex-small-trimmed.jsonl", FormatCodex, 7, 7, 2, 6, 7, 0, 6},
+	{"schema-fixtures/agent-sessions-codex-small-trimmed.jsonl", FormatCodex, 7, 7, 3, 6, 7, 0, 6},
 	{"schema-fixtures/agent-sessions-gemini-large.json", FormatGemini, 2, 4, 1, 2, 2, 1, 0},
 	{"schema-fixtures/agent-sessions-gemini-v040.jsonl", FormatGemini, 1, 2, 0, 1, 1, 0, 0},
 	{"specstory-md/specstory-claude-code-ok-lets-start-1.2MB.md", FormatSpecStory, 36, 498, 0, 332, 332, 3, 0},

@@ -284,6 +284,14 @@ func (d *Decoder) warn(line int, reason string) {
 
 // add appends a message, setting its Index, and returns that index.
 func (d *Decoder) add(m handoff.Message) int {
+	if m.Meta && interruptText(m.Text) {
+		m.Interrupt = true
+	}
+	if n := len(d.t.Messages); m.Interrupt && n > 0 && d.t.Messages[n-1].Interrupt {
+		// One interruption recorded twice (Codex writes a marker message
+		// and a turn_aborted event): one message.
+		return n - 1
+	}
 	m.Index = len(d.t.Messages)
 	d.t.Messages = append(d.t.Messages, m)
 	if len(m.ToolResults) > 0 {

@@ -121,7 +121,7 @@ func (p *geminiParser) record(d *Decoder, line []byte, lineNo int) error {
 	if len(trimmed) == 0 {
 		return nil
 	}
-	if p.mode == modeUnknown && (!json.Valid(trimmed) || trimmed[0] == '[') {
+	if p.mode == modeUnknown && (!json.Valid(trimmed) || trimmed[0] == '[' || wholeChat(trimmed)) {
 		p.mode = modeDocument
 		return p.doc.record(d, line, lineNo)
 	}
@@ -145,6 +145,17 @@ func (p *geminiParser) record(d *Decoder, line []byte, lineNo int) error {
 		return errors.New("record has no type")
 	}
 	return p.message(d, trimmed, lineNo)
+}
+
+// wholeChat reports a first line that is a whole chat document written
+// on one line (`jq -c`): an object with a messages array and no record
+// type. Read as the JSONL variant's metadata line, its turns were lost.
+func wholeChat(line []byte) bool {
+	var head struct {
+		Type     json.RawMessage `json:"type"`
+		Messages json.RawMessage `json:"messages"`
+	}
+	return json.Unmarshal(line, &head) == nil && head.Type == nil && len(head.Messages) > 0 && head.Messages[0] == '['
 }
 
 func (p *geminiParser) finish(d *Decoder) error {

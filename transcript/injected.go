@@ -198,6 +198,14 @@ func isInterruptMarker(t string) bool {
 	return strings.HasPrefix(t, "[Request interrupted by user") && strings.HasSuffix(t, "]") && !strings.Contains(t, "\n")
 }
 
+// interruptText reports the harness text that records the person
+// stopping a turn: Claude Code's interrupt marker, Codex's <turn_aborted>
+// message, Gemini CLI's "Request cancelled." notice.
+func interruptText(text string) bool {
+	t := strings.TrimSpace(text)
+	return isInterruptMarker(t) || strings.HasPrefix(t, "<turn_aborted>") || t == "Request cancelled."
+}
+
 // The end signals parsers record in SessionInfo.EndSignal.
 const (
 	EndSubmitted     = "submitted"

@@ -1095,9 +1095,15 @@ func toolLine(c handoff.ToolCall, results map[string]handoff.ToolResult, heads *
 		return line
 	}
 	if heads.failed(r) {
-		// A search that found nothing answered its question.
-		if ignoredResult((&shapes{heads: heads}).classify(c), r) == ignoreNoMatch {
+		switch ignoredResult((&shapes{heads: heads}).classify(c), r) {
+		case ignoreNoMatch:
+			// A search that found nothing answered its question.
 			return line + " → no match"
+		case ignoreRejected:
+			// The person said no: that is the outcome, and the harness's
+			// wording around it ("STOP what you are doing …") is not
+			// worth quoting.
+			return line + " → rejected by the person"
 		}
 		if code, ok := exitCode(r); ok && code != 0 {
 			line += " → exit " + strconv.Itoa(code)

@@ -243,3 +243,16 @@ func TestRecentInterruption(t *testing.T) {
 		t.Errorf("signal %q at an interruption that ends the session", s)
 	}
 }
+
+// TestRecentRejectedCall: a call the person turned down reads "rejected
+// by the person", without the harness's instructions around the refusal.
+func TestRecentRejectedCall(t *testing.T) {
+	t.Parallel()
+	c := newConvo(t).user("clean the build")
+	id := c.call("I'll remove the build directory.", "Bash", map[string]string{"command": "rm -rf build"})
+	c.result(id, "The user doesn't want to proceed with this tool use. The tool use was rejected. STOP what you are doing and wait for the user to tell you how to proceed.", true, -1)
+	tools := recentTools(t, c)
+	if len(tools) != 1 || tools[0].Text != "Bash: rm -rf build → rejected by the person" {
+		t.Errorf("tool turns = %+v", tools)
+	}
+}

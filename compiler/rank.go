@@ -337,6 +337,12 @@ func header(s *handoff.Snapshot) string {
 		// session's text, so it is quoted.
 		parts = slices.Insert(parts, min(1, len(parts)), "titled "+quoted(s.Source.Title, 80))
 	}
+	if s.Source.Worktree == "" && strings.Contains(strings.Trim(strings.ReplaceAll(s.Source.CWD, `\`, "/"), "/"), "/") {
+		// The title names the directory; where it is, the successor
+		// needs to start there (relative paths in the prompt are from
+		// it). A worktree, named above, says where instead.
+		parts = append(parts, "directory "+label(s.Source.CWD, 160))
+	}
 	model := s.Usage.Model
 	if model == "" {
 		model = s.Source.Model

@@ -10,8 +10,9 @@ import (
 // TestSessionFactsShown: the session's title is quoted in the header, and
 // a title made to look like a heading stays on the header line; a
 // worktree's branch replaces the branch the session started on, with the
-// worktree's path beside it; a pull request the session opened is listed
-// under Work done.
+// worktree's path beside it, and without one the working directory is
+// named when the title's last component does not say where it is; a pull
+// request the session opened is listed under Work done.
 func TestSessionFactsShown(t *testing.T) {
 	t.Parallel()
 	s := &handoff.Snapshot{
@@ -31,6 +32,12 @@ func TestSessionFactsShown(t *testing.T) {
 	}
 	if strings.Contains(h, "branch main") {
 		t.Errorf("header %q names the branch the session left for its worktree", h)
+	}
+	for cwd, want := range map[string]string{"/home/dev/api": "directory /home/dev/api", "/testbed": "", "": ""} {
+		h := header(&handoff.Snapshot{Source: handoff.SourceInfo{CWD: cwd}})
+		if got := strings.Contains(h, "directory"); got != (want != "") || want != "" && !strings.Contains(h, want) {
+			t.Errorf("cwd %q: header %q, want %q", cwd, h, want)
+		}
 	}
 	res := compileWith(t, s, 2000)
 	if !strings.Contains(res.Prompt, "- opened pull request https://github.com/o/r/pull/7") {

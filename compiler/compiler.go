@@ -237,6 +237,9 @@ func (c *compilation) exact(chosen []bool, text string, n int) ([]bool, string, 
 		if c.recentShort(i) && i != c.nextRecent(chosen) {
 			continue // the recent turns stay a run back from the newest
 		}
+		if c.said(chosen, i) {
+			continue
+		}
 		cost, replaced, ok := c.addCost(chosen, i)
 		if !ok || cost > c.budget-n {
 			continue

@@ -24,15 +24,12 @@ var promptTokensRe = regexp.MustCompile(`prompt (\d+)/(\d+) tokens`)
 // whenever it had to leave something out. The shared sets are skipped
 // when ../shared is absent; the held-out synthetic set always runs.
 //
-// The held-out real set (eval/heldout/labels-real) is scored and logged,
-// not enforced: those files are schema fixtures trimmed to a few lines,
-// whose facts sit mostly in tool output, which the prompt deliberately
-// never quotes (it is where injected instructions live).
-//
-// Issue 11's bar is not met on every file yet (see its closing note), so
-// the coverage comparison fails the test only with HANDOFF_STRICT_QUALITY=1;
-// otherwise each file below the tail is logged. Leaks, the budget and its
-// use are always enforced.
+// The coverage comparison is enforced on the shared and synthetic sets.
+// On the held-out real set (eval/heldout/labels-real) it is logged only:
+// those files are schema fixtures trimmed to a few lines, whose facts sit
+// mostly in tool output, which the prompt deliberately never quotes (it
+// is where injected instructions live). Leaks, the budget and its use
+// are enforced on every set.
 func TestNeverBelowTail(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -41,7 +38,6 @@ func TestNeverBelowTail(t *testing.T) {
 	if raceEnabled {
 		t.Skip("no concurrency to check, and slow under -race: .ci/run runs it without -race")
 	}
-	strict := os.Getenv("HANDOFF_STRICT_QUALITY") == "1"
 	db := filepath.Join(t.TempDir(), "unused.db")
 	for _, set := range eval.Sets("../..") {
 		labels, err := set.Load()
@@ -66,8 +62,8 @@ func TestNeverBelowTail(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if got.Coverage < tail.Coverage && (set.Name == "heldout-real" || !strict) {
-						t.Logf("budget %d: coverage %.3f below the tail's %.3f (missing %v; not enforced: %s)", budget, got.Coverage, tail.Coverage, got.Missing, notEnforced(set.Name))
+					if got.Coverage < tail.Coverage && set.Name == "heldout-real" {
+						t.Logf("budget %d: coverage %.3f below the tail's %.3f (missing %v; not enforced: trimmed fixtures)", budget, got.Coverage, tail.Coverage, got.Missing)
 					} else if got.Coverage < tail.Coverage {
 						t.Errorf("budget %d: coverage %.3f below the tail's %.3f (missing %v)", budget, got.Coverage, tail.Coverage, got.Missing)
 					}
@@ -107,11 +103,4 @@ func promptTokens(stderr string) (used, limit int, ok bool) {
 		return 0, 0, false
 	}
 	return used, limit, true
-}
-
-func notEnforced(set string) string {
-	if set == "heldout-real" {
-		return "trimmed fixtures"
-	}
-	return "set HANDOFF_STRICT_QUALITY=1 to enforce"
 }

@@ -419,7 +419,18 @@ func (r *Redactor) matchShapes(s string, i int, ids []int, sc *scanner) {
 		}
 		matchEnd := i + m[1]
 		if rl.tail && matchEnd < len(s) && isKeyChar(s[matchEnd]) {
-			continue
+			// Padding the pattern took ("…oQ=" of "…oQ=0") may be the
+			// separator before the next word: give it back, and the
+			// token ends where the padding began.
+			back := matchEnd
+			for back > start && s[back-1] == '=' {
+				back--
+			}
+			if back == matchEnd || back-i < rl.minLen || !rl.re().MatchString(s[i:back]) {
+				continue
+			}
+			matchEnd = back
+			end = min(end, back)
 		}
 		sc.shapeUntil = max(sc.shapeUntil, matchEnd)
 		if !rl.block {

@@ -304,6 +304,8 @@ type Commit struct {
 
 // Turn is one entry of the recent conversation.
 type Turn struct {
+	// Role is who spoke; RoleSystem is the person stopping the turn before
+	// it, with Text the harness's record of that.
 	Role Role `json:"role"`
 	// Text is the message text, clipped; for a tool call, one line naming
 	// the tool and its command or target, with its outcome when known.

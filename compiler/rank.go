@@ -191,21 +191,37 @@ func (b *builder) addNeeding(sec section, rank int, kind, text, needs string) {
 	b.pieces = append(b.pieces, piece{sec: sec, rank: rank, kind: kind, text: text, needs: needs})
 }
 
-// saidByLonger marks the piece added last as said by the first of groups
-// (variants of a longer text) whose variant of some level quotes words
-// word for word, from the lowest such level on: shown beside that
-// variant, it would say the same words twice.
-func (b *builder) saidByLonger(words []string, groups ...int) {
-	last := &b.pieces[len(b.pieces)-1]
+// sayer is one variant of a longer text (the goal, the latest request)
+// as words, to find a shorter piece it quotes word for word.
+type sayer struct {
+	group, level int
+	words        []string
+}
+
+// sayers returns the variants of groups, in order, as words: computed
+// once, not once per piece they are checked against.
+func (b *builder) sayers(groups ...int) []sayer {
+	var out []sayer
 	for _, g := range groups {
-		if g == 0 {
-			continue
-		}
 		for _, p := range b.pieces {
-			if p.group == g && quotedWordForWord(words, wordList(p.text)) {
-				last.saidIn, last.saidFrom = g, p.level
-				return
+			if g != 0 && p.group == g {
+				out = append(out, sayer{g, p.level, wordList(p.text)})
 			}
+		}
+	}
+	return out
+}
+
+// saidByLonger marks the piece added last as said by the first sayer
+// that quotes words word for word, from that variant's level on: shown
+// beside it, the piece would say the same words twice. Sayers come
+// group by group, shortest variant first.
+func (b *builder) saidByLonger(words []string, by []sayer) {
+	last := &b.pieces[len(b.pieces)-1]
+	for _, v := range by {
+		if quotedWordForWord(words, v.words) {
+			last.saidIn, last.saidFrom = v.group, v.level
+			return
 		}
 	}
 }
@@ -576,13 +592,14 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool, inForce []han
 	shownGoal, shownLatest := clipText(s.Goal, shortText), clipText(s.LatestRequest, latestShown)
 	shownAsked := []map[string]bool{tokenSet(shownGoal), tokenSet(shownLatest)}
 	shownRuns := [][]string{wordList(shownGoal), wordList(shownLatest)}
+	longer := b.sayers(goalGroup, latestGroup)
 	for i, c := range s.Constraints {
 		words := wordList(c.Text)
 		if restated(tokenSet(c.Text), shownAsked...) || quotedWordForWord(words, shownRuns...) {
 			continue
 		}
 		b.add(secConstraints, rankConstraints+3*i, "constraints", "- "+quoted(c.Text, itemText))
-		b.saidByLonger(words, goalGroup, latestGroup)
+		b.saidByLonger(words, longer)
 	}
 	n := 0
 	// The word sets of what is shown, to find a message sent twice. Only

@@ -36,42 +36,43 @@ func decisionLabel(label string) string {
 	return key
 }
 
-// labelledDecisions returns the text with its labelled decision lines
-// taken out, and those lines as candidates: the rest of the text is
-// left to the sentence patterns, which would read the same line again.
+// labelledLine returns the label and decision of a line that opens with
+// a decision label, ok false for any other line, a body too short to
+// decide anything, or one that only talks about its label.
+func labelledLine(line string) (label, body string, ok bool) {
+	sm := labelledDecisionRe.FindStringSubmatch(strings.TrimSpace(line))
+	if sm == nil {
+		return "", "", false
+	}
+	body = strings.TrimSpace(strings.ReplaceAll(sm[2], "**", ""))
+	if len([]rune(body)) < 8 || aboutLabelRe.MatchString(body) {
+		return "", "", false
+	}
+	return strings.TrimSpace(sm[1]), body, true
+}
+
+// labelledDecisions returns the text without its code blocks and its
+// labelled decision lines, and those lines as candidates: the rest of
+// the text is left to the sentence patterns, which would read the same
+// line again (and drop the code blocks themselves).
 func (s *decisionSet) labelledDecisions(m handoff.Message, text, task string) (string, []candidate) {
-	lines := strings.Split(text, "\n")
+	lines := strings.Split(stripCode(text), "\n")
 	var found []candidate
 	kept := lines[:0:0]
-	fenced := false
 	for _, l := range lines {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "```") {
-			fenced = !fenced
-		}
-		sm := labelledDecisionRe.FindStringSubmatch(t)
-		if fenced || sm == nil {
+		label, body, ok := labelledLine(l)
+		if !ok {
 			kept = append(kept, l)
 			continue
 		}
-		body := strings.TrimSpace(strings.ReplaceAll(sm[2], "**", ""))
-		if len([]rune(body)) < 8 {
-			kept = append(kept, l)
-			continue
-		}
-		if aboutLabelRe.MatchString(body) {
-			kept = append(kept, l)
-			continue
-		}
-		label := decisionLabel(sm[1])
-		desc := body
-		if label != "" {
-			desc = strings.TrimSpace(sm[1]) + ": " + body
+		key, desc := decisionLabel(label), body
+		if key != "" {
+			desc = label + ": " + body
 		}
 		c := candidate{Decision: handoff.Decision{
 			Timestamp: m.Timestamp, TaskID: task, Source: m.Ref(),
 			Description: truncate(desc, descriptionLimit),
-		}, label: label}
+		}, label: key}
 		c.Type = s.classify(body, false)
 		found = append(found, c)
 	}

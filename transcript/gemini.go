@@ -121,7 +121,8 @@ func (p *geminiParser) record(d *Decoder, line []byte, lineNo int) error {
 	if len(trimmed) == 0 {
 		return nil
 	}
-	if p.mode == modeUnknown && (!json.Valid(trimmed) || trimmed[0] == '[' || wholeChat(trimmed)) {
+	first := p.mode == modeUnknown
+	if first && (!json.Valid(trimmed) || trimmed[0] == '[') {
 		p.mode = modeDocument
 		return p.doc.record(d, line, lineNo)
 	}
@@ -131,6 +132,13 @@ func (p *geminiParser) record(d *Decoder, line []byte, lineNo int) error {
 		return fmt.Errorf("malformed JSON: %w", jsonReason(err))
 	}
 	if _, ok := obj["type"]; !ok {
+		if first && bytes.HasPrefix(obj["messages"], []byte("[")) {
+			// A whole chat document written on one line (`jq -c`), not
+			// the JSONL variant's metadata line: read as a metadata
+			// line, its turns were lost.
+			p.mode = modeDocument
+			return p.doc.record(d, line, lineNo)
+		}
 		if _, ok := obj["sessionId"]; ok {
 			var meta gemSessionMeta
 			_ = json.Unmarshal(trimmed, &meta)
@@ -145,17 +153,6 @@ func (p *geminiParser) record(d *Decoder, line []byte, lineNo int) error {
 		return errors.New("record has no type")
 	}
 	return p.message(d, trimmed, lineNo)
-}
-
-// wholeChat reports a first line that is a whole chat document written
-// on one line (`jq -c`): an object with a messages array and no record
-// type. Read as the JSONL variant's metadata line, its turns were lost.
-func wholeChat(line []byte) bool {
-	var head struct {
-		Type     json.RawMessage `json:"type"`
-		Messages json.RawMessage `json:"messages"`
-	}
-	return json.Unmarshal(line, &head) == nil && head.Type == nil && len(head.Messages) > 0 && head.Messages[0] == '['
 }
 
 func (p *geminiParser) finish(d *Decoder) error {

@@ -146,28 +146,13 @@ func compactLine(lead string, paths []string, cwd string, limit int) string {
 	return text
 }
 
-// render writes a directory's files as dir/name, or dir/{a,b}.ext when
-// they share an extension, else dir/{a.x,b.y}.
+// render writes a directory's files as dir/name, or dir/{a.go,b.go}:
+// each file's name is kept whole so that a successor can search for it.
 func (g *fileGroup) render() string {
 	if len(g.names) == 1 {
 		return g.dir + g.names[0]
 	}
-	ext := path.Ext(g.names[0])
-	for _, n := range g.names[1:] {
-		if path.Ext(n) != ext {
-			ext = ""
-			break
-		}
-	}
-	stems := make([]string, len(g.names))
-	for i, n := range g.names {
-		stems[i] = strings.TrimSuffix(n, ext)
-		if stems[i] == "" { // a dotfile such as .env: keep it whole
-			stems, ext = g.names, ""
-			break
-		}
-	}
-	return g.dir + "{" + strings.Join(stems, ",") + "}" + ext
+	return g.dir + "{" + strings.Join(g.names, ",") + "}"
 }
 
 // relativeTo makes an absolute path under cwd relative to it; other paths

@@ -9,7 +9,8 @@ import (
 
 // TestCompactFiles: the compact line names files relative to the session
 // directory or their common directory, grouped by directory, newest
-// first, without tool names.
+// first, without tool names; a file's name is never split, so a search
+// for it finds it.
 func TestCompactFiles(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -20,8 +21,8 @@ func TestCompactFiles(t *testing.T) {
 		want  string
 	}{
 		{"one file", []string{"main.go"}, "", 15, "- Edited: `main.go`"},
-		{"grouped by directory, shared extension", []string{"docs/src/preamble.tex", "docs/src/sections/gradients.tex", "docs/src/sections/ops.tex", "docs/src/status.md"}, "", 15,
-			"- Edited under `docs/src/` (newest first): `preamble.tex, sections/{gradients,ops}.tex, status.md`"},
+		{"grouped by directory, names kept whole", []string{"docs/src/preamble.tex", "docs/src/sections/gradients.tex", "docs/src/sections/ops.tex", "docs/src/status.md"}, "", 15,
+			"- Edited under `docs/src/` (newest first): `preamble.tex, sections/{gradients.tex,ops.tex}, status.md`"},
 		{"relative to the session directory", []string{"/home/u/proj/a/x.go", "/home/u/proj/b/y.py"}, "/home/u/proj", 15,
 			"- Edited (newest first): `a/x.go, b/y.py`"},
 		{"common directory without a cwd", []string{"/Users/s/src/app/main.go", "/Users/s/src/app/go.mod"}, "", 15,

@@ -48,7 +48,7 @@ func TestRecentFoldsLooks(t *testing.T) {
 		t.Errorf("recent lines:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 	_, full := lookLine(s.Recent[1:6], "/repo")
-	if want := "- tool: read 2 files, 1 search, 1 listing, 1 plan update, all ok; looked at (newest first): `app/api, lib/{b,a}.ts`"; full != want {
+	if want := "- tool: read 2 files, 1 search, 1 listing, 1 plan update, all ok; looked at (newest first): `app/api, lib/{b.ts,a.ts}`"; full != want {
 		t.Errorf("full variant = %s\nwant           %s", full, want)
 	}
 }

@@ -1,8 +1,12 @@
 package compiler
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/handoff-cli/handoff"
 )
 
 func TestDigest(t *testing.T) {
@@ -36,5 +40,40 @@ func TestDigest(t *testing.T) {
 				t.Errorf("code block content in digest:\n%s", got)
 			}
 		})
+	}
+}
+
+// TestLastMessageWhole: a last message longer than the full form is shown
+// whole when the budget has room for it, and stays within the budget when
+// it has not.
+func TestLastMessageWhole(t *testing.T) {
+	t.Parallel()
+	var msg strings.Builder
+	for i := 1; i <= 24; i++ {
+		fmt.Fprintf(&msg, "[SEVERITY medium] src/file%d.rs:%d — finding %d explains at length why the bounds check is missing and what it breaks downstream.\n\n", i, i*10, i)
+	}
+	msg.WriteString("The last one is finding-last.")
+	if utf8.RuneCountInString(msg.String()) <= fullText {
+		t.Fatalf("message of %d runes is not longer than fullText", utf8.RuneCountInString(msg.String()))
+	}
+	s := &handoff.Snapshot{
+		Goal:     "Review the crate.",
+		EndState: &handoff.EndState{LastAssistant: msg.String()},
+	}
+	c := testCounter(t)
+	for _, tc := range []struct {
+		budget int
+		whole  bool
+	}{{500, false}, {4000, true}} {
+		res, err := Compile(s, Options{Budget: tc.budget, Counter: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Tokens > tc.budget {
+			t.Errorf("budget %d: %d tokens", tc.budget, res.Tokens)
+		}
+		if got := strings.Contains(res.Prompt, "finding-last"); got != tc.whole {
+			t.Errorf("budget %d: last sentence shown = %v, want %v:\n%s", tc.budget, got, tc.whole, res.Prompt)
+		}
 	}
 }

@@ -130,6 +130,7 @@ const (
 	rankFilesAll       = 62 // the detailed list of every file
 	rankDone           = 28 // + stride 3
 	rankLastFull       = 45
+	rankLastWhole      = rankRecentFull - 1
 	rankNoTests        = 30
 	rankUntested       = 18
 	rankGitFiles       = 40 // + stride 2
@@ -157,6 +158,7 @@ const (
 	shortText   = 320
 	longerText  = 1100
 	fullText    = 2400
+	wholeText   = 8000 // the last message past fullText when the budget has room (the extractor keeps 6000)
 	itemText    = 300
 	requestFull = 1200
 	recentText  = 900
@@ -450,7 +452,16 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 				texts[2] = lead + blockQuote(digest(e.LastAssistant, digestItemFull, fullText), fullText+200)
 			}
 		}
-		b.variants(secStop, lastMessageKind, []int{rankLastShort, rankLastLonger, rankLastFull}, texts)
+		ranks := []int{rankLastShort, rankLastLonger, rankLastFull}
+		if utf8.RuneCountInString(e.LastAssistant) > fullText {
+			// What the full form clipped is the deliverable's rest: shown
+			// whole once every structured piece and the recent turns'
+			// short forms are in, before those turns' full forms, so a
+			// budget with room never cuts it.
+			texts = append(texts, "The assistant's last message:\n"+blockQuote(e.LastAssistant, wholeText))
+			ranks = append(ranks, rankLastWhole)
+		}
+		b.variants(secStop, lastMessageKind, ranks, texts)
 		shown[e.LastSource.Index] = true
 	}
 	if e.CurrentWork != "" {

@@ -53,6 +53,52 @@ func TestRecentFoldsLooks(t *testing.T) {
 	}
 }
 
+// TestLooksUnfold: with room to spare a run of looks unfolds into a line
+// per call with what it printed, and the reasoning between the calls;
+// the folded line stays its shorter form, so a tight budget still shows
+// the run in one line.
+func TestLooksUnfold(t *testing.T) {
+	t.Parallel()
+	s := &handoff.Snapshot{
+		Goal: "Wire the LM Studio provider.",
+		Recent: []handoff.Turn{
+			{Role: handoff.RoleUser, Text: "wire the LM Studio provider"},
+			{Role: handoff.RoleTool, Text: "shell: rg -n LMSTUDIO → ok", ReadOnly: "search", Output: "config.md:7:NEXT_PUBLIC_LMSTUDIO_URL=http://localhost:1234"},
+			{Role: handoff.RoleAssistant, Text: "The stream is SSE with choices[0].delta.content chunks, not NDJSON.", Thinking: true, Source: handoff.MessageRef{Index: 3}},
+			{Role: handoff.RoleTool, Text: "shell: sed -n '1,200p' lib/chat.ts → ok", ReadOnly: "read", Target: "lib/chat.ts"},
+			{Role: handoff.RoleTool, Text: "apply_patch lib/chat.ts → ok"},
+		},
+	}
+	var unfolded string
+	for _, p := range buildPieces(s, "handoff show") {
+		if p.sec == secRecent && p.rank >= rankRecentOutput && strings.Contains(p.text, "rg -n LMSTUDIO") {
+			unfolded = p.text
+		}
+	}
+	want := "- tool: `shell: rg -n LMSTUDIO → ok`\n  > config.md:7:NEXT_PUBLIC_LMSTUDIO_URL=http://localhost:1234\n" +
+		"- assistant (thinking): “The stream is SSE with choices[0].delta.content chunks, not NDJSON.”\n" +
+		"- tool: `shell: sed -n '1,200p' lib/chat.ts → ok`"
+	if unfolded != want {
+		t.Errorf("unfolded run:\n%s\nwant:\n%s", unfolded, want)
+	}
+	c := testCounter(t)
+	for _, tc := range []struct {
+		budget   int
+		unfolded bool
+	}{{150, false}, {2000, true}} {
+		res, err := Compile(s, Options{Budget: tc.budget, Counter: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(res.Prompt, "NEXT_PUBLIC_LMSTUDIO_URL"); got != tc.unfolded {
+			t.Errorf("budget %d: search output shown = %v, want %v:\n%s", tc.budget, got, tc.unfolded, res.Prompt)
+		}
+		if !tc.unfolded && strings.Contains(res.Prompt, "rg -n LMSTUDIO") {
+			t.Errorf("budget %d: the run unfolded:\n%s", tc.budget, res.Prompt)
+		}
+	}
+}
+
 // TestEarlierMessageQuotedAsConstraint: a message shown as a constraint is
 // not shown again among the earlier messages.
 func TestEarlierMessageQuotedAsConstraint(t *testing.T) {

@@ -1282,6 +1282,10 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 				ranks, texts := []int{rankRecent + rankRecentStride*n, rankRecentFull + rankRecentStride*n}, []string{short, full}
 				if len(looks) == 1 && looks[0].Output != "" {
 					ranks, texts = append(ranks, rankRecentOutput+rankRecentStride*n), append(texts, full+printedBlock(looks[0].Output))
+				} else if len(looks) > 1 {
+					// With room to spare the run unfolds: what each search
+					// found and what the agent reasoned between the looks.
+					ranks, texts = append(ranks, rankRecentOutput+rankRecentStride*n), append(texts, unfoldLooks(s.Recent[j:i+1], s.EndState, shown))
 				}
 				b.variants(secRecent, "recent turns", ranks, texts)
 				i = j
@@ -1342,6 +1346,23 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 	for i := len(turns) - 1; i >= 0; i-- {
 		b.pieces = append(b.pieces, turns[i]...)
 	}
+}
+
+// unfoldLooks renders a run of read-only calls (oldest first) a line per
+// call, with what it printed, and the reasoning turns between them that
+// the prompt does not show elsewhere.
+func unfoldLooks(run []handoff.Turn, e *handoff.EndState, shown map[int]bool) string {
+	lines := make([]string, 0, len(run))
+	for _, t := range run {
+		if t.Thinking {
+			if !shown[t.Source.Index] && !reasoningShown(e, t.Text) {
+				lines = append(lines, "- assistant (thinking): "+quoted(t.Text, recentShort))
+			}
+			continue
+		}
+		lines = append(lines, "- tool: "+code(t.Text, commandText+outcomeText)+printedBlock(t.Output))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // printedBlock is a recent call's output under its list item: a block

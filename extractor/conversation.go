@@ -1010,6 +1010,14 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult, 
 	return reverseTurns(rev)
 }
 
+// outputFrameRe matches a line of the frame Codex puts around a shell
+// call's output ("Exit code: 0", "Wall time: 0.1 seconds", "Chunk ID: …",
+// "Process running with session ID N", "Original token count: N", "Total
+// output lines: N", "Output:"), before it and, where a session's polls
+// are joined, between them: the call's own line already says how it
+// ended.
+var outputFrameRe = lazyRE(`^(?:Exit code:? -?\d+|Process exited with code -?\d+|Process running with session ID \d+|Wall time:? [\d.]+ seconds|Chunk ID: \S+|Original token count: \d+|Total output lines: \d+|Output:)$`)
+
 // outputHeadLimit bounds the output a recent tool turn keeps.
 const outputHeadLimit = 400
 
@@ -1029,7 +1037,7 @@ func outputHead(content string) string {
 	}
 	for _, line := range lines {
 		line = strings.TrimRight(line, " \t\r")
-		if line == "" || proseLine(line) {
+		if line == "" || proseLine(line) || outputFrameRe.MatchString(strings.TrimSpace(line)) {
 			continue
 		}
 		if b.Len()+len(line)+1 > outputHeadLimit {

@@ -289,8 +289,9 @@ func relativeFiles(files []handoff.FileChange, cwd string) []handoff.FileChange 
 // step it said it would take; a call left without a result (for a commit
 // or push: whether it landed); the latest failing test run; the newest
 // open error that no later passing test run, commit or success report
-// made moot; the plan's current or next
-// task; else ask the person, naming their latest request. Its wording
+// made moot; the plan's current or next task; a fix the last message
+// only expects to work ("should work now"), to verify; else ask the
+// person, naming their latest request. Its wording
 // quotes only the person's and the assistant's own words; from tool
 // output it names the failing command or test, never the output's text.
 func NextStep(s *handoff.Snapshot) string {
@@ -387,6 +388,10 @@ func nextStep(s *handoff.Snapshot, resumed bool) string {
 	if e := s.EndState; e != nil && (e.Signal == "submitted" || e.Signal == "finished") {
 		return "The run ended with the agent's " + map[string]string{"submitted": "submit", "finished": "finish action"}[e.Signal] +
 			": review the result against the request, then ask the person whether anything more is wanted."
+	}
+	if claim := hedgedFix(s); claim != "" {
+		return "The last fix is not verified yet: the assistant only expected it to work (" + quoteData(truncate(claim, 200)) +
+			"). Run the check it names, or ask the person for the result, before building on it."
 	}
 	if e := s.EndState; e != nil && e.Signal == "task complete" && e.LastAssistant != "" {
 		return "Nothing is pending: the agent delivered its final answer (" + quoteData(truncate(firstSentence(e.LastAssistant), 80)) +

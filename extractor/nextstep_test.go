@@ -65,3 +65,33 @@ func TestNextStepFromReportsAndStaleTests(t *testing.T) {
 		}
 	}
 }
+
+// TestNextStepHedgedFix: a session whose last message only expects its fix
+// to work ("should work now") leaves the fix to verify; a check that
+// passed after it, a question, or advice that something "should be fixed"
+// is not such a claim.
+func TestNextStepHedgedFix(t *testing.T) {
+	t.Parallel()
+	last := handoff.MessageRef{Index: 30}
+	end := func(text string) *handoff.EndState { return &handoff.EndState{LastAssistant: text, LastSource: last} }
+	tests := []struct {
+		name string
+		snap handoff.Snapshot
+		want bool
+	}{
+		{"should work now", handoff.Snapshot{EndState: end("Updated the workflow to v6. Push and re-run should work now.")}, true},
+		{"should now pass", handoff.Snapshot{EndState: end("I fixed the import.\nThe build should now pass.")}, true},
+		{"passed after", handoff.Snapshot{EndState: end("The build should now pass."), Checks: []handoff.CheckState{{Command: "make", Status: handoff.TestsPassing, Source: handoff.MessageRef{Index: 30}}}}, false},
+		{"tests passed after", handoff.Snapshot{EndState: end("It should work now."), TestState: &handoff.TestState{Status: handoff.TestsPassing, Source: handoff.MessageRef{Index: 31}}}, false},
+		{"a check before it", handoff.Snapshot{EndState: end("It should work now."), Checks: []handoff.CheckState{{Command: "make", Status: handoff.TestsPassing, Source: handoff.MessageRef{Index: 12}}}}, true},
+		{"a question", handoff.Snapshot{EndState: end("Should it work now?")}, false},
+		{"advice", handoff.Snapshot{EndState: end("The flaky test should be fixed in a follow-up.")}, false},
+		{"negated", handoff.Snapshot{EndState: end("This shouldn't work now that the flag is gone.")}, false},
+	}
+	for _, tt := range tests {
+		got := NextStep(&tt.snap)
+		if has := strings.Contains(got, "not verified yet"); has != tt.want {
+			t.Errorf("%s: NextStep = %q, unverified fix named: %v, want %v", tt.name, got, has, tt.want)
+		}
+	}
+}

@@ -458,7 +458,7 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 			// whole once every structured piece and the recent turns'
 			// short forms are in, before those turns' full forms, so a
 			// budget with room never cuts it.
-			texts = append(texts, "The assistant's last message:\n"+blockQuote(e.LastAssistant, wholeText))
+			texts = append(texts, lead+blockQuote(e.LastAssistant, wholeText))
 			ranks = append(ranks, rankLastWhole)
 		}
 		b.variants(secStop, lastMessageKind, ranks, texts)

@@ -1258,8 +1258,8 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 			if t.Thinking {
 				// After every said or done turn: reasoning explains the
 				// calls around it when there is room to spare.
-				if !shown[t.Source.Index] && !reasoningShown(s.EndState, t.Text) {
-					b.add(secRecent, rankRecentThinking+rankRecentStride*n, "recent turns", "- assistant (thinking): "+quoted(t.Text, recentShort))
+				if item, ok := thinkingItem(t, s.EndState, shown); ok {
+					b.add(secRecent, rankRecentThinking+rankRecentStride*n, "recent turns", item)
 					n++
 				}
 				continue
@@ -1310,7 +1310,7 @@ func (b *builder) recent(s *handoff.Snapshot, shown map[int]bool) {
 				continue
 			}
 			r := rankRecent + rankRecentStride*n
-			line := "- tool: " + code(t.Text, commandText+outcomeText)
+			line := toolItem(t)
 			ranks, texts := []int{r, r}, []string{"- tool: " + code(t.Text, recentTiny), line}
 			if t.Output != "" {
 				ranks, texts = append(ranks, rankRecentOutput+rankRecentStride*n), append(texts, line+printedBlock(t.Output))
@@ -1355,14 +1355,29 @@ func unfoldLooks(run []handoff.Turn, e *handoff.EndState, shown map[int]bool) st
 	lines := make([]string, 0, len(run))
 	for _, t := range run {
 		if t.Thinking {
-			if !shown[t.Source.Index] && !reasoningShown(e, t.Text) {
-				lines = append(lines, "- assistant (thinking): "+quoted(t.Text, recentShort))
+			if item, ok := thinkingItem(t, e, shown); ok {
+				lines = append(lines, item)
 			}
 			continue
 		}
-		lines = append(lines, "- tool: "+code(t.Text, commandText+outcomeText)+printedBlock(t.Output))
+		lines = append(lines, toolItem(t)+printedBlock(t.Output))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// toolItem is a recent call's list item: its line, clipped.
+func toolItem(t handoff.Turn) string {
+	return "- tool: " + code(t.Text, commandText+outcomeText)
+}
+
+// thinkingItem is a reasoning turn's list item; ok is false when the
+// prompt already quotes the turn (its message is shown, or the stop
+// section's current work quotes it).
+func thinkingItem(t handoff.Turn, e *handoff.EndState, shown map[int]bool) (item string, ok bool) {
+	if shown[t.Source.Index] || reasoningShown(e, t.Text) {
+		return "", false
+	}
+	return "- assistant (thinking): " + quoted(t.Text, recentShort), true
 }
 
 // printedBlock is a recent call's output under its list item: a block

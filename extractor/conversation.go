@@ -1010,14 +1010,6 @@ func recentTurns(main []handoff.Message, results map[string]handoff.ToolResult, 
 	return reverseTurns(rev)
 }
 
-// outputFrameRe matches a line of the frame Codex puts around a shell
-// call's output ("Exit code: 0", "Wall time: 0.1 seconds", "Chunk ID: …",
-// "Process running with session ID N", "Original token count: N", "Total
-// output lines: N", "Output:"), before it and, where a session's polls
-// are joined, between them: the call's own line already says how it
-// ended.
-var outputFrameRe = lazyRE(`^(?:Exit code:? -?\d+|Process exited with code -?\d+|Process running with session ID \d+|Wall time:? [\d.]+ seconds|Chunk ID: \S+|Original token count: \d+|Total output lines: \d+|Output:)$`)
-
 // outputHeadLimit bounds the output a recent tool turn keeps.
 const outputHeadLimit = 400
 
@@ -1035,9 +1027,13 @@ func outputHead(content string) string {
 	if gemShellFramed(content) {
 		lines = gemShellLines(lines) // the harness's frame is not output
 	}
+	// The harness's frame (Codex's "Exit code: 0", "Wall time: …",
+	// "Output:", repeated between the polls of one session) is not
+	// output either: the call's own line says how it ended.
+	wrappers := wrapperLineRe.mayMatch(content)
 	for _, line := range lines {
 		line = strings.TrimRight(line, " \t\r")
-		if line == "" || proseLine(line) || outputFrameRe.MatchString(strings.TrimSpace(line)) {
+		if line == "" || proseLine(line) || wrappers && wrapperLineRe.MatchString(strings.TrimSpace(line)) {
 			continue
 		}
 		if b.Len()+len(line)+1 > outputHeadLimit {

@@ -158,8 +158,10 @@ func TestDropOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Dropped) == 0 {
-		t.Fatalf("nothing dropped at %d of %d tokens", size-10, size)
+	// Something gives: an item is dropped, or a list shows in its
+	// shorter form (every edited file on one line, not one line each).
+	if len(res.Dropped) == 0 && res.Tokens >= size {
+		t.Fatalf("nothing dropped or shortened at %d of %d tokens", size-10, size)
 	}
 	for _, d := range res.Dropped {
 		switch d.Section {

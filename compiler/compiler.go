@@ -110,6 +110,8 @@ type compilation struct {
 	chosen []bool
 	// sayers are the groups some piece's saidIn names.
 	sayers map[int]bool
+	// order caches importance.
+	order []int
 }
 
 // Compile renders s into a resume prompt of at most opts.Budget tokens.
@@ -230,7 +232,7 @@ const maxExactTries = 8
 // and keeps each whose exact count fits, within maxExactTries renders.
 func (c *compilation) exact(chosen []bool, text string, n int) ([]bool, string, int, error) {
 	tries := 0
-	for _, i := range c.rankOrder() {
+	for _, i := range c.importance() {
 		if tries >= maxExactTries || c.budget-n < 2 {
 			break
 		}
@@ -319,7 +321,7 @@ func (c *compilation) greedy(chosen []bool, room int, slack float64) int {
 	}
 	added := 0
 	gap := false // a recent turn was left out: no older one may follow
-	for _, i := range c.rankOrder() {
+	for _, i := range c.importance() {
 		p := c.pieces[i]
 		if chosen[i] || c.said(chosen, i) {
 			continue
@@ -435,7 +437,20 @@ func (c *compilation) countHeadings() {
 	}
 }
 
-// rankOrder returns piece indexes from the most to the least important.
+// importance returns piece indexes from the most to the least important:
+// by rank, or below noveltyEnd by rank and novelty (noveltyOrder). It is
+// computed once, after the pieces are counted.
+func (c *compilation) importance() []int {
+	if c.order == nil {
+		c.order = c.rankOrder()
+		if c.budget < noveltyEnd {
+			c.order = c.noveltyOrder()
+		}
+	}
+	return c.order
+}
+
+// rankOrder returns piece indexes by rank, the most important first.
 func (c *compilation) rankOrder() []int {
 	idx := make([]int, len(c.pieces))
 	for i := range idx {
@@ -449,7 +464,7 @@ func (c *compilation) rankOrder() []int {
 // budget, drops the least important chosen piece (a longer variant falls
 // back to its shorter one).
 func (c *compilation) trim(chosen []bool) (string, int, error) {
-	order := c.rankOrder()
+	order := c.importance()
 	for {
 		text, n, err := c.render2(chosen)
 		if err != nil {

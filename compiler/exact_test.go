@@ -45,7 +45,7 @@ func TestNoSmallPieceLeftOut(t *testing.T) {
 					return
 				}
 				n := c.counter.Count(res.Prompt)
-				for _, i := range c.rankOrder() {
+				for _, i := range c.importance() {
 					cost, replaced, ok := c.addCost(c.chosen, i)
 					if !ok || cost > budget-n {
 						continue

@@ -90,6 +90,11 @@ type piece struct {
 	// the goal's full form quotes): while such a variant is shown, this
 	// piece is not (see compilation.said).
 	saidIn, saidFrom int
+	// keepRank marks a piece noveltyOrder leaves at its rank whatever it
+	// names: what the person asked for overall, and where the work stands
+	// (the next step, the current task, the newest open error, a failing
+	// test run).
+	keepRank bool
 }
 
 // The rank table: the one place that decides what the budget keeps.
@@ -178,6 +183,8 @@ type builder struct {
 	groups int
 	// small is set at budgets of at most smallBudget.
 	small bool
+	// newestOpen is the newest open error's line, once errors added it.
+	newestOpen string
 }
 
 func (b *builder) add(sec section, rank int, kind, text string) {
@@ -228,6 +235,27 @@ func (b *builder) saidByLonger(words []string, by []sayer) {
 	}
 }
 
+// namesAll reports whether text names every one of names (and there is
+// at least one).
+func namesAll(text string, names []string) bool {
+	for _, n := range names {
+		if !strings.Contains(text, n) {
+			return false
+		}
+	}
+	return len(names) > 0
+}
+
+// keepRank sets piece.keepRank on the shortest variant of group.
+func (b *builder) keepRank(group int) {
+	for i := range b.pieces {
+		if b.pieces[i].group == group {
+			b.pieces[i].keepRank = true
+			return
+		}
+	}
+}
+
 // variants adds the short, longer and full renderings of one text, as one
 // group; identical renderings are added once.
 func (b *builder) variants(sec section, kind string, ranks []int, texts []string) {
@@ -267,6 +295,9 @@ func buildPiecesFor(s *handoff.Snapshot, show string, budget int) []piece {
 	limits := []int{nextShort, nextLonger, nextFull}
 	first := len(b.pieces)
 	b.variants(secNext, "next step", []int{rankNext, rankNextLonger, rankNextFull}, []string{nextLine(next, limits[0]), nextLine(next, limits[1]), nextLine(next, limits[2])})
+	for i := first; i < len(b.pieces); i++ {
+		b.pieces[i].keepRank = true // every form: what the successor does first
+	}
 	if e := s.EndState; e != nil {
 		// Where the last message is shown, the next step refers to it
 		// instead of quoting it again; where the budget left it out, the
@@ -564,6 +595,7 @@ func (b *builder) request(s *handoff.Snapshot, shown map[int]bool, inForce []han
 		b.variants(secRequest, "goal", []int{rankGoalShort, rankGoalFull}, []string{
 			lead + blockQuote(s.Goal, shortText), lead + blockQuote(s.Goal, fullText),
 		})
+		b.keepRank(goalGroup)
 		if goalSrc >= 0 {
 			shown[goalSrc] = true
 		}
@@ -1022,6 +1054,9 @@ func (b *builder) plan(s *handoff.Snapshot) {
 		switch t.Status {
 		case handoff.TaskInProgress:
 			b.add(secPlan, rankInProgress+3*ip, "in-progress tasks", "- [in progress] "+text+mark)
+			if t.ID == s.CurrentTaskID {
+				b.pieces[len(b.pieces)-1].keepRank = true
+			}
 			ip++
 		case handoff.TaskCompleted:
 			b.add(secPlan, doneRank+3*(done-1-fin), "done tasks", "- [done] "+quoted(t.Content, 160))
@@ -1080,6 +1115,10 @@ func (b *builder) errors(s *handoff.Snapshot) {
 			full += "\n  notes: " + quoted(e.ResolutionNotes, 240)
 		}
 		b.variants(secErrors, "open errors", []int{rankOpenErrors + 5*i, rankErrorDetail + 5*i}, []string{brief, full})
+		if i == 0 {
+			b.keepRank(b.groups)
+			b.newestOpen = brief
+		}
 	}
 	b.reported(s, reported, len(open))
 	// A workaround leaves the cause in place (a package that cannot be
@@ -1170,6 +1209,11 @@ func (b *builder) tests(s *handoff.Snapshot) {
 		}
 	}
 	b.variants(secTests, "test state", ranks, []string{text + failingNames(ts.FailingTests, 3), text + failingNames(ts.FailingTests, 12)})
+	if ts.Status == handoff.TestsFailing && !namesAll(b.newestOpen, ts.FailingTests) {
+		// A failing run is where the work stands, unless the newest open
+		// error, which keeps its rank too, already names what failed.
+		b.keepRank(b.groups)
+	}
 	// Under a test result the checks are the second word on the project's
 	// state: a stride below their ranks without one.
 	b.addChecks(s, checks, 1)

@@ -21,6 +21,20 @@ func BenchmarkCompileHuge(b *testing.B) {
 	}
 }
 
+// BenchmarkCompileHugeSmall is BenchmarkCompileHuge at 500 tokens, where
+// the pieces are ordered by rank and novelty (noveltyOrder): compare the
+// two, measured in the same run.
+func BenchmarkCompileHugeSmall(b *testing.B) {
+	s, c := hugeSnapshot(), realCounter(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Compile(s, Options{Budget: 500, Counter: c}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkCompileFits is the baseline: a realistic snapshot that fits
 // at once, one render and one count.
 func BenchmarkCompileFits(b *testing.B) {

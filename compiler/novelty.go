@@ -3,6 +3,7 @@ package compiler
 import (
 	"container/heap"
 	"slices"
+	"strings"
 )
 
 // At a small budget the rank table alone spends the room badly. In a
@@ -149,7 +150,7 @@ func identifiers(text string) []string {
 			j++
 		}
 		if w := text[i:j]; len(w) >= 3 && identLike(w) {
-			lw := lowerASCII(w)
+			lw := strings.ToLower(w) // ASCII: its fast path
 			if !slices.Contains(out, lw) {
 				out = append(out, lw)
 			}
@@ -176,14 +177,4 @@ func identLike(w string) bool {
 		}
 	}
 	return false
-}
-
-func lowerASCII(w string) string {
-	b := []byte(w)
-	for k, ch := range b {
-		if ch >= 'A' && ch <= 'Z' {
-			b[k] = ch + 'a' - 'A'
-		}
-	}
-	return string(b)
 }

@@ -441,11 +441,12 @@ func (c *compilation) countHeadings() {
 // by rank, or below noveltyEnd by rank and novelty (noveltyOrder). It is
 // computed once, after the pieces are counted.
 func (c *compilation) importance() []int {
-	if c.order == nil {
+	switch {
+	case c.order != nil:
+	case c.budget < noveltyEnd:
+		c.order = c.noveltyOrder()
+	default:
 		c.order = c.rankOrder()
-		if c.budget < noveltyEnd {
-			c.order = c.noveltyOrder()
-		}
 	}
 	return c.order
 }

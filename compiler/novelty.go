@@ -27,7 +27,8 @@ import (
 //
 // The pieces that say where the session stopped (rank < rankNoveltyFrom),
 // those marked keepRank (the overall goal, the next step, the current
-// task, the newest open error, a failing test run) and the recent turns
+// task, the main thread's newest open error, a failing test run that
+// error does not name) and the recent turns
 // (their own contiguous run, rank ≥ rankRecent) keep their ranks.
 const (
 	noveltyEnd      = 1000

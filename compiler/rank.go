@@ -92,8 +92,8 @@ type piece struct {
 	saidIn, saidFrom int
 	// keepRank marks a piece noveltyOrder leaves at its rank whatever it
 	// names: what the person asked for overall, and where the work stands
-	// (the next step, the current task, the newest open error, a failing
-	// test run).
+	// (the next step, the current task, the main thread's newest open
+	// error, a failing test run that error does not name).
 	keepRank bool
 }
 
@@ -183,7 +183,8 @@ type builder struct {
 	groups int
 	// small is set at budgets of at most smallBudget.
 	small bool
-	// newestOpen is the newest open error's line, once errors added it.
+	// newestOpen is the main thread's newest open error's line, once
+	// errors added it.
 	newestOpen string
 }
 
@@ -1116,6 +1117,8 @@ func (b *builder) errors(s *handoff.Snapshot) {
 		}
 		b.variants(secErrors, "open errors", []int{rankOpenErrors + 5*i, rankErrorDetail + 5*i}, []string{brief, full})
 		if i == 0 {
+			// The main thread's newest open error (a sub-agent's error
+			// has i shifted a stride down, above): it keeps its rank.
 			b.keepRank(b.groups)
 			b.newestOpen = brief
 		}

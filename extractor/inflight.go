@@ -341,6 +341,15 @@ func recheckAfterEdits(calls []sessionCall, start int, sw rulebook.Switches) (st
 	if len(edited) == 0 {
 		return "", ""
 	}
+	// What the edits since defined is no longer missing.
+	added := map[string]bool{}
+	for _, c := range calls[start:] {
+		if c.info.kind == kindEdit {
+			for _, id := range identifierList(str(c.input, "new_string") + str(c.input, "content") + str(c.input, "new_str")) {
+				added[id] = true
+			}
+		}
+	}
 	written := map[string]string{} // base name → content the session wrote
 	for _, c := range calls[:start] {
 		if c.info.kind == kindEdit && len(c.info.paths) > 0 {
@@ -359,7 +368,7 @@ func recheckAfterEdits(calls []sessionCall, start int, sw rulebook.Switches) (st
 				continue
 			}
 			why := "it failed on its last run, before these edits"
-			if syms := failingSymbols(c.result.Content); len(syms) > 0 && sw.On("facts.failing-symbols") {
+			if syms := failingSymbols(c.result.Content, added); len(syms) > 0 && sw.On("facts.failing-symbols") {
 				why += ": " + strings.Join(syms, "; ")
 			}
 			return firstLine(c.info.command), why
@@ -400,8 +409,9 @@ func exercises(cmd string, edited []string, written map[string]string) bool {
 
 // failingSymbols lists what a failed build said is missing or doubled,
 // grouped by what the compiler or linker said of them ("undefined
-// reference to: a, b"), at most eight names.
-func failingSymbols(output string) []string {
+// reference to a, b"), at most ten names, leaving out those the edits
+// since defined.
+func failingSymbols(output string, defined map[string]bool) []string {
 	type group struct {
 		what  string
 		names []string
@@ -411,7 +421,7 @@ func failingSymbols(output string) []string {
 	total := 0
 	for _, m := range rulebook.Regexp("facts.failing-symbols").FindAllStringSubmatch(output, -1) {
 		what, name := strings.ToLower(strings.TrimSpace(m[1])), m[2]
-		if seen[name] || total >= 10 {
+		if seen[name] || defined[name] || total >= 10 {
 			continue
 		}
 		seen[name] = true

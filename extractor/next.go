@@ -24,7 +24,7 @@ func decideNext(s *handoff.Snapshot, sw rulebook.Switches) (string, string) {
 	if s == nil {
 		return "", ""
 	}
-	n := &nexter{s: s, sw: sw}
+	n := &nexter{s: s, sw: sw, trail: new([]string)}
 	return n.next()
 }
 
@@ -35,6 +35,9 @@ type nexter struct {
 	s       *handoff.Snapshot
 	sw      rulebook.Switches
 	resumed bool
+	// trail collects, innermost first, the rules that decided nested runs
+	// of the cascade (an abrupt end's "then", a stale run's rest).
+	trail *[]string
 }
 
 // nextRule is one step of the cascade; its id is a rulebook rule of
@@ -88,7 +91,8 @@ func (n *nexter) next() (string, string) {
 
 // again runs the cascade on s, resumed or not, with the same switches.
 func (n *nexter) again(s *handoff.Snapshot, resumed bool) string {
-	step, _ := (&nexter{s: s, sw: n.sw, resumed: resumed}).next()
+	step, id := (&nexter{s: s, sw: n.sw, resumed: resumed, trail: n.trail}).next()
+	*n.trail = append(*n.trail, id)
 	if step == resumedNothing {
 		return ""
 	}

@@ -9,8 +9,6 @@ func nextRules() []Rule {
 		return Rule{ID: id, Layer: LayerNext, Kind: KindStep, Purpose: purpose, Examples: examples, Counter: counter}
 	}
 	return []Rule{
-		step("next.agent-note", "The agent's own handoff note, written at the checkpoint, names the next step, and nothing after the note supersedes it.",
-			[]string{"agent note"}, []string{"agent note superseded"}),
 		step("next.unanswered-message", "A message of the person's that the session never answered comes before anything else.",
 			[]string{"unanswered message"}, []string{"question asked"}),
 		step("next.pending-question", "The session ended on a question to the person: get the answer before acting.",

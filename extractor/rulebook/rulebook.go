@@ -161,7 +161,7 @@ func Disable(ids ...string) (Switches, error) {
 			continue
 		}
 		if _, ok := ByID(id); !ok {
-			return Switches{}, fmt.Errorf("rulebook: no rule %q (handoff rules lists them)", id)
+			return Switches{}, fmt.Errorf("rulebook: no rule %q (go run ./eval/cmd/rules lists them)", id)
 		}
 		s.off[id] = true
 	}

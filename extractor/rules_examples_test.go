@@ -43,7 +43,7 @@ func stepCases() map[string]stepCase {
 		"open error": {snap: &handoff.Snapshot{Requests: []handoff.Request{{Text: "lint it", Source: ref(1)}},
 			Errors: []handoff.ErrorRecord{{Type: "command_failed", Command: "npm run lint", Message: "3 problems", Resolution: handoff.ResolutionUnresolved, Source: ref(4)}},
 			Tasks:  []handoff.Task{{ID: "1", Content: "Write the parser", Status: handoff.TaskInProgress}}, CurrentTaskID: "1"}},
-		"plan task": {snap: &handoff.Snapshot{Tasks: []handoff.Task{{ID: "1", Content: "Write the parser", Status: handoff.TaskInProgress}}, CurrentTaskID: "1"}},
+		"plan task":      {snap: &handoff.Snapshot{Tasks: []handoff.Task{{ID: "1", Content: "Write the parser", Status: handoff.TaskInProgress}}, CurrentTaskID: "1"}},
 		"agent finished": {snap: end(handoff.EndState{Signal: "submitted", LastAssistant: "Submitting the patch."})},
 		"hedged fix":     {snap: end(handoff.EndState{LastAssistant: "I changed the import path; the build should work now."})},
 		"final answer":   {snap: end(handoff.EndState{Signal: "task complete", LastAssistant: "Here is the summary of the change you asked for."})},

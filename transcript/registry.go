@@ -24,6 +24,13 @@ type formatSpec struct {
 	// weakLine marks a line as maybe this format: taken only when no
 	// line of the head decides.
 	weakLine func(l *jsonLine) bool
+	// store reads a session from the agent's session store (an SQLite
+	// database or a directory), when the agent keeps one; it returns
+	// errNotThisStore for a path that is not its store.
+	store storeReader
+	// find lists the sessions the agent recorded for a directory, for
+	// `handoff latest`.
+	find sessionFinder
 }
 
 // docFormat is a parser for a format read as one document.
@@ -150,6 +157,17 @@ func registry() []formatSpec {
 			line: func(l *jsonLine) bool {
 				return !l.has("payload") && (l.typ == "thread.started" || l.typ == "turn.started" || len(l.typ) > 5 && l.typ[:5] == "item." && l.has("item"))
 			},
+		},
+		{
+			info: FormatInfo{Name: FormatOpenCode, Agent: "OpenCode", Looks: "an OpenCode export",
+				Description: "OpenCode session: `opencode export` JSON, its storage/ directory, or the opencode.db SQLite store (--session ID, else the newest)",
+				Example:     "~/.local/share/opencode/opencode.db", Aliases: []string{"opencode-export", "open-code", "sst-opencode"},
+				Locations: []string{"~/.local/share/opencode/opencode.db", "~/.local/share/opencode/storage/{session,message,part}/"}},
+			agent:     "opencode",
+			newParser: newOpenCodeExport,
+			doc:       openCodeDoc,
+			store:     readOpenCodeStore,
+			find:      findOpenCode,
 		},
 		{
 			info: FormatInfo{Name: FormatAnthropic, Looks: "an Anthropic Messages request",

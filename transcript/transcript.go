@@ -68,6 +68,9 @@ const (
 	// FormatCodex is an OpenAI Codex CLI rollout JSONL file
 	// (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl).
 	FormatCodex Format = "codex"
+	// FormatOpenCode is an OpenCode session: `opencode export` JSON, its
+	// storage directory or its SQLite database.
+	FormatOpenCode Format = "opencode"
 	// FormatPlain is plain text: the whole input is one user message, or
 	// role-prefixed turns ("User:", "Assistant:") when both roles appear.
 	FormatPlain Format = "plain"
@@ -180,6 +183,9 @@ type Options struct {
 	// RecentToolResults is how many of the latest tool results keep
 	// MaxToolOutputBytes. Zero means DefaultRecentToolResults.
 	RecentToolResults int
+	// Session picks one session of a store that holds many (an OpenCode
+	// database or storage directory); empty reads the newest.
+	Session string
 	// Source names the input (a file path, or "-" for standard input);
 	// it is stored in SessionInfo.Source and used in messages.
 	Source string
@@ -298,7 +304,13 @@ func ParseFile(ctx context.Context, path string, opts Options) (*handoff.Transcr
 	case err != nil:
 		return nil, fmt.Errorf("stat transcript: %w", err)
 	case fi.IsDir():
-		return nil, handoff.Errorf(handoff.EINVALID, "%s is a directory, not a transcript file", path)
+		t, err := parseStore(ctx, path, opts)
+		if handoff.ErrorCode(err) == handoff.EINVALID && strings.Contains(err.Error(), "not a session store") {
+			return nil, handoff.Errorf(handoff.EINVALID, "%s is a directory, not a transcript file or a session store handoff knows", path)
+		}
+		return t, err
+	case isSQLite(path):
+		return parseStore(ctx, path, opts)
 	}
 	f, err := os.Open(path)
 	if err != nil {

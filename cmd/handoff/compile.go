@@ -34,6 +34,7 @@ type compileOptions struct {
 	workflow      string
 	extract       extractorFlags
 	latest        bool
+	session       string
 }
 
 func (o *compileOptions) addFlags(cmd *cobra.Command) {
@@ -50,6 +51,7 @@ func (o *compileOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.noGit, "no-git", false, "do not read git state from the session's working directory")
 	f.StringVar(&o.workflow, "workflow", "", "workflow `id` to file the snapshot under (default: the session id, else the working directory)")
 	f.BoolVar(&o.latest, "latest", false, "compile the newest Claude Code, Codex or Gemini CLI session of the current directory (or one above it)")
+	f.StringVar(&o.session, "session", "", "session `id` to read from a store that holds many (an OpenCode database or storage directory; default: the newest)")
 	o.extract.add(cmd)
 }
 
@@ -126,10 +128,10 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 			return err
 		}
 		a.status("latest %s session: %s (written %s)", found.agent, found.path, found.modTime.Local().Format("2006-01-02 15:04"))
-		args = []string{found.path}
+		args, o.session = []string{found.path}, found.session
 	}
 
-	t, err := a.readTranscript(ctx, args, transcript.Options{Format: format, Strict: o.strict, Logger: a.log()})
+	t, err := a.readTranscript(ctx, args, transcript.Options{Format: format, Strict: o.strict, Session: o.session, Logger: a.log()})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,63 @@
+package transcript
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// One fuzz target per decoder of an agent's own format, seeded with its
+// sample; each parses lenient and strict (fuzzParse) and must fail only
+// with EINVALID. Kept cheap: the seeds are the small samples.
+
+func fuzzAgent(f *testing.F, format Format, seeds ...string) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, input []byte) { fuzzParse(t, format, input) })
+}
+
+// The seeds are small on purpose: the fuzzer minimises every new input
+// it finds, and a sample of many kilobytes spends the CI's seconds there.
+
+func FuzzOpenCode(f *testing.F) {
+	fuzzAgent(f, FormatOpenCode, `{"info":{"id":"ses_1","projectID":"p","directory":"/w"},"messages":[`+
+		`{"info":{"id":"msg_1","sessionID":"ses_1","role":"user","time":{"created":1}},"parts":[{"type":"text","text":"fix it"},{"type":"compaction","auto":true}]},`+
+		`{"info":{"id":"msg_2","sessionID":"ses_1","role":"assistant","modelID":"m","summary":true,"error":{"name":"MessageAbortedError","data":{"message":"x"}}},"parts":[`+
+		`{"type":"step-start"},{"type":"reasoning","text":"r"},{"type":"tool","callID":"c1","tool":"edit","state":{"status":"error","input":{"filePath":"a.go","oldString":"x"},"error":"boom","metadata":{"exit":1}}},`+
+		`{"type":"step-finish","tokens":{"input":1,"output":2,"cache":{"read":3,"write":4}}}]}]}`)
+}
+
+// FuzzJSONRecords feeds a document to jsonRecords in pieces split at
+// arbitrary points: every record it hands on must be valid JSON when the
+// document is, and it must never panic on broken input.
+func FuzzJSONRecords(f *testing.F) {
+	f.Add([]byte(`{"info":{"id":"s"},"messages":[{"a":1},{"b":"]}\"x"},[1,2]]}`), uint8(3))
+	f.Add([]byte(`[{"a":[1,{"b":2}]}, "s", 3]`), uint8(1))
+	f.Fuzz(func(t *testing.T, doc []byte, step uint8) {
+		for _, key := range []string{"", "messages"} {
+			s := &jsonRecords{key: key, max: 1 << 16,
+				element: func(_ int, raw []byte) error {
+					if json.Valid(doc) && raw != nil && !json.Valid(raw) {
+						t.Fatalf("key %q: record %q of a valid document is not valid JSON", key, raw)
+					}
+					return nil
+				},
+				member: func(_ string, raw []byte) error {
+					if json.Valid(doc) && !json.Valid(raw) {
+						t.Fatalf("key %q: member %q of a valid document is not valid JSON", key, raw)
+					}
+					return nil
+				},
+			}
+			n := int(step%16) + 1
+			for rest := doc; len(rest) > 0; {
+				k := min(n, len(rest))
+				if s.write(rest[:k]) != nil {
+					break
+				}
+				rest = rest[k:]
+			}
+			_ = s.complete()
+		}
+	})
+}

@@ -29,6 +29,14 @@ var agentSamples = []struct {
 	// CompactSummary, as in Claude Code); assistant steps: bash+todowrite,
 	// read (error)+edit, the aborted step's running bash; the abort.
 	{"opencode-export.json", FormatOpenCode, 5, 3, 1, 2, 5, 2, 1, 1, 1, 1, 3},
+	// user: two prompts and the compaction summary; system: the abort and
+	// the rate-limit error; failed: bash's exit 1 and view's error; the
+	// update_todo checklist is the plan; two assistant.usage events.
+	{"copilot-events.jsonl", FormatCopilotCLI, 3, 3, 2, 4, 5, 2, 1, 1, 1, 1, 2}, // the second bash was aborted: no result
+	// five assistant blocks (two said, three tool blocks), the Info block;
+	// failed: bash's exit 1 under ✅ and ❌ view.
+	{"copilot-share.md", FormatCopilotShare, 1, 5, 1, 3, 3, 2, 1, 0, 0, 0, 0},
+	{"cursor-export.md", FormatCursorExport, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0},
 }
 
 // sampleCounts are the figures agentSamples lists, from a transcript.
@@ -41,12 +49,16 @@ func sampleCounts(tr *handoff.Transcript) [11]int {
 		for _, c := range m.ToolCalls {
 			var in map[string]any
 			_ = json.Unmarshal(c.Input, &in)
-			_, path := in["file_path"]
-			_, content := in["content"]
-			_, oldStr := in["old_string"]
-			_, patch := in["patch"]
+			has := func(keys ...string) bool {
+				for _, k := range keys {
+					if _, ok := in[k]; ok {
+						return true
+					}
+				}
+				return false
+			}
 			_, todos := in["todos"]
-			if path && (content || oldStr) || patch {
+			if has("file_path", "path") && has("content", "old_string", "old_str", "new_str", "file_text", "diff") || has("patch") {
 				edits++
 			}
 			if todos {

@@ -27,6 +27,21 @@ func FuzzOpenCode(f *testing.F) {
 		`{"type":"step-finish","tokens":{"input":1,"output":2,"cache":{"read":3,"write":4}}}]}]}`)
 }
 
+func FuzzCopilotCLI(f *testing.F) {
+	fuzzAgent(f, FormatCopilotCLI,
+		`{"type":"session.start","id":"1","timestamp":"2025-01-01T00:00:00Z","data":{"sessionId":"s","context":{"cwd":"/w"}}}`+"\n"+
+			`{"type":"assistant.message","id":"2","timestamp":"2025-01-01T00:00:01Z","data":{"content":"x","toolRequests":[{"toolCallId":"c","name":"update_todo","arguments":{"todos":"- [x] a\n- [ ] b"}}]}}`+"\n"+
+			`{"type":"tool.execution_complete","id":"3","timestamp":"2025-01-01T00:00:02Z","data":{"toolCallId":"c","success":false,"error":{"message":"no"},"result":{"content":"<exited with exit code 2>"}}}`+"\n")
+}
+
+func FuzzCopilotShare(f *testing.F) {
+	fuzzAgent(f, FormatCopilotShare, "# 🤖 Copilot CLI Session\n\n### 👤 User\n\nfix it\n\n---\n\n### ✅ `bash`\n\n$ make\n\n```\nok\n<exited with exit code 0>\n```\n\n---\n\n### 💬 Copilot\n\ndone\n")
+}
+
+func FuzzCursorExport(f *testing.F) {
+	fuzzAgent(f, FormatCursorExport, "# T\n_Exported on 1/1/2025 at 10:00:00 GMT from Cursor (1.7.0)_\n\n---\n\n**User**\n\nfix it\n\n---\n\n**Cursor**\n\n```go\n---\n```\ndone\n")
+}
+
 // FuzzJSONRecords feeds a document to jsonRecords in pieces split at
 // arbitrary points: every record it hands on must be valid JSON when the
 // document is, and it must never panic on broken input.

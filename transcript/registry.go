@@ -59,6 +59,20 @@ func registry() []formatSpec {
 			text:      aiderRe.Match,
 		},
 		{
+			info: FormatInfo{Name: FormatCopilotShare, Agent: "GitHub Copilot CLI", Looks: "a Copilot CLI /share markdown",
+				Description: "GitHub Copilot CLI /share markdown (### 👤 User, ### 💬 Copilot, ### ✅ `tool` blocks)",
+				Example:     "./copilot-session-<id>.md", Aliases: []string{"copilot-md", "copilot-share-md"}},
+			newParser: docFormat("Copilot CLI /share markdown", decodeCopilotShare),
+			text:      copilotShareRe.Match,
+		},
+		{
+			info: FormatInfo{Name: FormatCursorExport, Agent: "Cursor", Looks: "a Cursor chat export",
+				Description: "Cursor \"Export chat\" markdown (_Exported on … from Cursor (x.y.z)_, **User** / **Cursor** turns)",
+				Example:     "./cursor_<title>.md", Aliases: []string{"cursor-md", "cursor-chat"}},
+			newParser: docFormat("Cursor chat export", decodeCursorExport),
+			text:      cursorExportRe.Match,
+		},
+		{
 			info: FormatInfo{Name: FormatClaudeConsole, Agent: "Claude Code", Looks: "a Claude Code terminal paste",
 				Description: "Claude Code terminal paste (\"> \" prompts, ⏺ replies, ⎿ tool results)", Example: "./claude-session.txt",
 				Aliases: []string{"claude-paste", "claude-terminal"}},
@@ -168,6 +182,16 @@ func registry() []formatSpec {
 			doc:       openCodeDoc,
 			store:     readOpenCodeStore,
 			find:      findOpenCode,
+		},
+		{
+			info: FormatInfo{Name: FormatCopilotCLI, Agent: "GitHub Copilot CLI", Looks: "a GitHub Copilot CLI events.jsonl",
+				Description: "GitHub Copilot CLI session events (session.start, user.message, assistant.message, tool.execution_complete, …)",
+				Example:     "~/.copilot/session-state/<session-id>/events.jsonl", Aliases: []string{"copilot", "copilot-cli-events", "github-copilot-cli"},
+				Locations: []string{"~/.copilot/session-state/<session-id>/events.jsonl"}},
+			agent:     "copilot-cli",
+			newParser: newCopilotParser,
+			line:      copilotLine,
+			find:      findCopilot,
 		},
 		{
 			info: FormatInfo{Name: FormatAnthropic, Looks: "an Anthropic Messages request",

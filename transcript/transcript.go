@@ -71,6 +71,12 @@ const (
 	// FormatOpenCode is an OpenCode session: `opencode export` JSON, its
 	// storage directory or its SQLite database.
 	FormatOpenCode Format = "opencode"
+	// FormatCopilotCLI is a GitHub Copilot CLI events.jsonl.
+	FormatCopilotCLI Format = "copilot-cli"
+	// FormatCopilotShare is Copilot CLI's /share markdown.
+	FormatCopilotShare Format = "copilot-share"
+	// FormatCursorExport is Cursor's "Export chat" markdown.
+	FormatCursorExport Format = "cursor-export"
 	// FormatPlain is plain text: the whole input is one user message, or
 	// role-prefixed turns ("User:", "Assistant:") when both roles appear.
 	FormatPlain Format = "plain"

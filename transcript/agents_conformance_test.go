@@ -37,6 +37,15 @@ var agentSamples = []struct {
 	// failed: bash's exit 1 under ✅ and ❌ view.
 	{"copilot-share.md", FormatCopilotShare, 1, 5, 1, 3, 3, 2, 1, 0, 0, 0, 0},
 	{"cursor-export.md", FormatCursorExport, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+	// user: two prompts and the compaction summary; the overloaded request
+	// (stopReason error) is a system message.
+	{"pi-session.jsonl", FormatPi, 3, 2, 1, 2, 2, 1, 1, 0, 1, 0, 2},
+	// the metadata's tokens are the last assistant message's usage; view
+	// of a missing file failed.
+	{"goose-session.jsonl", FormatGoose, 1, 3, 0, 2, 3, 1, 1, 0, 0, 0, 1},
+	// three _usage lines, each the latest assistant turn's; the
+	// "<system>ERROR" result failed.
+	{"kimi-context.jsonl", FormatKimi, 1, 3, 0, 2, 2, 1, 1, 0, 0, 0, 3},
 }
 
 // sampleCounts are the figures agentSamples lists, from a transcript.
@@ -58,7 +67,7 @@ func sampleCounts(tr *handoff.Transcript) [11]int {
 				return false
 			}
 			_, todos := in["todos"]
-			if has("file_path", "path") && has("content", "old_string", "old_str", "new_str", "file_text", "diff") || has("patch") {
+			if has("file_path", "path") && has("content", "old_string", "old_str", "new_str", "file_text", "diff", "edits") || has("patch") {
 				edits++
 			}
 			if todos {

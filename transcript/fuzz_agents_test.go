@@ -42,6 +42,24 @@ func FuzzCursorExport(f *testing.F) {
 	fuzzAgent(f, FormatCursorExport, "# T\n_Exported on 1/1/2025 at 10:00:00 GMT from Cursor (1.7.0)_\n\n---\n\n**User**\n\nfix it\n\n---\n\n**Cursor**\n\n```go\n---\n```\ndone\n")
 }
 
+func FuzzPi(f *testing.F) {
+	fuzzAgent(f, FormatPi, `{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00Z","cwd":"/w"}`+"\n"+
+		`{"type":"message","id":"a","parentId":null,"message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"edit","arguments":{"path":"a","oldText":"x","newText":"y"}}],"usage":{"input":1},"stopReason":"error","errorMessage":"e"}}`+"\n"+
+		`{"type":"message","id":"b","parentId":"a","message":{"role":"toolResult","toolCallId":"c","toolName":"edit","content":[{"type":"text","text":"ok"}],"isError":true}}`+"\n")
+}
+
+func FuzzGoose(f *testing.F) {
+	fuzzAgent(f, FormatGoose, `{"working_dir":"/w","description":"d","input_tokens":5}`+"\n"+
+		`{"id":"1","role":"assistant","created":1,"content":[{"type":"toolRequest","id":"t","toolCall":{"status":"success","value":{"name":"developer__shell","arguments":{"command":"ls"}}}}]}`+"\n"+
+		`{"id":"2","role":"user","created":2,"content":[{"type":"toolResponse","id":"t","toolResult":{"status":"error","error":"no"}}]}`+"\n")
+}
+
+func FuzzKimi(f *testing.F) {
+	fuzzAgent(f, FormatKimi, `{"role": "_checkpoint", "id": 0}`+"\n"+`{"role": "user", "content": "hi"}`+"\n"+
+		`{"role": "assistant", "content": "", "tool_calls": [{"type": "function", "id": "S:0", "function": {"name": "Shell", "arguments": "{\"command\": \"ls\"}"}}]}`+"\n"+
+		`{"role": "tool", "content": "<system>ERROR: x</system>", "tool_call_id": "S:0"}`+"\n"+`{"role": "_usage", "token_count": 9}`+"\n")
+}
+
 // FuzzJSONRecords feeds a document to jsonRecords in pieces split at
 // arbitrary points: every record it hands on must be valid JSON when the
 // document is, and it must never panic on broken input.

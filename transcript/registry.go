@@ -194,6 +194,46 @@ func registry() []formatSpec {
 			find:      findCopilot,
 		},
 		{
+			info: FormatInfo{Name: FormatPi, Agent: "pi", Looks: "a pi coding agent session",
+				Description: "pi coding agent session JSONL (session header, message entries with toolCall blocks and toolResult messages, compaction)",
+				Example:     "~/.pi/agent/sessions/--<dir>--/<time>_<uuid>.jsonl", Aliases: []string{"pi-agent", "pi-coding-agent"},
+				Locations: []string{"~/.pi/agent/sessions/--<directory with / as ->--/*.jsonl"}},
+			agent:     "pi",
+			newParser: func() formatParser { return piParser{} },
+			line:      piLine,
+			find:      findPi,
+		},
+		{
+			info: FormatInfo{Name: FormatGoose, Agent: "Goose", Looks: "a Goose session",
+				Description: "Goose session JSONL (metadata line, then messages with text, toolRequest and toolResponse content)",
+				Example:     "~/.local/share/goose/sessions/<id>.jsonl", Aliases: []string{"block-goose", "goose-jsonl"},
+				Locations: []string{"~/.local/share/goose/sessions/*.jsonl"}},
+			agent:     "goose",
+			newParser: newGooseParser,
+			line:      gooseLine,
+			find:      findGoose,
+		},
+		{
+			info: FormatInfo{Name: FormatKimi, Agent: "Kimi CLI", Looks: "a Kimi CLI context.jsonl",
+				Description: "Kimi CLI context.jsonl (OpenAI-style messages with _checkpoint and _usage lines)",
+				Example:     "~/.kimi/sessions/<md5 of dir>/<session-id>/context.jsonl", Aliases: []string{"kimi", "kimi-code", "moonshot-kimi"},
+				Locations: []string{"~/.kimi/sessions/<md5 of the directory>/<session-id>/context.jsonl"}},
+			agent:     "kimi-cli",
+			newParser: newKimiParser,
+			line:      kimiLine,
+			find:      findKimi,
+		},
+		{
+			info: FormatInfo{Name: FormatCrush, Agent: "Crush", Looks: "a Crush database",
+				Description: "Crush sessions in its SQLite store (sessions, messages with typed parts; --session ID, else the newest)",
+				Example:     "<project>/.crush/crush.db", Aliases: []string{"charm-crush", "crush-db"},
+				Locations: []string{"<project>/.crush/crush.db"}},
+			agent:     "crush",
+			newParser: newCrushParser,
+			store:     readCrushStore,
+			find:      findCrush,
+		},
+		{
 			info: FormatInfo{Name: FormatAnthropic, Looks: "an Anthropic Messages request",
 				Description: "Anthropic Messages API request ({system, messages} with content blocks)", Example: "./request.json",
 				Aliases: []string{"anthropic", "anthropic-request", "messages-api"}},
@@ -234,4 +274,10 @@ func lookup(f Format) (formatSpec, bool) {
 		}
 	}
 	return formatSpec{}, false
+}
+
+// storeOnly reports a format read only from its agent's store, with no
+// file or stream of its own.
+func storeOnly(s formatSpec) bool {
+	return s.store != nil && s.text == nil && s.line == nil && s.doc == nil
 }

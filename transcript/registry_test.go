@@ -19,8 +19,8 @@ func TestRegistryEntries(t *testing.T) {
 		if s.info.Description == "" || s.info.Looks == "" || s.info.Example == "" || s.newParser == nil {
 			t.Errorf("%s: incomplete entry %+v", s.info.Name, s.info)
 		}
-		if s.text == nil && s.line == nil && s.doc == nil {
-			t.Errorf("%s: no detector", s.info.Name)
+		if s.text == nil && s.line == nil && s.doc == nil && s.store == nil {
+			t.Errorf("%s: no detector and no store", s.info.Name)
 		}
 		for _, n := range append([]string{string(s.info.Name)}, s.info.Aliases...) {
 			if prev, dup := seen[n]; dup {

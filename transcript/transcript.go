@@ -77,6 +77,14 @@ const (
 	FormatCopilotShare Format = "copilot-share"
 	// FormatCursorExport is Cursor's "Export chat" markdown.
 	FormatCursorExport Format = "cursor-export"
+	// FormatPi is a pi coding agent session JSONL.
+	FormatPi Format = "pi"
+	// FormatGoose is a Goose session JSONL.
+	FormatGoose Format = "goose"
+	// FormatKimi is a Kimi CLI context.jsonl.
+	FormatKimi Format = "kimi-cli"
+	// FormatCrush is a Crush session, read from its SQLite store.
+	FormatCrush Format = "crush"
 	// FormatPlain is plain text: the whole input is one user message, or
 	// role-prefixed turns ("User:", "Assistant:") when both roles appear.
 	FormatPlain Format = "plain"

@@ -46,6 +46,12 @@ var agentSamples = []struct {
 	// three _usage lines, each the latest assistant turn's; the
 	// "<system>ERROR" result failed.
 	{"kimi-context.jsonl", FormatKimi, 1, 3, 0, 2, 2, 1, 1, 0, 0, 0, 3},
+	// a turn per tool invocation (terminal, read, the text edit group) and
+	// the closing text; the failed second request is a system message.
+	{"vscode-chat.json", FormatVSCodeChat, 2, 5, 1, 3, 3, 1, 1, 0, 0, 0, 1},
+	// the thinking message is not a turn; the edit's filepath/changes are
+	// renamed file_path/diff.
+	{"continue-session.json", FormatContinue, 1, 3, 0, 2, 2, 0, 1, 0, 0, 0, 0},
 }
 
 // sampleCounts are the figures agentSamples lists, from a transcript.

@@ -60,6 +60,18 @@ func FuzzKimi(f *testing.F) {
 		`{"role": "tool", "content": "<system>ERROR: x</system>", "tool_call_id": "S:0"}`+"\n"+`{"role": "_usage", "token_count": 9}`+"\n")
 }
 
+func FuzzVSCodeChat(f *testing.F) {
+	fuzzAgent(f, FormatVSCodeChat, `{"version":3,"requesterUsername":"u","sessionId":"s","creationDate":1,"requests":[{"requestId":"r","message":{"text":"fix"},`+
+		`"response":[{"value":"ok"},{"kind":"toolInvocationSerialized","toolId":"run_in_terminal","toolCallId":"c","isComplete":true,"toolSpecificData":{"kind":"terminal","command":"make"},"resultDetails":{"isError":true,"output":[{"value":"x"}]}},`+
+		`{"kind":"textEditGroup","uri":{"fsPath":"/a.go"},"edits":[]}],"result":{"metadata":{"promptTokens":3},"errorDetails":{"message":"e"}},"isCanceled":true}]}`)
+}
+
+func FuzzContinue(f *testing.F) {
+	fuzzAgent(f, FormatContinue, `{"sessionId":"s","title":"t","workspaceDirectory":"file:///w","history":[{"message":{"role":"user","content":"fix"}},`+
+		`{"message":{"role":"assistant","content":"","toolCalls":[{"id":"c","type":"function","function":{"name":"builtin_edit_existing_file","arguments":"{\"filepath\":\"a\",\"changes\":\"x\"}"}}]}},`+
+		`{"message":{"role":"tool","content":"done","toolCallId":"c"}}]}`)
+}
+
 // FuzzJSONRecords feeds a document to jsonRecords in pieces split at
 // arbitrary points: every record it hands on must be valid JSON when the
 // document is, and it must never panic on broken input.

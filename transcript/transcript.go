@@ -85,6 +85,10 @@ const (
 	FormatKimi Format = "kimi-cli"
 	// FormatCrush is a Crush session, read from its SQLite store.
 	FormatCrush Format = "crush"
+	// FormatVSCodeChat is a VS Code chat session (chatSessions/<id>.json).
+	FormatVSCodeChat Format = "vscode-chat"
+	// FormatContinue is a Continue session (~/.continue/sessions/<id>.json).
+	FormatContinue Format = "continue"
 	// FormatPlain is plain text: the whole input is one user message, or
 	// role-prefixed turns ("User:", "Assistant:") when both roles appear.
 	FormatPlain Format = "plain"

@@ -67,10 +67,12 @@ func registry() []formatSpec {
 		},
 		{
 			info: FormatInfo{Name: FormatCursorExport, Agent: "Cursor", Looks: "a Cursor chat export",
-				Description: "Cursor \"Export chat\" markdown (_Exported on … from Cursor (x.y.z)_, **User** / **Cursor** turns)",
-				Example:     "./cursor_<title>.md", Aliases: []string{"cursor-md", "cursor-chat"}},
+				Description: "Cursor \"Export chat\" markdown (_Exported on … from Cursor (x.y.z)_, **User** / **Cursor** turns), or a chat in Cursor's state.vscdb (--session composerId, else the newest)",
+				Example:     "./cursor_<title>.md", Aliases: []string{"cursor-md", "cursor-chat", "cursor"},
+				Locations: []string{"~/.config/Cursor/User/globalStorage/state.vscdb", "~/Library/Application Support/Cursor/User/globalStorage/state.vscdb"}},
 			newParser: docFormat("Cursor chat export", decodeCursorExport),
 			text:      cursorExportRe.Match,
+			store:     readCursorStore,
 		},
 		{
 			info: FormatInfo{Name: FormatClaudeConsole, Agent: "Claude Code", Looks: "a Claude Code terminal paste",

@@ -50,7 +50,7 @@ func (o *compileOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.noStore, "no-store", false, "do not save the snapshot in the database")
 	f.BoolVar(&o.noGit, "no-git", false, "do not read git state from the session's working directory")
 	f.StringVar(&o.workflow, "workflow", "", "workflow `id` to file the snapshot under (default: the session id, else the working directory)")
-	f.BoolVar(&o.latest, "latest", false, "compile the newest Claude Code, Codex or Gemini CLI session of the current directory (or one above it)")
+	f.BoolVar(&o.latest, "latest", false, "compile the newest agent session of the current directory (or one above it), from every store 'handoff formats' lists")
 	f.StringVar(&o.session, "session", "", "session `id` to read from a store that holds many (an OpenCode database or storage directory; default: the newest)")
 	o.extract.add(cmd)
 }
@@ -61,9 +61,11 @@ func (a *app) newLatestCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "latest",
 		Short: "Compile the newest agent session of the current directory (compile --latest)",
-		Long: `latest finds the most recently written Claude Code, Codex CLI or Gemini CLI
-session whose working directory is the current directory (else the nearest
-directory above it) and compiles it like 'handoff compile'.`,
+		Long: `latest finds the most recently written agent session whose working
+directory is the current directory (else the nearest directory above it), in
+every agent's store handoff knows ('handoff formats' lists where it looks:
+Claude Code, Codex CLI, Gemini CLI, OpenCode, Copilot CLI, Crush, pi, Goose,
+Kimi CLI, …), and compiles it like 'handoff compile'.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return o.run(cmd.Context(), args)

@@ -38,6 +38,11 @@ func agentShapes() []agentShape {
 				`{"type":"assistant.message","id":"a%d","timestamp":"2025-01-01T00:00:01Z","data":{"messageId":"m%d","content":"","toolRequests":[{"toolCallId":"c%d","name":"bash","arguments":{"command":"make"}}]}}`+"\n"+
 				`{"type":"tool.execution_complete","id":"r%d","timestamp":"2025-01-01T00:00:02Z","data":{"toolCallId":"c%d","success":true,"result":{"content":%s}}}`+"\n", i, i, i, i, i, i, i, out)
 		}},
+		{format: FormatDroid, head: `{"type":"session_start","id":"s","title":"t","cwd":"/w"}` + "\n", round: func(i int, out string) string {
+			return fmt.Sprintf(`{"type":"message","id":"u%d","timestamp":"2025-01-01T00:00:00Z","message":{"role":"user","content":[{"type":"text","text":"step %d: build it"}]}}`+"\n"+
+				`{"type":"message","id":"a%d","timestamp":"2025-01-01T00:00:01Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"Execute","input":{"command":"make"}}]}}`+"\n"+
+				`{"type":"message","id":"r%d","timestamp":"2025-01-01T00:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":%s}]}}`+"\n", i, i, i, i, i, i, out)
+		}},
 		{format: FormatPi, round: func(i int, out string) string {
 			return fmt.Sprintf(`{"type":"message","id":"u%d","parentId":"x","message":{"role":"user","content":"step %d: build it"}}`+"\n"+
 				`{"type":"message","id":"a%d","parentId":"u%d","message":{"role":"assistant","content":[{"type":"toolCall","id":"c%d","name":"bash","arguments":{"command":"make"}}],"usage":{"input":10,"output":20,"cacheRead":90000}}}`+"\n"+

@@ -52,6 +52,8 @@ var agentSamples = []struct {
 	// the thinking message is not a turn; the edit's filepath/changes are
 	// renamed file_path/diff.
 	{"continue-session.json", FormatContinue, 1, 3, 0, 2, 2, 0, 1, 0, 0, 0, 0},
+	// Anthropic blocks: the tool_result lines are tool messages.
+	{"droid-session.jsonl", FormatDroid, 1, 3, 0, 2, 2, 1, 1, 0, 0, 0, 0},
 }
 
 // sampleCounts are the figures agentSamples lists, from a transcript.

@@ -72,6 +72,12 @@ func FuzzContinue(f *testing.F) {
 		`{"message":{"role":"tool","content":"done","toolCallId":"c"}}]}`)
 }
 
+func FuzzDroid(f *testing.F) {
+	fuzzAgent(f, FormatDroid, `{"type":"session_start","id":"s","title":"t","cwd":"/w"}`+"\n"+
+		`{"type":"message","id":"1","timestamp":"2025-01-01T00:00:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"Execute","input":{"command":"ls"}}]}}`+"\n"+
+		`{"type":"message","id":"2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"no","is_error":true}]}}`+"\n")
+}
+
 // FuzzJSONRecords feeds a document to jsonRecords in pieces split at
 // arbitrary points: every record it hands on must be valid JSON when the
 // document is, and it must never panic on broken input.

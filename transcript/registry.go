@@ -214,6 +214,16 @@ func registry() []formatSpec {
 			find:      findCopilot,
 		},
 		{
+			info: FormatInfo{Name: FormatDroid, Agent: "Factory droid", Looks: "a Factory droid session",
+				Description: "Factory droid session JSONL (session_start, then messages with Anthropic content blocks)",
+				Example:     "~/.factory/sessions/<dir>/<uuid>.jsonl", Aliases: []string{"factory", "factory-droid"},
+				Locations: []string{"~/.factory/sessions/<directory with / as ->/*.jsonl"}},
+			agent:     "droid",
+			newParser: newDroidParser,
+			line:      droidLine,
+			find:      findDroid,
+		},
+		{
 			info: FormatInfo{Name: FormatPi, Agent: "pi", Looks: "a pi coding agent session",
 				Description: "pi coding agent session JSONL (session header, message entries with toolCall blocks and toolResult messages, compaction)",
 				Example:     "~/.pi/agent/sessions/--<dir>--/<time>_<uuid>.jsonl", Aliases: []string{"pi-agent", "pi-coding-agent"},

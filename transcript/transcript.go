@@ -77,6 +77,8 @@ const (
 	FormatCopilotShare Format = "copilot-share"
 	// FormatCursorExport is Cursor's "Export chat" markdown.
 	FormatCursorExport Format = "cursor-export"
+	// FormatDroid is a Factory droid session JSONL.
+	FormatDroid Format = "droid"
 	// FormatPi is a pi coding agent session JSONL.
 	FormatPi Format = "pi"
 	// FormatGoose is a Goose session JSONL.

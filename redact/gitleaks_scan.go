@@ -116,11 +116,23 @@ func (g *glEngine) find(s string, sc *scanner) {
 			if done == nil {
 				done = make([]int, len(g.rules))
 			}
-			if i < done[kw.rule] {
-				continue
-			}
 			rl := &g.rules[kw.rule]
 			from, to := glWindow(s, i, rl.multiLine, rl.span)
+			if rl.multiLine && i+len(kw.word) < to {
+				// A multi-line pattern's window ends where its keyword
+				// comes again: "curl … \\\n --user a:b" followed by
+				// "curl -u c:d" would otherwise match greedily up to the
+				// second -u and never report the first.
+				if k := indexFold(s[i+len(kw.word):to], kw.word); k >= 0 {
+					to = i + len(kw.word) + k
+				}
+			}
+			// A window the last run already covered is skipped; one
+			// that reaches further is run again (what it repeats, merge
+			// joins).
+			if to <= done[kw.rule] {
+				continue
+			}
 			done[kw.rule] = to
 			g.run(rl, s, from, to, sc)
 		}
@@ -406,11 +418,15 @@ func requiredLiterals(pattern string) [][]string {
 
 // containsFold reports whether s holds the lower-case lit, ASCII case
 // ignored.
-func containsFold(s, lit string) bool {
+func containsFold(s, lit string) bool { return indexFold(s, lit) >= 0 }
+
+// indexFold is the offset of the lower-case lit in s, ASCII case
+// ignored, or -1.
+func indexFold(s, lit string) int {
 	for i := 0; i+len(lit) <= len(s); i++ {
 		if lowerByte(s[i]) == lit[0] && hasPrefixFold(s[i:], lit) {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }

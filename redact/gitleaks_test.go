@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -170,5 +171,37 @@ func glFPClaims() map[string]glClaim {
 func glKnownMisses() map[string]string {
 	return map[string]string{
 		"<genericToken>\n    Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB\n</genericToken>": "a value alone on the line after an XML element named *Token: assign.go reads a key and its value on one line",
+	}
+}
+
+// TestCatalogueSamplesTogether redacts every rule's true positives joined
+// into one text, as a transcript holds them: a rule's window or a greedy
+// pattern must not lose a secret to its neighbours (an okta keyword two
+// lines up once hid "<oktaToken>\n  00f…"; one curl's -u once hid the
+// previous curl's).
+func TestCatalogueSamplesTogether(t *testing.T) {
+	samples := secretsamples.Gitleaks()
+	maps.Copy(samples, secretsamples.Own())
+	var rules []glRule
+	for _, r := range append(gitleaksRules(), ownRules()...) {
+		if r.regex != "" && glSkipped(r.id) == "" {
+			rules = append(rules, r)
+		}
+	}
+	var text strings.Builder
+	for _, r := range rules {
+		for _, tp := range samples[r.id].TPs {
+			text.WriteString(tp + "\n")
+		}
+	}
+	out := String(text.String())
+	for _, r := range rules {
+		for _, tp := range samples[r.id].TPs {
+			for _, sec := range ruleSecrets(r, tp) {
+				if len(sec) >= 8 && strings.Contains(out, sec) {
+					t.Errorf("%s: %q kept among the other samples", r.id, sec)
+				}
+			}
+		}
 	}
 }

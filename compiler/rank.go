@@ -1052,6 +1052,10 @@ func (b *builder) plan(s *handoff.Snapshot) {
 		if t.Status != handoff.TaskCompleted && quotesWhole(next, t.Content) {
 			text = nextStepRef
 		}
+		if t.Later != "" && t.Status != handoff.TaskCompleted {
+			// The list is older than the calls: say what they did.
+			text += " — worked on after the list's last update: " + t.Later
+		}
 		switch t.Status {
 		case handoff.TaskInProgress:
 			b.add(secPlan, rankInProgress+3*ip, "in-progress tasks", "- [in progress] "+text+mark)

@@ -15,7 +15,7 @@ import (
 type glEngine struct {
 	rules  []glCompiled
 	global glAllowC
-	// first2 maps two lower-cased bytes to an index in lists: the
+	// first2 maps two bytes, in any case, to an index in lists: the
 	// keywords that start with them.
 	first2 []uint16
 	lists  [][]glKeyword
@@ -77,8 +77,14 @@ func newGLEngine() *glEngine {
 			if len(kw) < 2 {
 				continue
 			}
-			k := uint16(kw[0])<<8 | uint16(kw[1])
-			byKey[k] = append(byKey[k], glKeyword{word: kw, rule: len(g.rules) - 1})
+			// Every case of the first two bytes is a key of its own, so
+			// the scan looks a pair up as it is, without folding it.
+			for _, b0 := range caseVariants(kw[0]) {
+				for _, b1 := range caseVariants(kw[1]) {
+					k := uint16(b0)<<8 | uint16(b1)
+					byKey[k] = append(byKey[k], glKeyword{word: kw, rule: len(g.rules) - 1})
+				}
+			}
 		}
 	}
 	g.lists = [][]glKeyword{nil}
@@ -105,7 +111,7 @@ const (
 func (g *glEngine) find(s string, sc *scanner) {
 	var done []int // per rule: the end of the text its pattern has seen
 	for i := 0; i+1 < len(s); i++ {
-		li := g.first2[uint16(lowerByte(s[i]))<<8|uint16(lowerByte(s[i+1]))]
+		li := g.first2[uint16(s[i])<<8|uint16(s[i+1])]
 		if li == 0 {
 			continue
 		}
@@ -429,4 +435,13 @@ func indexFold(s, lit string) int {
 		}
 	}
 	return -1
+}
+
+// caseVariants returns the lower-case byte c and, for a letter, its upper
+// case.
+func caseVariants(c byte) []byte {
+	if c >= 'a' && c <= 'z' {
+		return []byte{c, c - 'a' + 'A'}
+	}
+	return []byte{c}
 }

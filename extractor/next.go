@@ -54,6 +54,7 @@ type nextRule struct {
 func nextCascade() []nextRule {
 	return []nextRule{
 		{"next.unanswered-message", nextUnanswered},
+		{"next.agent-note", nextAgentNote},
 		{"next.pending-question", nextQuestion},
 		{"next.abrupt-end", nextAbrupt},
 		{"next.offered-step", nextOffered},
@@ -303,7 +304,8 @@ func nextLatestRequest(n *nexter) string {
 // (or go on with the plan), never "check with the person".
 func nextWorkInFlight(n *nexter) string {
 	e := n.s.EndState
-	if e == nil || len(e.InFlight) > 0 || (len(e.Trailing) == 0 && !(e.Intent != "" && strings.HasSuffix(strings.TrimSpace(e.LastAssistant), ":"))) {
+	running := e != nil && e.Signal == "turn running"
+	if e == nil || len(e.InFlight) > 0 || (len(e.Trailing) == 0 && !running && !(e.Intent != "" && strings.HasSuffix(strings.TrimSpace(e.LastAssistant), ":"))) {
 		return "" // a call with no result: next.in-flight-call says what to check
 	}
 	if ts := n.s.TestState; ts != nil && ts.Status == handoff.TestsFailing && ts.EditsAfter > 0 {
@@ -311,6 +313,9 @@ func nextWorkInFlight(n *nexter) string {
 	}
 	var b strings.Builder
 	b.WriteString("Continue the work in flight: the session stopped mid-task")
+	if running {
+		b.WriteString(" (the harness still ran the turn)")
+	}
 	if e.Intent != "" {
 		b.WriteString(", after the assistant said " + quoteData(e.Intent))
 	}
@@ -331,4 +336,19 @@ func nextWorkInFlight(n *nexter) string {
 		}
 	}
 	return b.String()
+}
+
+// nextAgentNote: the agent that filled its context knew its state best;
+// its note's next action leads, as its words, with any disagreement the
+// transcript shows.
+func nextAgentNote(n *nexter) string {
+	e := n.s.EndState
+	if e == nil || e.Note == nil || e.Note.Superseded || e.Note.Next == "" {
+		return ""
+	}
+	out := "The agent's own handoff note says to do next: " + quoteData(truncate(e.Note.Next, 400))
+	if len(e.Note.Disputes) > 0 {
+		out += " — but check first: " + strings.Join(e.Note.Disputes, "; ") + "."
+	}
+	return out
 }

@@ -34,8 +34,10 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
-	// A non-UTC clock with nanoseconds: stored and read back as the same instant in UTC.
-	clock := time.Date(2025, 6, 1, 12, 0, 0, 123456789, time.FixedZone("CEST", 2*3600))
+	// A non-UTC clock: stored and read back as the same instant in UTC,
+	// to the microsecond (what the PostgreSQL store keeps too, so times
+	// copied by sync stay equal).
+	clock := time.Date(2025, 6, 1, 12, 0, 0, 123456000, time.FixedZone("CEST", 2*3600))
 	s.now = func() time.Time { return clock }
 
 	tests := []struct {

@@ -20,8 +20,9 @@ import (
 // satisfies it.
 type Store interface {
 	session.Store
-	// Overview lists every workflow with its latest snapshot summary.
-	Overview(ctx context.Context) ([]store.WorkflowOverview, []error, error)
+	// OverviewPage lists a page of workflows with their latest
+	// snapshots' summaries, without decoding any snapshot.
+	OverviewPage(ctx context.Context, f store.OverviewFilter) (*store.OverviewPage, error)
 	// ListSnapshots summarises a workflow's snapshots, newest first.
 	ListSnapshots(ctx context.Context, f store.ListFilter) ([]store.SnapshotSummary, []error, error)
 	// Events lists a workflow's events, oldest first.
@@ -53,9 +54,6 @@ type Config struct {
 	// MaxTranscriptBytes bounds POST /api/transcripts bodies; 0 is
 	// DefaultMaxTranscriptBytes.
 	MaxTranscriptBytes int64
-	// ReadGit lets a pause read git state from the transcript's working
-	// directory (the server's file system), as `handoff pause` does.
-	ReadGit bool
 	// Logger receives request failures; nil discards them.
 	Logger *slog.Logger
 }

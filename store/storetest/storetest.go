@@ -89,6 +89,7 @@ func Run(t *testing.T, open func(t *testing.T) Store, opts Options) {
 		{"CopyEvent", testCopyEvent},
 		{"ConcurrentClaims", testConcurrentClaims},
 		{"SyncPrimitives", testSyncPrimitives},
+		{"OverviewPage", testOverviewPage},
 		{"ConcurrentSessions", func(t *testing.T, s Store) { testConcurrentSessions(t, s, opts.Writers, opts.SavesPerWriter) }},
 	}
 	for _, tc := range tests {

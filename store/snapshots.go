@@ -174,21 +174,18 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 	if err := fillStartCommit(ctx, tx, draft); err != nil {
 		return nil, err
 	}
-	if found {
-		draft.SessionNumber = prev.Number
-	} else {
-		var last int
-		if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = ?", draft.WorkflowID); err != nil {
-			return nil, classify(op+": number the session", err)
-		}
-		draft.SessionNumber = last + 1
+	n, renumber, err := placeTx(ctx, tx, draft.WorkflowID, key, draft.CreatedAt)
+	if err != nil {
+		return nil, err
 	}
+	draft.SessionNumber = n
 	if err := insertSnapshot(ctx, tx, draft, key, wf.Digest, s.origin); err != nil {
 		return nil, err
 	}
-	if !found {
-		// A new session is numbered by its place among the workflow's
-		// sessions (SessionNumbers), as every other store numbers it.
+	if renumber {
+		// The snapshot lands before sessions already numbered: every
+		// session takes its place by SessionNumbers, as every other store
+		// numbers them.
 		if err := renumberTx(ctx, tx, draft.WorkflowID); err != nil {
 			return nil, err
 		}
@@ -222,7 +219,7 @@ func insertSnapshot(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot, a
 	if err != nil {
 		return classify("save snapshot "+draft.ID, err)
 	}
-	return nil
+	return indexSnapshot(ctx, tx, draft)
 }
 
 // fillStartCommit records the commit a workflow started from: the first

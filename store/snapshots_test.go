@@ -271,7 +271,7 @@ func TestListSnapshots(t *testing.T) {
 
 	list, _, _ := s.ListSnapshots(ctx, ListFilter{Limit: 1})
 	want := SnapshotSummary{ID: ids[4], WorkflowID: "a", SessionNumber: 3, Trigger: handoff.TriggerExhaustion,
-		CreatedAt: list[0].CreatedAt, Goal: "goal 4", Utilization: 0.85, Decisions: 1, OpenErrors: 2}
+		CreatedAt: list[0].CreatedAt, Goal: "goal 4", Utilization: 0.85, Decisions: 1, OpenErrors: 2, Machine: s.origin.Machine, User: s.origin.User}
 	if !reflect.DeepEqual(list[0], want) {
 		t.Errorf("summary:\n got %+v\nwant %+v", list[0], want)
 	}

@@ -136,14 +136,77 @@ func (s *Store) ImportSnapshot(ctx context.Context, snap *handoff.Snapshot, meta
 			draft.SchemaVersion = handoff.SnapshotSchemaVersion
 		}
 		draft.CreatedAt = draft.CreatedAt.UTC()
-		draft.SessionNumber = max(draft.SessionNumber, 1) // renumbered below
+		n, renumber, err := placeTx(ctx, tx, draft.WorkflowID, meta.AgentSession, draft.CreatedAt)
+		if err != nil {
+			return err
+		}
+		draft.SessionNumber = n
 		if err := insertSnapshot(ctx, tx, &draft, meta.AgentSession, meta.Digest, Maker{Machine: meta.Machine, User: meta.Author}); err != nil {
 			return err
 		}
 		stored = true
-		return renumberTx(ctx, tx, snap.WorkflowID)
+		if renumber {
+			return renumberTx(ctx, tx, snap.WorkflowID)
+		}
+		_, err = tx.ExecContext(ctx, "UPDATE workflows SET session_count = MAX(session_count, ?) WHERE id = ?", n, draft.WorkflowID)
+		return classify(op, err)
 	})
 	return stored, err
+}
+
+// placeTx numbers a snapshot of agent session key taken at `at` before it
+// is inserted, cheaply when it can: a snapshot of a session already
+// stored and not older than that session's first takes its number; one
+// newer than every snapshot of the workflow starts the next session. Any
+// other (it would start a session before others, or an equal time needs
+// the tie-break) reports renumber: insert it, then renumberTx.
+func placeTx(ctx context.Context, tx *sqlx.Tx, workflowID, key string, at time.Time) (int, bool, error) {
+	op := "number the session of a snapshot of workflow " + workflowID
+	at = at.UTC().Round(time.Microsecond)
+	var row struct {
+		At sql.NullString `db:"at"`
+		N  sql.NullInt64  `db:"n"`
+	}
+	if key != "" {
+		if err := tx.GetContext(ctx, &row, "SELECT MIN(created_at) AS at, MIN(session_number) AS n FROM session_snapshots WHERE workflow_id = ? AND agent_session = ?",
+			workflowID, key); err != nil {
+			return 0, false, classify(op, err)
+		}
+		if row.At.Valid {
+			first, err := time.Parse(timeLayout, row.At.String)
+			if err == nil && !at.Before(first.Round(time.Microsecond)) {
+				return int(row.N.Int64), false, nil
+			}
+			return int(row.N.Int64), true, nil
+		}
+	}
+	// Two subqueries, so each MAX is one step down its index.
+	if err := tx.GetContext(ctx, &row, `SELECT (SELECT MAX(created_at) FROM session_snapshots WHERE workflow_id = ?) AS at,
+		(SELECT MAX(session_number) FROM session_snapshots WHERE workflow_id = ?) AS n`, workflowID, workflowID); err != nil {
+		return 0, false, classify(op, err)
+	}
+	if !row.At.Valid {
+		return 1, false, nil
+	}
+	last, err := time.Parse(timeLayout, row.At.String)
+	next := int(row.N.Int64) + 1
+	return next, err != nil || !at.After(last.Round(time.Microsecond)), nil
+}
+
+// renumberAll renumbers every workflow's sessions by SessionNumbers,
+// once, when the step that made numbers derived has just been applied:
+// older files numbered sessions in order of arrival.
+func (s *Store) renumberAll(ctx context.Context) error {
+	var ids []string
+	if err := s.db.SelectContext(ctx, &ids, "SELECT id FROM workflows"); err != nil {
+		return classify("list workflows to renumber", err)
+	}
+	for _, id := range ids {
+		if err := s.inTx(ctx, "renumber workflow "+id, func(tx *sqlx.Tx) error { return renumberTx(ctx, tx, id) }); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // renumberTx gives every snapshot of a workflow the session number

@@ -28,7 +28,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.inTx(ctx, "migrate the schema", false, func(tx *sqlx.Tx) error {
+	applied, before := 0, 0
+	err = s.inTx(ctx, "migrate the schema", false, func(tx *sqlx.Tx) error {
+		applied = 0
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", migrationLock); err != nil {
 			return classify("lock for migration", err)
 		}
@@ -40,6 +42,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err := tx.GetContext(ctx, &version, "SELECT COALESCE(MAX(version), 0) FROM handoff_schema_migrations"); err != nil {
 			return classify("read the schema version", err)
 		}
+		before = version
 		if version > len(steps) {
 			return handoff.Errorf(handoff.ECONFLICT,
 				"the database has schema version %d but this build knows only %d: upgrade handoff", version, len(steps))
@@ -52,7 +55,26 @@ func (s *Store) migrate(ctx context.Context) error {
 				return classify("record migration "+m.Name, err)
 			}
 			s.log.Info("applied migration", "name", m.Name)
+			applied = m.Version
 		}
 		return nil
 	})
+	if err == nil && applied >= derivedSessionsStep && before < derivedSessionsStep {
+		// Older databases numbered sessions in order of arrival.
+		err = s.renumberAll(ctx)
+	}
+	if err == nil && applied >= searchStep && before < searchStep {
+		// Snapshots stored before the search index existed are indexed
+		// once, after the step that adds it.
+		err = s.indexMissing(ctx)
+	}
+	return err
 }
+
+// searchStep is the migration that adds the search index;
+// derivedSessionsStep the one from which session numbers follow
+// store.SessionNumbers.
+const (
+	searchStep          = 4
+	derivedSessionsStep = 3
+)

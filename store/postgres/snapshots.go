@@ -218,15 +218,11 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 		s.log.Debug("snapshot unchanged", "id", same.ID, "session", same.SessionNumber)
 		return nil, same, nil
 	}
-	if found {
-		draft.SessionNumber = prev.Number
-	} else {
-		var last int
-		if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = $1", draft.WorkflowID); err != nil {
-			return nil, nil, classify(op+": number the session", err)
-		}
-		draft.SessionNumber = last + 1
+	n, renumber, err := placeTx(ctx, tx, draft.WorkflowID, key, draft.CreatedAt)
+	if err != nil {
+		return nil, nil, err
 	}
+	draft.SessionNumber = n
 	body, err := json.Marshal(draft)
 	if err != nil {
 		return nil, nil, handoff.Errorf(handoff.EINVALID, "%s: encode snapshot: %w", op, err)
@@ -234,9 +230,10 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 	if err := insertSnapshot(ctx, tx, draft, string(body), hash, key, wf.Digest, s.maker); err != nil {
 		return nil, nil, err
 	}
-	if !found {
-		// A new session is numbered by its place among the workflow's
-		// sessions (store.SessionNumbers), as every other store numbers it.
+	if renumber {
+		// The snapshot lands before sessions already numbered: every
+		// session takes its place by store.SessionNumbers, as every other
+		// store numbers them.
 		if err := renumberTx(ctx, tx, draft.WorkflowID); err != nil {
 			return nil, nil, err
 		}

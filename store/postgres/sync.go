@@ -41,7 +41,7 @@ func insertSnapshot(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot, b
 		maker.Machine, maker.User, sum.Goal, sum.Utilization, sum.Decisions, sum.OpenErrors); err != nil {
 		return classify("save snapshot "+draft.ID, err)
 	}
-	return nil
+	return indexSnapshot(ctx, tx, draft)
 }
 
 // WorkflowStates lists every workflow with when its status last moved,
@@ -152,7 +152,6 @@ func (s *Store) ImportSnapshot(ctx context.Context, snap *handoff.Snapshot, meta
 			draft.SchemaVersion = handoff.SnapshotSchemaVersion
 		}
 		draft.CreatedAt = draft.CreatedAt.UTC()
-		draft.SessionNumber = max(draft.SessionNumber, 1) // renumbered below
 		hash, err := ContentHash(&draft)
 		if err != nil {
 			return err
@@ -167,13 +166,71 @@ func (s *Store) ImportSnapshot(ctx context.Context, snap *handoff.Snapshot, meta
 		if err != nil {
 			return handoff.Errorf(handoff.EINVALID, "%s: encode snapshot: %w", op, err)
 		}
+		n, renumber, err := placeTx(ctx, tx, draft.WorkflowID, meta.AgentSession, draft.CreatedAt)
+		if err != nil {
+			return err
+		}
+		draft.SessionNumber = n
+		if body, err = json.Marshal(&draft); err != nil {
+			return handoff.Errorf(handoff.EINVALID, "%s: encode snapshot: %w", op, err)
+		}
 		if err := insertSnapshot(ctx, tx, &draft, string(body), hash, meta.AgentSession, meta.Digest, store.Maker{Machine: meta.Machine, User: meta.Author}); err != nil {
 			return err
 		}
 		stored = true
-		return renumberTx(ctx, tx, snap.WorkflowID)
+		if renumber {
+			return renumberTx(ctx, tx, snap.WorkflowID)
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = GREATEST(session_count, $1) WHERE id = $2", n, draft.WorkflowID); err != nil {
+			return classify(op, err)
+		}
+		return nil
 	})
 	return stored, err
+}
+
+// placeTx numbers a snapshot of agent session key taken at `at` before it
+// is inserted, as the SQLite store's placeTx does: cheaply when it joins
+// a stored session or starts the newest one, else it reports renumber.
+func placeTx(ctx context.Context, tx *sqlx.Tx, workflowID, key string, at time.Time) (int, bool, error) {
+	op := "number the session of a snapshot of workflow " + workflowID
+	at = at.UTC().Round(time.Microsecond)
+	var row struct {
+		At sql.NullTime  `db:"at"`
+		N  sql.NullInt64 `db:"n"`
+	}
+	if key != "" {
+		if err := tx.GetContext(ctx, &row, "SELECT MIN(created_at) AS at, MIN(session_number) AS n FROM session_snapshots WHERE workflow_id = $1 AND agent_session = $2",
+			workflowID, key); err != nil {
+			return 0, false, classify(op, err)
+		}
+		if row.At.Valid {
+			return int(row.N.Int64), at.Before(row.At.Time), nil
+		}
+	}
+	if err := tx.GetContext(ctx, &row, `SELECT (SELECT MAX(created_at) FROM session_snapshots WHERE workflow_id = $1) AS at,
+		(SELECT MAX(session_number) FROM session_snapshots WHERE workflow_id = $1) AS n`, workflowID); err != nil {
+		return 0, false, classify(op, err)
+	}
+	if !row.At.Valid {
+		return 1, false, nil
+	}
+	return int(row.N.Int64) + 1, !at.After(row.At.Time), nil
+}
+
+// renumberAll renumbers every workflow's sessions by
+// store.SessionNumbers, once, after the step that made numbers derived.
+func (s *Store) renumberAll(ctx context.Context) error {
+	var ids []string
+	if err := s.db.SelectContext(ctx, &ids, "SELECT id FROM workflows"); err != nil {
+		return classify("list workflows to renumber", err)
+	}
+	for _, id := range ids {
+		if err := s.inTx(ctx, "renumber workflow "+id, true, func(tx *sqlx.Tx) error { return renumberTx(ctx, tx, id) }); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // renumberTx gives every snapshot of a workflow the session number

@@ -90,6 +90,7 @@ func Run(t *testing.T, open func(t *testing.T) Store, opts Options) {
 		{"ConcurrentClaims", testConcurrentClaims},
 		{"SyncPrimitives", testSyncPrimitives},
 		{"OverviewPage", testOverviewPage},
+		{"Search", testSearch},
 		{"ConcurrentSessions", func(t *testing.T, s Store) { testConcurrentSessions(t, s, opts.Writers, opts.SavesPerWriter) }},
 	}
 	for _, tc := range tests {

@@ -225,3 +225,54 @@ func TestBrowserLatestSelected(t *testing.T) {
 		t.Errorf("made by %q, want ann on laptop-a", who)
 	}
 }
+
+// TestBrowserSearch: the index's search box finds the sessions whose
+// snapshots mention the words, one result per session (its newest
+// matching snapshot), with the words marked, and a result opens that
+// snapshot on its workflow page.
+func TestBrowserSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test in -short mode")
+	}
+	f := newFixture(t, nil)
+	ids := severalPerSession(t, f.store)
+	bctx := newBrowser(t)
+	err := chromedp.Do(bctx,
+		chromedp.Navigate(f.srv.URL+"/"),
+		chromedp.WaitVisible(chromedp.ID("search-input")),
+		chromedp.SendKeys(chromedp.ID("search-input"), "Postgres"),
+		chromedp.Submit(chromedp.ID("search-input")),
+		chromedp.WaitVisible(chromedp.ID("results")),
+	)
+	if err != nil {
+		t.Fatalf("search from the index: %v", err)
+	}
+	links, err := chromedp.Run(bctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll("#results li a")).map(a => a.getAttribute("href")).join(" ")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked, err := chromedp.Run(bctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll("#results mark")).map(m => m.textContent).join(",")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(strings.Fields(links)) != 2 || !strings.Contains(links, "?snapshot="+ids[3]) || !strings.Contains(links, "?snapshot="+ids[0]) {
+		t.Fatalf("result links %q, want one per session: %s and %s", links, ids[3], ids[0])
+	}
+	if !strings.Contains(marked, "postgres") {
+		t.Fatalf("marked words %q", marked)
+	}
+	err = chromedp.Do(bctx,
+		chromedp.Click(chromedp.CSS(`#results a[href$="`+ids[3]+`"]`)),
+		chromedp.WaitVisible(chromedp.ID("snapshot")),
+	)
+	if err != nil {
+		t.Fatalf("open a result: %v", err)
+	}
+	shown, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS("#snapshot h2 code")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(shown) != ids[3] {
+		t.Fatalf("the result opened %q, want %s", shown, ids[3])
+	}
+}

@@ -35,7 +35,7 @@ func staticFS() fs.FS {
 }
 
 type pages struct {
-	index, workflow *template.Template
+	index, workflow, search *template.Template
 }
 
 func newPages() (*pages, error) {
@@ -62,6 +62,9 @@ func newPages() (*pages, error) {
 		return nil, err
 	}
 	if p.workflow, err = parse("workflow.html"); err != nil {
+		return nil, err
+	}
+	if p.search, err = parse("search.html"); err != nil {
 		return nil, err
 	}
 	return &p, nil

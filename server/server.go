@@ -27,6 +27,9 @@ type Store interface {
 	ListSnapshots(ctx context.Context, f store.ListFilter) ([]store.SnapshotSummary, []error, error)
 	// Events lists a workflow's events, oldest first.
 	Events(ctx context.Context, workflowID string) ([]handoff.Event, error)
+	// Search finds the sessions whose snapshots hold every word of a
+	// query, best first.
+	Search(ctx context.Context, q store.SearchQuery) ([]store.SearchHit, error)
 }
 
 var _ Store = (*store.Store)(nil)
@@ -108,12 +111,14 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/workflows/{id}/events", s.api(s.listEvents))
 	mux.HandleFunc("GET /api/workflows/{id}/diff", s.api(s.diff))
 	mux.HandleFunc("POST /api/transcripts", s.api(s.postTranscript))
+	mux.HandleFunc("GET /api/search", s.api(s.search))
 	mux.HandleFunc("/api/", s.api(func(*http.Request) (int, any, error) {
 		return 0, nil, handoff.Errorf(handoff.ENOTFOUND, "no such API endpoint")
 	}))
 
 	mux.HandleFunc("GET /{$}", s.page(s.indexPage))
 	mux.HandleFunc("GET /workflows/{id}", s.page(s.workflowPage))
+	mux.HandleFunc("GET /search", s.page(s.searchPage))
 	static := http.FileServerFS(staticFS())
 	mux.HandleFunc("GET /static/{file}", func(w http.ResponseWriter, r *http.Request) {
 		static.ServeHTTP(w, r) // files only: no directory listing

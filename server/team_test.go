@@ -158,3 +158,58 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestSearchAPI: GET /api/search finds sessions by the words of their
+// snapshots, with fields and snippet; the search page marks the words.
+func TestSearchAPI(t *testing.T) {
+	f := newFixture(t, nil)
+	f.checkpoint("")
+	var out struct {
+		Query string            `json:"query"`
+		Hits  []store.SearchHit `json:"hits"`
+	}
+	f.json("GET", "/api/search?q=rate+limiting", nil, 200, &out)
+	if len(out.Hits) != 1 || out.Hits[0].WorkflowID != sampleWF || out.Hits[0].Snippet == "" || len(out.Hits[0].Fields) == 0 {
+		t.Fatalf("search hits: %+v", out.Hits)
+	}
+	f.json("GET", "/api/search?q=rate&workflow="+sampleWF[:5], nil, 200, &out)
+	if len(out.Hits) != 1 {
+		t.Fatalf("search in a workflow by prefix: %+v", out.Hits)
+	}
+	f.json("GET", "/api/search?q=zebra", nil, 200, &out)
+	if out.Hits == nil || len(out.Hits) != 0 {
+		t.Fatalf("no match: %+v", out.Hits)
+	}
+	f.wantError("GET", "/api/search?q=%20", nil, 400, handoff.EINVALID)
+	f.wantError("GET", "/api/search?q=rate&limit=x", nil, 400, handoff.EINVALID)
+	code, body := f.do("GET", "/search?q=Rate+limiting", nil)
+	if code != 200 || !strings.Contains(string(body), `id="results"`) || !strings.Contains(strings.ToLower(string(body)), "<mark>rate</mark>") {
+		t.Fatalf("search page: %d\n%s", code, body)
+	}
+}
+
+func TestMarks(t *testing.T) {
+	tests := []struct {
+		text  string
+		terms []string
+		want  string
+	}{
+		{"Use Redis for the cache", []string{"redis"}, "Use [Redis] for the cache"},
+		{"redis.go: redisX", []string{"redis", "go"}, "[redis].[go]: redisX"},
+		{"<b>Redis</b>", []string{"redis"}, "<b>[Redis]</b>"},
+		{"", []string{"x"}, ""},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		for _, p := range marks(tt.text, tt.terms) {
+			if p.Mark {
+				b.WriteString("[" + p.Text + "]")
+			} else {
+				b.WriteString(p.Text)
+			}
+		}
+		if b.String() != tt.want {
+			t.Errorf("marks(%q) = %q, want %q", tt.text, b.String(), tt.want)
+		}
+	}
+}

@@ -202,6 +202,7 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newMCPCmd(),
 		a.newServeCmd(),
 		a.newSyncCmd(),
+		a.newSearchCmd(),
 		a.newDoctorCmd(),
 		a.newLatestCmd(),
 	)

@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"encoding/binary"
+	"hash/fnv"
 	"math"
 	"slices"
 	"strings"
@@ -151,13 +152,42 @@ type SearchHit struct {
 }
 
 // Candidate is a matching snapshot before ranking is final, as a store's
-// query returns it.
+// query returns it. SessionNumber is filled for the hits only, after
+// TopSessions, from SessionKey's session.
 type Candidate struct {
 	ID            string
 	WorkflowID    string
+	SessionKey    string
 	SessionNumber int
 	CreatedAt     time.Time
 	Score         float64
+	// Group is SessionGroup(WorkflowID, SessionKey), At the time in Unix
+	// microseconds and Doc the store's row key: what TopSessions needs,
+	// as numbers, so a store can rank thousands of candidates before it
+	// reads any of their strings.
+	Group uint64
+	At    int64
+	Doc   int64
+}
+
+// SessionGroup is the number TopSessions groups a candidate by: a 64-bit
+// FNV-1a hash of its workflow and session key.
+func SessionGroup(workflowID, sessionKey string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(workflowID))
+	h.Write([]byte{0})
+	h.Write([]byte(sessionKey))
+	return h.Sum64()
+}
+
+// IndexSessionKey is the session a snapshot is grouped under in search
+// results: its agent session, or the snapshot alone (as SessionNumbers
+// groups them).
+func IndexSessionKey(id, agentSession string) string {
+	if agentSession == "" {
+		return "row:" + id
+	}
+	return agentSession
 }
 
 // limit is q's hit count.
@@ -177,19 +207,15 @@ func (q SearchQuery) limit() (int, error) {
 // from snapshot to snapshot of a session is one hit, not one per
 // snapshot.
 func TopSessions(cands []Candidate, limit int) []Candidate {
-	type key struct {
-		wf string
-		n  int
-	}
-	best := map[key]Candidate{}
+	best := make(map[uint64]Candidate, len(cands))
 	for _, c := range cands {
-		k := key{c.WorkflowID, c.SessionNumber}
+		k := c.Group
 		b, ok := best[k]
 		if !ok {
 			best[k] = c
 			continue
 		}
-		if c.CreatedAt.After(b.CreatedAt) || (c.CreatedAt.Equal(b.CreatedAt) && c.ID > b.ID) {
+		if c.At > b.At || (c.At == b.At && (c.ID > b.ID || (c.ID == b.ID && c.Doc > b.Doc))) {
 			c.Score = max(c.Score, b.Score)
 			best[k] = c
 		} else {
@@ -205,10 +231,13 @@ func TopSessions(cands []Candidate, limit int) []Candidate {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
-		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+		if c := cmp.Compare(b.At, a.At); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.ID, b.ID)
+		if c := cmp.Compare(a.ID, b.ID); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Doc, b.Doc)
 	})
 	return out[:min(limit, len(out))]
 }
@@ -281,9 +310,12 @@ func snippet(text string, terms []string) string {
 	return out
 }
 
-// BM25 scores one FTS4 row from matchinfo(…, 'pcnalx') for the query's
-// phrases, each column weighted by fieldWeight: the usual k1 = 1.2,
-// b = 0.75 BM25 summed over columns.
+// BM25 scores one FTS4 row from matchinfo(…, 'pcnx') for the query's
+// phrases, each column weighted by fieldWeight: BM25 with k1 = 1.2 and
+// no length normalisation (b = 0), summed over columns. The lengths
+// ('l', 'a') would cost a document-size lookup per matching row, which
+// for a word in every snapshot doubled the search's time; the fields are
+// short lists, where length says little.
 func BM25(info []byte) float64 {
 	u := func(i int) float64 {
 		if 4*i+4 > len(info) {
@@ -292,25 +324,20 @@ func BM25(info []byte) float64 {
 		return float64(binary.NativeEndian.Uint32(info[4*i:]))
 	}
 	p, c, n := int(u(0)), int(u(1)), u(2)
-	if p == 0 || c == 0 || len(info) < 4*(3+2*c+3*p*c) {
+	if p == 0 || c == 0 || len(info) < 4*(3+3*p*c) {
 		return 0
 	}
-	const k1, b = 1.2, 0.75
-	avg := func(col int) float64 { return u(3 + col) }
-	length := func(col int) float64 { return u(3 + c + col) }
+	const k1 = 1.2
 	score := 0.0
 	for ph := range p {
 		for col := range c {
-			x := 3 + 2*c + 3*(ph*c+col)
+			x := 3 + 3*(ph*c+col)
 			tf, docs := u(x), u(x+2)
 			if tf == 0 {
 				continue
 			}
 			idf := math.Log(1 + (n-docs+0.5)/(docs+0.5))
 			norm := 1.0
-			if a := avg(col); a > 0 {
-				norm = 1 - b + b*length(col)/a
-			}
 			w := 1.0
 			if col < len(fieldWeight) {
 				w = fieldWeight[col]

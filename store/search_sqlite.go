@@ -4,18 +4,23 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	handoff "github.com/handoff-cli/handoff"
 )
 
-// indexSnapshot adds snap to the search index inside tx.
-func indexSnapshot(ctx context.Context, tx *sqlx.Tx, snap *handoff.Snapshot) error {
+// indexSnapshot adds snap, of agent session agentSession, to the search
+// index inside tx.
+func indexSnapshot(ctx context.Context, tx *sqlx.Tx, snap *handoff.Snapshot, agentSession string) error {
 	doc := SearchDocOf(snap)
+	key := IndexSessionKey(snap.ID, agentSession)
 	res, err := tx.ExecContext(ctx,
-		"INSERT INTO snapshot_search_docs (snapshot_id, decisions, errors, requests, files, prompt) VALUES (?, ?, ?, ?, ?, ?)",
-		snap.ID, doc[0], doc[1], doc[2], doc[3], doc[4])
+		`INSERT INTO snapshot_search_docs (snapshot_id, workflow_id, session_key, created_at, grp, at, decisions, errors, requests, files, prompt)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		snap.ID, snap.WorkflowID, key, formatTime(snap.CreatedAt), int64(SessionGroup(snap.WorkflowID, key)), snap.CreatedAt.UnixMicro(),
+		doc[0], doc[1], doc[2], doc[3], doc[4])
 	if err != nil {
 		return classify("index snapshot "+snap.ID, err)
 	}
@@ -37,10 +42,13 @@ const reindexBatch = 200
 func (s *Store) indexMissing(ctx context.Context) error {
 	for {
 		var rows []struct {
-			ID   string `db:"id"`
-			JSON string `db:"snapshot_json"`
+			ID           string    `db:"id"`
+			WorkflowID   string    `db:"workflow_id"`
+			AgentSession string    `db:"agent_session"`
+			CreatedAt    time.Time `db:"created_at"`
+			JSON         string    `db:"snapshot_json"`
 		}
-		if err := s.db.SelectContext(ctx, &rows, `SELECT s.id, s.snapshot_json FROM session_snapshots s
+		if err := s.db.SelectContext(ctx, &rows, `SELECT s.id, s.workflow_id, s.agent_session, s.created_at, s.snapshot_json FROM session_snapshots s
 			WHERE NOT EXISTS (SELECT 1 FROM snapshot_search_docs d WHERE d.snapshot_id = s.id) LIMIT ?`, reindexBatch); err != nil {
 			return classify("find snapshots to index", err)
 		}
@@ -54,7 +62,8 @@ func (s *Store) indexMissing(ctx context.Context) error {
 					s.log.Debug("not indexing a damaged snapshot", "id", r.ID, "err", err)
 					snap = &handoff.Snapshot{ID: r.ID} // indexed empty, so it is not retried forever
 				}
-				if err := indexSnapshot(ctx, tx, snap); err != nil {
+				snap.WorkflowID, snap.CreatedAt = r.WorkflowID, r.CreatedAt // the row's, which ranking uses
+				if err := indexSnapshot(ctx, tx, snap, r.AgentSession); err != nil {
 					return err
 				}
 			}
@@ -67,7 +76,7 @@ func (s *Store) indexMissing(ctx context.Context) error {
 }
 
 // Search finds the sessions whose snapshots hold every word of q.Text,
-// best first: each session's newest matching snapshot, scored by BM25
+// best first: each session's newest matching snapshot, scored by BM25 without length normalisation
 // over the fields (decisions and errors weigh most), with the fields that
 // matched and a snippet. EINVALID for a query without words.
 func (s *Store) Search(ctx context.Context, q SearchQuery) ([]SearchHit, error) {
@@ -83,13 +92,15 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) ([]SearchHit, error) 
 	for i, t := range terms {
 		phrases[i] = `"` + t + `"` // terms are letters and digits: nothing to escape
 	}
-	query := `SELECT s.id, s.workflow_id, s.session_number, s.created_at, matchinfo(snapshot_search, 'pcnalx') AS info
-		FROM snapshot_search JOIN snapshot_search_docs d ON d.docid = snapshot_search.docid
-		JOIN session_snapshots s ON s.id = d.snapshot_id
+	// CROSS JOIN keeps the full-text scan the outer loop; the candidates'
+	// workflow, session and time come from the docs table, so no wide
+	// snapshot row is read until the hits are chosen.
+	query := `SELECT d.docid, d.grp, d.at, matchinfo(snapshot_search, 'pcnx') AS info
+		FROM snapshot_search CROSS JOIN snapshot_search_docs d ON d.docid = snapshot_search.docid
 		WHERE snapshot_search MATCH ?`
 	args := []any{strings.Join(phrases, " ")}
 	if q.WorkflowID != "" {
-		query += " AND s.workflow_id = ?"
+		query += " AND d.workflow_id = ?"
 		args = append(args, q.WorkflowID)
 	}
 	rows, err := s.db.QueryxContext(ctx, query, args...)
@@ -101,10 +112,11 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) ([]SearchHit, error) 
 	for rows.Next() {
 		var c Candidate
 		var info []byte
-		if err := rows.Scan(&c.ID, &c.WorkflowID, &c.SessionNumber, &c.CreatedAt, &info); err != nil {
+		var grp int64
+		if err := rows.Scan(&c.Doc, &grp, &c.At, &info); err != nil {
 			return nil, classify("search", err)
 		}
-		c.Score = BM25(info)
+		c.Group, c.Score = uint64(grp), BM25(info)
 		cands = append(cands, c)
 	}
 	if err := rows.Err(); err != nil {
@@ -114,9 +126,10 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) ([]SearchHit, error) 
 	out := make([]SearchHit, 0, len(top))
 	for _, c := range top {
 		var doc SearchDoc
-		if err := s.db.QueryRowxContext(ctx, "SELECT decisions, errors, requests, files, prompt FROM snapshot_search_docs WHERE snapshot_id = ?", c.ID).
-			Scan(&doc[0], &doc[1], &doc[2], &doc[3], &doc[4]); err != nil {
-			return nil, classify(fmt.Sprintf("search: read snapshot %s", c.ID), err)
+		if err := s.db.QueryRowxContext(ctx, `SELECT d.snapshot_id, d.workflow_id, d.created_at, d.decisions, d.errors, d.requests, d.files, d.prompt, s.session_number
+			FROM snapshot_search_docs d JOIN session_snapshots s ON s.id = d.snapshot_id WHERE d.docid = ?`, c.Doc).
+			Scan(&c.ID, &c.WorkflowID, &c.CreatedAt, &doc[0], &doc[1], &doc[2], &doc[3], &doc[4], &c.SessionNumber); err != nil {
+			return nil, classify(fmt.Sprintf("search: read indexed snapshot %d", c.Doc), err)
 		}
 		out = append(out, Highlight(c, doc, terms))
 	}

@@ -219,7 +219,7 @@ func insertSnapshot(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot, a
 	if err != nil {
 		return classify("save snapshot "+draft.ID, err)
 	}
-	return indexSnapshot(ctx, tx, draft)
+	return indexSnapshot(ctx, tx, draft, agentSession)
 }
 
 // fillStartCommit records the commit a workflow started from: the first

@@ -4,8 +4,9 @@
 -- holds each snapshot's words (store.TermText: lower-case letters and
 -- digits, space-separated, so the simple tokenizer splits them exactly as
 -- PostgreSQL's 'simple' configuration does), one column per field;
--- snapshot_search_docs maps its docid to the snapshot and keeps the
--- fields' text for snippets. Snapshots stored before this step are
+-- snapshot_search_docs maps its docid to the snapshot, keeps what ranking
+-- needs of it (workflow, agent session, time: a search never reads the
+-- wide snapshot rows of its candidates) and the fields' text for snippets. Snapshots stored before this step are
 -- indexed by the store right after it is applied.
 
 CREATE VIRTUAL TABLE snapshot_search USING fts4(decisions, errors, requests, files, prompt, tokenize=simple);
@@ -13,6 +14,11 @@ CREATE VIRTUAL TABLE snapshot_search USING fts4(decisions, errors, requests, fil
 CREATE TABLE snapshot_search_docs (
     docid       INTEGER PRIMARY KEY AUTOINCREMENT,
     snapshot_id TEXT NOT NULL UNIQUE,
+    workflow_id TEXT NOT NULL DEFAULT '',
+    session_key TEXT NOT NULL DEFAULT '',
+    created_at  TIMESTAMP,
+    grp         INTEGER NOT NULL DEFAULT 0, -- store.SessionGroup of workflow and session key
+    at          INTEGER NOT NULL DEFAULT 0, -- created_at in Unix microseconds
     decisions   TEXT NOT NULL DEFAULT '',
     errors      TEXT NOT NULL DEFAULT '',
     requests    TEXT NOT NULL DEFAULT '',

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 
 	"github.com/jmoiron/sqlx"
@@ -27,6 +28,21 @@ func (s *Store) migrate(ctx context.Context) error {
 	steps, err := store.LoadMigrations(migrationFiles)
 	if err != nil {
 		return err
+	}
+	// An up-to-date database is only read: a team member's role needs no
+	// right to create anything in the schema (README: roles and grants).
+	var exists bool
+	if err := s.db.GetContext(ctx, &exists, "SELECT to_regclass('handoff_schema_migrations') IS NOT NULL"); err != nil {
+		return classify("read the schema version", err)
+	}
+	if exists {
+		var current sql.NullInt64
+		if err := s.db.GetContext(ctx, &current, "SELECT MAX(version) FROM handoff_schema_migrations"); err != nil {
+			return classify("read the schema version", err)
+		}
+		if current.Valid && int(current.Int64) == len(steps) {
+			return nil
+		}
 	}
 	applied, before := 0, 0
 	err = s.inTx(ctx, "migrate the schema", false, func(tx *sqlx.Tx) error {

@@ -41,7 +41,7 @@ func insertSnapshot(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot, b
 		maker.Machine, maker.User, sum.Goal, sum.Utilization, sum.Decisions, sum.OpenErrors); err != nil {
 		return classify("save snapshot "+draft.ID, err)
 	}
-	return indexSnapshot(ctx, tx, draft)
+	return indexSnapshot(ctx, tx, draft, agentSession)
 }
 
 // WorkflowStates lists every workflow with when its status last moved,

@@ -7,6 +7,10 @@
 
 CREATE TABLE snapshot_search (
     snapshot_id text PRIMARY KEY REFERENCES session_snapshots (id) ON DELETE CASCADE,
+    -- What ranking needs of the snapshot, so a search reads no snapshot row.
+    workflow_id text NOT NULL DEFAULT '',
+    session_key text NOT NULL DEFAULT '',
+    created_at  timestamptz,
     decisions   text NOT NULL DEFAULT '',
     errors      text NOT NULL DEFAULT '',
     requests    text NOT NULL DEFAULT '',

@@ -205,6 +205,7 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newSearchCmd(),
 		a.newDoctorCmd(),
 		a.newLatestCmd(),
+		a.newNoteCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return handoff.Errorf(handoff.EINVALID, "%w", err)

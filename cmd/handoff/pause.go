@@ -85,7 +85,12 @@ func (o *pauseOptions) run(ctx context.Context, args []string) error {
 	}
 	defer s.Close()
 	wfID := o.workflow
-	if wfID == "" {
+	if wfID != "" {
+		// A prefix names the workflow it matches, never a new one.
+		if wfID, err = session.WorkflowForNew(ctx, s, wfID); err != nil {
+			return err
+		}
+	} else {
 		dir := ""
 		if o.dir != "" || t.Session.CWD == "" {
 			if dir, err = dirOrWD(o.dir); err != nil {

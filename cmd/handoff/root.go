@@ -29,6 +29,7 @@ const (
 	exitUnavailable = 4 // database locked, endpoint down: try again later
 	exitCorrupt     = 5 // stored data is damaged
 	exitConflict    = 6 // not allowed in the current state
+	exitClaimed     = 7 // resume: another session has claimed the workflow
 	// exitCheckpoint: `handoff watch` took a checkpoint (snapshot saved,
 	// workflow paused, resume prompt written) and stopped. Not a failure:
 	// a wrapper script restarts the agent with the prompt.
@@ -73,6 +74,8 @@ func exitCode(err error) int {
 		return exitCorrupt
 	case handoff.ECONFLICT:
 		return exitConflict
+	case handoff.ECLAIMED:
+		return exitClaimed
 	}
 	return exitInternal
 }
@@ -199,6 +202,7 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newMCPCmd(),
 		a.newServeCmd(),
 		a.newSyncCmd(),
+		a.newSearchCmd(),
 		a.newDoctorCmd(),
 		a.newLatestCmd(),
 		a.newNoteCmd(),

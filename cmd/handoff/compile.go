@@ -31,7 +31,7 @@ type compileOptions struct {
 	json          bool
 	noStore       bool
 	noGit         bool
-	workflow      string
+	target        targetFlags
 	extract       extractorFlags
 	latest        bool
 }
@@ -48,7 +48,7 @@ func (o *compileOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.json, "json", false, "print the snapshot as JSON instead of the resume prompt")
 	f.BoolVar(&o.noStore, "no-store", false, "do not save the snapshot in the database")
 	f.BoolVar(&o.noGit, "no-git", false, "do not read git state from the session's working directory")
-	f.StringVar(&o.workflow, "workflow", "", "workflow `id` to file the snapshot under (default: the session id, else the working directory)")
+	o.target.add(f, "the session id, else the working directory")
 	f.BoolVar(&o.latest, "latest", false, "compile the newest Claude Code, Codex or Gemini CLI session of the current directory (or one above it)")
 	o.extract.add(cmd)
 }
@@ -147,13 +147,22 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	wfID, _, err := o.target.named() // unstored (--no-store): the name as given
+	if err != nil {
+		return err
+	}
+	if s != nil {
+		if wfID, err = o.target.resolve(ctx, s); err != nil {
+			return err
+		}
+	}
 	build := session.BuildOptions{
 		Counter:   counter,
 		Extractor: ex,
 		Measure:   capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
 		Trigger:   handoff.TriggerManual,
 		ReadGit:   !o.noGit,
-		Workflow:  o.workflow,
+		Workflow:  wfID,
 	}
 	var snap *handoff.Snapshot
 	unchanged := false

@@ -59,6 +59,9 @@ func (o *decisionsOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer s.Close()
+	if f.WorkflowID, err = workflowFilter(ctx, s, f.WorkflowID); err != nil {
+		return err
+	}
 	list, damaged, err := s.Decisions(ctx, f)
 	if err != nil {
 		return fmt.Errorf("query decisions: %w", err)

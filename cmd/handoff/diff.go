@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/handoff-cli/handoff/history"
+	"github.com/handoff-cli/handoff/session"
 )
 
 // diffOptions are the flags of `handoff diff`.
@@ -39,13 +40,13 @@ func (o *diffOptions) run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	from, err := s.Snapshot(ctx, args[0])
+	from, err := session.ResolveSnapshot(ctx, s, args[0])
 	if err != nil {
 		return err
 	}
 	to := from
 	if len(args) == 2 {
-		to, err = s.Snapshot(ctx, args[1])
+		to, err = session.ResolveSnapshot(ctx, s, args[1])
 	} else {
 		to, err = s.LatestSnapshot(ctx, from.WorkflowID)
 	}

@@ -52,6 +52,9 @@ func (o *errorsOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer s.Close()
+	if rf.WorkflowID, err = workflowFilter(ctx, s, rf.WorkflowID); err != nil {
+		return err
+	}
 	list, damaged, err := s.Errors(ctx, store.ErrorFilter{RecordFilter: rf, Unresolved: o.unresolved, Type: o.typ})
 	if err != nil {
 		return fmt.Errorf("query errors: %w", err)

@@ -42,7 +42,11 @@ func (o *listOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer s.Close()
-	list, bad, err := s.ListSnapshots(ctx, store.ListFilter{WorkflowID: o.workflow, Limit: o.limit})
+	wfID, err := workflowFilter(ctx, s, o.workflow)
+	if err != nil {
+		return err
+	}
+	list, bad, err := s.ListSnapshots(ctx, store.ListFilter{WorkflowID: wfID, Limit: o.limit})
 	if err != nil {
 		return fmt.Errorf("list snapshots: %w", err)
 	}

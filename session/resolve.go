@@ -183,15 +183,15 @@ func TargetWorkflow(ctx context.Context, s Store, ref string, create bool) (stri
 // WorkflowFor picks the workflow a new snapshot of t is filed under when
 // the caller names none: the one its session id names, else the open
 // workflow of dir (the session's own directory when dir is ""), else a new
-// one (DefaultWorkflowID). A finished workflow of the directory is not
-// continued: new work there starts a new workflow.
+// one (DefaultWorkflowID). A finished or imported workflow of the
+// directory is not continued: new work there starts a new workflow.
 func WorkflowFor(ctx context.Context, s Store, t *handoff.Transcript, dir string) (string, error) {
 	if dir == "" {
 		dir = t.Session.CWD
 	}
 	wf, err := Resolve(ctx, s, Ref{SessionID: t.Session.ID, Dir: dir})
 	switch {
-	case err == nil && (wf.ID == t.Session.ID || !wf.Status.Terminal()):
+	case err == nil && (wf.ID == t.Session.ID || wf.Status.Live()):
 		return wf.ID, nil
 	case err == nil, handoff.ErrorCode(err) == handoff.ENOTFOUND:
 		return DefaultWorkflowID(t), nil

@@ -174,7 +174,10 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 			// Render before storing: a --template that fails at run time
 			// must leave nothing behind.
 			target = renderFirst{Store: s, render: func(snap *handoff.Snapshot) error {
-				_, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
+				res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
+				if err == nil {
+					err = tooSmall(res)
+				}
 				return err
 			}}
 		}
@@ -197,6 +200,9 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
 	if err != nil {
 		return fmt.Errorf("compile resume prompt: %w", err)
+	}
+	if err := tooSmall(res); err != nil {
+		return err
 	}
 	// The prompt is printed as compiled: the snapshot was redacted before
 	// compiling, and redacting again here could push it past the budget.

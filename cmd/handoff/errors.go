@@ -70,7 +70,7 @@ func (o *errorsOptions) run(ctx context.Context) error {
 		a.status("no errors match")
 		return nil
 	}
-	tb := a.newTable("WORKFLOW", "SESSION", "TYPE", "RESOLUTION", "ERROR", "COMMAND")
+	tb := a.newTable("WORKFLOW", "SESSION", "TYPE", "RESOLUTION", "ERROR", "COMMAND").cutLast(4)
 	for _, e := range list {
 		tb.row(tb.workflowLabel(e.Origin), cellf("%d", e.SessionNumber), string(e.Type), string(e.Resolution), e.Message, e.Command)
 	}

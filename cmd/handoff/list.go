@@ -54,6 +54,9 @@ func (o *listOptions) run(ctx context.Context) error {
 		a.status("skipped a damaged snapshot: %v", e)
 	}
 	if o.json {
+		if list == nil {
+			list = []store.SnapshotSummary{} // [] for none, never null
+		}
 		return writeJSON(a.stdout, list)
 	}
 	if len(list) == 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"time"
 
@@ -137,7 +138,10 @@ func (o *watchOptions) run(ctx context.Context, path string) error {
 		th:      th,
 		status:  newStatusLine(a.stderr, a.quiet),
 	}
-	w.monOpts = capacity.MonitorOptions{Model: o.model, ContextWindow: o.contextWindow, Thresholds: th, Logger: a.log()}
+	// The monitor measures every line: its notices (an unknown model,
+	// the 1M beta assumed) are logged once per watch, not once a line.
+	once := slog.New(newOnceHandler(a.log().Handler()))
+	w.monOpts = capacity.MonitorOptions{Model: o.model, ContextWindow: o.contextWindow, Thresholds: th, Logger: once}
 	if format != "" {
 		if err := w.start(format); err != nil {
 			return err

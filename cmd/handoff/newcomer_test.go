@@ -110,3 +110,36 @@ func TestOnceHandler(t *testing.T) {
 		t.Errorf("logged %d times, want 2 (once per model):\n%s", n, b.String())
 	}
 }
+
+// TestCompletion: shell completion offers stored ids (snap_ may be left
+// out), workflow statuses and transcript formats.
+func TestCompletion(t *testing.T) {
+	t.Parallel()
+	db := refsDB(t)
+	tests := []struct {
+		args []string
+		want []string
+		not  []string
+	}{
+		{[]string{"show", ""}, []string{refSnapB, refWorkflowA}, nil},
+		{[]string{"diff", "q4x"}, []string{refSnapOld, refSnapNew}, []string{refSnapB}},
+		{[]string{"resume", "--workflow", "k7m2b"}, []string{refWorkflowB}, []string{refWorkflowA, refSnapB}},
+		{[]string{"resume", "--snapshot", "snap_h"}, []string{refSnapB}, []string{refWorkflowB}},
+		{[]string{"status", "--set", ""}, []string{"paused", "completed", "imported"}, nil},
+		{[]string{"compile", "--format", ""}, []string{"claude-code", "specstory", "swe-agent"}, nil},
+		{[]string{"resume", "--format", ""}, []string{"resume-md"}, []string{"claude-code"}},
+	}
+	for _, tt := range tests {
+		out := mustRun(t, db, "", append([]string{"__complete"}, tt.args...)...).stdout
+		for _, w := range tt.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("complete %q lacks %s:\n%s", tt.args, w, out)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(out, n) {
+				t.Errorf("complete %q offers %s:\n%s", tt.args, n, out)
+			}
+		}
+	}
+}

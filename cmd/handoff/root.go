@@ -207,6 +207,7 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		return handoff.Errorf(handoff.EINVALID, "%w", flagValueError(err))
 	})
 	usageErrorsInvalid(root)
+	a.addCompletions(root)
 	return root
 }
 

@@ -156,7 +156,7 @@ func TestExtractStoresAndResumes(t *testing.T) {
 	// The real sessions make the batch a real one; under -race, which
 	// makes each extraction ten times slower, the sample alone exercises
 	// the same concurrency (see raceEnabled), and the plain run adds them.
-	if real, _ := filepath.Glob("../../../shared/transcripts/claude-code/*.jsonl"); len(real) > 0 && !raceEnabled {
+	if real, _ := filepath.Glob("../../../shared/transcripts/claude-code/*.jsonl"); len(real) > 0 && !raceEnabled && !testing.Short() {
 		args = append(args, "../../../shared/transcripts/claude-code")
 	}
 

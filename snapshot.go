@@ -241,6 +241,17 @@ type EndState struct {
 	// assistant turn, each with the start of the harness's answer
 	// ("/context → 201k/200k tokens (100%)"): how the session really ended.
 	Commands []string `json:"commands,omitempty"`
+	// Intent is the sentence of the assistant's last words that announced
+	// an action ("Let me update the runner:").
+	Intent string `json:"intent,omitempty"`
+	// Trailing describes the calls made after the assistant's last words,
+	// oldest first: work in flight when the session stopped.
+	Trailing []string `json:"trailing,omitempty"`
+	// Verify is the command to run once the in-flight work is done, and
+	// VerifyWhy what makes it the one (a script just written and never
+	// run, the check that last failed, with the symbols it failed on).
+	Verify    string `json:"verify,omitempty"`
+	VerifyWhy string `json:"verify_why,omitempty"`
 }
 
 // KeyLine is one line of an assistant report, scored by how much state it
@@ -355,6 +366,10 @@ type Task struct {
 	Status  TaskStatus `json:"status"`
 	// Priority as the agent gave it (high, medium, low), if any.
 	Priority string `json:"priority,omitempty"`
+	// Later names a call after the plan's last update that worked on this
+	// task (its words match the task's), when the agent did not mark it
+	// done: the plan lags the calls, and the next step follows the calls.
+	Later string `json:"later,omitempty"`
 }
 
 // DecisionType classifies a decision.

@@ -1052,6 +1052,10 @@ func (b *builder) plan(s *handoff.Snapshot) {
 		if t.Status != handoff.TaskCompleted && quotesWhole(next, t.Content) {
 			text = nextStepRef
 		}
+		if t.Later != "" && t.Status != handoff.TaskCompleted {
+			// The list is older than the calls: say what they did.
+			text += " — worked on after the list's last update: " + t.Later
+		}
 		switch t.Status {
 		case handoff.TaskInProgress:
 			b.add(secPlan, rankInProgress+3*ip, "in-progress tasks", "- [in progress] "+text+mark)
@@ -1509,6 +1513,8 @@ func signalSentence(signal string) string {
 		return "The agent finished its turn (task complete): its last message is its final answer, delivered; nothing was left running."
 	case "turn aborted", "interrupted by the user":
 		return "The person interrupted the last turn before it finished."
+	case "turn running":
+		return "The last turn was still running when the transcript ends."
 	}
 	return "The session ended: " + inline(signal, 80) + "."
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Conversation is what the person asked for and where the session stopped,
@@ -50,12 +51,12 @@ const (
 // ReadConversation reads the person's requests, constraints and the
 // session's end state from a transcript. It is deterministic and offline.
 func ReadConversation(t *handoff.Transcript) Conversation {
-	return readConversation(t, mainThread(t.Messages), nil)
+	return readConversation(t, mainThread(t.Messages), nil, rulebook.Switches{})
 }
 
 // readConversation is ReadConversation over main, t's main thread, sharing
 // heads with the rest of a Build.
-func readConversation(t *handoff.Transcript, main []handoff.Message, heads *headlines) Conversation {
+func readConversation(t *handoff.Transcript, main []handoff.Message, heads *headlines, sw rulebook.Switches) Conversation {
 	var c Conversation
 	results := resultsByCall(main)
 	questions := questionCalls(main, heads)

@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Extractor supplies the judgement part of a snapshot: the decisions taken
@@ -64,6 +65,17 @@ type Judged struct {
 // workflow, usage figures other than tool calls and extraction, and git
 // state are the caller's to fill. A nil extractor yields facts only.
 func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.Snapshot, error) {
+	return BuildWith(ctx, t, ex, Options{})
+}
+
+// Options are the settings of a build. The zero value is the default.
+type Options struct {
+	// Rules switches rules of the rulebook off by id (the ablation run).
+	Rules rulebook.Switches
+}
+
+// BuildWith is Build with options.
+func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Options) (*handoff.Snapshot, error) {
 	if t == nil {
 		return nil, handoff.Errorf(handoff.EINVALID, "build snapshot: no transcript")
 	}
@@ -80,7 +92,7 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 	// The main thread, read by several passes below: a transcript with
 	// sub-agent traffic would otherwise be copied once per pass.
 	main := mainThread(t.Messages)
-	conv := readConversation(t, main, heads)
+	conv := readConversation(t, main, heads, opts.Rules)
 	snap := &handoff.Snapshot{
 		Goal:          conv.Goal,
 		LatestRequest: conv.LatestRequest,
@@ -101,6 +113,11 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 		Commits:       facts.Commits,
 		GitSeen:       readGitSeenWith(t.Messages, t.Session.CWD, heads),
 		Usage:         handoff.Usage{ToolCalls: facts.ToolCalls},
+	}
+	calls := sessionCalls(main, resultsByCall(main), heads)
+	addWorkInFlight(snap, main, calls, opts.Rules)
+	if opts.Rules.On("facts.plan-done-by-later-calls") {
+		reconcilePlan(snap, main, calls, t.Session.CWD)
 	}
 	if snap.Goal == "" && cleanRequest(facts.Goal) != "" {
 		snap.Goal = facts.Goal // placeholders ("[image]") ask for nothing
@@ -123,7 +140,8 @@ func Build(ctx context.Context, t *handoff.Transcript, ex Extractor) (*handoff.S
 		}
 	}
 	snap.Errors = append(snap.Errors, reportedProblems(main)...)
-	snap.NextStep = NextStep(snap)
+	settleByLaterCalls(snap, main, calls, opts.Rules)
+	snap.NextStep, _ = decideNext(snap, opts.Rules)
 	if p := procedureNext(main, procedureInFlight(snap)); p != "" && procedureLeads(snap) {
 		snap.NextStep = p
 	}
@@ -281,146 +299,6 @@ func relativeFiles(files []handoff.FileChange, cwd string) []handoff.FileChange 
 		}
 	}
 	return out
-}
-
-// NextStep says the single most useful thing to do first on resuming,
-// by evidence, in this order: a message of the person's that the session
-// never answered; a question the assistant put to the person, or the next
-// step it said it would take; a call left without a result (for a commit
-// or push: whether it landed); the latest failing test run; the newest
-// open error that no later passing test run, commit or success report
-// made moot; the plan's current or next task; a fix the last message
-// only expects to work ("should work now"), to verify; else ask the
-// person, naming their latest request. Its wording
-// quotes only the person's and the assistant's own words; from tool
-// output it names the failing command or test, never the output's text.
-func NextStep(s *handoff.Snapshot) string {
-	return nextStep(s, false)
-}
-
-// nextStep is NextStep; resumed says the session ended abruptly and the
-// step is what to pick up once it is resumed (abruptNext says how).
-func nextStep(s *handoff.Snapshot, resumed bool) string {
-	if s == nil {
-		return ""
-	}
-	if e := s.EndState; e != nil {
-		if n := len(e.Unanswered); n > 0 {
-			return "Answer the person's last message, which the session never replied to: " + quoteData(truncate(firstLine(e.Unanswered[n-1]), 240))
-		}
-		if e.Question != "" {
-			return "The session ended waiting for the person's answer to: " + quoteData(truncate(e.Question, 300)) + " — get that answer before acting."
-		}
-		if how := abruptEnd(e); how != "" && !resumed {
-			return abruptNext(e, how, nextStep(s, true))
-		}
-		if e.StatedNext != "" && offeredNext.MatchString(e.StatedNext) {
-			// An offer waits on the person: "carry on" would start
-			// what they had not agreed to.
-			return "The assistant's last words offered the next step: " + quoteData(truncate(e.StatedNext, 300)) + " — take it up once the person agrees."
-		}
-		if e.StatedNext != "" {
-			return "Carry on with what the assistant said comes next: " + quoteData(truncate(e.StatedNext, 300))
-		}
-		if d := deferredRequest(s); d != "" {
-			return "Start with what the person asked to be done in the next session: " + quoteData(truncate(d, 300))
-		}
-		if len(e.InFlight) > 0 {
-			if landsRe.MatchString(e.InFlight[0]) {
-				return "Check whether it landed (`git log -1`, `git status`): the session stopped before the result of `" + truncate(e.InFlight[0], 160) + "`"
-			}
-			return "Check the outcome of the call that had no result when the session stopped: `" + truncate(e.InFlight[0], 160) + "`"
-		}
-	}
-	if staleFailingRun(s) {
-		return nextStep(withoutStaleRun(s), resumed) + knownFailing(s.TestState)
-	}
-	if ts := s.TestState; ts != nil && ts.Status == handoff.TestsFailing {
-		run := ""
-		if ts.Command != "" {
-			run = " (run: `" + firstLine(ts.Command) + "`)"
-		}
-		if ts.EditsAfter > 0 {
-			// The failure predates later edits: it may be fixed, or not.
-			return fmt.Sprintf("Re-run the tests%s: they last failed before %d later %s, so whether they still fail is unknown; fix what still fails.", run, ts.EditsAfter, plural(ts.EditsAfter, "edit", "edits"))
-		}
-		if len(ts.FailingTests) == 0 {
-			return "Fix the failing tests" + run
-		}
-		names := ts.FailingTests
-		more := ""
-		if len(names) > 5 {
-			more = fmt.Sprintf(" and %d more", len(names)-5)
-			names = names[:5]
-		}
-		noun := "test"
-		if len(ts.FailingTests) > 1 {
-			noun = "tests"
-		}
-		return fmt.Sprintf("Fix the failing %s %s%s%s", noun, strings.Join(names, ", "), more, run)
-	}
-	if step := failingBuildStep(s); step != "" {
-		return step
-	}
-	live := make([]handoff.ErrorRecord, 0, len(s.Errors))
-	moot := mootErrors(s)
-	for _, e := range s.Errors {
-		if !moot(e) {
-			live = append(live, e)
-		}
-	}
-	if e, ok := newestOpenError(live, lastRequestIndex(s)); ok {
-		if e.Command != "" {
-			return "Fix the open error from `" + firstLine(e.Command) + "` (see Open errors)."
-		}
-		return "Fix the open " + e.Tool + " error (see Open errors)."
-	}
-	for _, id := range []string{s.CurrentTaskID, s.NextTaskID} {
-		for _, t := range s.Tasks {
-			if id != "" && t.ID == id {
-				if t.Status == handoff.TaskInProgress {
-					return "Continue: " + describeTask(t)
-				}
-				return "Start: " + describeTask(t)
-			}
-		}
-	}
-	if e := s.EndState; e != nil && (e.Signal == "submitted" || e.Signal == "finished") {
-		return "The run ended with the agent's " + map[string]string{"submitted": "submit", "finished": "finish action"}[e.Signal] +
-			": review the result against the request, then ask the person whether anything more is wanted."
-	}
-	if claim := hedgedFix(s); claim != "" {
-		return "The last fix is not verified yet: the assistant only expected it to work (" + quoteData(truncate(claim, 200)) +
-			"). Run the check it names, or ask the person for the result, before building on it."
-	}
-	if e := s.EndState; e != nil && e.Signal == "task complete" && e.LastAssistant != "" {
-		return "Nothing is pending: the agent delivered its final answer (" + quoteData(truncate(firstSentence(e.LastAssistant), 80)) +
-			"). Wait for the person's next request; when it comes, check the answer against what they asked."
-	}
-	if next := reportedNext(s.EndState); next != "" {
-		return "Carry on with the next step the assistant's last reports named: " + quoteData(truncate(next, 240))
-	}
-	if cmd := brokenCheck(s); cmd != "" {
-		return "The last message reports on the latest request, but `" + cmd + "` still fails and was never fixed (see Open errors): tell the person, then fix it."
-	}
-	if e := s.EndState; e != nil && e.LastAssistant != "" && resumed {
-		if apiErrorRe.MatchString(firstLine(e.LastAssistant)) {
-			return ""
-		}
-		return "check that its last report settles the latest request: " + quoteData(truncate(firstSentence(e.LastAssistant), 120))
-	}
-	if e := s.EndState; e != nil && e.LastAssistant != "" {
-		return "The last turn ended with the assistant reporting " + quoteData(truncate(firstSentence(e.LastAssistant), 120)) +
-			": check with the person that this settles their latest request, then ask what comes next."
-	}
-	req := s.LatestRequest
-	if req == "" {
-		req = s.Goal
-	}
-	if req != "" {
-		return "Check with the person that their latest request is done and ask what comes next: " + quoteData(truncate(firstLine(req), 200))
-	}
-	return "Ask the person what to do next."
 }
 
 // reportedNext returns the best key line of the assistant's last reports

@@ -11,6 +11,7 @@ import (
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/extractor"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 	"github.com/handoff-cli/handoff/gitstate"
 	"github.com/handoff-cli/handoff/redact"
 	"github.com/handoff-cli/handoff/store"
@@ -35,6 +36,8 @@ type BuildOptions struct {
 	Workflow string
 	// Now stamps the snapshot; nil is time.Now.
 	Now func() time.Time
+	// Rules switches extractor rules off by id (the rulebook's ablation).
+	Rules rulebook.Switches
 }
 
 // Build is the pipeline of DESIGN.md and the only place a snapshot is
@@ -47,7 +50,7 @@ func Build(ctx context.Context, t *handoff.Transcript, opts BuildOptions) (*hand
 	}
 	redact.Transcript(t)
 	usage := capacity.Measure(t, opts.Counter, opts.Measure)
-	snap, err := extractor.Build(ctx, t, opts.Extractor)
+	snap, err := extractor.BuildWith(ctx, t, opts.Extractor, extractor.Options{Rules: opts.Rules})
 	if err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}

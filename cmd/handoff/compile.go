@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -23,6 +24,7 @@ type compileOptions struct {
 
 	format        string
 	strict        bool
+	disableRules  []string
 	budget        int
 	encoding      string
 	model         string
@@ -49,6 +51,8 @@ func (o *compileOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.noStore, "no-store", false, "do not save the snapshot in the database")
 	f.BoolVar(&o.noGit, "no-git", false, "do not read git state from the session's working directory")
 	o.target.add(f, "the session id, else the working directory")
+	f.StringSliceVar(&o.disableRules, "disable-rule", nil, "switch off an extractor rule by `id` (the rulebook ablation; repeatable)")
+	_ = f.MarkHidden("disable-rule")
 	f.BoolVar(&o.latest, "latest", false, "compile the newest Claude Code, Codex or Gemini CLI session of the current directory (or one above it)")
 	o.extract.add(cmd)
 }
@@ -156,7 +160,12 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 			return err
 		}
 	}
+	rules, err := rulebook.Disable(o.disableRules...)
+	if err != nil {
+		return handoff.Errorf(handoff.EINVALID, "--disable-rule: %v", err)
+	}
 	build := session.BuildOptions{
+		Rules:     rules,
 		Counter:   counter,
 		Extractor: ex,
 		Measure:   capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},

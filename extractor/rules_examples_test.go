@@ -1,0 +1,215 @@
+package extractor
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
+)
+
+// stepCase is a named example of the rulebook's step rules: a snapshot
+// given whole (for the next step's cascade) or built from a conversation.
+type stepCase struct {
+	snap  *handoff.Snapshot
+	build func(c *convo)
+}
+
+func ref(i int) handoff.MessageRef { return handoff.MessageRef{Index: i} }
+
+// stepCases are the cases the rulebook's step rules name as examples and
+// counter-examples.
+func stepCases() map[string]stepCase {
+	end := func(e handoff.EndState) *handoff.Snapshot { return &handoff.Snapshot{EndState: &e} }
+	return map[string]stepCase{
+		"unanswered message": {snap: end(handoff.EndState{LastAssistant: "Fixed the parser.", Unanswered: []string{"Also update the README please"}})},
+		"question asked":     {snap: end(handoff.EndState{LastAssistant: "Done. Should I also bump the version?", Question: "Should I also bump the version?"})},
+		"api error end":      {snap: end(handoff.EndState{LastAssistant: `API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`})},
+		"offered step":       {snap: end(handoff.EndState{LastAssistant: "The parser works. Would you like me to add tests next?", StatedNext: "Would you like me to add tests next?"})},
+		"stated next":        {snap: end(handoff.EndState{LastAssistant: "Parser done. Next, I'll wire the CLI flag.", StatedNext: "Next, I'll wire the CLI flag."})},
+		"deferred request": {snap: &handoff.Snapshot{LatestRequest: "Next time: migrate the config loader to TOML files",
+			EndState: &handoff.EndState{LastAssistant: "Noted, I will leave it for then."}}},
+		"in flight call": {snap: end(handoff.EndState{LastAssistant: "Running the tests.", InFlight: []string{"go test ./..."}})},
+		"calls after last words": {snap: end(handoff.EndState{LastAssistant: "Let me update the runner:", Intent: "Let me update the runner:",
+			Trailing: []string{"edited `run.py` (+run_fft)"}, Verify: "./bench.sh --quick", VerifyWhy: "it last ran before these edits"})},
+		"stale failing run": {snap: &handoff.Snapshot{
+			TestState: &handoff.TestState{Command: "pytest -q", Status: handoff.TestsFailing, FailingTests: []string{"test_cloud"}, Source: ref(3)},
+			Commits:   []handoff.Commit{{Hash: "1a2b3c4", Message: "docs", Source: ref(5)}},
+			EndState:  &handoff.EndState{Signal: "user exited", LastAssistant: "Committed the docs as 1a2b3c4 on main.", LastSource: ref(6)}}},
+		"failing tests": {snap: &handoff.Snapshot{TestState: &handoff.TestState{Command: "pytest -q", Status: handoff.TestsFailing, FailingTests: []string{"test_cloud"}, Source: ref(3)}}},
+		"failing build": {snap: &handoff.Snapshot{Checks: []handoff.CheckState{{Command: "go build ./...", Kind: "build", Status: handoff.TestsFailing, Source: ref(3)}}}},
+		"open error": {snap: &handoff.Snapshot{Requests: []handoff.Request{{Text: "lint it", Source: ref(1)}},
+			Errors: []handoff.ErrorRecord{{Type: "command_failed", Command: "npm run lint", Message: "3 problems", Resolution: handoff.ResolutionUnresolved, Source: ref(4)}},
+			Tasks:  []handoff.Task{{ID: "1", Content: "Write the parser", Status: handoff.TaskInProgress}}, CurrentTaskID: "1"}},
+		"plan task":      {snap: &handoff.Snapshot{Tasks: []handoff.Task{{ID: "1", Content: "Write the parser", Status: handoff.TaskInProgress}}, CurrentTaskID: "1"}},
+		"agent finished": {snap: end(handoff.EndState{Signal: "submitted", LastAssistant: "Submitting the patch."})},
+		"hedged fix":     {snap: end(handoff.EndState{LastAssistant: "I changed the import path; the build should work now."})},
+		"final answer":   {snap: end(handoff.EndState{Signal: "task complete", LastAssistant: "Here is the summary of the change you asked for."})},
+		"reported next": {snap: end(handoff.EndState{LastAssistant: "The parser is finished and documented.",
+			KeyLines: []handoff.KeyLine{{Text: "Next: wire the CLI flag into the root command"}}})},
+		"broken check": {snap: &handoff.Snapshot{Requests: []handoff.Request{{Text: "add the feature", Source: ref(3)}},
+			Errors:   []handoff.ErrorRecord{{Type: "build_error", Command: "make all", Message: "error: x", Resolution: handoff.ResolutionUnresolved, Source: ref(2)}},
+			EndState: &handoff.EndState{LastAssistant: "The feature is implemented and documented in the guide.", LastSource: ref(5)}}},
+		"last report":  {snap: end(handoff.EndState{LastAssistant: "I implemented the parser and documented it in the README file."})},
+		"request only": {snap: &handoff.Snapshot{LatestRequest: "Add a parser for the config files"}},
+
+		"script written, not run": {build: func(c *convo) {
+			c.user("Write a benchmark script")
+			c.bash("", "python3 old_bench.py --help", "usage: old_bench.py", 0)
+			c.say("Now let me create the benchmark script:")
+			id := c.call("", "Write", map[string]string{"file_path": "/home/dev/app/bench.py", "content": "import argparse\np = argparse.ArgumentParser()\np.add_argument('--sizes')\np.add_argument('--enable-gpu', action='store_true')\n"})
+			c.result(id, "File created successfully", false, -1)
+		}},
+		"script written and run": {build: func(c *convo) {
+			c.user("Write a benchmark script")
+			c.say("Now let me create the benchmark script:")
+			id := c.call("", "Write", map[string]string{"file_path": "/home/dev/app/bench.py", "content": "import argparse\np = argparse.ArgumentParser()\np.add_argument('--sizes')\n"})
+			c.result(id, "File created successfully", false, -1)
+			c.bash("", "python3 bench.py --sizes 64", "ok", 0)
+		}},
+		"edits after a failing build": {build: func(c *convo) {
+			c.user("Get the build green")
+			c.bash("", "make -j4", "main.o: In function `run':\nmain.c:(.text+0x1f): undefined reference to `foo_bar'\nmain.c:(.text+0x2f): undefined reference to `baz_qux'\ncollect2: error: ld returned 1 exit status", 2)
+			c.say("Now I need to add the missing functions to lib.c:")
+			id := c.call("", "Edit", map[string]string{"file_path": "/home/dev/app/lib.c", "old_string": "/* end */", "new_string": "int foo_bar(void) { return 0; }\n/* end */"})
+			c.result(id, "The file has been updated.", false, -1)
+		}},
+		"edits after a run of their script": {build: func(c *convo) {
+			c.user("One command for the whole benchmark")
+			id := c.call("", "Write", map[string]string{"file_path": "/home/dev/app/bench.sh", "content": "#!/bin/sh\npython3 runner.py \"$@\"\n"})
+			c.result(id, "File created successfully", false, -1)
+			c.bash("", "./bench.sh --quick", "3 benchmarks ok", 0)
+			c.say("Let me add the FFT competitor to the runner:")
+			id = c.call("", "Edit", map[string]string{"file_path": "/home/dev/app/runner.py", "old_string": "COMPETITORS = ['blas']", "new_string": "COMPETITORS = ['blas', 'fft_conv']"})
+			c.result(id, "The file has been updated.", false, -1)
+		}},
+		"stale plan": {build: func(c *convo) {
+			c.user("Canonicalise the art skill, then build the image skill")
+			id := c.call("", "TodoWrite", todos(
+				[2]string{"Rename the skill directory", "completed"},
+				[2]string{"Rename workflow documents to TitleCase", "in_progress"},
+				[2]string{"Rename the tool script", "pending"},
+				[2]string{"Create the ImageGenerator directory", "pending"}))
+			c.result(id, "Todos have been modified successfully.", false, -1)
+			c.bash("", "cd skills/Art/workflows && mv visualize.md Visualize.md", "", 0)
+			c.push(handoff.Message{Role: handoff.RoleAssistant, Thinking: "All workflow documents renamed. Now rename the tool script."})
+			c.bash("", "cd skills/Art/tools && mv generate-image.ts GenerateImage.ts", "", 0)
+		}},
+		"worked-around error": {build: func(c *convo) {
+			c.user("Announce it by voice")
+			id := c.call("", "mcp__tts__speak", map[string]string{"text": "Done", "voice_name": "Ottie"})
+			c.result(id, "Error executing tool speak: No voices found with that name.", true, -1)
+			id = c.call("", "mcp__tts__speak", map[string]string{"text": "Done", "voice_id": "BRk6UBXC"})
+			c.result(id, "Audio saved to /tmp/a.mp3", false, -1)
+			c.say("Announced.")
+		}},
+	}
+}
+
+// stepFired says whether the rule id fired on a built snapshot, for the
+// step rules outside the next step's cascade.
+var stepFired = map[string]func(s *handoff.Snapshot) bool{
+	"facts.unrun-script": func(s *handoff.Snapshot) bool {
+		return s.EndState != nil && strings.Contains(s.EndState.VerifyWhy, "has not run yet")
+	},
+	"facts.recheck-after-edits": func(s *handoff.Snapshot) bool {
+		return s.EndState != nil && s.EndState.Verify != "" && !strings.Contains(s.EndState.VerifyWhy, "has not run yet")
+	},
+	"facts.plan-done-by-later-calls": func(s *handoff.Snapshot) bool {
+		return slices.ContainsFunc(s.Tasks, func(t handoff.Task) bool { return t.Later != "" })
+	},
+	"facts.error-worked-around": func(s *handoff.Snapshot) bool {
+		return slices.ContainsFunc(s.Errors, func(e handoff.ErrorRecord) bool { return e.Resolution == handoff.ResolutionWorkaround })
+	},
+}
+
+// TestStepExamples runs every step rule of the rulebook on its examples
+// (where it must fire) and counter-examples (where it must not). For the
+// next step's cascade, firing means deciding the step, or deciding a
+// nested run of it.
+func TestStepExamples(t *testing.T) {
+	cases := stepCases()
+	for _, r := range rulebook.Catalogue() {
+		if r.Kind != rulebook.KindStep {
+			continue
+		}
+		t.Run(r.ID, func(t *testing.T) {
+			check := func(name string, want bool) {
+				c, ok := cases[name]
+				if !ok {
+					t.Fatalf("no step case %q", name)
+				}
+				s := c.snap
+				if c.build != nil {
+					cv := newConvo(t)
+					c.build(cv)
+					var err error
+					if s, err = Build(context.Background(), cv.transcript(), NewHeuristic(nil)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				var fired bool
+				if f, ok := stepFired[r.ID]; ok {
+					fired = f(s)
+				} else if r.Layer == rulebook.LayerNext {
+					n := &nexter{s: s, trail: new([]string)}
+					_, id := n.next()
+					fired = id == r.ID || slices.Contains(*n.trail, r.ID)
+				} else {
+					t.Fatalf("no way to tell whether %s fired", r.ID)
+				}
+				if fired != want {
+					t.Errorf("%q: fired = %v, want %v (next step %q)", name, fired, want, NextStep(s))
+				}
+			}
+			for _, name := range r.Examples {
+				check(name, true)
+			}
+			for _, name := range r.Counter {
+				check(name, false)
+			}
+		})
+	}
+}
+
+// TestWorkInFlightDetails pins what the in-flight rules say, beyond firing.
+func TestWorkInFlightDetails(t *testing.T) {
+	cases := stepCases()
+	build := func(name string) *handoff.Snapshot {
+		cv := newConvo(t)
+		cases[name].build(cv)
+		s, err := Build(context.Background(), cv.transcript(), NewHeuristic(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := build("script written, not run")
+	if e := s.EndState; e.Verify != "python3 /home/dev/app/bench.py" || !strings.Contains(e.VerifyWhy, "--sizes --enable-gpu") {
+		t.Errorf("unrun script: verify %q (%s)", e.Verify, e.VerifyWhy)
+	}
+	s = build("edits after a failing build")
+	if e := s.EndState; e.Verify != "make -j4" || !strings.Contains(e.VerifyWhy, "undefined reference to baz_qux") || strings.Contains(e.VerifyWhy, "foo_bar") {
+		t.Errorf("failing build: verify %q (%s); want make -j4 with baz_qux and without foo_bar, which the edit defined", e.Verify, e.VerifyWhy)
+	}
+	if !strings.HasPrefix(s.NextStep, "Continue the work in flight") || !strings.Contains(s.NextStep, "+foo_bar") {
+		t.Errorf("failing build: next step %q", s.NextStep)
+	}
+	s = build("edits after a run of their script")
+	if s.EndState.Verify != "./bench.sh --quick" {
+		t.Errorf("script's runner: verify %q (%s)", s.EndState.Verify, s.EndState.VerifyWhy)
+	}
+	s = build("stale plan")
+	if s.NextTaskID != "4" || s.CurrentTaskID != "" || s.Tasks[1].Later == "" || s.Tasks[2].Later == "" || s.Tasks[3].Later != "" {
+		t.Errorf("stale plan: current %q next %q, later %q", s.CurrentTaskID, s.NextTaskID, []string{s.Tasks[1].Later, s.Tasks[2].Later, s.Tasks[3].Later})
+	}
+	if strings.Contains(s.NextStep, "task 2") || strings.Contains(s.NextStep, "task 3") || !strings.Contains(s.NextStep, "task 4") {
+		t.Errorf("stale plan: next step %q must go on with task 4, not redo 2 or 3", s.NextStep)
+	}
+	s = build("worked-around error")
+	if e := s.Errors[0]; !strings.Contains(e.ResolutionNotes, "voice_id=BRk6UBXC") || strings.Contains(s.NextStep, "speak") {
+		t.Errorf("worked around: notes %q, next step %q", e.ResolutionNotes, s.NextStep)
+	}
+}

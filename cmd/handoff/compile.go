@@ -33,7 +33,7 @@ type compileOptions struct {
 	json          bool
 	noStore       bool
 	noGit         bool
-	workflow      string
+	target        targetFlags
 	extract       extractorFlags
 	latest        bool
 	session       string
@@ -51,7 +51,7 @@ func (o *compileOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.json, "json", false, "print the snapshot as JSON instead of the resume prompt")
 	f.BoolVar(&o.noStore, "no-store", false, "do not save the snapshot in the database")
 	f.BoolVar(&o.noGit, "no-git", false, "do not read git state from the session's working directory")
-	f.StringVar(&o.workflow, "workflow", "", "workflow `id` to file the snapshot under (default: the session id, else the working directory)")
+	o.target.add(f, "the session id, else the working directory")
 	f.StringSliceVar(&o.disableRules, "disable-rule", nil, "switch off an extractor rule by `id` (the rulebook ablation; repeatable)")
 	_ = f.MarkHidden("disable-rule")
 	f.BoolVar(&o.latest, "latest", false, "compile the newest agent session of the current directory (or one above it), from every store 'handoff formats' lists")
@@ -155,6 +155,15 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	wfID, _, err := o.target.named() // unstored (--no-store): the name as given
+	if err != nil {
+		return err
+	}
+	if s != nil {
+		if wfID, err = o.target.resolve(ctx, s); err != nil {
+			return err
+		}
+	}
 	rules, err := rulebook.Disable(o.disableRules...)
 	if err != nil {
 		return handoff.Errorf(handoff.EINVALID, "--disable-rule: %v", err)
@@ -166,7 +175,7 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 		Measure:   capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
 		Trigger:   handoff.TriggerManual,
 		ReadGit:   !o.noGit,
-		Workflow:  o.workflow,
+		Workflow:  wfID,
 	}
 	var snap *handoff.Snapshot
 	unchanged := false
@@ -178,7 +187,10 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 			// Render before storing: a --template that fails at run time
 			// must leave nothing behind.
 			target = renderFirst{Store: s, render: func(snap *handoff.Snapshot) error {
-				_, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
+				res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
+				if err == nil {
+					err = tooSmall(res)
+				}
 				return err
 			}}
 		}
@@ -201,6 +213,9 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
 	if err != nil {
 		return fmt.Errorf("compile resume prompt: %w", err)
+	}
+	if err := tooSmall(res); err != nil {
+		return err
 	}
 	// The prompt is printed as compiled: the snapshot was redacted before
 	// compiling, and redacting again here could push it past the budget.

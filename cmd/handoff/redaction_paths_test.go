@@ -149,6 +149,9 @@ func secretTranscript(shapes []secretShape) string {
 // wrote, the SQLite files' bytes, and the request bodies a (fake) LLM
 // received.
 func TestNoSecretLeavesAnyPath(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	if raceEnabled {
 		// Some thirty commands in sequence on one database: nothing runs

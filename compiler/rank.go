@@ -1513,6 +1513,8 @@ func signalSentence(signal string) string {
 		return "The agent finished its turn (task complete): its last message is its final answer, delivered; nothing was left running."
 	case "turn aborted", "interrupted by the user":
 		return "The person interrupted the last turn before it finished."
+	case "turn running":
+		return "The last turn was still running when the transcript ends."
 	}
 	return "The session ended: " + inline(signal, 80) + "."
 }

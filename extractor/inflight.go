@@ -205,6 +205,18 @@ func editDelta(in map[string]any) string {
 			added = append(added, id)
 		}
 	}
+	// Names the edit defines or calls ("vsla_get_f64_basic(") say more
+	// than the types and variables around them: they go first.
+	slices.SortStableFunc(added, func(a, b string) int {
+		ca, cb := strings.Contains(newText, a+"("), strings.Contains(newText, b+"(")
+		switch {
+		case ca && !cb:
+			return -1
+		case cb && !ca:
+			return 1
+		}
+		return 0
+	})
 	for _, id := range identifierList(oldText) {
 		if !now[id] && !slices.Contains(removed, id) {
 			removed = append(removed, id)
@@ -215,7 +227,7 @@ func editDelta(in map[string]any) string {
 	}
 	var parts []string
 	if len(added) > 0 {
-		parts = append(parts, "+"+strings.Join(firstN(added, 6), " +"))
+		parts = append(parts, "+"+strings.Join(firstN(added, 8), " +"))
 	}
 	if len(removed) > 0 {
 		parts = append(parts, "−"+strings.Join(firstN(removed, 4), " −"))
@@ -358,10 +370,21 @@ func recheckAfterEdits(calls []sessionCall, start int, sw rulebook.Switches) (st
 			}
 		}
 	}
+	// Programs that ran without failing later than the call being looked
+	// at: a failure they followed was worked past ("cd bench: no such
+	// directory", then the same nvcc from the right place).
+	passedLater := map[string]bool{}
 	for i := start - 1; i >= 0; i-- {
 		c := calls[i]
 		if !c.info.shell() || !c.done || readOnlyCommand(c.info.command) {
 			continue
+		}
+		prog := programAlias(path.Base(firstField(programKey(c.info.command))))
+		if c.result.Failed() && passedLater[prog] {
+			continue
+		}
+		if !c.result.Failed() {
+			passedLater[prog] = true
 		}
 		if c.result.Failed() {
 			if CheckKey(c.info.command) == "" && !isTestCommand(c.info.command) {
@@ -438,4 +461,10 @@ func failingSymbols(output string, defined map[string]bool) []string {
 		out[i] = g.what + " " + strings.Join(g.names, ", ")
 	}
 	return out
+}
+
+// firstField is the first space-separated field of s, "" for none.
+func firstField(s string) string {
+	f, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	return f
 }

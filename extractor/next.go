@@ -303,7 +303,8 @@ func nextLatestRequest(n *nexter) string {
 // (or go on with the plan), never "check with the person".
 func nextWorkInFlight(n *nexter) string {
 	e := n.s.EndState
-	if e == nil || len(e.InFlight) > 0 || (len(e.Trailing) == 0 && !(e.Intent != "" && strings.HasSuffix(strings.TrimSpace(e.LastAssistant), ":"))) {
+	running := e != nil && e.Signal == "turn running"
+	if e == nil || len(e.InFlight) > 0 || (len(e.Trailing) == 0 && !running && !(e.Intent != "" && strings.HasSuffix(strings.TrimSpace(e.LastAssistant), ":"))) {
 		return "" // a call with no result: next.in-flight-call says what to check
 	}
 	if ts := n.s.TestState; ts != nil && ts.Status == handoff.TestsFailing && ts.EditsAfter > 0 {
@@ -311,6 +312,9 @@ func nextWorkInFlight(n *nexter) string {
 	}
 	var b strings.Builder
 	b.WriteString("Continue the work in flight: the session stopped mid-task")
+	if running {
+		b.WriteString(" (the harness still ran the turn)")
+	}
 	if e.Intent != "" {
 		b.WriteString(", after the assistant said " + quoteData(e.Intent))
 	}

@@ -115,15 +115,24 @@ type claudeParser struct {
 	// titled: the person named the session; the agent's title no longer
 	// replaces theirs.
 	titled bool
+	// queued holds what the person typed while the agent was working
+	// (queue-operation enqueue) and the harness has not delivered yet.
+	queued []handoff.Message
 }
 
 func newClaudeParser() *claudeParser {
 	return &claudeParser{byResponse: map[string]int{}, toolNames: map[string]string{}}
 }
 
-func (p *claudeParser) pending() []handoff.Message { return nil }
+// pending returns the person's queued messages: typed while the agent
+// worked and not yet delivered, they are the newest thing the person said.
+func (p *claudeParser) pending() []handoff.Message { return slices.Clone(p.queued) }
 
 func (p *claudeParser) finish(d *Decoder) error {
+	for _, m := range p.queued {
+		d.add(m)
+	}
+	p.queued = nil
 	if p.mainModel != "" {
 		d.t.Session.Model = p.mainModel
 	} else {
@@ -144,6 +153,9 @@ func (p *claudeParser) record(d *Decoder, line []byte, lineNo int) error {
 	case "user", "assistant", "system":
 	case "custom-title", "ai-title", "pr-link", "worktree-state":
 		p.metadata(d, l.Type, line)
+		return nil
+	case "queue-operation":
+		p.queue(line, lineNo)
 		return nil
 	default:
 		return nil // other metadata and unknown entry types carry no turns
@@ -225,6 +237,72 @@ func (p *claudeParser) metadata(d *Decoder, typ string, line []byte) {
 			s.Worktree, s.WorktreeBranch = strings.TrimSpace(w.WorktreePath), strings.TrimSpace(w.WorktreeBranch)
 		}
 	}
+}
+
+// ccQueue is a queue-operation line: Claude Code 2.x records a message the
+// person typed while the agent was working as "enqueue", and its delivery
+// (or the person taking it back) as "dequeue", "remove" or "popAll".
+type ccQueue struct {
+	Operation string          `json:"operation"`
+	Content   json.RawMessage `json:"content"`
+	Timestamp string          `json:"timestamp"`
+}
+
+// queue keeps the person's queued messages until the harness delivers them
+// (a delivered message arrives as an ordinary user line). One still queued
+// when the transcript ends is what the person said last: their complaint
+// at a cut would otherwise be lost. A line that does not decode is
+// skipped, as metadata is.
+func (p *claudeParser) queue(line []byte, lineNo int) {
+	var q ccQueue
+	if json.Unmarshal(line, &q) != nil {
+		return
+	}
+	switch q.Operation {
+	case "enqueue":
+		text := queuedText(q.Content)
+		// A bare word with no space is the harness's own token (the
+		// "tool_result" placeholder), not something a person typed.
+		if text == "" || !strings.ContainsAny(text, " \n") {
+			return
+		}
+		ts := parseTime(q.Timestamp)
+		p.queued = append(p.queued, handoff.Message{Role: handoff.RoleUser, Text: text, Timestamp: ts, Line: lineNo})
+	case "dequeue":
+		if len(p.queued) > 0 {
+			p.queued = p.queued[1:]
+		}
+	case "remove":
+		text := queuedText(q.Content)
+		if i := slices.IndexFunc(p.queued, func(m handoff.Message) bool { return text == "" || m.Text == text }); i >= 0 {
+			p.queued = slices.Delete(p.queued, i, i+1)
+		}
+	case "popAll":
+		p.queued = nil
+	}
+}
+
+// queuedText is a queued message's text: a string, or the text blocks of a
+// content array.
+func queuedText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.TrimSpace(s)
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return ""
+	}
+	var parts []string
+	for _, b := range blocks {
+		if b.Type == "text" && strings.TrimSpace(b.Text) != "" {
+			parts = append(parts, strings.TrimSpace(b.Text))
+		}
+	}
+	return strings.Join(parts, "\n")
 }
 
 // session records the session metadata a line carries.

@@ -123,6 +123,8 @@ type codexTokenInfo struct {
 type resultRef struct{ msg, res int }
 
 type codexParser struct {
+	// turnOpen: a task_started with no task_complete or turn_aborted since.
+	turnOpen   bool
 	model      string
 	thinking   string            // reasoning waiting for its assistant message
 	toolNames  map[string]string // call_id → tool name
@@ -173,6 +175,9 @@ func (p *codexParser) finish(d *Decoder) error {
 		d.add(m)
 	}
 	d.t.Session.EndSignal = p.end
+	if p.end == "" && p.turnOpen {
+		d.t.Session.EndSignal = EndTurnRunning
+	}
 	return nil
 }
 
@@ -570,11 +575,13 @@ func (p *codexParser) trackEnd(typ string, pl *codexPayload) {
 		case "token_count":
 			return
 		case "task_complete":
-			p.end = EndTaskComplete
+			p.end, p.turnOpen = EndTaskComplete, false
 			return
 		case "turn_aborted":
-			p.end = EndTurnAborted
+			p.end, p.turnOpen = EndTurnAborted, false
 			return
+		case "task_started":
+			p.turnOpen = true
 		}
 	case "response_item":
 		if pl.Type == "message" && pl.Role == "user" && bytes.Contains(pl.Content, []byte("<turn_aborted>")) {

@@ -205,7 +205,7 @@ func TestCodexEndSignalOnlyWhenLast(t *testing.T) {
 {"timestamp":"2026-01-01T00:00:06Z","type":"event_msg","payload":{"type":"task_complete"}}
 `,
 	}
-	want := map[string]string{"aborted last": EndTurnAborted, "aborted, then token count": EndTurnAborted, "aborted, then a new turn": "", "completed": EndTaskComplete}
+	want := map[string]string{"aborted last": EndTurnAborted, "aborted, then token count": EndTurnAborted, "aborted, then a new turn": EndTurnRunning, "completed": EndTaskComplete}
 	for name, in := range cases {
 		tr, err := Parse(context.Background(), strings.NewReader(in), Options{Format: FormatCodex, Strict: true})
 		if err != nil {
@@ -233,7 +233,7 @@ func TestRealCodexFiles(t *testing.T) {
 	files := map[string]want{
 		"chatbot-ui-codex0.58-shell-lmstudio.jsonl":            {firstUser: "finish up the users work", lastUser: "finish up the users work", branch: "main"},
 		"devmap-codex-exec1.17.7-rust-review.jsonl":            {firstUser: "Perform a rigorous, senior-level code review", lastUser: "Perform a rigorous", branch: "main", end: EndTaskComplete},
-		"resting-codex0.120-tui-swift-sandbox-denied.jsonl":    {firstUser: ".agents/skills/speckit-implement", lastUser: ".agents/skills/speckit-git-commit", branch: "001-modernize-public-api", errorResults: 1},
+		"resting-codex0.120-tui-swift-sandbox-denied.jsonl":    {firstUser: ".agents/skills/speckit-implement", lastUser: ".agents/skills/speckit-git-commit", branch: "001-modernize-public-api", end: EndTurnRunning, errorResults: 1},
 		"ship-codex0.114-subagent-fork-coverage.jsonl":         {firstUser: "Implement Batch 2 from the coverage plan", lastUser: "Coordinator update:", branch: "004-optimize-query-flows", end: EndTaskComplete, subagentPrefix: "Implement Batch 2 from the coverage plan"}, // its patch failure is in the replayed parent history
 		"test-framework-codex0.92-shell_command-gitflow.jsonl": {firstUser: "CH", lastUser: "SC", branch: "main"},
 		"youtube-mcp-codex0.106-exec_command-tdd.jsonl":        {firstUser: "When working on features and building plans", lastUser: "Did you not run the tests", branch: "main", end: EndTaskComplete, errorResults: 2},

@@ -17,23 +17,25 @@ func TestRealEndSignals(t *testing.T) {
 		t.Skipf("shared transcripts absent: %v", err)
 	}
 	want := map[string]string{
-		"aider-md/afi-core.aider.chat.history.md":               EndUserExited, // "#### /exit" last
-		"claude-code-console/bookminder-day-013-gemini-cli.txt": EndUserExited, // "> /quit", then the stats box
-		"claude-code/vsla-069508a5-summaries-64lines.jsonl":     EndUserExited, // <command-name>/exit + (no content)
-		"claude-code/vsla-2cba43de-thinking-28lines.jsonl":      EndUserExited,
-		"claude-code/vsla-5f8cbb78-sidechain-532lines.jsonl":    EndUserExited,
-		"claude-code/vsla-9034225e-613lines.jsonl":              EndUserExited,
-		"claude-code/vsla-d7d349f9-241lines.jsonl":              EndUserExited,
-		"claude-code/vsla-paper-0a725fb5-609lines.jsonl":        EndUserExited,
-		"codex/devmap-codex-exec1.17.7-rust-review.jsonl":       EndTaskComplete,
-		"codex/ship-codex0.114-subagent-fork-coverage.jsonl":    EndTaskComplete,
-		"codex/youtube-mcp-codex0.106-exec_command-tdd.jsonl":   EndTaskComplete,
-		"openhands-traj/basic.json":                             EndFinished,
-		"openhands-traj/basic_gui_mode.json":                    EndAwaitingInput, // agent_state_changed last
-		"openhands-traj/wrong_initial_state.json":               EndFinished,
-		"specstory-md/specstory-claude-code-release-audit.md":   EndUserExited,
-		"swe-agent-traj/marshmallow-1867-function-calling.traj": EndSubmitted,
-		"swe-agent-traj/pydicom-1458-gpt4.traj":                 EndSubmitted,
+		"aider-md/afi-core.aider.chat.history.md":                  EndUserExited, // "#### /exit" last
+		"claude-code-console/bookminder-day-013-gemini-cli.txt":    EndUserExited, // "> /quit", then the stats box
+		"claude-code/vsla-069508a5-summaries-64lines.jsonl":        EndUserExited, // <command-name>/exit + (no content)
+		"claude-code/vsla-2cba43de-thinking-28lines.jsonl":         EndUserExited,
+		"claude-code/vsla-5f8cbb78-sidechain-532lines.jsonl":       EndUserExited,
+		"claude-code/vsla-9034225e-613lines.jsonl":                 EndUserExited,
+		"claude-code/vsla-d7d349f9-241lines.jsonl":                 EndUserExited,
+		"claude-code/vsla-paper-0a725fb5-609lines.jsonl":           EndUserExited,
+		"codex/devmap-codex-exec1.17.7-rust-review.jsonl":          EndTaskComplete,
+		"codex/resting-codex0.120-tui-swift-sandbox-denied.jsonl":  EndTurnRunning, // task_started, a call with no result
+		"schema-fixtures/agent-sessions-codex-small-trimmed.jsonl": EndTurnRunning,
+		"codex/ship-codex0.114-subagent-fork-coverage.jsonl":       EndTaskComplete,
+		"codex/youtube-mcp-codex0.106-exec_command-tdd.jsonl":      EndTaskComplete,
+		"openhands-traj/basic.json":                                EndFinished,
+		"openhands-traj/basic_gui_mode.json":                       EndAwaitingInput, // agent_state_changed last
+		"openhands-traj/wrong_initial_state.json":                  EndFinished,
+		"specstory-md/specstory-claude-code-release-audit.md":      EndUserExited,
+		"swe-agent-traj/marshmallow-1867-function-calling.traj":    EndSubmitted,
+		"swe-agent-traj/pydicom-1458-gpt4.traj":                    EndSubmitted,
 	}
 	for _, c := range conformance {
 		t.Run(c.path, func(t *testing.T) {

@@ -214,6 +214,9 @@ const (
 	EndUserExited    = "user exited"
 	EndTurnAborted   = "turn aborted"
 	EndTaskComplete  = "task complete"
+	// EndTurnRunning: the harness started a turn (Codex task_started) and
+	// recorded no end of it: the work was in flight when the file stops.
+	EndTurnRunning = "turn running"
 )
 
 // exitTyped reports whether the session ends with the person typing /exit

@@ -93,6 +93,10 @@ type Snapshot struct {
 	// than the transcript's own tail.
 	Recent []Turn `json:"recent,omitempty"`
 	// Tasks is the agent's own latest plan (TodoWrite, update_plan).
+	// PlanDoc is the newest plan document the agent presented for approval
+	// and that was not turned down (Claude Code's ExitPlanMode plan): the
+	// phases and files the todo list only names.
+	PlanDoc *PlanDoc `json:"plan_doc,omitempty"`
 	Tasks         []Task `json:"tasks,omitempty"`
 	CurrentTaskID string `json:"current_task_id,omitempty"`
 	NextTaskID    string `json:"next_task_id,omitempty"`
@@ -640,4 +644,12 @@ func NoteTemplate() string {
 - Next: the exact first action for your successor (command with flags, file and symbol)
 - Open problems: errors still failing, with the failing names
 - Remember: constraints, decisions and preferences not to lose`
+}
+
+// PlanDoc is a plan document's outline: its headings and list items, in
+// order, with the message that presented it.
+type PlanDoc struct {
+	Title   string     `json:"title,omitempty"`
+	Outline []string   `json:"outline"`
+	Source  MessageRef `json:"source"`
 }

@@ -121,6 +121,8 @@ const (
 	rankDecisions      = 11 // + stride 4
 	rankRequests       = 12 // + stride 3
 	rankPending        = 14 // + stride 3
+	rankPlanDoc        = 25 // the approved plan's headings, + stride 2
+	rankPlanDocPlain   = 31 // … and those that name none, + stride 2
 	rankCommits        = 16 // + stride 4
 	rankLastLonger     = 5
 	rankKeyLines       = 8  // + stride 2, for the first keyLinesFirst
@@ -1021,6 +1023,7 @@ func noteBlocks(text string) []noteBlock {
 }
 
 func (b *builder) plan(s *handoff.Snapshot) {
+	defer b.planDoc(s.PlanDoc)
 	if len(s.Tasks) == 0 {
 		return
 	}
@@ -1073,6 +1076,34 @@ func (b *builder) plan(s *handoff.Snapshot) {
 			b.add(secPlan, rankPending+3*pend, "pending tasks", "- [pending] "+text+mark)
 			pend++
 		}
+	}
+}
+
+// planDoc adds the outline of the plan the agent presented for approval,
+// after the todo list: its headings first, then its items, each shown only
+// with the line that says what it is.
+func (b *builder) planDoc(d *handoff.PlanDoc) {
+	if d == nil || len(d.Outline) == 0 {
+		return
+	}
+	const kind = "approved plan"
+	head := "The plan the agent presented for approval"
+	if d.Title != "" {
+		head += ", " + quoted(d.Title, 160)
+	}
+	b.add(secPlan, rankPlanDoc, kind, fmt.Sprintf("%s (message %d), in outline:", head, d.Source.Index))
+	// Sections that name files, commands or code say what the plan
+	// touches: they come first, the rest after, each in document order.
+	named, plain := 0, 0
+	for _, l := range d.Outline {
+		rank := rankPlanDocPlain + 2*plain
+		if len(identifiers(l)) > 0 {
+			rank = rankPlanDoc + 1 + 2*named
+			named++
+		} else {
+			plain++
+		}
+		b.addNeeding(secPlan, rank, "approved plan lines", "- "+inline(l, 400), kind)
 	}
 }
 

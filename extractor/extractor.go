@@ -116,6 +116,9 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 	}
 	calls := sessionCalls(main, resultsByCall(main), heads)
 	addWorkInFlight(snap, main, calls, opts.Rules)
+	if opts.Rules.On("facts.approved-plan") {
+		snap.PlanDoc = readPlanDoc(calls, main)
+	}
 	if opts.Rules.On("next.agent-note") {
 		if note := readAgentNote(snap, main, calls); note != nil {
 			if snap.EndState == nil {

@@ -391,8 +391,14 @@ func recheckAfterEdits(calls []sessionCall, start int, sw rulebook.Switches) (st
 				continue
 			}
 			why := "it failed on its last run, before these edits"
-			if syms := failingSymbols(c.result.Content, added); len(syms) > 0 && sw.On("facts.failing-symbols") {
-				why += ": " + strings.Join(syms, "; ")
+			if sw.On("facts.failing-symbols") {
+				if syms := failingSymbols(c.result.Content, added); len(syms) > 0 {
+					why += ": " + strings.Join(syms, "; ")
+				} else if syms := failingSymbols(c.result.Content, nil); len(syms) > 0 {
+					// Every missing name is one the edits since define:
+					// the re-run says whether that was all.
+					why += ": " + strings.Join(syms, "; ") + " — names these edits define"
+				}
 			}
 			return firstLine(c.info.command), why
 		}

@@ -112,6 +112,16 @@ func stepCases() map[string]stepCase {
 			c.user("Actually, call it ImageMaker")
 			c.bash("", "mkdir -p skills/ImageMaker/workflows", "", 0)
 		}},
+		"approved plan": {build: func(c *convo) {
+			c.user("Plan the image skill first")
+			id := c.call("", "ExitPlanMode", map[string]string{"plan": "# Plan: Image skill\n\n## Phase 1: Directory\n- create `skills/Image/`\n\n## Phase 2: Workflows\n### 2.1 Files\n- `Diagram.md`\n- `Dashboard.md`\n```sh\nmkdir x\n```\n| a | b |\n"})
+			c.result(id, "User has approved your plan.", false, -1)
+		}},
+		"rejected plan": {build: func(c *convo) {
+			c.user("Plan the image skill first")
+			id := c.call("", "ExitPlanMode", map[string]string{"plan": "# Plan: Image skill\n\n## Phase 1\n- create `skills/Image/`\n- more\n"})
+			c.result(id, "The user doesn't want to proceed with this tool use. The tool use was rejected.", true, -1)
+		}},
 		"worked-around error": {build: func(c *convo) {
 			c.user("Announce it by voice")
 			id := c.call("", "mcp__tts__speak", map[string]string{"text": "Done", "voice_name": "Ottie"})
@@ -126,6 +136,7 @@ func stepCases() map[string]stepCase {
 // stepFired says whether the rule id fired on a built snapshot, for the
 // step rules outside the next step's cascade.
 var stepFired = map[string]func(s *handoff.Snapshot) bool{
+	"facts.approved-plan": func(s *handoff.Snapshot) bool { return s.PlanDoc != nil },
 	"next.agent-note": func(s *handoff.Snapshot) bool {
 		return strings.HasPrefix(s.NextStep, "The agent's own handoff note says")
 	},
@@ -249,6 +260,16 @@ func TestParseNote(t *testing.T) {
 				t.Errorf("ParseNote = %+v, %v", n, ok)
 			}
 		})
+	}
+}
+
+// TestPlanOutline: headings with their items on one line, a heading with
+// none leading the sections under it, code and tables left out.
+func TestPlanOutline(t *testing.T) {
+	title, got := planOutline("# Plan: Image skill\n\n## Phase 1: Directory\n- create `skills/Image/`\n\n## Phase 2: Workflows\n### 2.1 Files\n- `Diagram.md`\n- **`Dashboard.md`**\n```sh\nmkdir x\n```\n| a | b |\n")
+	want := []string{"Phase 1: Directory: create `skills/Image/`", "Phase 2: Workflows › 2.1 Files: `Diagram.md` ; `Dashboard.md`"}
+	if title != "Plan: Image skill" || !slices.Equal(got, want) {
+		t.Errorf("planOutline = %q, %q; want %q", title, got, want)
 	}
 }
 

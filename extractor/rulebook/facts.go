@@ -68,5 +68,10 @@ func factRules() []Rule {
 			Examples: []string{"Let me try a simpler approach and summarize what we've discovered.", "Let me use a different approach and just run the suite", "I'll skip this for now."},
 			Counter:  []string{"Let me fix the import and run it again.", "The approach works."},
 		},
+		{
+			ID: "facts.approved-plan", Layer: LayerFacts, Kind: KindStep,
+			Purpose:  "The newest plan document the agent presented for approval (a call input with a multi-line plan, Claude Code's ExitPlanMode) that was not turned down: its headings and items, the phases and files the todo list only names.",
+			Examples: []string{"approved plan"}, Counter: []string{"rejected plan"},
+		},
 	}
 }

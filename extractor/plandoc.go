@@ -1,0 +1,86 @@
+package extractor
+
+import (
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// readPlanDoc returns the outline of the newest plan document the agent
+// presented for approval (a call whose input carries a multi-line "plan",
+// as Claude Code's ExitPlanMode does) and that came back without an error
+// or a refusal: the plan the person approved, with the phases, files and
+// choices a todo list only names. nil when there is none.
+func readPlanDoc(calls []sessionCall, main []handoff.Message) *handoff.PlanDoc {
+	for i := len(calls) - 1; i >= 0; i-- {
+		c := calls[i]
+		plan := str(c.input, "plan")
+		if strings.Count(plan, "\n") < 3 || (c.done && c.result.Failed()) {
+			continue
+		}
+		title, outline := planOutline(plan)
+		if len(outline) == 0 {
+			continue
+		}
+		return &handoff.PlanDoc{Title: title, Outline: outline, Source: main[c.at].Ref()}
+	}
+	return nil
+}
+
+// planOutline reads a plan document as its sections, one line each: a
+// heading with the items under it ("Phase 2: Review-Mechanismus: Review
+// skill; weekly summary"), leaving out code, tables and diagrams, at most
+// 40 sections of at most 400 characters. The first heading is the title.
+func planOutline(doc string) (string, []string) {
+	var title string
+	var out []string
+	var cur []string
+	// parent is a heading with no items of its own ("Phase 3: Learning-
+	// Extraction"): it leads the sections under it.
+	parent := ""
+	flush := func() {
+		switch {
+		case len(cur) == 1 && strings.HasSuffix(cur[0], ":"):
+			parent = strings.TrimSuffix(cur[0], ":") + " › "
+		case len(cur) > 0:
+			out = append(out, truncate(parent+strings.TrimSuffix(strings.Join(cur, " "), ":"), 400))
+		}
+		cur = nil
+	}
+	fence := false
+	for _, line := range strings.Split(doc, "\n") {
+		l := strings.TrimSpace(line)
+		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
+			fence = !fence
+			continue
+		}
+		if fence || l == "" || strings.HasPrefix(l, "|") || strings.Trim(l, "-=*_ ") == "" {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(l, "#"):
+			h := strings.TrimSpace(strings.TrimLeft(l, "#"))
+			if title == "" {
+				title = h
+				continue
+			}
+			flush()
+			if strings.HasPrefix(l, "## ") || strings.HasPrefix(l, "# ") {
+				parent = "" // a top-level heading starts a new part
+			}
+			cur = []string{strings.Trim(h, "*") + ":"}
+		case listItem(l):
+			item := strings.TrimSpace(strings.TrimLeft(l, "-*+0123456789.) "))
+			item = strings.ReplaceAll(item, "**", "")
+			if len(cur) > 1 {
+				item = "; " + item
+			}
+			cur = append(cur, truncate(item, 160))
+		}
+		if len(out) == 40 {
+			break
+		}
+	}
+	flush()
+	return title, out
+}

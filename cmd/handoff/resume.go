@@ -25,6 +25,7 @@ type resumeOptions struct {
 	encoding     string
 	templatePath string
 	format       string
+	json         bool
 	out          string
 }
 
@@ -51,7 +52,11 @@ Before printing, the snapshot's git state is compared with the working
 tree; differences are reported on stderr. resume refuses (exit 6) when the
 tree is on another branch, when HEAD does not descend from the snapshot's
 commit, or when the repository lacks that commit; --force resumes anyway.
-Completed and cancelled workflows cannot be resumed (exit 6).`,
+Completed and cancelled workflows cannot be resumed (exit 6).
+
+Resuming is a claim: a workflow already in progress (another session
+resumed it and has not paused since) is refused with exit 7; --force takes
+it over.`,
 		Example: `  handoff resume
   handoff resume --workflow wf_1a2b3c --budget 4000
   handoff resume --snapshot snap_7k2m --format resume-md --out _resume.md`,
@@ -64,11 +69,12 @@ Completed and cancelled workflows cannot be resumed (exit 6).`,
 	f.StringVar(&o.workflow, "workflow", "", "workflow `id` to resume (default: resolved from the directory)")
 	f.StringVar(&o.snapshot, "snapshot", "", "resume from this snapshot `id` (or unique prefix) instead of the latest")
 	f.StringVarP(&o.dir, "dir", "C", "", "working tree to resolve the workflow from and compare git state with (default: current directory)")
-	f.BoolVar(&o.force, "force", false, "resume even when the working tree has diverged from the snapshot")
+	f.BoolVar(&o.force, "force", false, "resume even when the working tree has diverged from the snapshot, or another session has claimed the workflow")
 	f.IntVar(&o.budget, "budget", 2000, "resume prompt budget in `tokens`")
 	f.StringVar(&o.encoding, "encoding", string(capacity.O200kBase), "tokenizer: o200k_base or cl100k_base")
 	f.StringVar(&o.templatePath, "template", "", "resume prompt text/template `file` overriding the built-in one")
 	f.StringVar(&o.format, "format", resumePrompt, "output: prompt, resume-md (YAML front matter + prompt) or json (the snapshot)")
+	f.BoolVar(&o.json, "json", false, "print the snapshot as JSON (= --format json)")
 	f.StringVarP(&o.out, "out", "o", "", "write the output to `file` (atomically) instead of stdout")
 	return cmd
 }
@@ -77,6 +83,12 @@ func (o *resumeOptions) run(ctx context.Context) error {
 	a := o.app
 	if o.budget <= 0 {
 		return handoff.Errorf(handoff.EINVALID, "--budget must be a positive number of tokens, got %d", o.budget)
+	}
+	if o.json {
+		if o.format != resumePrompt && o.format != resumeJSON {
+			return handoff.Errorf(handoff.EINVALID, "--json and --format %s do not go together", o.format)
+		}
+		o.format = resumeJSON
 	}
 	switch o.format {
 	case resumePrompt, resumeMarkdown, resumeJSON:
@@ -121,6 +133,11 @@ func (o *resumeOptions) run(ctx context.Context) error {
 		a.status("warning: resuming anyway (--force): %s", plan.Overridden)
 	}
 	snap, res := plan.Snapshot, plan.Prompt
+	if o.format != resumeJSON {
+		if err := tooSmall(res); err != nil {
+			return err
+		}
+	}
 	body, err := resumeBody(o.format, snap, res)
 	if err != nil {
 		return err

@@ -41,16 +41,17 @@ git -C "$root" worktree add --quiet --detach "$tmp/old" "$base"
 
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; } # clock ticks, user+sys
 
-# settle PID: waits until the process has used no CPU for 2 s (caught up).
-settle() {
-	local a b
-	b=$(cpu "$1")
-	while :; do
-		sleep 2
-		a=$b b=$(cpu "$1")
-		[[ $a == "$b" ]] && return
+# caught PID BYTES: waits until the process has read BYTES in all
+# (/proc/PID/io rchar: the follower reads at offsets, so its descriptor's
+# position says nothing), then 2 s more for the last lines' work. CPU going
+# quiet is no sign: a build that collects back to back never goes quiet.
+caught() {
+	until (($(awk '$1 == "rchar:" {print $2}' "/proc/$1/io") >= $2)); do
+		sleep 0.5
 	done
+	sleep 2
 }
+rchar() { awk '$1 == "rchar:" {print $2}' "/proc/$1/io"; }
 
 echo "handoff watch, whole-process user+sys ($tick ticks/s); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); old = $base"
 printf '%-4s %6s %10s %12s %14s\n' build MB catch-up-s "ms/append" "idle ms/s"
@@ -58,7 +59,7 @@ for mb in $sizes; do
 	src=$tmp/src-$mb.jsonl
 	"$tmp/realgen" -src "$shared/$agent" -size $(((mb << 20) + (1 << 20))) "$src"
 	# The first $mb MB (whole lines) is the session so far; the rest is appended.
-	awk -v n=$((mb << 20)) -v head="$tmp/head-$mb" -v rest="$tmp/rest-$mb" \
+	LC_ALL=C awk -v n=$((mb << 20)) -v head="$tmp/head-$mb" -v rest="$tmp/rest-$mb" \
 		'{ s += length($0) + 1; print > (s <= n ? head : rest) }' "$src"
 	for v in old new; do
 		f=$tmp/watch-$v.jsonl
@@ -67,25 +68,25 @@ for mb in $sizes; do
 			>/dev/null 2>"$tmp/$v.err" &
 		pid=$!
 		pids+=("$pid")
-		t0=$(date +%s.%N)
-		settle "$pid"
+		caught "$pid" "$(stat -c %s "$f")"
 		catch=$(awk -v t="$(cpu "$pid")" -v k="$tick" 'BEGIN {printf "%.2f", t / k}')
 		c0=$(cpu "$pid")
 		sleep "$idle"
 		c1=$(cpu "$pid")
+		t1=$(date +%s.%N) r1=$(rchar "$pid") s1=$(stat -c %s "$f")
 		head -n "$lines" "$tmp/rest-$mb" | while IFS= read -r l; do
 			printf '%s\n' "$l" >>"$f"
 			sleep "$gap"
 		done
-		sleep 2
+		caught "$pid" $((r1 + $(stat -c %s "$f") - s1))
 		c2=$(cpu "$pid")
+		span=$(awk -v a="$t1" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')
 		kill "$pid"
 		wait "$pid" 2>/dev/null || true
 		idlems=$(awk -v d=$((c1 - c0)) -v k="$tick" -v s="$idle" 'BEGIN {printf "%.2f", 1000 * d / k / s}')
-		# The append phase lasts lines*gap+2 s; its idle share is taken out.
-		per=$(awk -v d=$((c2 - c1)) -v k="$tick" -v n="$lines" -v g="$gap" -v i="$idlems" \
-			'BEGIN {printf "%.2f", (1000 * d / k - i * (n * g + 2)) / n}')
+		# The idle share of the append phase's span is taken out.
+		per=$(awk -v d=$((c2 - c1)) -v k="$tick" -v n="$lines" -v s="$span" -v i="$idlems" \
+			'BEGIN {printf "%.2f", (1000 * d / k - i * s) / n}')
 		printf '%-4s %6s %10s %12s %14s\n' "$v" "$mb" "$catch" "$per" "$idlems"
-		: "$t0"
 	done
 done

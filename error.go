@@ -25,6 +25,10 @@ const (
 	ECORRUPT = "corrupt"
 	// EINTERNAL: a bug, or a failure with no better class.
 	EINTERNAL = "internal"
+	// ECLAIMED: resuming a workflow another session has already resumed
+	// (claimed) and not paused since. Distinct from ECONFLICT so a script
+	// can tell "someone else is on it" from "not allowed".
+	ECLAIMED = "claimed"
 )
 
 // Error is an error with a code and a message meant for the person running

@@ -252,6 +252,9 @@ type EndState struct {
 	// run, the check that last failed, with the symbols it failed on).
 	Verify    string `json:"verify,omitempty"`
 	VerifyWhy string `json:"verify_why,omitempty"`
+	// Note is the agent's own handoff note, the newest one it wrote (asked
+	// for at the checkpoint); nil when it wrote none.
+	Note *AgentNote `json:"note,omitempty"`
 }
 
 // KeyLine is one line of an assistant report, scored by how much state it
@@ -599,4 +602,42 @@ type ExtractionUsage struct {
 	CacheHits        int    `json:"cache_hits,omitempty"`
 	PromptTokens     int    `json:"prompt_tokens"`
 	CompletionTokens int    `json:"completion_tokens"`
+}
+
+// AgentNote is the handoff note an agent writes for its successor when its
+// context fills: its own words on where the work stands, in a fixed shape
+// (NoteHeading, then one "- Field: text" line per field). The extractor
+// checks it against what the transcript shows.
+type AgentNote struct {
+	Done     string     `json:"done,omitempty"`
+	InFlight string     `json:"in_flight,omitempty"`
+	Next     string     `json:"next,omitempty"`
+	Open     string     `json:"open,omitempty"`
+	Remember string     `json:"remember,omitempty"`
+	Source   MessageRef `json:"source"`
+	// Superseded says turns after the note changed the state it describes
+	// (the person spoke, or the agent made further changes): it is history,
+	// not the current state.
+	Superseded bool `json:"superseded,omitempty"`
+	// Disputes lists where the note and the transcript disagree (a file it
+	// calls edited that no call touched, tests it calls green that failed).
+	Disputes []string `json:"disputes,omitempty"`
+}
+
+// NoteHeading opens an agent's handoff note; NoteFields are its lines, in
+// order. The checkpoint hook asks for exactly this shape.
+const NoteHeading = "## Handoff note"
+
+// NoteFields are the labels of a handoff note's lines, in order.
+func NoteFields() []string { return []string{"Done", "In flight", "Next", "Open problems", "Remember"} }
+
+// NoteTemplate is the shape of a handoff note, for the hook's request and
+// `handoff note --template`.
+func NoteTemplate() string {
+	return NoteHeading + `
+- Done: what is finished and verified (files, commands that passed)
+- In flight: what was being changed when you stopped, and its state
+- Next: the exact first action for your successor (command with flags, file and symbol)
+- Open problems: errors still failing, with the failing names
+- Remember: constraints, decisions and preferences not to lose`
 }

@@ -468,6 +468,9 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 	if e.Signal != "" {
 		b.add(secStop, rankSignal, "end signal", signalSentence(e.Signal))
 	}
+	if n := e.Note; n != nil {
+		b.note(n)
+	}
 	if e.LastAssistant != "" {
 		lead := "The assistant's last message:\n"
 		texts := []string{
@@ -1496,6 +1499,30 @@ func (b *builder) more(s *handoff.Snapshot, show string) {
 		return
 	}
 	b.add(secMore, rankMore, "", "For more detail: "+strings.Join(parts, "; ")+".")
+}
+
+// note adds the agent's own handoff note: first place in the stop section,
+// labelled as its words and with where the transcript disagrees; a note
+// later turns superseded ranks with the history.
+func (b *builder) note(n *handoff.AgentNote) {
+	lead := "The agent's own handoff note (its words at the checkpoint, checked against the transcript):"
+	rank := rankSignal
+	if n.Superseded {
+		lead = "The agent's handoff note, superseded by later turns (history, not the current state):"
+		rank = rankDone
+	}
+	lines := []string{lead}
+	for _, f := range []struct{ label, text string }{
+		{"Done", n.Done}, {"In flight", n.InFlight}, {"Next", n.Next}, {"Open problems", n.Open}, {"Remember", n.Remember},
+	} {
+		if strings.TrimSpace(f.text) != "" {
+			lines = append(lines, "> "+f.label+": "+inline(f.text, 600))
+		}
+	}
+	for _, d := range n.Disputes {
+		lines = append(lines, "- Where the transcript disagrees: "+d)
+	}
+	b.add(secStop, rank, "agent's handoff note", strings.Join(lines, "\n"))
 }
 
 // signalSentence says what a format's end signal means for a successor.

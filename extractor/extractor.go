@@ -116,6 +116,21 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 	}
 	calls := sessionCalls(main, resultsByCall(main), heads)
 	addWorkInFlight(snap, main, calls, opts.Rules)
+	if opts.Rules.On("next.agent-note") {
+		if note := readAgentNote(snap, main, calls); note != nil {
+			if snap.EndState == nil {
+				snap.EndState = &handoff.EndState{}
+			}
+			snap.EndState.Note = note
+			// The note is shown as the note; the last message keeps what
+			// it said around it.
+			if e := snap.EndState; e.LastSource == note.Source {
+				if i := strings.Index(e.LastAssistant, "Handoff note"); i >= 0 {
+					e.LastAssistant = strings.TrimSpace(strings.TrimRight(e.LastAssistant[:i], "# \n"))
+				}
+			}
+		}
+	}
 	if opts.Rules.On("facts.plan-done-by-later-calls") {
 		reconcilePlan(snap, main, calls, t.Session.CWD)
 	}

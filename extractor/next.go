@@ -54,6 +54,7 @@ type nextRule struct {
 func nextCascade() []nextRule {
 	return []nextRule{
 		{"next.unanswered-message", nextUnanswered},
+		{"next.agent-note", nextAgentNote},
 		{"next.pending-question", nextQuestion},
 		{"next.abrupt-end", nextAbrupt},
 		{"next.offered-step", nextOffered},
@@ -335,4 +336,19 @@ func nextWorkInFlight(n *nexter) string {
 		}
 	}
 	return b.String()
+}
+
+// nextAgentNote: the agent that filled its context knew its state best;
+// its note's next action leads, as its words, with any disagreement the
+// transcript shows.
+func nextAgentNote(n *nexter) string {
+	e := n.s.EndState
+	if e == nil || e.Note == nil || e.Note.Superseded || e.Note.Next == "" {
+		return ""
+	}
+	out := "The agent's own handoff note says to do next: " + quoteData(truncate(e.Note.Next, 400))
+	if len(e.Note.Disputes) > 0 {
+		out += " — but check first: " + strings.Join(e.Note.Disputes, "; ") + "."
+	}
+	return out
 }

@@ -97,6 +97,21 @@ func stepCases() map[string]stepCase {
 			c.push(handoff.Message{Role: handoff.RoleAssistant, Thinking: "All workflow documents renamed. Now rename the tool script."})
 			c.bash("", "cd skills/Art/tools && mv generate-image.ts GenerateImage.ts", "", 0)
 		}},
+		"agent note": {build: func(c *convo) {
+			c.user("Rename the workflow files, then create the image skill")
+			c.bash("", "cd skills/Art/workflows && mv visualize.md Visualize.md", "", 0)
+			id := c.call("", "Edit", map[string]string{"file_path": "/home/dev/app/skills/Art/tools/GenerateImage.ts", "old_string": "a", "new_string": "b"})
+			c.result(id, "The file has been updated.", false, -1)
+			c.bash("", "pytest -q", "1 failed, 3 passed", 1)
+			c.meta("Stop hook feedback: The context window is 86% full. " + handoff.NoteTemplate())
+			c.say("Wrapping up.\n\n## Handoff note\n- Done: renamed the workflow files; updated skills/Art/SKILL.md; all tests pass\n- In flight: nothing\n- Next: mkdir -p skills/ImageGenerator/workflows\n- Remember: TitleCase names")
+		}},
+		"agent note superseded": {build: func(c *convo) {
+			c.user("Rename the workflow files, then create the image skill")
+			c.say("## Handoff note\n- Done: renamed the workflow files\n- Next: mkdir -p skills/ImageGenerator/workflows")
+			c.user("Actually, call it ImageMaker")
+			c.bash("", "mkdir -p skills/ImageMaker/workflows", "", 0)
+		}},
 		"worked-around error": {build: func(c *convo) {
 			c.user("Announce it by voice")
 			id := c.call("", "mcp__tts__speak", map[string]string{"text": "Done", "voice_name": "Ottie"})
@@ -111,6 +126,9 @@ func stepCases() map[string]stepCase {
 // stepFired says whether the rule id fired on a built snapshot, for the
 // step rules outside the next step's cascade.
 var stepFired = map[string]func(s *handoff.Snapshot) bool{
+	"next.agent-note": func(s *handoff.Snapshot) bool {
+		return strings.HasPrefix(s.NextStep, "The agent's own handoff note says")
+	},
 	"facts.unrun-script": func(s *handoff.Snapshot) bool {
 		return s.EndState != nil && strings.Contains(s.EndState.VerifyWhy, "has not run yet")
 	},
@@ -169,6 +187,66 @@ func TestStepExamples(t *testing.T) {
 			}
 			for _, name := range r.Counter {
 				check(name, false)
+			}
+		})
+	}
+}
+
+// TestAgentNoteLoop: a note written after the checkpoint's request leads
+// the next step as the agent's words, with what the transcript disputes;
+// one handed to `handoff note` in a shell reads the same.
+func TestAgentNoteLoop(t *testing.T) {
+	cases := stepCases()
+	cv := newConvo(t)
+	cases["agent note"].build(cv)
+	s, err := Build(context.Background(), cv.transcript(), NewHeuristic(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := s.EndState.Note
+	if n == nil || n.Next != "mkdir -p skills/ImageGenerator/workflows" || n.Remember != "TitleCase names" || n.Superseded {
+		t.Fatalf("note %+v", n)
+	}
+	if !strings.HasPrefix(s.NextStep, "The agent's own handoff note says to do next: “mkdir -p skills/ImageGenerator/workflows”") {
+		t.Errorf("next step %q", s.NextStep)
+	}
+	want := []string{"`skills/Art/SKILL.md` done, but no edit", "the tests pass, but the last test run (`pytest -q`) failed"}
+	for _, w := range want {
+		if !slices.ContainsFunc(n.Disputes, func(d string) bool { return strings.Contains(d, w) }) {
+			t.Errorf("disputes %q lack %q", n.Disputes, w)
+		}
+	}
+
+	cv = newConvo(t)
+	cv.user("Rename the workflow files")
+	cv.bash("", "handoff note <<'EOF'\n## Handoff note\n- Done: renamed the files\n- Next: run make check\nEOF", "## Handoff note\n- Done: renamed the files\n- Next: run make check", 0)
+	s, err = Build(context.Background(), cv.transcript(), NewHeuristic(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := s.EndState.Note; n == nil || n.Next != "run make check" || n.Superseded {
+		t.Errorf("note through handoff note: %+v", n)
+	}
+}
+
+func TestParseNote(t *testing.T) {
+	tests := []struct {
+		name, text string
+		ok         bool
+		next, done string
+	}{
+		{"shape", "## Handoff note\n- Done: a\n- Next: b", true, "b", "a"},
+		{"bold labels, continued line", "text\n## Handoff note\n- **Next**: run\n  make -j8\n- **Done**: x", true, "run make -j8", "x"},
+		{"the newest of two", "## Handoff note\n- Next: old\n\n## Handoff note\n- Next: new", true, "new", ""},
+		{"ends at the next heading", "## Handoff note\n- Next: a\n## Notes\n- Next: b", true, "a", ""},
+		{"no heading", "- Next: a", false, "", ""},
+		{"heading, no next or done", "## Handoff note\n- Remember: x", false, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n, ok := ParseNote(tt.text)
+			if ok != tt.ok || n.Next != tt.next || n.Done != tt.done {
+				t.Errorf("ParseNote = %+v, %v", n, ok)
 			}
 		})
 	}

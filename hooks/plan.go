@@ -191,7 +191,9 @@ func wrapUpMessage(st capacity.Status) string {
 	return "The context window is " + fillPhrase(st) + ", and handoff has saved a snapshot of this session. " +
 		"Wrap up at a task boundary: finish or cleanly stop the current step, leave the code in a working state, " +
 		"and update your todo list so it shows what is done and what comes next. Do not start new work. " +
-		"Then stop; the next session resumes from the snapshot."
+		"Then end your last message with a handoff note for the session that continues, in exactly this shape " +
+		"(one line per field; your successor reads it first, checked against the transcript):\n\n" +
+		handoff.NoteTemplate() + "\n\nThen stop; the next session resumes from the snapshot."
 }
 
 func warnNotice(st capacity.Status) string {

@@ -183,7 +183,7 @@ func TestInitializeAndListTools(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"decisions", "errors", "git_changes", "list_snapshots", "list_workflows", "resume_prompt", "search_decisions"}
+	want := []string{"decisions", "errors", "git_changes", "list_snapshots", "list_workflows", "resume_prompt", "search", "search_decisions"}
 	if !slices.Equal(names, want) {
 		t.Errorf("tools = %v, want %v", names, want)
 	}
@@ -422,5 +422,38 @@ func TestStoreOpenedLazily(t *testing.T) {
 	call(t, cs, "list_workflows", nil, &out)
 	if len(out.Workflows) != 1 || out.Workflows[0].ID != "wf_new" {
 		t.Errorf("workflows = %+v", out.Workflows)
+	}
+}
+
+// TestSearchTool: the search tool finds sessions of every workflow by the
+// words of their snapshots, within one workflow by prefix, and quotes the
+// snippet as data.
+func TestSearchTool(t *testing.T) {
+	f := newFixture(t)
+	cs := connect(t, f, f.projA)
+	tests := []struct {
+		args map[string]any
+		want []string
+	}{
+		{map[string]any{"query": "sqlite"}, []string{"wf_alpha", "wf_beta"}},
+		{map[string]any{"query": "sqlite", "workflow": "wf_be"}, []string{"wf_beta"}},
+		{map[string]any{"query": "no such words"}, nil},
+	}
+	for _, tt := range tests {
+		var out FullTextOutput
+		txt := call(t, cs, "search", tt.args, &out)
+		var got []string
+		for _, h := range out.Hits {
+			if !slices.Contains(got, h.WorkflowID) {
+				got = append(got, h.WorkflowID)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("search(%v) = %v, want %v", tt.args, got, tt.want)
+		}
+		if len(tt.want) > 0 && !strings.HasPrefix(txt, dataNote) {
+			t.Errorf("search(%v): text does not say it is data:\n%s", tt.args, txt)
+		}
 	}
 }

@@ -178,3 +178,17 @@ func renderGit(out GitOutput) string {
 	}
 	return b.String()
 }
+
+func renderSearch(out FullTextOutput) string {
+	if len(out.Hits) == 0 {
+		return "Nothing found.\n"
+	}
+	var b strings.Builder
+	b.WriteString(dataNote)
+	fmt.Fprintf(&b, "%d session(s) mention it, best first:\n", len(out.Hits))
+	for _, h := range out.Hits {
+		fmt.Fprintf(&b, "- workflow %s, session %d, snapshot %s (%s), in %s: %q\n",
+			h.WorkflowID, h.SessionNumber, h.SnapshotID, stamp(h.CreatedAt), strings.Join(h.Fields, ", "), oneLine(h.Snippet, 300))
+	}
+	return b.String()
+}

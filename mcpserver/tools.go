@@ -52,6 +52,43 @@ func (s *Server) register() {
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "search_decisions", Annotations: ro("Search decisions"),
 		Description: "Search the decisions of every stored workflow for text (in description, rationale and alternatives; ASCII case ignored), to find how a question was settled before, in this project or another."},
 		s.searchDecisions)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "search", Annotations: ro("Search history"),
+		Description: "Full-text search across every stored snapshot's decisions, errors, the person's requests, files modified and next steps: which sessions of which workflows mention all the words, best first, with a snippet. Answers 'what did we decide about X, and where?'."},
+		s.search)
+}
+
+// FullTextInput are the search tool's arguments.
+type FullTextInput struct {
+	Query    string `json:"query" jsonschema:"the words to find (all must occur; letters and digits, case ignored)"`
+	Workflow string `json:"workflow,omitempty" jsonschema:"only this workflow (id or unique prefix)"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"at most this many sessions (default 20, at most 200)"`
+}
+
+// FullTextOutput is the search tool's structured result.
+type FullTextOutput struct {
+	Query string            `json:"query"`
+	Hits  []store.SearchHit `json:"hits"`
+}
+
+func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in FullTextInput) (*mcp.CallToolResult, FullTextOutput, error) {
+	db, err := s.db(ctx)
+	if err != nil {
+		return nil, FullTextOutput{}, failed(err)
+	}
+	q := store.SearchQuery{Text: in.Query, Limit: in.Limit}
+	if in.Workflow != "" {
+		wf, err := session.Resolve(ctx, db, session.Ref{Workflow: in.Workflow})
+		if err != nil {
+			return nil, FullTextOutput{}, failed(err)
+		}
+		q.WorkflowID = wf.ID
+	}
+	hits, err := db.Search(ctx, q)
+	if err != nil {
+		return nil, FullTextOutput{}, failed(err)
+	}
+	out := FullTextOutput{Query: in.Query, Hits: orEmpty(hits)}
+	return text(renderSearch(out)), out, nil
 }
 
 // checkLimit validates a limit argument and applies the default.

@@ -38,6 +38,25 @@ type snapshotItem struct {
 	TasksCompleted     int             `json:"tasks_completed"`
 	TasksRemaining     int             `json:"tasks_remaining"`
 	ContextUtilization float64         `json:"context_utilization"`
+	// Machine and User say who made the snapshot, when recorded.
+	Machine string `json:"machine,omitempty"`
+	User    string `json:"user,omitempty"`
+}
+
+// entry is one snapshot of a workflow's timeline: the decoded snapshot
+// with its current session number (sync may renumber sessions, and the
+// cache keeps what was decoded) and who made it.
+type entry struct {
+	Snap    *handoff.Snapshot
+	Machine string
+	User    string
+}
+
+// item is e's listing entry.
+func (e entry) item() snapshotItem {
+	it := itemOf(e.Snap)
+	it.Machine, it.User = e.Machine, e.User
+	return it
 }
 
 func itemOf(s *handoff.Snapshot) snapshotItem {
@@ -67,23 +86,44 @@ func summaryOf(s *handoff.Snapshot) *latestSummary {
 	}
 }
 
+// Page sizes of GET /api/workflows (?limit=) and the index page.
+const (
+	defaultListLimit = 100
+	maxListLimit     = 1000
+	indexPageSize    = 50
+)
+
+// listWorkflows is GET /api/workflows: a page of workflows (?limit=,
+// default 100, at most 1000; ?cursor= the previous page's next), most
+// recently active first, each with its latest snapshot's summary.
 func (s *Server) listWorkflows(r *http.Request) (int, any, error) {
 	q := r.URL.Query()
-	status := handoff.WorkflowStatus(q.Get("status"))
-	if status != "" && !status.Valid() {
-		return 0, nil, handoff.Errorf(handoff.EINVALID, "unknown status %q", status)
-	}
-	all, _, err := s.cfg.Store.Overview(r.Context())
+	f, err := overviewFilter(q.Get("status"), q.Get("dir"), q.Get("cursor"))
 	if err != nil {
 		return 0, nil, err
 	}
-	out := make([]store.WorkflowOverview, 0, len(all))
-	for _, wf := range all {
-		if (status == "" || wf.Status == status) && (q.Get("dir") == "" || wf.Dir == q.Get("dir")) {
-			out = append(out, wf)
+	f.Limit = defaultListLimit
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxListLimit {
+			return 0, nil, handoff.Errorf(handoff.EINVALID, "limit must be 1..%d, got %q", maxListLimit, v)
 		}
+		f.Limit = n
 	}
-	return http.StatusOK, map[string]any{"workflows": out}, nil
+	page, err := s.cfg.Store.OverviewPage(r.Context(), f)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, page, nil
+}
+
+// overviewFilter checks a listing's filters.
+func overviewFilter(status, dir, cursor string) (store.OverviewFilter, error) {
+	f := store.OverviewFilter{Status: handoff.WorkflowStatus(status), Dir: dir, After: cursor}
+	if f.Status != "" && !f.Status.Valid() {
+		return f, handoff.Errorf(handoff.EINVALID, "unknown status %q", status)
+	}
+	return f, nil
 }
 
 // workflowDetail is GET /api/workflows/{id}.
@@ -128,7 +168,7 @@ func (s *Server) pauseWorkflow(r *http.Request) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	snap, err := pause(r.Context(), s.cfg.Store, wf, body.Reason, s.buildOptions(handoff.TriggerPause, wf.ID), s.log)
+	snap, err := pause(r.Context(), s.cfg.Store, wf, body.Reason)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -179,8 +219,8 @@ func (s *Server) listSnapshots(r *http.Request) (int, any, error) {
 		return 0, nil, err
 	}
 	items := make([]snapshotItem, 0, len(snaps))
-	for _, sn := range snaps {
-		items = append(items, itemOf(sn))
+	for _, e := range snaps {
+		items = append(items, e.item())
 	}
 	return http.StatusOK, map[string]any{"workflow_id": wf.ID, "snapshots": items}, nil
 }
@@ -377,8 +417,14 @@ func (s *Server) postTranscript(r *http.Request) (int, any, error) {
 	if err != nil {
 		return 0, nil, fmt.Errorf("read transcript: %w", err)
 	}
-	build := s.buildOptions(handoff.TriggerManual, q.Get("workflow"))
-	build.ReadGit = false
+	workflow := ""
+	if ref := q.Get("workflow"); ref != "" {
+		// A prefix names the workflow it matches, never a new one.
+		if workflow, err = session.WorkflowForNew(r.Context(), s.cfg.Store, ref); err != nil {
+			return 0, nil, err
+		}
+	}
+	build := s.buildOptions(handoff.TriggerManual, workflow)
 	cp, err := session.Checkpoint(r.Context(), s.cfg.Store, t, session.CheckpointOptions{Build: build, Logger: s.log})
 	if err != nil {
 		return 0, nil, err
@@ -400,7 +446,7 @@ func (s *Server) buildOptions(trigger handoff.Trigger, workflow string) session.
 		Extractor: extractor.NewHeuristic(s.log),
 		Measure:   capacity.MeasureOptions{},
 		Trigger:   trigger,
-		ReadGit:   s.cfg.ReadGit,
+		ReadGit:   false, // the transcript's working directory is on the client's machine
 		Workflow:  workflow,
 	}
 }
@@ -419,29 +465,26 @@ func (s *Server) snapshot(r *http.Request) (*handoff.Snapshot, error) {
 	return s.snapshotOf(r, wf, r.PathValue("sid"))
 }
 
-// snapshotOf loads snapshot id (or unique prefix) and checks it is wf's:
-// another workflow's snapshot is ENOTFOUND here, so a URL names one thing.
+// snapshotOf loads snapshot id (or unique prefix) of wf through the
+// session resolver: another workflow's snapshot is ENOTFOUND here, so a
+// URL names one thing.
 func (s *Server) snapshotOf(r *http.Request, wf *handoff.Workflow, id string) (*handoff.Snapshot, error) {
-	snap, err := s.cfg.Store.Snapshot(r.Context(), id)
-	if err != nil {
-		return nil, err
-	}
-	if snap.WorkflowID != wf.ID {
-		return nil, handoff.Errorf(handoff.ENOTFOUND, "workflow %s has no snapshot %s", wf.ID, id)
-	}
-	return snap, nil
+	return session.SnapshotOf(r.Context(), s.cfg.Store, wf.ID, id)
 }
 
-// snapshots loads a workflow's snapshots, oldest first (the timeline's
-// order). Damaged rows are skipped, as the CLI's listing skips them. The
-// snapshots are shared with the cache: read them, never change them.
-func (s *Server) snapshots(r *http.Request, workflowID string) ([]*handoff.Snapshot, error) {
+// snapshots loads a workflow's snapshots in time order, oldest first (the
+// timeline's, the plot's and the default diff's order; the last is the
+// latest, as LatestSnapshot says). Damaged rows are skipped, as the CLI's
+// listing skips them. Decoded snapshots are shared with the cache, so
+// each entry holds a shallow copy carrying the row's current session
+// number: read them, never change their slices.
+func (s *Server) snapshots(r *http.Request, workflowID string) ([]entry, error) {
 	sums, _, err := s.cfg.Store.ListSnapshots(r.Context(), store.ListFilter{WorkflowID: workflowID})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*handoff.Snapshot, 0, len(sums))
-	for _, sum := range sums {
+	out := make([]entry, 0, len(sums))
+	for _, sum := range slices.Backward(sums) { // the listing is newest first
 		snap, ok := s.cache.get(sum.ID)
 		if !ok {
 			var err error
@@ -451,9 +494,10 @@ func (s *Server) snapshots(r *http.Request, workflowID string) ([]*handoff.Snaps
 			}
 			s.cache.put(snap)
 		}
-		out = append(out, snap)
+		c := *snap
+		c.SessionNumber = sum.SessionNumber
+		out = append(out, entry{Snap: &c, Machine: sum.Machine, User: sum.User})
 	}
-	slices.SortStableFunc(out, func(a, b *handoff.Snapshot) int { return a.SessionNumber - b.SessionNumber })
 	return out, nil
 }
 

@@ -285,32 +285,3 @@ func TestTranscriptBodyLimit(t *testing.T) {
 
 // TestPauseRereadsTranscript: a workflow whose transcript is still on disk
 // is paused from a fresh read of it, not a copy of the stored snapshot.
-func TestPauseRereadsTranscript(t *testing.T) {
-	f := newFixture(t, nil)
-	c := f.checkpoint("")
-	// An API upload has no path to re-read, so the copy path is taken.
-	var p transition
-	f.json("POST", "/api/workflows/"+sampleWF+"/pause", nil, 200, &p)
-	var snap handoff.Snapshot
-	f.json("GET", "/api/workflows/"+sampleWF+"/snapshots/"+p.SnapshotID, nil, 200, &snap)
-	if snap.Source.Path != "-" || snap.Goal == "" || snap.ID == c.SnapshotID {
-		t.Fatalf("copied pause snapshot: source %q goal %q", snap.Source.Path, snap.Goal)
-	}
-	// Now a snapshot that names the file, as `handoff compile FILE` stores.
-	latest, err := f.store.LatestSnapshot(context.Background(), sampleWF)
-	if err != nil {
-		t.Fatal(err)
-	}
-	latest.ID, latest.SessionNumber = "", 0
-	latest.Source.Path = sampleTranscript
-	latest.Goal = "a goal the transcript does not have"
-	if err := f.store.SaveSnapshot(context.Background(), latest, storeInfo()); err != nil {
-		t.Fatal(err)
-	}
-	f.json("POST", "/api/workflows/"+sampleWF+"/resume", nil, 200, nil)
-	f.json("POST", "/api/workflows/"+sampleWF+"/pause", []byte(`{"reason":"reread"}`), 200, &p)
-	f.json("GET", "/api/workflows/"+sampleWF+"/snapshots/"+p.SnapshotID, nil, 200, &snap)
-	if snap.Source.Path != sampleTranscript || snap.Goal == latest.Goal || !strings.Contains(snap.Goal, "rate limiting") || snap.Trigger != handoff.TriggerPause {
-		t.Fatalf("re-read pause snapshot: source %q goal %.60q trigger %s", snap.Source.Path, snap.Goal, snap.Trigger)
-	}
-}

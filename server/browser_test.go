@@ -148,3 +148,131 @@ func TestBrowserPauseResume(t *testing.T) {
 		t.Fatalf("after the Resume click the store says %s, latest %+v", d.Status, d.Latest)
 	}
 }
+
+// newBrowser starts headless Chromium for a test; the context ends with it.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	exe := chromiumPath(t)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1200, 1600),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithErrorf(t.Logf))
+	t.Cleanup(bcancel)
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("chromium (%s) did not start: %v", exe, err)
+	}
+	return bctx
+}
+
+// TestBrowserLatestSelected: for a workflow whose last session holds
+// several snapshots, the dashboard selects the newest snapshot (the
+// latest), shows who made it, and the timeline runs oldest to newest.
+func TestBrowserLatestSelected(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test in -short mode")
+	}
+	f := newFixture(t, nil)
+	ids := severalPerSession(t, f.store)
+	bctx := newBrowser(t)
+	err := chromedp.Do(bctx,
+		chromedp.Navigate(f.srv.URL+"/"),
+		chromedp.WaitVisible(chromedp.ID("workflows")),
+		chromedp.Click(chromedp.CSS(`a[href="/workflows/wf_time"]`)),
+		chromedp.WaitVisible(chromedp.ID("snapshot")),
+	)
+	if err != nil {
+		t.Fatalf("open the workflow page: %v", err)
+	}
+	selected, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.querySelector("#timeline li.card.selected a").getAttribute("href")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS("#snapshot h2 code")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	order, err := chromedp.Run(bctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll("#timeline li.card a")).map(a => a.getAttribute("href").replace("?snapshot=", "")).join(",")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	who, err := chromedp.Run(bctx, chromedp.Text(chromedp.ID("maker")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest := ids[len(ids)-1]
+	if selected != "?snapshot="+latest || strings.TrimSpace(shown) != latest {
+		t.Errorf("selected card %q, detail of %q; want the latest %s", selected, shown, latest)
+	}
+	if order != strings.Join(ids, ",") {
+		t.Errorf("timeline order %s, want %s", order, strings.Join(ids, ","))
+	}
+	if strings.TrimSpace(who) != "ann on laptop-a" {
+		t.Errorf("made by %q, want ann on laptop-a", who)
+	}
+}
+
+// TestBrowserSearch: the index's search box finds the sessions whose
+// snapshots mention the words, one result per session (its newest
+// matching snapshot), with the words marked, and a result opens that
+// snapshot on its workflow page.
+func TestBrowserSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test in -short mode")
+	}
+	f := newFixture(t, nil)
+	ids := severalPerSession(t, f.store)
+	bctx := newBrowser(t)
+	err := chromedp.Do(bctx,
+		chromedp.Navigate(f.srv.URL+"/"),
+		chromedp.WaitVisible(chromedp.ID("search-input")),
+		chromedp.SendKeys(chromedp.ID("search-input"), "Postgres"),
+		chromedp.Submit(chromedp.ID("search-input")),
+		chromedp.WaitVisible(chromedp.ID("results")),
+	)
+	if err != nil {
+		t.Fatalf("search from the index: %v", err)
+	}
+	links, err := chromedp.Run(bctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll("#results li a")).map(a => a.getAttribute("href")).join(" ")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked, err := chromedp.Run(bctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll("#results mark")).map(m => m.textContent).join(",")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(strings.Fields(links)) != 2 || !strings.Contains(links, "?snapshot="+ids[3]) || !strings.Contains(links, "?snapshot="+ids[0]) {
+		t.Fatalf("result links %q, want one per session: %s and %s", links, ids[3], ids[0])
+	}
+	if !strings.Contains(marked, "postgres") {
+		t.Fatalf("marked words %q", marked)
+	}
+	err = chromedp.Do(bctx,
+		chromedp.Click(chromedp.CSS(`#results a[href$="`+ids[3]+`"]`)),
+		chromedp.WaitVisible(chromedp.ID("snapshot")),
+	)
+	if err != nil {
+		t.Fatalf("open a result: %v", err)
+	}
+	shown, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS("#snapshot h2 code")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(shown) != ids[3] {
+		t.Fatalf("the result opened %q, want %s", shown, ids[3])
+	}
+}

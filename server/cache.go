@@ -6,8 +6,10 @@ import (
 	"github.com/handoff-cli/handoff"
 )
 
-// snapCache keeps decoded snapshots by id. A stored snapshot row never
-// changes (the store writes it once), so an entry never goes stale; the
+// snapCache keeps decoded snapshots by id. A stored snapshot's content
+// never changes (the store writes it once; sync may renumber its session,
+// which readers take from the listing row, not from here), so an entry
+// never goes stale; the
 // timeline lists every snapshot of a workflow, and decoding each one's
 // JSON on every page view was most of a read's CPU time. Entries are
 // shared and must not be modified.

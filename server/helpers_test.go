@@ -55,7 +55,7 @@ type fixture struct {
 func newFixture(t testing.TB, mod func(*Config)) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "handoff.db"), store.Options{})
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "handoff.db"), store.Options{Maker: store.Maker{Machine: "laptop-a", User: "ann"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -34,7 +35,7 @@ func staticFS() fs.FS {
 }
 
 type pages struct {
-	index, workflow *template.Template
+	index, workflow, search *template.Template
 }
 
 func newPages() (*pages, error) {
@@ -45,6 +46,8 @@ func newPages() (*pages, error) {
 		"status": statusLabel,
 		"short":  shortID,
 		"total":  func(it snapshotItem) int { return it.TasksCompleted + it.TasksRemaining },
+		"clip":   clip,
+		"list":   func(v ...string) []string { return v },
 	}
 	parse := func(name string) (*template.Template, error) {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(webFS, "web/layout.html", "web/"+name)
@@ -59,6 +62,9 @@ func newPages() (*pages, error) {
 		return nil, err
 	}
 	if p.workflow, err = parse("workflow.html"); err != nil {
+		return nil, err
+	}
+	if p.search, err = parse("search.html"); err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -89,20 +95,43 @@ func (s *Server) page(h func(r *http.Request) (*template.Template, any, error)) 
 	}
 }
 
+// indexPage lists a page of workflows (?status=, ?after= the previous
+// page's cursor) from the summary columns: its cost does not grow with
+// the number of workflows.
 func (s *Server) indexPage(r *http.Request) (*template.Template, any, error) {
-	all, damaged, err := s.cfg.Store.Overview(r.Context())
+	q := r.URL.Query()
+	f, err := overviewFilter(q.Get("status"), "", q.Get("after"))
 	if err != nil {
 		return nil, nil, err
 	}
-	return s.pages.index, map[string]any{"Workflows": all, "Damaged": len(damaged), "Title": "Workflows"}, nil
+	f.Limit = indexPageSize
+	page, err := s.cfg.Store.OverviewPage(r.Context(), f)
+	if err != nil {
+		return nil, nil, err
+	}
+	next := ""
+	if page.Next != "" {
+		v := url.Values{"after": {page.Next}}
+		if f.Status != "" {
+			v.Set("status", string(f.Status))
+		}
+		next = "/?" + v.Encode()
+	}
+	return s.pages.index, map[string]any{
+		"Workflows": page.Workflows, "Next": next, "Status": string(f.Status), "First": f.After == "",
+		"Query": q.Get("q"), "Title": "Workflows",
+	}, nil
 }
 
 // workflowView is the workflow page's data.
 type workflowView struct {
 	Title     string
 	Workflow  *handoff.Workflow
-	Snapshots []*handoff.Snapshot
+	Snapshots []entry
 	Items     []snapshotItem
+	// Maker says who made the selected snapshot ("ann@laptop-a").
+	Maker     string
+	Events    []handoff.Event
 	Selected  *handoff.Snapshot
 	Plot      *plot
 	Prompt    *compiler.Result
@@ -127,17 +156,28 @@ func (s *Server) workflowPage(r *http.Request) (*template.Template, any, error) 
 		CanPause:  wf.Status == handoff.WorkflowInProgress,
 		CanResume: wf.Status == handoff.WorkflowPaused,
 	}
-	for _, sn := range snaps {
-		v.Items = append(v.Items, itemOf(sn))
+	for _, e := range snaps {
+		v.Items = append(v.Items, e.item())
 	}
 	v.Plot = newPlot(v.Items)
 	q := r.URL.Query()
 	if sid := q.Get("snapshot"); sid != "" {
-		if v.Selected, err = s.snapshotOf(r, wf, sid); err != nil {
+		sel, err := s.snapshotOf(r, wf, sid)
+		if err != nil {
 			return nil, nil, err
 		}
+		v.Selected = sel
+		for _, e := range snaps {
+			if e.Snap.ID == sel.ID {
+				v.Selected, v.Maker = e.Snap, maker(e)
+			}
+		}
 	} else if len(snaps) > 0 {
-		v.Selected = snaps[len(snaps)-1]
+		latest := snaps[len(snaps)-1] // time order: the newest is the latest
+		v.Selected, v.Maker = latest.Snap, maker(latest)
+	}
+	if v.Events, err = s.cfg.Store.Events(r.Context(), wf.ID); err != nil {
+		return nil, nil, err
 	}
 	if v.Budget, err = budgetParam(r); err != nil {
 		return nil, nil, err
@@ -149,7 +189,8 @@ func (s *Server) workflowPage(r *http.Request) (*template.Template, any, error) 
 	}
 	v.From, v.To = q.Get("from"), q.Get("to")
 	if v.From == "" && len(snaps) >= 2 {
-		v.From, v.To = snaps[len(snaps)-2].ID, snaps[len(snaps)-1].ID
+		// Forwards: from the one before the latest to the latest.
+		v.From, v.To = snaps[len(snaps)-2].Snap.ID, snaps[len(snaps)-1].Snap.ID
 	}
 	if v.From != "" {
 		d, err := s.diffOf(r, wf, v.From, v.To)
@@ -163,6 +204,26 @@ func (s *Server) workflowPage(r *http.Request) (*template.Template, any, error) 
 		v.Diff = b.String()
 	}
 	return s.pages.workflow, v, nil
+}
+
+// maker words who made e ("ann on laptop-a"), "" when not recorded.
+func maker(e entry) string {
+	switch {
+	case e.User != "" && e.Machine != "":
+		return e.User + " on " + e.Machine
+	case e.User != "":
+		return e.User
+	}
+	return e.Machine
+}
+
+// clip shortens a long text for a table cell, at a rune boundary.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
 }
 
 // plot is the inline SVG of context use across snapshots: coordinates are

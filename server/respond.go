@@ -30,7 +30,7 @@ func httpStatus(code string) int {
 		return http.StatusBadRequest
 	case handoff.ENOTFOUND:
 		return http.StatusNotFound
-	case handoff.ECONFLICT:
+	case handoff.ECONFLICT, handoff.ECLAIMED:
 		return http.StatusConflict
 	case handoff.EUNAVAILABLE:
 		return http.StatusServiceUnavailable

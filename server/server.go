@@ -6,8 +6,10 @@ package server
 
 import (
 	"context"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
@@ -20,12 +22,16 @@ import (
 // satisfies it.
 type Store interface {
 	session.Store
-	// Overview lists every workflow with its latest snapshot summary.
-	Overview(ctx context.Context) ([]store.WorkflowOverview, []error, error)
+	// OverviewPage lists a page of workflows with their latest
+	// snapshots' summaries, without decoding any snapshot.
+	OverviewPage(ctx context.Context, f store.OverviewFilter) (*store.OverviewPage, error)
 	// ListSnapshots summarises a workflow's snapshots, newest first.
 	ListSnapshots(ctx context.Context, f store.ListFilter) ([]store.SnapshotSummary, []error, error)
 	// Events lists a workflow's events, oldest first.
 	Events(ctx context.Context, workflowID string) ([]handoff.Event, error)
+	// Search finds the sessions whose snapshots hold every word of a
+	// query, best first.
+	Search(ctx context.Context, q store.SearchQuery) ([]store.SearchHit, error)
 }
 
 var _ Store = (*store.Store)(nil)
@@ -53,9 +59,6 @@ type Config struct {
 	// MaxTranscriptBytes bounds POST /api/transcripts bodies; 0 is
 	// DefaultMaxTranscriptBytes.
 	MaxTranscriptBytes int64
-	// ReadGit lets a pause read git state from the transcript's working
-	// directory (the server's file system), as `handoff pause` does.
-	ReadGit bool
 	// Logger receives request failures; nil discards them.
 	Logger *slog.Logger
 }
@@ -110,14 +113,23 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/workflows/{id}/events", s.api(s.listEvents))
 	mux.HandleFunc("GET /api/workflows/{id}/diff", s.api(s.diff))
 	mux.HandleFunc("POST /api/transcripts", s.api(s.postTranscript))
+	mux.HandleFunc("GET /api/search", s.api(s.search))
 	mux.HandleFunc("/api/", s.api(func(*http.Request) (int, any, error) {
 		return 0, nil, handoff.Errorf(handoff.ENOTFOUND, "no such API endpoint")
 	}))
 
 	mux.HandleFunc("GET /{$}", s.page(s.indexPage))
 	mux.HandleFunc("GET /workflows/{id}", s.page(s.workflowPage))
-	static := http.FileServerFS(staticFS())
+	mux.HandleFunc("GET /search", s.page(s.searchPage))
 	mux.HandleFunc("GET /static/{file}", func(w http.ResponseWriter, r *http.Request) {
-		static.ServeHTTP(w, r) // files only: no directory listing
+		// The file by its decoded name, from web/static only: serving the
+		// request's path let "/static/..%2flayout.html" (one segment to
+		// the mux, "../layout.html" once decoded) reach the templates.
+		name := r.PathValue("file")
+		if !fs.ValidPath(name) || strings.ContainsAny(name, `/\`) || name == "." {
+			http.NotFound(w, r)
+			return
+		}
+		http.ServeFileFS(w, r, staticFS(), "static/"+name)
 	})
 }

@@ -96,7 +96,9 @@ func Build(ctx context.Context, t *handoff.Transcript, opts BuildOptions) (*hand
 // DefaultWorkflowID names the workflow a transcript belongs to: the
 // agent's session id when it has one (a session that compacts and
 // continues keeps it), else a hash of the working directory, else of the
-// source path.
+// source path, else (standard input, an API upload) of its content key
+// (SessionKey: its format and opening messages), so unrelated pastes are
+// separate workflows and a grown paste joins its own ("stdin_…").
 func DefaultWorkflowID(t *handoff.Transcript) string {
 	if t.Session.ID != "" {
 		return t.Session.ID
@@ -110,7 +112,8 @@ func DefaultWorkflowID(t *handoff.Transcript) string {
 		}
 	}
 	if key == "" {
-		return "stdin"
+		sum := sha256.Sum256([]byte(SessionKey(t)))
+		return "stdin_" + hex.EncodeToString(sum[:])[:12]
 	}
 	sum := sha256.Sum256([]byte(key))
 	return "wf_" + hex.EncodeToString(sum[:])[:12]
@@ -122,6 +125,9 @@ func WorkflowInfo(t *handoff.Transcript) store.WorkflowInfo {
 	name := filepath.Base(t.Session.CWD)
 	if t.Session.CWD == "" {
 		name = filepath.Base(t.Session.Source)
+	}
+	if name == "-" || name == "." {
+		name = "pasted session" // standard input or an upload: no file to name it by
 	}
 	return store.WorkflowInfo{Name: name, Dir: t.Session.CWD}
 }

@@ -98,7 +98,7 @@ func TestDefaultWorkflowID(t *testing.T) {
 	}{
 		{"session id", handoff.SessionInfo{ID: "abc", CWD: "/w"}, "abc"},
 		{"cwd", handoff.SessionInfo{CWD: "/work/project"}, "wf_"},
-		{"stdin", handoff.SessionInfo{Source: "-"}, "stdin"},
+		{"stdin", handoff.SessionInfo{Source: "-"}, "stdin_"},
 	}
 	for _, tt := range tests {
 		got := DefaultWorkflowID(&handoff.Transcript{Session: tt.s})

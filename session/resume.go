@@ -29,7 +29,8 @@ type ResumeOptions struct {
 	// wherever it is.
 	WorkDirGiven bool
 	// Force resumes even when the working tree has diverged from the
-	// snapshot (another branch, HEAD not descending from its commit).
+	// snapshot (another branch, HEAD not descending from its commit), and
+	// takes over a workflow another session has claimed (in progress).
 	Force bool
 	// Compile compiles the resume prompt.
 	Compile compiler.Options
@@ -46,6 +47,8 @@ type ResumePlan struct {
 	Prompt   *compiler.Result
 	// Overridden is the divergence Force resumed past, if any.
 	Overridden error
+	// force takes over another session's claim at Commit.
+	force bool
 }
 
 // PrepareResume finds the snapshot to resume, checks that its workflow may
@@ -69,9 +72,12 @@ func PrepareResume(ctx context.Context, s Store, opts ResumeOptions) (*ResumePla
 		return nil, fmt.Errorf("resume workflow %s: %w", wf.ID, err)
 	}
 	if wf.Status == handoff.WorkflowInProgress {
-		warn(fmt.Sprintf("workflow %s is already in progress (another session may be working on it)", wf.ID))
+		if !opts.Force {
+			return nil, fmt.Errorf("resume: %w", store.Claimable(wf.ID, wf.Status, false))
+		}
+		warn(fmt.Sprintf("workflow %s is already in progress; resuming anyway (--force): another session's claim is taken over", wf.ID))
 	}
-	plan := &ResumePlan{Snapshot: snap, Workflow: wf}
+	plan := &ResumePlan{Snapshot: snap, Workflow: wf, force: opts.Force}
 	div := gitstate.Compare(ctx, compareDir(opts.WorkDirGiven, opts.WorkDir, wf.Dir), snap.GitState)
 	for _, w := range div.Warnings() {
 		warn(w)
@@ -88,11 +94,12 @@ func PrepareResume(ctx context.Context, s Store, opts ResumeOptions) (*ResumePla
 	return plan, nil
 }
 
-// Commit records the resume in one transaction: the workflow becomes
-// in_progress, its session count covers the new session, and
-// WORKFLOW_RESUMED names the snapshot.
+// Commit records the resume in one transaction: the claim (ECLAIMED when
+// another session resumed the workflow since PrepareResume, unless
+// Force), the workflow becomes in_progress, its session count covers the
+// new session, and WORKFLOW_RESUMED names the snapshot.
 func (p *ResumePlan) Commit(ctx context.Context, s Store) (*store.Resumed, error) {
-	r, err := s.Resume(ctx, p.Snapshot.WorkflowID, p.Snapshot.ID)
+	r, err := s.Resume(ctx, p.Snapshot.WorkflowID, p.Snapshot.ID, p.force)
 	if err != nil {
 		return nil, fmt.Errorf("resume workflow %s: %w", p.Snapshot.WorkflowID, err)
 	}

@@ -67,8 +67,14 @@ func TestResume(t *testing.T) {
 	if r.Workflow.Status != handoff.WorkflowInProgress || r.Session != 2 || r.From != handoff.WorkflowPaused {
 		t.Errorf("resumed: %+v", r)
 	}
-	// A second resume of a workflow in progress is allowed, with a warning.
-	if _, _, err := Resume(ctx, s, ropts); err != nil {
+	// A second resume of a workflow in progress is a second claim:
+	// ECLAIMED, unless forced, and then with a warning.
+	if _, _, err := Resume(ctx, s, ropts); handoff.ErrorCode(err) != handoff.ECLAIMED {
+		t.Fatalf("second resume: %v, want ECLAIMED", err)
+	}
+	forced := ropts
+	forced.Force = true
+	if _, _, err := Resume(ctx, s, forced); err != nil {
 		t.Fatal(err)
 	}
 	if len(warnings) == 0 || !strings.Contains(warnings[len(warnings)-1], "already in progress") {

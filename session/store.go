@@ -23,9 +23,10 @@ type Store interface {
 	// WORKFLOW_PAUSED event, together; ECONFLICT (nothing stored) when
 	// the workflow may not be paused.
 	PauseSnapshot(ctx context.Context, snap *handoff.Snapshot, wf store.WorkflowInfo, reason string) error
-	// Resume moves a workflow to in_progress from snapshotID, counts the
-	// new session and records WORKFLOW_RESUMED.
-	Resume(ctx context.Context, workflowID, snapshotID string) (*store.Resumed, error)
+	// Resume claims a workflow: it moves to in_progress from snapshotID,
+	// counts the new session and records WORKFLOW_RESUMED. A workflow
+	// already in progress is ECLAIMED unless force.
+	Resume(ctx context.Context, workflowID, snapshotID string, force bool) (*store.Resumed, error)
 	// SetWorkflowStatus moves a workflow through the lifecycle check and
 	// records the event.
 	SetWorkflowStatus(ctx context.Context, id string, to handoff.WorkflowStatus, reason string) error

@@ -33,22 +33,27 @@ type Resumed struct {
 	Session int
 }
 
-// Resume starts the next session of a workflow from snapshot snapshotID
-// (which the caller has loaded): the workflow becomes in_progress through
-// the lifecycle check, its session count covers the new session, and a
-// WORKFLOW_RESUMED event referring to the snapshot is recorded, in one
-// write transaction. Resuming a workflow already in progress is allowed
-// (another session may have stopped without pausing) and is recorded too;
-// completed and cancelled workflows are ECONFLICT.
-func (s *Store) Resume(ctx context.Context, workflowID, snapshotID string) (*Resumed, error) {
+// Resume claims a workflow and starts its next session from snapshot
+// snapshotID (which the caller has loaded): the workflow becomes
+// in_progress through the lifecycle check, its session count covers the
+// new session, and a WORKFLOW_RESUMED event referring to the snapshot is
+// recorded, in one write transaction (BEGIN IMMEDIATE, so two resumes
+// are serialised). A workflow already in progress has been claimed by
+// another session: ECLAIMED, unless force (that session stopped without
+// pausing), and then the resume is recorded too; completed and cancelled
+// workflows are ECONFLICT.
+func (s *Store) Resume(ctx context.Context, workflowID, snapshotID string, force bool) (*Resumed, error) {
 	op := "resume workflow " + workflowID
 	var out Resumed
 	err := s.inTx(ctx, op, func(tx *sqlx.Tx) error {
+		if err := claimable(ctx, tx, "SELECT status FROM workflows WHERE id = ?", workflowID, force); err != nil {
+			return err
+		}
 		var last int
 		if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = ?", workflowID); err != nil {
 			return classify(op, err)
 		}
-		now := formatTime(s.now())
+		now := formatTime(s.clock())
 		from, err := transitionTx(ctx, tx, workflowID, handoff.WorkflowInProgress, statusChange{
 			reason:     fmt.Sprintf("session %d from snapshot %s", last+1, snapshotID),
 			snapshotID: snapshotID,

@@ -58,15 +58,18 @@ func TestPauseResumeCycle(t *testing.T) {
 		t.Errorf("after pause: %+v", wf)
 	}
 
-	r, err := s.Resume(ctx, "wf", p1.ID)
+	r, err := s.Resume(ctx, "wf", p1.ID, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.From != handoff.WorkflowPaused || r.Session != 2 || r.Workflow.Status != handoff.WorkflowInProgress || r.Workflow.SessionCount != 2 {
 		t.Errorf("resume = %+v", r)
 	}
-	// A second resume without a snapshot in between starts no extra session.
-	r2, err := s.Resume(ctx, "wf", p1.ID)
+	// A second resume is a second claim: refused, unless forced; forced
+	// without a snapshot in between it starts no extra session.
+	_, err = s.Resume(ctx, "wf", p1.ID, false)
+	wantCode(t, err, handoff.ECLAIMED)
+	r2, err := s.Resume(ctx, "wf", p1.ID, true)
 	if err != nil || r2.Session != 2 || r2.Workflow.SessionCount != 2 || r2.From != handoff.WorkflowInProgress {
 		t.Errorf("second resume = %+v, %v", r2, err)
 	}
@@ -109,9 +112,9 @@ func TestPauseResumeCycle(t *testing.T) {
 	if n := snapshotCount(t, s, "wf"); n != 2 {
 		t.Errorf("%d snapshots after a refused pause, want 2", n)
 	}
-	_, err = s.Resume(ctx, "wf", p2.ID)
+	_, err = s.Resume(ctx, "wf", p2.ID, true)
 	wantCode(t, err, handoff.ECONFLICT)
-	_, err = s.Resume(ctx, "missing", p2.ID)
+	_, err = s.Resume(ctx, "missing", p2.ID, false)
 	wantCode(t, err, handoff.ENOTFOUND)
 }
 

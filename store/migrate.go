@@ -20,6 +20,14 @@ import (
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
+// searchStep is the migration that adds the search index;
+// derivedSessionsStep the one from which session numbers follow
+// SessionNumbers.
+const (
+	searchStep          = 5
+	derivedSessionsStep = 4
+)
+
 // applicationID marks a SQLite file as handoff's ("HAND"); migration 0001
 // sets it.
 const applicationID = 0x48414E44
@@ -61,7 +69,7 @@ func LoadMigrations(fsys fs.FS) ([]Migration, error) {
 // step in its own write transaction. Several processes may open a fresh
 // file at once: each step re-reads the version under the write lock, so
 // only one of them applies it.
-func (s *Store) migrate(ctx context.Context) error {
+func (s *Store) migrate(ctx context.Context) (err error) {
 	steps, err := LoadMigrations(migrationFiles)
 	if err != nil {
 		return err
@@ -78,6 +86,16 @@ func (s *Store) migrate(ctx context.Context) error {
 		return handoff.Errorf(handoff.ECONFLICT,
 			"database %s has schema version %d but this build needs %d: open it once without read-only to upgrade it", s.path, version, latest)
 	}
+	defer func() {
+		// Snapshots stored before the search index existed are indexed
+		// once, when the step that adds it has just been applied.
+		if version < derivedSessionsStep && err == nil {
+			err = s.renumberAll(ctx)
+		}
+		if version < searchStep && err == nil {
+			err = s.indexMissing(ctx)
+		}
+	}()
 	for _, m := range steps[version:] {
 		err := s.inTx(ctx, "apply migration "+m.Name, func(tx *sqlx.Tx) error {
 			current, err := userVersion(ctx, tx)

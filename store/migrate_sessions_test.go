@@ -107,8 +107,8 @@ func TestMigrateSessionsCarriesDataOver(t *testing.T) {
 	}
 	defer s.Close()
 	var version int
-	if err := s.db.GetContext(ctx, &version, "PRAGMA user_version"); err != nil || version != 3 {
-		t.Fatalf("schema version %d (%v), want 3", version, err)
+	if err := s.db.GetContext(ctx, &version, "PRAGMA user_version"); err != nil || version != 5 {
+		t.Fatalf("schema version %d (%v), want 5", version, err)
 	}
 	want := map[string]int{"snap_a1": 1, "snap_a2": 1, "snap_a3": 2, "snap_a4": 1, "snap_a5": 3, "snap_b1": 1, "snap_b2": 2}
 	for id, n := range want {

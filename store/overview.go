@@ -26,9 +26,9 @@ func (s *Store) Overview(ctx context.Context) ([]WorkflowOverview, []error, erro
 	if err != nil {
 		return nil, damaged, err
 	}
-	rows, err := s.db.QueryxContext(ctx, `SELECT s.id, s.workflow_id, s.session_number, s."trigger", s.created_at, s.snapshot_json
+	rows, err := s.db.QueryxContext(ctx, `SELECT s.id, s.workflow_id, s.session_number, s."trigger", s.created_at, s.machine, s.author, s.snapshot_json
 		FROM session_snapshots s
-		WHERE s.rowid = (SELECT MAX(rowid) FROM session_snapshots WHERE workflow_id = s.workflow_id)`)
+		WHERE s.id = (SELECT l.id FROM session_snapshots l WHERE l.workflow_id = s.workflow_id ORDER BY l.created_at DESC, l.id DESC LIMIT 1)`)
 	if err != nil {
 		return nil, damaged, classify("list the latest snapshots", err)
 	}
@@ -113,6 +113,8 @@ func scanSummary(rows interface{ StructScan(any) error }) (*SnapshotSummary, err
 		SessionNumber int       `db:"session_number"`
 		Trigger       string    `db:"trigger"`
 		CreatedAt     time.Time `db:"created_at"`
+		Machine       string    `db:"machine"`
+		Author        string    `db:"author"`
 		JSON          string    `db:"snapshot_json"`
 	}
 	if err := rows.StructScan(&row); err != nil {
@@ -132,5 +134,7 @@ func scanSummary(rows interface{ StructScan(any) error }) (*SnapshotSummary, err
 		Utilization:   snap.Usage.ContextUtilization,
 		Decisions:     len(snap.CurrentDecisions()),
 		OpenErrors:    len(snap.UnresolvedErrors()),
+		Machine:       row.Machine,
+		User:          row.Author,
 	}, nil
 }

@@ -94,7 +94,7 @@ func (s *Store) saveWith(ctx context.Context, op string, snap *handoff.Snapshot,
 		if draft.SchemaVersion == 0 {
 			draft.SchemaVersion = handoff.SnapshotSchemaVersion
 		}
-		clock := s.now().UTC()
+		clock := s.clock()
 		now := formatTime(clock)
 		same, err := s.saveTx(ctx, tx, &draft, wf, clock)
 		if err != nil {
@@ -174,17 +174,24 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 	if err := fillStartCommit(ctx, tx, draft); err != nil {
 		return nil, err
 	}
-	if found {
-		draft.SessionNumber = prev.Number
-	} else {
-		var last int
-		if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = ?", draft.WorkflowID); err != nil {
+	n, renumber, err := placeTx(ctx, tx, draft.WorkflowID, key, draft.CreatedAt)
+	if err != nil {
+		return nil, err
+	}
+	draft.SessionNumber = n
+	if err := insertSnapshot(ctx, tx, draft, key, wf.Digest, s.origin); err != nil {
+		return nil, err
+	}
+	if renumber {
+		// The snapshot lands before sessions already numbered: every
+		// session takes its place by SessionNumbers, as every other store
+		// numbers them.
+		if err := renumberTx(ctx, tx, draft.WorkflowID); err != nil {
+			return nil, err
+		}
+		if err := tx.GetContext(ctx, &draft.SessionNumber, "SELECT session_number FROM session_snapshots WHERE id = ?", draft.ID); err != nil {
 			return nil, classify(op+": number the session", err)
 		}
-		draft.SessionNumber = last + 1
-	}
-	if err := insertSnapshot(ctx, tx, draft, key, wf.Digest); err != nil {
-		return nil, err
 	}
 	// session_count counts sessions, including one a resume has started and
 	// that has not been snapshotted yet: it never goes down.
@@ -197,19 +204,22 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 }
 
 // insertSnapshot writes the immutable snapshot row.
-func insertSnapshot(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot, agentSession, digest string) error {
+func insertSnapshot(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot, agentSession, digest string, origin Maker) error {
 	body, err := json.Marshal(draft)
 	if err != nil {
 		return handoff.Errorf(handoff.EINVALID, "save snapshot: encode snapshot: %w", err)
 	}
+	sum := Summarize(draft)
 	_, err = tx.ExecContext(ctx,
-		`INSERT INTO session_snapshots (id, workflow_id, session_number, agent_session, digest, "trigger", schema_version, snapshot_json, created_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		draft.ID, draft.WorkflowID, draft.SessionNumber, agentSession, digest, string(draft.Trigger), draft.SchemaVersion, string(body), formatTime(draft.CreatedAt))
+		`INSERT INTO session_snapshots (id, workflow_id, session_number, agent_session, digest, "trigger", schema_version, snapshot_json, created_at,
+			machine, author, goal, utilization, decisions, open_errors)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		draft.ID, draft.WorkflowID, draft.SessionNumber, agentSession, digest, string(draft.Trigger), draft.SchemaVersion, string(body), formatTime(draft.CreatedAt),
+		origin.Machine, origin.User, sum.Goal, sum.Utilization, sum.Decisions, sum.OpenErrors)
 	if err != nil {
 		return classify("save snapshot "+draft.ID, err)
 	}
-	return nil
+	return indexSnapshot(ctx, tx, draft, agentSession)
 }
 
 // fillStartCommit records the commit a workflow started from: the first
@@ -345,10 +355,10 @@ func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff
 	}
 	var err error
 	if workflowID == "" {
-		err = s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots ORDER BY created_at DESC, rowid DESC LIMIT 1")
+		err = s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots ORDER BY created_at DESC, id DESC LIMIT 1")
 	} else {
 		err = s.db.GetContext(ctx, &row,
-			"SELECT id, snapshot_json FROM session_snapshots WHERE workflow_id = ? ORDER BY rowid DESC LIMIT 1", workflowID)
+			"SELECT id, snapshot_json FROM session_snapshots WHERE workflow_id = ? ORDER BY created_at DESC, id DESC LIMIT 1", workflowID)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		if workflowID == "" {
@@ -392,6 +402,10 @@ type SnapshotSummary struct {
 	Decisions int `json:"decisions"`
 	// OpenErrors counts the errors left unresolved or deferred.
 	OpenErrors int `json:"open_errors"`
+	// Machine and User say who made the snapshot (store.Maker), empty for
+	// snapshots stored before handoff recorded it.
+	Machine string `json:"machine,omitempty"`
+	User    string `json:"user,omitempty"`
 }
 
 // ListFilter narrows ListSnapshots.
@@ -410,7 +424,7 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 	if f.Limit < 0 {
 		return nil, nil, handoff.Errorf(handoff.EINVALID, "list snapshots: negative limit %d", f.Limit)
 	}
-	query := `SELECT id, workflow_id, session_number, "trigger", created_at, snapshot_json FROM session_snapshots`
+	query := `SELECT id, workflow_id, session_number, "trigger", created_at, machine, author, snapshot_json FROM session_snapshots`
 	var args []any
 	if f.WorkflowID != "" {
 		query += " WHERE workflow_id = ?"
@@ -418,7 +432,7 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 	}
 	// No SQL LIMIT: damaged rows do not count against it, so rows are read
 	// only until enough good ones are found.
-	query += " ORDER BY created_at DESC, rowid DESC"
+	query += " ORDER BY created_at DESC, id DESC"
 	rows, err := s.db.QueryxContext(ctx, query, args...)
 	if err != nil {
 		return nil, nil, classify("list snapshots", err)

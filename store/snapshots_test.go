@@ -34,8 +34,10 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, tempDB(t))
-	// A non-UTC clock with nanoseconds: stored and read back as the same instant in UTC.
-	clock := time.Date(2025, 6, 1, 12, 0, 0, 123456789, time.FixedZone("CEST", 2*3600))
+	// A non-UTC clock: stored and read back as the same instant in UTC,
+	// to the microsecond (what the PostgreSQL store keeps too, so times
+	// copied by sync stay equal).
+	clock := time.Date(2025, 6, 1, 12, 0, 0, 123456000, time.FixedZone("CEST", 2*3600))
 	s.now = func() time.Time { return clock }
 
 	tests := []struct {
@@ -269,7 +271,7 @@ func TestListSnapshots(t *testing.T) {
 
 	list, _, _ := s.ListSnapshots(ctx, ListFilter{Limit: 1})
 	want := SnapshotSummary{ID: ids[4], WorkflowID: "a", SessionNumber: 3, Trigger: handoff.TriggerExhaustion,
-		CreatedAt: list[0].CreatedAt, Goal: "goal 4", Utilization: 0.85, Decisions: 1, OpenErrors: 2}
+		CreatedAt: list[0].CreatedAt, Goal: "goal 4", Utilization: 0.85, Decisions: 1, OpenErrors: 2, Machine: s.origin.Machine, User: s.origin.User}
 	if !reflect.DeepEqual(list[0], want) {
 		t.Errorf("summary:\n got %+v\nwant %+v", list[0], want)
 	}

@@ -75,6 +75,9 @@ type Options struct {
 	// directory or file is created and no migration runs, so commands that
 	// only read cannot change a file another version of handoff owns.
 	ReadOnly bool
+	// Maker is the machine and user recorded with every snapshot this
+	// store saves; zero means DefaultMaker.
+	Maker Maker
 }
 
 // Store is an open handoff database. It is safe for concurrent use by
@@ -87,7 +90,13 @@ type Store struct {
 	log      *slog.Logger
 	// now is the clock for rows' timestamps; tests may replace it.
 	now func() time.Time
+	// origin is who makes the snapshots saved here.
+	origin Maker
 }
+
+// clock is now in UTC to the microsecond: what the PostgreSQL store
+// keeps, so an event or status time copied between the two stays equal.
+func (s *Store) clock() time.Time { return s.now().UTC().Round(time.Microsecond) }
 
 // Open opens the database at path, creating its directory (0700) and the
 // file if missing, and brings its schema up to date.
@@ -122,7 +131,11 @@ func open(ctx context.Context, path string, opts Options, busy time.Duration) (*
 	}
 	db.SetMaxOpenConns(maxOpenConns)
 	db.SetMaxIdleConns(maxOpenConns)
-	s := &Store{db: db, path: path, readOnly: opts.ReadOnly, log: log, now: time.Now}
+	origin := opts.Maker
+	if origin == (Maker{}) {
+		origin = DefaultMaker()
+	}
+	s := &Store{db: db, path: path, readOnly: opts.ReadOnly, log: log, now: time.Now, origin: origin}
 	if err := connect(ctx, db, busy); err != nil {
 		db.Close()
 		if !opts.ReadOnly && !dirWritable(filepath.Dir(path)) {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -75,7 +76,7 @@ func (s *Store) ListWorkflows(ctx context.Context) ([]handoff.Workflow, []error,
 func (s *Store) SetWorkflowStatus(ctx context.Context, id string, to handoff.WorkflowStatus, reason string) error {
 	op := fmt.Sprintf("set workflow %s to %s", id, to)
 	return s.inTx(ctx, op, func(tx *sqlx.Tx) error {
-		_, err := transitionTx(ctx, tx, id, to, statusChange{reason: reason}, formatTime(s.now()))
+		_, err := transitionTx(ctx, tx, id, to, statusChange{reason: reason}, formatTime(s.clock()))
 		return err
 	})
 }
@@ -117,8 +118,8 @@ func transitionTx(ctx context.Context, tx *sqlx.Tx, id string, to handoff.Workfl
 		pausedAt, pauseReason = now, c.reason
 	}
 	if _, err := tx.ExecContext(ctx,
-		"UPDATE workflows SET status = ?, paused_at = ?, pause_reason = ?, updated_at = ? WHERE id = ?",
-		string(to), pausedAt, pauseReason, now, id); err != nil {
+		"UPDATE workflows SET status = ?, paused_at = ?, pause_reason = ?, updated_at = ?, status_changed_at = ? WHERE id = ?",
+		string(to), pausedAt, pauseReason, now, now, id); err != nil {
 		return from, classify(op, err)
 	}
 	typ := c.event
@@ -158,7 +159,7 @@ func (s *Store) ListEvents(ctx context.Context, workflowID string) ([]handoff.Ev
 		query += " WHERE workflow_id = ?"
 		args = append(args, workflowID)
 	}
-	rows, err := s.db.QueryxContext(ctx, query+" ORDER BY id", args...)
+	rows, err := s.db.QueryxContext(ctx, query+" ORDER BY created_at, id", args...)
 	if err != nil {
 		return nil, nil, classify("list events", err)
 	}
@@ -200,7 +201,7 @@ func (s *Store) CopyEvent(ctx context.Context, ev handoff.Event) (bool, error) {
 		if n == 0 {
 			return handoff.Errorf(handoff.ENOTFOUND, "%s: no workflow %q", op, ev.WorkflowID)
 		}
-		at := formatTime(ev.CreatedAt)
+		at := formatTime(ev.CreatedAt.Round(time.Microsecond))
 		if err := tx.GetContext(ctx, &n, "SELECT COUNT(*) FROM workflow_events WHERE workflow_id = ? AND type = ? AND created_at = ? AND detail = ?",
 			ev.WorkflowID, string(ev.Type), at, ev.Detail); err != nil {
 			return classify(op, err)

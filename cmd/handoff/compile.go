@@ -36,6 +36,7 @@ type compileOptions struct {
 	target        targetFlags
 	extract       extractorFlags
 	latest        bool
+	session       string
 }
 
 func (o *compileOptions) addFlags(cmd *cobra.Command) {
@@ -53,7 +54,8 @@ func (o *compileOptions) addFlags(cmd *cobra.Command) {
 	o.target.add(f, "the session id, else the working directory")
 	f.StringSliceVar(&o.disableRules, "disable-rule", nil, "switch off an extractor rule by `id` (the rulebook ablation; repeatable)")
 	_ = f.MarkHidden("disable-rule")
-	f.BoolVar(&o.latest, "latest", false, "compile the newest Claude Code, Codex or Gemini CLI session of the current directory (or one above it)")
+	f.BoolVar(&o.latest, "latest", false, "compile the newest agent session of the current directory (or one above it), from every store 'handoff formats' lists")
+	f.StringVar(&o.session, "session", "", "session `id` to read from a store that holds many (an OpenCode database or storage directory; default: the newest)")
 	o.extract.add(cmd)
 }
 
@@ -63,9 +65,11 @@ func (a *app) newLatestCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "latest",
 		Short: "Compile the newest agent session of the current directory (compile --latest)",
-		Long: `latest finds the most recently written Claude Code, Codex CLI or Gemini CLI
-session whose working directory is the current directory (else the nearest
-directory above it) and compiles it like 'handoff compile'.`,
+		Long: `latest finds the most recently written agent session whose working
+directory is the current directory (else the nearest directory above it), in
+every agent's store handoff knows ('handoff formats' lists where it looks:
+Claude Code, Codex CLI, Gemini CLI, OpenCode, Copilot CLI, Crush, pi, Goose,
+Kimi CLI, …), and compiles it like 'handoff compile'.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return o.run(cmd.Context(), args)
@@ -130,10 +134,10 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 			return err
 		}
 		a.status("latest %s session: %s (written %s)", found.agent, found.path, found.modTime.Local().Format("2006-01-02 15:04"))
-		args = []string{found.path}
+		args, o.session = []string{found.path}, found.session
 	}
 
-	t, err := a.readTranscript(ctx, args, transcript.Options{Format: format, Strict: o.strict, Logger: a.log()})
+	t, err := a.readTranscript(ctx, args, transcript.Options{Format: format, Strict: o.strict, Session: o.session, Logger: a.log()})
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,11 @@ Before printing, the snapshot's git state is compared with the working
 tree; differences are reported on stderr. resume refuses (exit 6) when the
 tree is on another branch, when HEAD does not descend from the snapshot's
 commit, or when the repository lacks that commit; --force resumes anyway.
-Completed and cancelled workflows cannot be resumed (exit 6).`,
+Completed and cancelled workflows cannot be resumed (exit 6).
+
+Resuming is a claim: a workflow already in progress (another session
+resumed it and has not paused since) is refused with exit 7; --force takes
+it over.`,
 		Example: `  handoff resume
   handoff resume --workflow wf_1a2b3c --budget 4000
   handoff resume --snapshot snap_7k2m --format resume-md --out _resume.md`,
@@ -65,7 +69,7 @@ Completed and cancelled workflows cannot be resumed (exit 6).`,
 	f.StringVar(&o.workflow, "workflow", "", "workflow `id` to resume (default: resolved from the directory)")
 	f.StringVar(&o.snapshot, "snapshot", "", "resume from this snapshot `id` (or unique prefix) instead of the latest")
 	f.StringVarP(&o.dir, "dir", "C", "", "working tree to resolve the workflow from and compare git state with (default: current directory)")
-	f.BoolVar(&o.force, "force", false, "resume even when the working tree has diverged from the snapshot")
+	f.BoolVar(&o.force, "force", false, "resume even when the working tree has diverged from the snapshot, or another session has claimed the workflow")
 	f.IntVar(&o.budget, "budget", 2000, "resume prompt budget in `tokens`")
 	f.StringVar(&o.encoding, "encoding", string(capacity.O200kBase), "tokenizer: o200k_base or cl100k_base")
 	f.StringVar(&o.templatePath, "template", "", "resume prompt text/template `file` overriding the built-in one")

@@ -30,6 +30,7 @@ const (
 	exitUnavailable = 4 // database locked, endpoint down: try again later
 	exitCorrupt     = 5 // stored data is damaged
 	exitConflict    = 6 // not allowed in the current state
+	exitClaimed     = 7 // resume: another session has claimed the workflow
 	// exitCheckpoint: `handoff watch` took a checkpoint (snapshot saved,
 	// workflow paused, resume prompt written) and stopped. Not a failure:
 	// a wrapper script restarts the agent with the prompt.
@@ -74,6 +75,8 @@ func exitCode(err error) int {
 		return exitCorrupt
 	case handoff.ECONFLICT:
 		return exitConflict
+	case handoff.ECLAIMED:
+		return exitClaimed
 	}
 	return exitInternal
 }
@@ -200,8 +203,10 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newMCPCmd(),
 		a.newServeCmd(),
 		a.newSyncCmd(),
+		a.newSearchCmd(),
 		a.newDoctorCmd(),
 		a.newLatestCmd(),
+		a.newNoteCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return handoff.Errorf(handoff.EINVALID, "%w", flagValueError(err))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/server"
 )
@@ -48,7 +49,8 @@ SIGTERM shut it down gracefully.`,
 	f.StringVar(&o.token, "token", "", "bearer token required on every request (default $HANDOFF_TOKEN)")
 	f.Int64Var(&o.maxBody, "max-transcript-bytes", server.DefaultMaxTranscriptBytes, "largest transcript POST /api/transcripts accepts")
 	f.StringVar(&o.encoding, "encoding", string(capacity.O200kBase), "tokenizer: o200k_base or cl100k_base")
-	f.BoolVar(&o.noGit, "no-git", false, "do not read git state when pausing from a recorded transcript")
+	f.BoolVar(&o.noGit, "no-git", false, "no effect: the server never reads a transcript or git state from its own disk")
+	_ = f.MarkDeprecated("no-git", "the server never reads a transcript or git state from its own disk")
 	return cmd
 }
 
@@ -71,9 +73,15 @@ func (o *serveOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer s.Close()
+	// Both stores serve the API; the assertion keeps cliStore to what
+	// every command needs.
+	ss, ok := s.(server.Store)
+	if !ok {
+		return handoff.Errorf(handoff.EINTERNAL, "serve: %s cannot serve the API", where)
+	}
 	srv, err := server.New(server.Config{
-		Store: s, Counter: counter, Token: token,
-		MaxTranscriptBytes: o.maxBody, ReadGit: !o.noGit, Logger: a.log(),
+		Store: ss, Counter: counter, Token: token,
+		MaxTranscriptBytes: o.maxBody, Logger: a.log(),
 	})
 	if err != nil {
 		return err

@@ -11,9 +11,9 @@ import (
 	"github.com/handoff-cli/handoff/store/storetest"
 )
 
-// testSyncEvents: sync copies a workflow's pause and resume events with
-// its snapshots, once: a second sync copies none, and a new pause is
-// copied by the next one.
+// testSyncEvents: sync copies a workflow's events (created, snapshots,
+// pause, resume) with its snapshots, once: a second sync copies none, and
+// a new pause (its snapshot and pause events) is copied by the next one.
 func testSyncEvents(t *testing.T, remote string) {
 	ctx := context.Background()
 	local := filepath.Join(t.TempDir(), "local.db")
@@ -31,17 +31,17 @@ func testSyncEvents(t *testing.T, remote string) {
 	must(s.SaveSnapshot(ctx, storetest.Snap("wf_ev", 1), store.WorkflowInfo{Name: "wf_ev"}))
 	paused := storetest.Snap("wf_ev", 2)
 	must(s.PauseSnapshot(ctx, paused, store.WorkflowInfo{}, "end of day"))
-	_, err = s.Resume(ctx, "wf_ev", paused.ID)
+	_, err = s.Resume(ctx, "wf_ev", paused.ID, false)
 	must(err)
 
-	for i, want := range []string{"2 pause/resume events copied", "0 pause/resume events copied"} {
+	for i, want := range []string{"5 events copied", "0 events copied"} {
 		r := runCLI(t, local, "", "sync", "--to", remote)
 		if r.err != nil || !strings.Contains(r.stderr, want) {
 			t.Fatalf("sync %d: %v, stderr %q; want %q", i+1, r.err, r.stderr, want)
 		}
 	}
 	must(s.PauseSnapshot(ctx, storetest.Snap("wf_ev", 3), store.WorkflowInfo{}, "again"))
-	if r := runCLI(t, local, "", "sync", "--to", remote); r.err != nil || !strings.Contains(r.stderr, "1 pause/resume events copied") {
+	if r := runCLI(t, local, "", "sync", "--to", remote); r.err != nil || !strings.Contains(r.stderr, "2 events copied") {
 		t.Fatalf("sync after a new pause: %v, stderr %q", r.err, r.stderr)
 	}
 

@@ -11,5 +11,33 @@ func conversationRules() []Rule {
 			Examples: []string{"Now I need to add the missing function implementations to the tensor file.", "Let me update the benchmark runner:", "I'll now run the full suite.", "Jetzt lass mich die Tests starten:"},
 			Counter:  []string{"Let me know if you need anything else.", "I updated the runner and all tests pass.", "I'll be here if you need me."},
 		},
+		{
+			ID: "conversation.agent-note", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "A line of the agent's handoff note ('- Next: …' under '## Handoff note'), the shape the checkpoint hook asks for.",
+			Pattern:  `(?i)^[-*]\s*(?:\*\*)?(Done|In flight|Next|Open problems|Remember)(?:\*\*)?\s*:\s*(.*)$`,
+			Examples: []string{"- Next: run `make -j8` in build/", "- **Done**: renamed the workflow files", "* In flight: editing gradients.tex"},
+			Counter:  []string{"Next, I'll run the tests.", "- Nextcloud: synced", "Done: yes"},
+		},
+		{
+			ID: "conversation.note-files", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "A file a handoff note names (a path with an extension), to check it against the edits the transcript shows.",
+			Pattern:  `[\w./-]*\w\.(?:go|py|ts|tsx|js|jsx|rs|c|h|cc|cpp|hpp|java|kt|rb|php|cs|swift|tex|md|json|ya?ml|toml|sh|sql|html|css)\b`,
+			Examples: []string{"renamed src/vsla_tensor.c", "updated bench/run_benchmark.py"},
+			Counter:  []string{"renamed the workflow files", "ran the suite"},
+		},
+		{
+			ID: "conversation.note-green", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "A handoff note's claim that the tests pass, to check against the last test run.",
+			Pattern:  `(?i)\b(?:all )?tests? (?:now )?(?:pass|passing|green|succeed)|\bgreen\b`,
+			Examples: []string{"all tests pass", "the suite is green", "tests passing after the fix"},
+			Counter:  []string{"tests still fail in test_cloud", "wrote the test"},
+		},
+		{
+			ID: "conversation.heredoc", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "A shell heredoc's delimiter, so a note handed to `handoff note <<'EOF'` ends where the heredoc does.",
+			Pattern:  `<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?`,
+			Examples: []string{"handoff note <<'EOF'", "cat <<END", `cat <<-"NOTE"`},
+			Counter:  []string{"x = 1 << 4", "echo '<<'"},
+		},
 	}
 }

@@ -11,6 +11,8 @@ func nextRules() []Rule {
 	return []Rule{
 		step("next.unanswered-message", "A message of the person's that the session never answered comes before anything else.",
 			[]string{"unanswered message"}, []string{"question asked"}),
+		step("next.agent-note", "The agent's own handoff note, written at the checkpoint, names the next step, unless later turns superseded it; where the transcript disagrees with the note, the step says so.",
+			[]string{"agent note"}, []string{"agent note superseded"}),
 		step("next.pending-question", "The session ended on a question to the person: get the answer before acting.",
 			[]string{"question asked"}, []string{"unanswered message"}),
 		step("next.abrupt-end", "A session that ended on an API error, a crash or a kill is resumed first, then picked up.",

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 
 	"github.com/jmoiron/sqlx"
@@ -28,7 +29,24 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.inTx(ctx, "migrate the schema", false, func(tx *sqlx.Tx) error {
+	// An up-to-date database is only read: a team member's role needs no
+	// right to create anything in the schema (README: roles and grants).
+	var exists bool
+	if err := s.db.GetContext(ctx, &exists, "SELECT to_regclass('handoff_schema_migrations') IS NOT NULL"); err != nil {
+		return classify("read the schema version", err)
+	}
+	if exists {
+		var current sql.NullInt64
+		if err := s.db.GetContext(ctx, &current, "SELECT MAX(version) FROM handoff_schema_migrations"); err != nil {
+			return classify("read the schema version", err)
+		}
+		if current.Valid && int(current.Int64) == len(steps) {
+			return nil
+		}
+	}
+	applied, before := 0, 0
+	err = s.inTx(ctx, "migrate the schema", false, func(tx *sqlx.Tx) error {
+		applied = 0
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", migrationLock); err != nil {
 			return classify("lock for migration", err)
 		}
@@ -40,6 +58,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err := tx.GetContext(ctx, &version, "SELECT COALESCE(MAX(version), 0) FROM handoff_schema_migrations"); err != nil {
 			return classify("read the schema version", err)
 		}
+		before = version
 		if version > len(steps) {
 			return handoff.Errorf(handoff.ECONFLICT,
 				"the database has schema version %d but this build knows only %d: upgrade handoff", version, len(steps))
@@ -52,7 +71,26 @@ func (s *Store) migrate(ctx context.Context) error {
 				return classify("record migration "+m.Name, err)
 			}
 			s.log.Info("applied migration", "name", m.Name)
+			applied = m.Version
 		}
 		return nil
 	})
+	if err == nil && applied >= derivedSessionsStep && before < derivedSessionsStep {
+		// Older databases numbered sessions in order of arrival.
+		err = s.renumberAll(ctx)
+	}
+	if err == nil && applied >= searchStep && before < searchStep {
+		// Snapshots stored before the search index existed are indexed
+		// once, after the step that adds it.
+		err = s.indexMissing(ctx)
+	}
+	return err
 }
+
+// searchStep is the migration that adds the search index;
+// derivedSessionsStep the one from which session numbers follow
+// store.SessionNumbers.
+const (
+	searchStep          = 4
+	derivedSessionsStep = 3
+)

@@ -72,7 +72,7 @@ func (s *Store) saveWith(ctx context.Context, op string, snap *handoff.Snapshot,
 	if !snap.Trigger.Valid() {
 		return handoff.Errorf(handoff.EINVALID, "%s: unknown trigger %q", op, snap.Trigger)
 	}
-	clock := s.now().UTC().Round(time.Microsecond) // timestamptz keeps microseconds
+	clock := s.clock()
 	id := snap.ID
 	if id == "" {
 		id = store.NewID("snap_")
@@ -218,24 +218,28 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 		s.log.Debug("snapshot unchanged", "id", same.ID, "session", same.SessionNumber)
 		return nil, same, nil
 	}
-	if found {
-		draft.SessionNumber = prev.Number
-	} else {
-		var last int
-		if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = $1", draft.WorkflowID); err != nil {
-			return nil, nil, classify(op+": number the session", err)
-		}
-		draft.SessionNumber = last + 1
+	n, renumber, err := placeTx(ctx, tx, draft.WorkflowID, key, draft.CreatedAt)
+	if err != nil {
+		return nil, nil, err
 	}
+	draft.SessionNumber = n
 	body, err := json.Marshal(draft)
 	if err != nil {
 		return nil, nil, handoff.Errorf(handoff.EINVALID, "%s: encode snapshot: %w", op, err)
 	}
-	if _, err := tx.ExecContext(ctx,
-		`INSERT INTO session_snapshots (id, workflow_id, session_number, agent_session, digest, "trigger", schema_version, snapshot_json, content_hash, created_at)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		draft.ID, draft.WorkflowID, draft.SessionNumber, key, wf.Digest, string(draft.Trigger), draft.SchemaVersion, string(body), hash, draft.CreatedAt); err != nil {
-		return nil, nil, classify(op+" "+draft.ID, err)
+	if err := insertSnapshot(ctx, tx, draft, string(body), hash, key, wf.Digest, s.maker); err != nil {
+		return nil, nil, err
+	}
+	if renumber {
+		// The snapshot lands before sessions already numbered: every
+		// session takes its place by store.SessionNumbers, as every other
+		// store numbers them.
+		if err := renumberTx(ctx, tx, draft.WorkflowID); err != nil {
+			return nil, nil, err
+		}
+		if err := tx.GetContext(ctx, &draft.SessionNumber, "SELECT session_number FROM session_snapshots WHERE id = $1", draft.ID); err != nil {
+			return nil, nil, classify(op+": number the session", err)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = GREATEST(session_count, $1), updated_at = $2 WHERE id = $3",
 		draft.SessionNumber, now, draft.WorkflowID); err != nil {
@@ -308,10 +312,10 @@ func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff
 	}
 	var err error
 	if workflowID == "" {
-		err = s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots ORDER BY created_at DESC, seq DESC LIMIT 1")
+		err = s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots ORDER BY created_at DESC, id DESC LIMIT 1")
 	} else {
 		err = s.db.GetContext(ctx, &row,
-			"SELECT id, snapshot_json FROM session_snapshots WHERE workflow_id = $1 ORDER BY seq DESC LIMIT 1", workflowID)
+			"SELECT id, snapshot_json FROM session_snapshots WHERE workflow_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1", workflowID)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		if workflowID == "" {
@@ -357,7 +361,7 @@ func (s *Store) ListSnapshots(ctx context.Context, f store.ListFilter) ([]store.
 		}
 	)
 	for {
-		query := `SELECT id, workflow_id, session_number, "trigger", created_at, seq, snapshot_json FROM session_snapshots WHERE true`
+		query := `SELECT id, workflow_id, session_number, "trigger", created_at, seq, machine, author, snapshot_json FROM session_snapshots WHERE true`
 		var args []any
 		if f.WorkflowID != "" {
 			args = append(args, f.WorkflowID)
@@ -436,6 +440,8 @@ func scanSummary(rows interface{ StructScan(any) error }, key *struct {
 		Trigger       string    `db:"trigger"`
 		CreatedAt     time.Time `db:"created_at"`
 		Seq           int64     `db:"seq"`
+		Machine       string    `db:"machine"`
+		Author        string    `db:"author"`
 		JSON          string    `db:"snapshot_json"`
 	}
 	if err := rows.StructScan(&row); err != nil {
@@ -458,6 +464,8 @@ func scanSummary(rows interface{ StructScan(any) error }, key *struct {
 		Utilization:   snap.Usage.ContextUtilization,
 		Decisions:     len(snap.CurrentDecisions()),
 		OpenErrors:    len(snap.UnresolvedErrors()),
+		Machine:       row.Machine,
+		User:          row.Author,
 	}, nil
 }
 

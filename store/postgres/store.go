@@ -28,6 +28,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	handoff "github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/store"
 )
 
 // IsURL reports whether target names a PostgreSQL database
@@ -42,6 +43,9 @@ type Options struct {
 	Logger *slog.Logger
 	// MaxOpenConns bounds the pool; 0 means 8.
 	MaxOpenConns int
+	// Maker is the machine and user recorded with every snapshot this
+	// store saves; zero means store.DefaultMaker.
+	Maker store.Maker
 }
 
 // Store is an open PostgreSQL handoff database, safe for concurrent use.
@@ -50,6 +54,8 @@ type Store struct {
 	url string // password redacted, for messages
 	log *slog.Logger
 	now func() time.Time
+	// maker is who makes the snapshots saved through this store.
+	maker store.Maker
 }
 
 // connectTimeout bounds how long Open waits for an unreachable server.
@@ -82,7 +88,11 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 	db.SetMaxOpenConns(n)
 	db.SetMaxIdleConns(n)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{db: db, url: u.Redacted(), log: log, now: time.Now}
+	maker := opts.Maker
+	if maker == (store.Maker{}) {
+		maker = store.DefaultMaker()
+	}
+	s := &Store{db: db, url: u.Redacted(), log: log, now: time.Now, maker: maker}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, classify("connect to "+s.url, err)

@@ -78,7 +78,7 @@ func (s *Store) ListWorkflows(ctx context.Context) ([]handoff.Workflow, []error,
 func (s *Store) SetWorkflowStatus(ctx context.Context, id string, to handoff.WorkflowStatus, reason string) error {
 	op := fmt.Sprintf("set workflow %s to %s", id, to)
 	return s.inTx(ctx, op, false, func(tx *sqlx.Tx) error {
-		_, err := transitionTx(ctx, tx, id, to, statusChange{reason: reason}, s.now().UTC())
+		_, err := transitionTx(ctx, tx, id, to, statusChange{reason: reason}, s.clock())
 		return err
 	})
 }
@@ -116,7 +116,7 @@ func transitionTx(ctx context.Context, tx *sqlx.Tx, id string, to handoff.Workfl
 		pausedAt, pauseReason = now, c.reason
 	}
 	if _, err := tx.ExecContext(ctx,
-		"UPDATE workflows SET status = $1, paused_at = $2, pause_reason = $3, updated_at = $4 WHERE id = $5",
+		"UPDATE workflows SET status = $1, paused_at = $2, pause_reason = $3, updated_at = $4, status_changed_at = $4 WHERE id = $5",
 		string(to), pausedAt, pauseReason, now, id); err != nil {
 		return from, classify(op, err)
 	}
@@ -137,20 +137,25 @@ func transitionTx(ctx context.Context, tx *sqlx.Tx, id string, to handoff.Workfl
 	return from, addEvent(ctx, tx, id, typ, c.snapshotID, detail, now)
 }
 
-// Resume starts the next session of a workflow from snapshotID, as
-// store.Store.Resume does, in one transaction.
-func (s *Store) Resume(ctx context.Context, workflowID, snapshotID string) (*store.Resumed, error) {
+// Resume claims a workflow and starts its next session from snapshotID,
+// as store.Store.Resume does, in one transaction: the workflow row is
+// locked first, so of two concurrent resumes the second sees the first's
+// in_progress and is ECLAIMED unless force.
+func (s *Store) Resume(ctx context.Context, workflowID, snapshotID string, force bool) (*store.Resumed, error) {
 	op := "resume workflow " + workflowID
 	var out store.Resumed
 	err := s.inTx(ctx, op, false, func(tx *sqlx.Tx) error {
 		// Lock first so the session number read next stays the last one.
-		var exists int
-		err := tx.GetContext(ctx, &exists, "SELECT 1 FROM workflows WHERE id = $1 FOR UPDATE", workflowID)
+		var status handoff.WorkflowStatus
+		err := tx.GetContext(ctx, &status, "SELECT status FROM workflows WHERE id = $1 FOR UPDATE", workflowID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return handoff.Errorf(handoff.ENOTFOUND, "no workflow %q", workflowID)
 		}
 		if err != nil {
 			return classify(op, err)
+		}
+		if err := store.Claimable(workflowID, status, force); err != nil {
+			return err
 		}
 		var last int
 		if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = $1", workflowID); err != nil {
@@ -161,7 +166,7 @@ func (s *Store) Resume(ctx context.Context, workflowID, snapshotID string) (*sto
 			snapshotID: snapshotID,
 			event:      handoff.EventWorkflowResumed,
 			always:     true,
-		}, s.now().UTC())
+		}, s.clock())
 		if err != nil {
 			return err
 		}
@@ -248,7 +253,7 @@ func (s *Store) ListEvents(ctx context.Context, workflowID string) ([]handoff.Ev
 		query += " WHERE workflow_id = $1"
 		args = append(args, workflowID)
 	}
-	rows, err := s.db.QueryxContext(ctx, query+" ORDER BY id", args...)
+	rows, err := s.db.QueryxContext(ctx, query+" ORDER BY created_at, id", args...)
 	if err != nil {
 		return nil, nil, classify("list events", err)
 	}
@@ -279,8 +284,8 @@ func (s *Store) Overview(ctx context.Context) ([]store.WorkflowOverview, []error
 	if err != nil {
 		return nil, damaged, err
 	}
-	rows, err := s.db.QueryxContext(ctx, `SELECT DISTINCT ON (workflow_id) id, workflow_id, session_number, "trigger", created_at, seq, snapshot_json
-		FROM session_snapshots ORDER BY workflow_id, seq DESC`)
+	rows, err := s.db.QueryxContext(ctx, `SELECT DISTINCT ON (workflow_id) id, workflow_id, session_number, "trigger", created_at, seq, machine, author, snapshot_json
+		FROM session_snapshots ORDER BY workflow_id, created_at DESC, id DESC`)
 	if err != nil {
 		return nil, damaged, classify("list the latest snapshots", err)
 	}

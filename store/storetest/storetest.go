@@ -87,6 +87,10 @@ func Run(t *testing.T, open func(t *testing.T) Store, opts Options) {
 		{"AgentSessions", testAgentSessions},
 		{"PauseUnchanged", testPauseUnchanged},
 		{"CopyEvent", testCopyEvent},
+		{"ConcurrentClaims", testConcurrentClaims},
+		{"SyncPrimitives", testSyncPrimitives},
+		{"OverviewPage", testOverviewPage},
+		{"Search", testSearch},
 		{"ConcurrentSessions", func(t *testing.T, s Store) { testConcurrentSessions(t, s, opts.Writers, opts.SavesPerWriter) }},
 	}
 	for _, tc := range tests {
@@ -323,7 +327,7 @@ func testPauseResume(t *testing.T, s Store) {
 	if wf.Status != handoff.WorkflowPaused || wf.PauseReason != "lunch" || wf.PausedAt == nil {
 		t.Fatalf("after pause: %+v", wf)
 	}
-	r, err := s.Resume(ctx, "wf_a", snap.ID)
+	r, err := s.Resume(ctx, "wf_a", snap.ID, false)
 	must(t, err)
 	if r.From != handoff.WorkflowPaused || r.Session != 2 || r.Workflow.Status != handoff.WorkflowInProgress || r.Workflow.SessionCount != 2 {
 		t.Fatalf("resume = %+v", r)
@@ -345,7 +349,7 @@ func testPauseResume(t *testing.T, s Store) {
 	if got := eventTypes(evs); !slices.Equal(got, want) {
 		t.Fatalf("events = %v, want %v", got, want)
 	}
-	_, err = s.Resume(ctx, "wf_none", snap.ID)
+	_, err = s.Resume(ctx, "wf_none", snap.ID, false)
 	code(t, err, handoff.ENOTFOUND)
 }
 
@@ -370,7 +374,7 @@ func testPauseRefused(t *testing.T, s Store) {
 	if len(after) != len(before) {
 		t.Fatalf("a refused pause recorded events: %v", eventTypes(after[len(before):]))
 	}
-	_, err = s.Resume(ctx, "wf_a", list[0].ID)
+	_, err = s.Resume(ctx, "wf_a", list[0].ID, false)
 	code(t, err, handoff.ECONFLICT)
 }
 

@@ -1,0 +1,264 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	handoff "github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/store"
+)
+
+// clock is now in UTC to the microsecond, what timestamptz keeps.
+func (s *Store) clock() time.Time { return s.now().UTC().Round(time.Microsecond) }
+
+// stateColumns are the workflow columns sync compares.
+const stateColumns = workflowColumns + ", status_changed_at"
+
+// utcState normalises a state's timestamps to UTC.
+func utcState(w *store.WorkflowState) {
+	utcWorkflow(&w.Workflow)
+	if w.StatusChangedAt != nil {
+		t := w.StatusChangedAt.UTC()
+		w.StatusChangedAt = &t
+	}
+}
+
+// insertSnapshot writes the snapshot row with its summary columns and
+// who made it.
+func insertSnapshot(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot, body, hash, agentSession, digest string, maker store.Maker) error {
+	sum := store.Summarize(draft)
+	if _, err := tx.ExecContext(ctx,
+		`INSERT INTO session_snapshots (id, workflow_id, session_number, agent_session, digest, "trigger", schema_version, snapshot_json, content_hash, created_at,
+			machine, author, goal, utilization, decisions, open_errors)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+		draft.ID, draft.WorkflowID, draft.SessionNumber, agentSession, digest, string(draft.Trigger), draft.SchemaVersion, body, hash, draft.CreatedAt,
+		maker.Machine, maker.User, sum.Goal, sum.Utilization, sum.Decisions, sum.OpenErrors); err != nil {
+		return classify("save snapshot "+draft.ID, err)
+	}
+	return indexSnapshot(ctx, tx, draft, agentSession)
+}
+
+// WorkflowStates lists every workflow with when its status last moved,
+// for handoff sync.
+func (s *Store) WorkflowStates(ctx context.Context) ([]store.WorkflowState, error) {
+	var out []store.WorkflowState
+	if err := s.db.SelectContext(ctx, &out, "SELECT "+stateColumns+" FROM workflows ORDER BY id"); err != nil {
+		return nil, classify("list workflows to sync", err)
+	}
+	for i := range out {
+		utcState(&out[i])
+	}
+	return out, nil
+}
+
+// SnapshotMetas lists every snapshot's identity, agent session and
+// origin without its JSON, for handoff sync.
+func (s *Store) SnapshotMetas(ctx context.Context) ([]store.SnapshotMeta, error) {
+	var out []store.SnapshotMeta
+	if err := s.db.SelectContext(ctx, &out,
+		"SELECT id, workflow_id, agent_session, digest, machine, author, created_at FROM session_snapshots ORDER BY created_at, id"); err != nil {
+		return nil, classify("list snapshots to sync", err)
+	}
+	for i := range out {
+		out[i].CreatedAt = out[i].CreatedAt.UTC()
+	}
+	return out, nil
+}
+
+// MergeWorkflow brings remote into this store as store.Store.MergeWorkflow
+// does (created when missing; status by store.MergeStatus, with
+// store.EventSyncResolved when it changes).
+func (s *Store) MergeWorkflow(ctx context.Context, remote store.WorkflowState) (bool, error) {
+	op := "merge workflow " + remote.ID
+	changed := false
+	changedAt := remote.StatusChangedAt
+	err := s.inTx(ctx, op, true, func(tx *sqlx.Tx) error {
+		changed = false
+		var local store.WorkflowState
+		err := tx.GetContext(ctx, &local, "SELECT "+stateColumns+" FROM workflows WHERE id = $1 FOR UPDATE", remote.ID)
+		if errors.Is(err, sql.ErrNoRows) {
+			res, err := tx.ExecContext(ctx, `INSERT INTO workflows (id, name, dir, status, session_count, paused_at, pause_reason, start_commit, created_at, updated_at, status_changed_at)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`,
+				remote.ID, remote.Name, remote.Dir, string(remote.Status), remote.SessionCount, remote.PausedAt, remote.PauseReason,
+				remote.StartCommit, remote.CreatedAt, remote.UpdatedAt, changedAt)
+			if err != nil {
+				return classify(op, err)
+			}
+			n, _ := res.RowsAffected()
+			changed = n == 1
+			return nil
+		}
+		if err != nil {
+			return classify(op, err)
+		}
+		utcState(&local)
+		if !store.SameStatus(local, remote) {
+			if wins, why := store.MergeStatus(local, remote); wins {
+				changed = true
+				if _, err := tx.ExecContext(ctx, "UPDATE workflows SET status = $1, paused_at = $2, pause_reason = $3, status_changed_at = $4 WHERE id = $5",
+					string(remote.Status), remote.PausedAt, remote.PauseReason, changedAt, remote.ID); err != nil {
+					return classify(op, err)
+				}
+				if local.Status != remote.Status {
+					detail := fmt.Sprintf("%s -> %s: this store had %s (%s), the other %s (%s); %s",
+						local.Status, remote.Status, local.Status, store.MovedAt(local), remote.Status, store.MovedAt(remote), why)
+					if remote.PauseReason != "" {
+						detail += "; reason: " + remote.PauseReason
+					}
+					if err := addEvent(ctx, tx, remote.ID, store.EventSyncResolved, "", detail, s.clock()); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if remote.SessionCount > local.SessionCount || remote.UpdatedAt.After(local.UpdatedAt) || (local.StartCommit == "" && remote.StartCommit != "") {
+			changed = true
+			_, err := tx.ExecContext(ctx, `UPDATE workflows SET session_count = GREATEST(session_count, $1), updated_at = GREATEST(updated_at, $2),
+				start_commit = CASE WHEN start_commit = '' THEN $3 ELSE start_commit END WHERE id = $4`,
+				remote.SessionCount, remote.UpdatedAt, remote.StartCommit, remote.ID)
+			return classify(op, err)
+		}
+		return nil
+	})
+	return changed, err
+}
+
+// ImportSnapshot stores snap, read from another store by handoff sync,
+// under its own id, time, agent session and origin, as
+// store.Store.ImportSnapshot does, renumbering the workflow's sessions.
+// A snapshot whose id or content hash is here already is not stored
+// again.
+func (s *Store) ImportSnapshot(ctx context.Context, snap *handoff.Snapshot, meta store.SnapshotMeta) (bool, error) {
+	op := "import snapshot " + snap.ID
+	stored := false
+	err := s.inTx(ctx, op, true, func(tx *sqlx.Tx) error {
+		stored = false
+		var n int
+		err := tx.GetContext(ctx, &n, "SELECT 1 FROM workflows WHERE id = $1 FOR UPDATE", snap.WorkflowID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return handoff.Errorf(handoff.ENOTFOUND, "%s: no workflow %q", op, snap.WorkflowID)
+		}
+		if err != nil {
+			return classify(op, err)
+		}
+		draft := *snap
+		if draft.SchemaVersion == 0 {
+			draft.SchemaVersion = handoff.SnapshotSchemaVersion
+		}
+		draft.CreatedAt = draft.CreatedAt.UTC()
+		hash, err := ContentHash(&draft)
+		if err != nil {
+			return err
+		}
+		if err := tx.GetContext(ctx, &n, "SELECT COUNT(*) FROM session_snapshots WHERE id = $1 OR content_hash = $2", draft.ID, hash); err != nil {
+			return classify(op, err)
+		}
+		if n > 0 {
+			return nil
+		}
+		body, err := json.Marshal(&draft)
+		if err != nil {
+			return handoff.Errorf(handoff.EINVALID, "%s: encode snapshot: %w", op, err)
+		}
+		n, renumber, err := placeTx(ctx, tx, draft.WorkflowID, meta.AgentSession, draft.CreatedAt)
+		if err != nil {
+			return err
+		}
+		draft.SessionNumber = n
+		if body, err = json.Marshal(&draft); err != nil {
+			return handoff.Errorf(handoff.EINVALID, "%s: encode snapshot: %w", op, err)
+		}
+		if err := insertSnapshot(ctx, tx, &draft, string(body), hash, meta.AgentSession, meta.Digest, store.Maker{Machine: meta.Machine, User: meta.Author}); err != nil {
+			return err
+		}
+		stored = true
+		if renumber {
+			return renumberTx(ctx, tx, snap.WorkflowID)
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = GREATEST(session_count, $1) WHERE id = $2", n, draft.WorkflowID); err != nil {
+			return classify(op, err)
+		}
+		return nil
+	})
+	return stored, err
+}
+
+// placeTx numbers a snapshot of agent session key taken at `at` before it
+// is inserted, as the SQLite store's placeTx does: cheaply when it joins
+// a stored session or starts the newest one, else it reports renumber.
+func placeTx(ctx context.Context, tx *sqlx.Tx, workflowID, key string, at time.Time) (int, bool, error) {
+	op := "number the session of a snapshot of workflow " + workflowID
+	at = at.UTC().Round(time.Microsecond)
+	var row struct {
+		At sql.NullTime  `db:"at"`
+		N  sql.NullInt64 `db:"n"`
+	}
+	if key != "" {
+		if err := tx.GetContext(ctx, &row, "SELECT MIN(created_at) AS at, MIN(session_number) AS n FROM session_snapshots WHERE workflow_id = $1 AND agent_session = $2",
+			workflowID, key); err != nil {
+			return 0, false, classify(op, err)
+		}
+		if row.At.Valid {
+			return int(row.N.Int64), at.Before(row.At.Time), nil
+		}
+	}
+	if err := tx.GetContext(ctx, &row, `SELECT (SELECT MAX(created_at) FROM session_snapshots WHERE workflow_id = $1) AS at,
+		(SELECT MAX(session_number) FROM session_snapshots WHERE workflow_id = $1) AS n`, workflowID); err != nil {
+		return 0, false, classify(op, err)
+	}
+	if !row.At.Valid {
+		return 1, false, nil
+	}
+	return int(row.N.Int64) + 1, !at.After(row.At.Time), nil
+}
+
+// renumberAll renumbers every workflow's sessions by
+// store.SessionNumbers, once, after the step that made numbers derived.
+func (s *Store) renumberAll(ctx context.Context) error {
+	var ids []string
+	if err := s.db.SelectContext(ctx, &ids, "SELECT id FROM workflows"); err != nil {
+		return classify("list workflows to renumber", err)
+	}
+	for _, id := range ids {
+		if err := s.inTx(ctx, "renumber workflow "+id, true, func(tx *sqlx.Tx) error { return renumberTx(ctx, tx, id) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// renumberTx gives every snapshot of a workflow the session number
+// store.SessionNumbers assigns, in the column and inside its JSON, and
+// makes the session count cover them.
+func renumberTx(ctx context.Context, tx *sqlx.Tx, workflowID string) error {
+	op := "number the sessions of workflow " + workflowID
+	var rows []store.SessionRow
+	if err := tx.SelectContext(ctx, &rows,
+		"SELECT id, agent_session, created_at, session_number FROM session_snapshots WHERE workflow_id = $1", workflowID); err != nil {
+		return classify(op, err)
+	}
+	nums := store.SessionNumbers(rows)
+	top := 0
+	for _, r := range rows {
+		n := nums[r.ID]
+		top = max(top, n)
+		if n == r.Number {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE session_snapshots SET session_number = $1,
+			snapshot_json = CASE WHEN jsonb_typeof(snapshot_json) = 'object' THEN jsonb_set(snapshot_json, '{session_number}', to_jsonb($1::int)) ELSE snapshot_json END
+			WHERE id = $2`, n, r.ID); err != nil {
+			return classify(op, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = GREATEST(session_count, $1) WHERE id = $2", top, workflowID); err != nil {
+		return classify(op, err)
+	}
+	return nil
+}

@@ -1,0 +1,188 @@
+package store
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"os/user"
+	"slices"
+	"time"
+
+	handoff "github.com/handoff-cli/handoff"
+)
+
+// EventSyncResolved records that handoff sync found a workflow in another
+// status on the other store and took that one (MergeStatus says which
+// wins), so the event log shows why a status changed without anyone here
+// moving it.
+const EventSyncResolved handoff.EventType = "WORKFLOW_SYNC_RESOLVED"
+
+// Maker names who makes the snapshots a store saves: the machine and the
+// user, kept with every snapshot and carried by sync, so a team store can
+// say who took which snapshot.
+type Maker struct {
+	Machine string
+	User    string
+}
+
+// DefaultMaker is this process's machine (host name) and user ($USER,
+// else the account's name).
+func DefaultMaker() Maker {
+	o := Maker{User: os.Getenv("USER")}
+	if h, err := os.Hostname(); err == nil {
+		o.Machine = h
+	}
+	if o.User == "" {
+		if u, err := user.Current(); err == nil {
+			o.User = u.Username
+		}
+	}
+	return o
+}
+
+// WorkflowState is a workflow as sync compares it: its row plus when its
+// status last moved.
+type WorkflowState struct {
+	handoff.Workflow
+	// StatusChangedAt is when the status last moved; nil for a workflow
+	// whose status nobody moved yet (created by a save), which any move
+	// made elsewhere beats.
+	StatusChangedAt *time.Time `json:"status_changed_at,omitempty" db:"status_changed_at"`
+}
+
+// changedAt is when w's status last moved, to the microsecond (what both
+// stores keep); the zero time when it never moved.
+func (w WorkflowState) changedAt() time.Time {
+	if w.StatusChangedAt == nil {
+		return time.Time{}
+	}
+	return w.StatusChangedAt.UTC().Round(time.Microsecond)
+}
+
+// MergeStatus decides which of two copies of one workflow's status stands
+// after a sync: a final status (completed, cancelled) beats an open one,
+// since nothing may leave it; otherwise the later status move wins; equal
+// times fall back to the status and reason text, so every store picks the
+// same one. It reports whether remote wins, and why in words for the
+// event log.
+func MergeStatus(local, remote WorkflowState) (remoteWins bool, why string) {
+	lf, rf := local.Status.Terminal(), remote.Status.Terminal()
+	if lf != rf {
+		if rf {
+			return true, fmt.Sprintf("%s is final", remote.Status)
+		}
+		return false, fmt.Sprintf("%s is final", local.Status)
+	}
+	lt, rt := local.changedAt(), remote.changedAt()
+	c := lt.Compare(rt)
+	if c == 0 {
+		c = cmp.Compare(string(local.Status), string(remote.Status))
+	}
+	if c == 0 {
+		c = cmp.Compare(local.PauseReason, remote.PauseReason)
+	}
+	if c >= 0 {
+		return false, "the later status move wins"
+	}
+	return true, "the later status move wins"
+}
+
+// MovedAt words when w's status moved, for an event's detail.
+func MovedAt(w WorkflowState) string {
+	if w.StatusChangedAt == nil {
+		return "never moved"
+	}
+	return "moved " + w.changedAt().Format(time.RFC3339)
+}
+
+// SameStatus reports whether two copies of a workflow agree on status,
+// reason and when it moved: nothing to merge.
+func SameStatus(a, b WorkflowState) bool {
+	return a.Status == b.Status && a.PauseReason == b.PauseReason && a.changedAt().Equal(b.changedAt())
+}
+
+// SnapshotMeta is what a snapshot row holds beside its JSON and sync
+// carries with it: its agent session and content digest (so the snapshot
+// stays in its session everywhere) and who made it.
+type SnapshotMeta struct {
+	ID           string    `db:"id"`
+	WorkflowID   string    `db:"workflow_id"`
+	AgentSession string    `db:"agent_session"`
+	Digest       string    `db:"digest"`
+	Machine      string    `db:"machine"`
+	Author       string    `db:"author"`
+	CreatedAt    time.Time `db:"created_at"`
+}
+
+// SessionRow is one snapshot as session numbering (SessionNumbers) sees it.
+type SessionRow struct {
+	ID           string    `db:"id"`
+	AgentSession string    `db:"agent_session"`
+	CreatedAt    time.Time `db:"created_at"`
+	Number       int       `db:"session_number"`
+}
+
+// SessionNumbers numbers a workflow's sessions from its snapshots alone:
+// a session is an agent session (a snapshot without one is a session of
+// its own), and sessions are numbered 1, 2, … in order of their first
+// snapshot's time (to the microsecond), ties broken by the agent session.
+// Every store holding the same snapshots therefore numbers them alike,
+// whichever order they arrived in. It returns each snapshot's number by
+// id.
+func SessionNumbers(rows []SessionRow) map[string]int {
+	type session struct {
+		key   string
+		first time.Time
+	}
+	firsts := map[string]time.Time{}
+	key := func(r SessionRow) string {
+		if r.AgentSession == "" {
+			return "row:" + r.ID
+		}
+		return r.AgentSession
+	}
+	for _, r := range rows {
+		k, at := key(r), r.CreatedAt.UTC().Round(time.Microsecond)
+		if f, ok := firsts[k]; !ok || at.Before(f) {
+			firsts[k] = at
+		}
+	}
+	sessions := make([]session, 0, len(firsts))
+	for k, f := range firsts {
+		sessions = append(sessions, session{k, f})
+	}
+	slices.SortFunc(sessions, func(a, b session) int {
+		if c := a.first.Compare(b.first); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.key, b.key)
+	})
+	num := make(map[string]int, len(sessions))
+	for i, s := range sessions {
+		num[s.key] = i + 1
+	}
+	out := make(map[string]int, len(rows))
+	for _, r := range rows {
+		out[r.ID] = num[key(r)]
+	}
+	return out
+}
+
+// Summary is what a listing shows of a snapshot, kept in columns beside
+// its JSON so listing never decodes it.
+type Summary struct {
+	Goal        string
+	Utilization float64
+	Decisions   int
+	OpenErrors  int
+}
+
+// Summarize computes snap's summary columns.
+func Summarize(snap *handoff.Snapshot) Summary {
+	return Summary{
+		Goal:        snap.Goal,
+		Utilization: snap.Usage.ContextUtilization,
+		Decisions:   len(snap.CurrentDecisions()),
+		OpenErrors:  len(snap.UnresolvedErrors()),
+	}
+}

@@ -96,10 +96,10 @@ type Snapshot struct {
 	// PlanDoc is the newest plan document the agent presented for approval
 	// and that was not turned down (Claude Code's ExitPlanMode plan): the
 	// phases and files the todo list only names.
-	PlanDoc *PlanDoc `json:"plan_doc,omitempty"`
-	Tasks         []Task `json:"tasks,omitempty"`
-	CurrentTaskID string `json:"current_task_id,omitempty"`
-	NextTaskID    string `json:"next_task_id,omitempty"`
+	PlanDoc       *PlanDoc `json:"plan_doc,omitempty"`
+	Tasks         []Task   `json:"tasks,omitempty"`
+	CurrentTaskID string   `json:"current_task_id,omitempty"`
+	NextTaskID    string   `json:"next_task_id,omitempty"`
 	// NextStep is the single most useful thing to do first on resuming.
 	NextStep string `json:"next_step,omitempty"`
 

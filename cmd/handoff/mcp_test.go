@@ -41,7 +41,7 @@ func TestMCPCommand(t *testing.T) {
 		t.Errorf("server name %q", got)
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 7 {
+	if err != nil || len(tools.Tools) != 8 {
 		t.Fatalf("tools: %v, %v", tools, err)
 	}
 

@@ -18,7 +18,17 @@ const (
 	WorkflowCompleted  WorkflowStatus = "completed"
 	WorkflowFailed     WorkflowStatus = "failed"
 	WorkflowCancelled  WorkflowStatus = "cancelled"
+	// WorkflowImported is history `handoff extract` filed: a past
+	// session, not live work. It is listed after the live workflows, a
+	// new session in its directory does not join it, and pausing or
+	// resuming it makes it live again.
+	WorkflowImported WorkflowStatus = "imported"
 )
+
+// WorkflowStatuses lists every status, in lifecycle order.
+func WorkflowStatuses() []WorkflowStatus {
+	return []WorkflowStatus{WorkflowPending, WorkflowInProgress, WorkflowPaused, WorkflowBlocked, WorkflowCompleted, WorkflowFailed, WorkflowCancelled, WorkflowImported}
+}
 
 // workflowTransitions is the one place the lifecycle is defined. Terminal
 // states (completed, cancelled) allow no way out; failed can be retried.
@@ -27,24 +37,28 @@ func workflowTransitions(from WorkflowStatus) []WorkflowStatus {
 	case WorkflowPending:
 		return []WorkflowStatus{WorkflowInProgress, WorkflowPaused, WorkflowCancelled}
 	case WorkflowInProgress:
-		return []WorkflowStatus{WorkflowPaused, WorkflowBlocked, WorkflowCompleted, WorkflowFailed, WorkflowCancelled}
+		return []WorkflowStatus{WorkflowPaused, WorkflowBlocked, WorkflowCompleted, WorkflowFailed, WorkflowCancelled, WorkflowImported}
 	case WorkflowPaused:
 		return []WorkflowStatus{WorkflowInProgress, WorkflowCancelled, WorkflowCompleted}
 	case WorkflowBlocked:
 		return []WorkflowStatus{WorkflowInProgress, WorkflowPaused, WorkflowCancelled, WorkflowFailed}
 	case WorkflowFailed:
 		return []WorkflowStatus{WorkflowInProgress, WorkflowCancelled}
+	case WorkflowImported:
+		return []WorkflowStatus{WorkflowInProgress, WorkflowPaused, WorkflowCompleted, WorkflowCancelled}
 	}
 	return nil
 }
 
 // Valid reports whether s is a known status.
 func (s WorkflowStatus) Valid() bool {
-	switch s {
-	case WorkflowPending, WorkflowInProgress, WorkflowPaused, WorkflowBlocked, WorkflowCompleted, WorkflowFailed, WorkflowCancelled:
-		return true
-	}
-	return false
+	return slices.Contains(WorkflowStatuses(), s)
+}
+
+// Live reports whether s is work someone may still be doing: neither
+// finished (Terminal) nor imported history.
+func (s WorkflowStatus) Live() bool {
+	return s.Valid() && !s.Terminal() && s != WorkflowImported
 }
 
 // Terminal reports whether no transition leaves s.

@@ -471,6 +471,9 @@ func TestCountersShareTables(t *testing.T) {
 // concurrently, the second time mostly from its word memo: every count
 // must equal plain tiktoken-go's, and the memo must have learnt words.
 func TestWordMemoKeepsCountsExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	texts := transcriptTexts(t, 16<<10)
 	if len(texts) == 0 {

@@ -117,6 +117,9 @@ func TestOnDemandSwitchesToFullMap(t *testing.T) {
 // one fresh encoder, so inserts race with encodes (run it with -race):
 // every result must match plain tiktoken-go.
 func TestOnDemandConcurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	for _, budget := range []int64{1 << 40, 20000} { // on demand only; switching to the full map mid-way
 		e := freshBPE(t, O200kBase)

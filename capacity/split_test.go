@@ -74,6 +74,9 @@ func TestSafeSplitsExactOnOrdinaryText(t *testing.T) {
 }
 
 func TestSafeSplitsExactOnRandomText(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	for _, enc := range bothEncodings {
 		c := counterFor(t, enc)
@@ -98,6 +101,9 @@ func TestSafeSplitsExactOnRandomText(t *testing.T) {
 // which makes encoding ten times slower and is there for concurrency, not
 // coverage), one parallel subtest per encoding.
 func TestSafeSplitsExactOnTranscripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	maxBytes := 40 << 10
 	if raceEnabled {
@@ -119,6 +125,9 @@ func TestSafeSplitsExactOnTranscripts(t *testing.T) {
 // chunk boundaries fall inside ordinary text: the chunks must rebuild the
 // text, stay within the limit, and, where no cut was blind, count exactly.
 func TestChunksCoverTextAndStayBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	c := counterFor(t, O200kBase)
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -204,6 +213,9 @@ func TestSafeSplitRules(t *testing.T) {
 // detector, still far past the guard's run limit) counts to a positive
 // number at the same density.
 func TestPathologicalInputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 3))
 	inputs := []struct {
@@ -255,6 +267,9 @@ func TestPathologicalInputs(t *testing.T) {
 // apostrophes and contraction letters, marks, digits, '/', emoji, invalid
 // UTF-8), so that every rule meets every neighbour many times.
 func TestSafeSplitsExactOnAdversarialText(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	alphabet := []string{" ", " ", "\n", "\r", "\t", "a", "A", "1", "'", "/", ".", "\u0301", "😀", "中",
 		"\u00a0", "s", "ll", "\xff", "Ǆ", "ʰ", "²", "\u2028", "\x00", "-", "\"", "{"}

@@ -187,6 +187,9 @@ func TestDropOrder(t *testing.T) {
 }
 
 func TestUsesTheBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	c := testCounter(t)
 	budgets := []int{300, 500, 1000, 2000}
@@ -219,6 +222,9 @@ func TestSupersededNotCurrent(t *testing.T) {
 }
 
 func TestHardTruncation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	budgets := []int{1, 5, 20, 50}
 	if raceEnabled {
@@ -236,6 +242,9 @@ func TestHardTruncation(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	budgets := []int{300, 2000}
 	if raceEnabled {
@@ -279,6 +288,9 @@ func TestOptionsErrors(t *testing.T) {
 }
 
 func TestDefaultBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	res, err := Compile(hugeSnapshot(), Options{Counter: testCounter(t)})
 	if err != nil {
@@ -290,6 +302,9 @@ func TestDefaultBudget(t *testing.T) {
 }
 
 func TestCustomTemplate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	tmpl := `Next: {{.NextStep}}{{range .Sections}} [{{.Key}}]{{end}}
 Errors:

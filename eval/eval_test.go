@@ -243,6 +243,9 @@ func TestHeldoutLabelsWellFormed(t *testing.T) {
 // every reference and on the tail baseline at two budgets, and checks that Score
 // and Tail give the same per-case coverage, must-have and leaks.
 func TestAgreesWithScorePy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	python, err := exec.LookPath("python3")
 	if err != nil {

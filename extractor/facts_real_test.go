@@ -88,6 +88,9 @@ func unresolvedCount(f Facts) int {
 // unresolved errors and files modified: the numbers the issue reports
 // before and after (go test -run LabelledFactsTable -v).
 func TestLabelledFactsTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	if raceEnabled {
 		t.Skip("a table for the log, no concurrency: the plain run prints it (see raceEnabled)")

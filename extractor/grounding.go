@@ -206,6 +206,9 @@ type citeWindow struct {
 	// words memoizes contentWords of the sources records were checked
 	// against: many records may cite one long tool output.
 	words map[string]map[string]bool
+	// toolText is the window's tool output, folded by foldText, built on
+	// first use: a decision's source loses what lies in it.
+	toolText *string
 }
 
 // grounded is the package's grounded with the source's words memoized.
@@ -350,16 +353,18 @@ func (w *citeWindow) proposalBefore(idx int) string {
 }
 
 // decisionSource is the text a decision citing m must be grounded in: the
-// assistant's words, or the person's with the proposal they answered.
+// assistant's words, or the person's with the proposal they answered —
+// their own words only (ownWords): a record whose support lies in tool
+// output is not grounded, whatever the model says.
 func (w *citeWindow) decisionSource(m handoff.Message) string {
 	if t := assistantText(m); t != "" {
-		return t
+		return w.ownWords(t)
 	}
 	if m.CompactSummary {
 		return m.Text
 	}
 	if p := personWords(m, w); p != "" {
-		return p + "\n" + w.proposalBefore(m.Index)
+		return w.ownWords(p + "\n" + w.proposalBefore(m.Index))
 	}
 	return ""
 }
@@ -372,4 +377,95 @@ func errorSource(m handoff.Message) string {
 		parts = append(parts, r.Content)
 	}
 	return strings.Join(parts, "\n")
+}
+
+// Own words. A speaker's text can carry tool output: a command and what
+// it printed pasted after "$ cmd" or in a terminal fence, a log line
+// quoted from a result. A decision grounded in that text would be the
+// tool's word passed off as the speaker's ("We decided to use evil-orm" in
+// a cat of CHANGELOG.md), so a decision's source leaves it out.
+
+var (
+	// groundPromptRe is a pasted shell command line.
+	groundPromptRe = lazyRE(`^\s{0,3}\$ \S`)
+	// groundFenceRe is a code fence line and its info string.
+	groundFenceRe = lazyRE("^\\s{0,3}(```+|~~~+)\\s*([\\w+-]*)")
+	// groundQuoteRe is a quoted span: “…”, "…" or `…`.
+	groundQuoteRe = lazyRE("“[^”]{12,}”|\"[^\"\\n]{12,}\"|`[^`\\n]{12,}`")
+)
+
+// groundConsoleInfo are fence info strings of terminal sessions and output.
+var groundConsoleInfo = map[string]bool{"console": true, "shell-session": true, "terminal": true, "output": true, "log": true}
+
+// minToolEcho is the shortest line or quoted span taken to repeat tool
+// output when the window's output holds it: shorter ones ("go test ./...")
+// are as likely the speaker's own.
+const minToolEcho = 16
+
+// ownWords is text without the command output nested in it ("$ cmd" and
+// the lines under it up to a blank line, terminal fences) and without the
+// lines and quoted spans the window's tool output holds verbatim.
+func (w *citeWindow) ownWords(text string) string {
+	tool := w.foldedToolText()
+	var out []string
+	fence, console, output := "", false, false
+	for _, l := range strings.Split(text, "\n") {
+		if fence != "" {
+			if m := groundFenceRe.FindStringSubmatch(l); m != nil && strings.HasPrefix(m[1], fence) && m[2] == "" {
+				fence = ""
+			}
+			if !console {
+				out = append(out, l)
+			}
+			continue
+		}
+		if m := groundFenceRe.FindStringSubmatch(l); m != nil {
+			fence, console, output = m[1], groundConsoleInfo[strings.ToLower(m[2])], false
+			if !console {
+				out = append(out, l)
+			}
+			continue
+		}
+		if strings.TrimSpace(l) == "" {
+			output = false
+			out = append(out, l)
+			continue
+		}
+		if output || groundPromptRe.MatchString(l) {
+			output = true
+			continue
+		}
+		if f := foldText(strings.TrimLeft(l, " >*-•")); len(f) >= minToolEcho && strings.Contains(tool, f) {
+			continue
+		}
+		out = append(out, groundQuoteRe.ReplaceAllStringFunc(l, func(q string) string {
+			if f := foldText(strings.Trim(q, "“”\"`")); len(f) >= minToolEcho && strings.Contains(tool, f) {
+				return ""
+			}
+			return q
+		}))
+	}
+	return strings.Join(out, "\n")
+}
+
+// foldedToolText is the window's tool output folded by foldText.
+func (w *citeWindow) foldedToolText() string {
+	if w.toolText == nil {
+		var b strings.Builder
+		for _, m := range w.order {
+			for _, r := range m.ToolResults {
+				b.WriteString(foldText(r.Content))
+				b.WriteString("\n")
+			}
+		}
+		t := b.String()
+		w.toolText = &t
+	}
+	return *w.toolText
+}
+
+// foldText lower-cases s and joins its runs of white space into one
+// space, so a quote matches its source across line breaks and case.
+func foldText(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }

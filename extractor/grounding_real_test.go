@@ -46,6 +46,9 @@ func acceptRate(os []overlap, need func(n int) int) float64 {
 // the first and refuses the others; the rule of "two words or 30%,
 // whichever is smaller" is reported alongside for comparison.
 func TestGroundingOnRealTranscripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	if raceEnabled {
 		t.Skip("rates over the whole corpus, no concurrency: the plain run measures them (see raceEnabled)")

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -119,9 +120,27 @@ func runGoalCases(t *testing.T, tests []goalCase) {
 
 // forSharedTranscripts calls fn with the file name and parse of each
 // transcript of the shared corpus that parses (the folder's FORMATS.md and
-// SOURCES.md left out); never when the corpus is absent.
+// SOURCES.md left out); never when the corpus is absent. The corpus is
+// parsed once per test binary (sharedParsed) and shared by every caller:
+// fn reads the transcript and must not change it.
 func forSharedTranscripts(fn func(name string, tr *handoff.Transcript)) {
+	for _, p := range sharedParsed() {
+		fn(p.name, p.tr)
+	}
+}
+
+// parsedFile is one parsed transcript of the shared corpus.
+type parsedFile struct {
+	name string
+	tr   *handoff.Transcript
+}
+
+// sharedParsed parses the shared corpus on first use: the exactness
+// sweeps read it whole, and each parsing it again cost seconds of CPU
+// (a third of a sweep under -race).
+var sharedParsed = sync.OnceValue(func() []parsedFile {
 	files, _ := filepath.Glob(filepath.Join(sharedDir, "transcripts", "*", "*"))
+	var out []parsedFile
 	for _, f := range files {
 		if strings.HasSuffix(f, "FORMATS.md") || strings.HasSuffix(f, "SOURCES.md") {
 			continue
@@ -130,6 +149,7 @@ func forSharedTranscripts(fn func(name string, tr *handoff.Transcript)) {
 		if err != nil {
 			continue
 		}
-		fn(filepath.Base(f), tr)
+		out = append(out, parsedFile{filepath.Base(f), tr})
 	}
-}
+	return out
+})

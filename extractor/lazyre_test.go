@@ -38,6 +38,9 @@ func TestLazyPatternsCompile(t *testing.T) {
 // the pattern, so every text meets a share of the patterns: all of it
 // would take half a minute of CPU.
 func TestLazyGatesMatchLikeRegexp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	heads, lines := corpusTexts(t)
 	texts := messageTexts(t)

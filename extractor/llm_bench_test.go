@@ -72,6 +72,9 @@ func newCounter(tb testing.TB) *capacity.Counter {
 // through the fake server, reports calls and tokens sent, and checks that
 // a second run over the same histories makes no calls at all.
 func TestBatchOverRealTranscripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	sessions := realClaudeCode(t)
 	if raceEnabled {

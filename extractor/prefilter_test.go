@@ -66,6 +66,9 @@ func TestRequiredLiterals(t *testing.T) {
 }
 
 func TestGatedMatchesLikeRegexp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	// Texts the gates' edge cases turn on: case, the k and s folds,
 	// matches at the start, the end and across lines.
@@ -222,6 +225,9 @@ func TestSplitSource(t *testing.T) {
 // failed results of the shared corpus: leaving out the patterns whose
 // literals the whole output lacks must not change any line's score.
 func TestLineScorerScoresLikeLineScore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	checked, pruned := 0, 0
 	forSharedTranscripts(func(f string, tr *handoff.Transcript) {
@@ -258,6 +264,9 @@ func TestLineScorerScoresLikeLineScore(t *testing.T) {
 // paths against the plain regexp chain it skips, on edge cases and every
 // command of the shared corpus.
 func TestNormalizeCommandSkipsLikeRegexps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	plain := func(cmd string) string {
 		c := strings.TrimSpace(spaceRun.Regexp().ReplaceAllString(cmd, " "))
@@ -315,6 +324,9 @@ func raceSample(items []string) []string {
 // regexp matches in passes the screen, and MatchString and FindAllString
 // answer as the regexp's own.
 func TestScreensExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	texts := messageTexts(t)
 	if len(texts) < 1000 {
@@ -387,6 +399,9 @@ func TestScreensExact(t *testing.T) {
 // byte and lines of prose), so matches cross blank lines and windows
 // touch, overlap and stand apart; and on the corpus's texts.
 func TestFindNearLikeRegexp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	fragments := []string{
 		"", " ", "\t", "\f", "\r", "  \t ", "\v", "plain prose here", "x.go:12:", "  a.c:3:4: ", "src/x.ts:9",

@@ -33,6 +33,9 @@ func repoAtSnapshot(t *testing.T) (string, *handoff.GitState) {
 }
 
 func TestCompare(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	tests := []struct {
 		name     string
 		change   func(t *testing.T, dir string, snap *handoff.GitState)

@@ -237,6 +237,9 @@ func TestParseClaudeInputErrors(t *testing.T) {
 }
 
 func TestParseClaudeInputBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	big := `{"session_id":"s1","transcript_path":"/t","hook_event_name":"PostToolUse","tool_name":"Read","tool_response":"` +
 		strings.Repeat("x", MaxInputBytes) + `"}`
 	_, err := ParseClaudeInput(strings.NewReader(big))

@@ -112,3 +112,59 @@ func BenchmarkNew(b *testing.B) {
 		New()
 	}
 }
+
+// largestShared returns the largest file of the shared transcripts (the
+// checkout's sibling ../shared, or a worktree's ../../shared), or "".
+func largestShared(tb testing.TB) (string, string) {
+	tb.Helper()
+	var best string
+	var size int64
+	for _, root := range []string{filepath.Join("..", "..", "shared", "transcripts"), filepath.Join("..", "..", "..", "shared", "transcripts"), "/work/shared/transcripts"} {
+		_ = filepath.WalkDir(root+string(filepath.Separator), func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			if fi, err := d.Info(); err == nil && fi.Size() > size {
+				best, size = path, fi.Size()
+			}
+			return nil
+		})
+		if best != "" {
+			break
+		}
+	}
+	if best == "" {
+		return "", ""
+	}
+	data, err := os.ReadFile(best)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return filepath.Base(best), string(data)
+}
+
+// BenchmarkGitleaksTier is what running gitleaks' catalogue and the own
+// rules as data (gitleaks_scan.go) adds to redaction, on the largest
+// shared transcript: "without" is the redactor with that tier switched
+// off, measured in the same run.
+func BenchmarkGitleaksTier(b *testing.B) {
+	name, text := largestShared(b)
+	if text == "" {
+		b.Skip("../shared/transcripts not present")
+	}
+	b.Logf("file: %s (%d bytes)", name, len(text))
+	with := New()
+	without := New()
+	without.gl = nil
+	for _, tt := range []struct {
+		name string
+		r    *Redactor
+	}{{"without", without}, {"with", with}} {
+		b.Run(tt.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				_ = tt.r.String(text)
+			}
+		})
+	}
+}

@@ -235,7 +235,9 @@ func catalogue() []shapeRule {
 	// AI providers.
 	add(rule("anthropic-api-key", KindAnthropic, "sk-ant-", word+`{20,}`).withDigit().noTail())
 	add(rule("openai-api-key", KindOpenAI, "sk-", word+`{20,}`).withDigit().noTail())
-	add(many("huggingface-access-token", "huggingface", []string{"hf_"}, b62+`{30,}`)...)
+	// Exactly 34 letters, as gitleaks has it: C identifiers such as
+	// hf_servingcellpriority…_h_prio (Wireshark dissectors) are longer.
+	add(rule("huggingface-access-token", "huggingface", "hf_", `[A-Za-z]{34}`))
 	add(rule("huggingface-organization-api-token", "huggingface", "api_org_", b62+`{30,}`))
 
 	// Cloud providers.
@@ -331,6 +333,9 @@ func catalogue() []shapeRule {
 	add(rule("sendgrid-api-token", "sendgrid", "SG.", word+`{16,32}\.`+word+`{30,50}`))
 	add(rule("sendinblue-api-token", "sendinblue", "xkeysib-", lhex+`{64}-`+b62+`{16}`))
 	add(rule("twilio-api-key", "twilio", "SK", hex+`{32}`).withEntropy(3))
+	// Not in gitleaks (its twilio rule is the API key's): the account SID
+	// every Twilio key acts for, which issue 32 found leaking.
+	add(rule("twilio-account-sid", "twilio", "AC", lhex+`{32}`).withEntropy(3))
 	add(rule("mailgun-private-api-token", "mailgun", "key-", lhex+`{32}`).withEntropy(3))
 	add(rule("mailgun-pub-key", "mailgun", "pubkey-", lhex+`{32}`).withEntropy(3))
 	add(rule("typeform-api-token", "typeform", "tfp_", `[A-Za-z0-9\-_.=]{59}`))

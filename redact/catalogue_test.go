@@ -143,6 +143,7 @@ func catalogueSamples() map[string]func(g *gen, p string) string {
 		"sendgrid-api-token":               func(g *gen, p string) string { return p + g.str(csWord, 22) + "." + g.str(csWord, 43) },
 		"sendinblue-api-token":             func(g *gen, p string) string { return p + g.str(csLHex, 64) + "-" + g.str(csB62, 16) },
 		"twilio-api-key":                   s(csLHex, 32),
+		"twilio-account-sid":               s(csLHex, 32),
 		"mailgun-private-api-token":        s(csLHex, 32),
 		"mailgun-pub-key":                  s(csLHex, 32),
 		"typeform-api-token":               s(csWord, 59),

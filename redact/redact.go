@@ -5,23 +5,25 @@
 //
 // # Catalogue
 //
-// The shaped secrets (a vendor prefix and a body of known alphabet and
-// length) follow gitleaks' default rule set (config/gitleaks.toml, its
-// rules generated from cmd/generate/config/rules): every rule there whose
-// secret has a recognisable shape is in catalogue.go under the gitleaks rule
-// id, and catalogue_test.go holds one sample per rule and fails when a rule
-// has none. The rules gitleaks can only find next to a vendor's name
-// ("heroku … = <uuid>", "twilio … = <32 hex>") are covered by the generic
-// assignment rule below, which looks at the key's ending and the value's
-// shape instead of the vendor name.
+// Three sets of rules. catalogue.go holds hand-written shape rules for the
+// common vendors (a literal prefix and a body of known alphabet and length),
+// dispatched by their first two bytes so the scan stays fast. gitleaks'
+// whole default catalogue (config/gitleaks.toml, about 220 rules) runs as
+// data: gitleaks_rules.go is generated from a gitleaks snapshot by
+// internal/gitleaksgen, and gitleaks_scan.go runs each rule as gitleaks
+// does — only where one of its keywords occurs, with its secret group,
+// entropy floor and allowlists — on a window around the keyword. own_rules.go
+// adds, in the same form, what gitleaks misses (Groq, xAI, Replicate keys,
+// Sentry DSNs, FCM server keys, presigned URL signatures, .netrc and
+// .pgpass lines). Every rule has true- and false-positive samples
+// (internal/secretsamples, gitleaks' own for its rules), and the tests fail
+// for a rule without one. Where several rules find one secret, the
+// hand-written rules name its kind.
 //
-// gitleaks itself is not a dependency: github.com/zricethezav/gitleaks/v8
-// pulls in viper, wazero (its RE2 is WebAssembly), archive readers, zerolog
-// and lipgloss — some 70 modules for a CLI that needs one table of
-// patterns — and its detector runs each of ~200 regexps over every
-// fragment, an order of magnitude below the 50 MB/s this package must keep.
-// Own rules, written for RE2 and checked against that catalogue, keep the
-// build small and the scan fast.
+// gitleaks' code is not a dependency: github.com/zricethezav/gitleaks/v8
+// pulls in viper, wazero, archive readers, zerolog and lipgloss — some 70
+// modules for a CLI that needs one table of patterns. Its rules are MIT
+// licensed; the generated files carry the notice.
 //
 // # How the scan works
 //
@@ -126,6 +128,8 @@ type Redactor struct {
 
 	basic     lazyRegexp
 	awsSecret lazyRegexp
+	// gl runs gitleaks' catalogue as generated (gitleaks_rules.go).
+	gl *glEngine
 }
 
 // New compiles the patterns. Compiling takes a while, so build one and
@@ -135,6 +139,7 @@ func New() *Redactor {
 		rules:     catalogue(),
 		names:     newNameIndex(),
 		infix:     infixCatalogue(),
+		gl:        newGLEngine(),
 		basic:     lazyCompile(`^(?i:basic)[ \t]+([A-Za-z0-9+/]{8,}={0,2})`),
 		awsSecret: lazyCompile(`^(?:\\?["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?["'])?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`),
 	}
@@ -183,6 +188,9 @@ func (r *Redactor) Find(s string) []Finding {
 	acc.merge(sc.strong)
 	acc.merge(sc.keyed)
 	acc.merge(sc.generic)
+	// gitleaks' rules last: where the rules above found a secret their
+	// kind stays, and gitleaks adds what they missed.
+	acc.merge(sc.catalog)
 	// JSON escapes can hide a secret from the scan above ("sk\u002d…",
 	// "https:\/\/user:pw@…"): each line that has such an escape is
 	// scanned again unescaped, up to two levels deep, and what is found
@@ -217,7 +225,7 @@ func (r *Redactor) findUnescaped(line string, base int, acc *accepted) {
 		view, offs = v, m
 		var inner scanner
 		r.scan(view, &inner)
-		for _, list := range [][]Finding{inner.strong, inner.keyed, inner.generic} {
+		for _, list := range [][]Finding{inner.strong, inner.keyed, inner.generic, inner.catalog} {
 			mapped := make([]Finding, 0, len(list))
 			for _, f := range list {
 				if g, ok := mapBack(f, offs, len(line)); ok {
@@ -262,6 +270,8 @@ func (r *Redactor) redactCount(s string) (string, int) {
 // survives.
 type scanner struct {
 	strong, keyed, generic []Finding
+	// catalog: gitleaks' rules, run as data (gitleaks_scan.go).
+	catalog []Finding
 	// shapeUntil: catalogue rules do not start inside a shape already
 	// matched (accepted or not), which keeps "sk-sk-sk-…" linear.
 	shapeUntil int
@@ -354,6 +364,9 @@ func (r *Redactor) scan(s string, sc *scanner) {
 	}
 	for _, rule := range r.infix {
 		r.matchInfix(s, rule, sc)
+	}
+	if r.gl != nil {
+		r.gl.find(s, sc)
 	}
 }
 

@@ -115,6 +115,9 @@ func uEscape(s string) string {
 // document (String and JSON), and clipped at every offset by Clip. No
 // 16-byte piece of the secret may remain.
 func TestShapesNeverLeak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	r := New()
 	all := shapes(t)

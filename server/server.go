@@ -6,8 +6,10 @@ package server
 
 import (
 	"context"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
@@ -119,8 +121,15 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", s.page(s.indexPage))
 	mux.HandleFunc("GET /workflows/{id}", s.page(s.workflowPage))
 	mux.HandleFunc("GET /search", s.page(s.searchPage))
-	static := http.FileServerFS(staticFS())
 	mux.HandleFunc("GET /static/{file}", func(w http.ResponseWriter, r *http.Request) {
-		static.ServeHTTP(w, r) // files only: no directory listing
+		// The file by its decoded name, from web/static only: serving the
+		// request's path let "/static/..%2flayout.html" (one segment to
+		// the mux, "../layout.html" once decoded) reach the templates.
+		name := r.PathValue("file")
+		if !fs.ValidPath(name) || strings.ContainsAny(name, `/\`) || name == "." {
+			http.NotFound(w, r)
+			return
+		}
+		http.ServeFileFS(w, r, staticFS(), "static/"+name)
 	})
 }

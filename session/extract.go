@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,6 +23,11 @@ import (
 type ExtractOptions struct {
 	// Files are the session transcripts to extract.
 	Files []string
+	// Format reads every file in this format; "" detects each file's
+	// from its content, as compile does, and skips a file that detects
+	// as plain prose (a README is no session): only an explicit
+	// FormatPlain reads prose.
+	Format transcript.Format
 	// Extractor extracts each session; required.
 	Extractor extractor.Extractor
 	// Name and Version identify the extractor. A session is marked done
@@ -76,7 +82,9 @@ type extractMark struct {
 // ExtractAll is the batch engine behind `handoff extract`: it builds and
 // stores a snapshot of every file (trigger extract, dated at the session's
 // last message, no git state: the working tree today says nothing about a
-// past session), Concurrency at a time. A session already extracted with
+// past session), Concurrency at a time. A workflow the run creates is
+// filed as imported history (handoff.WorkflowImported), so live work
+// stays first; a workflow that existed keeps its status. A session already extracted with
 // the same content and extractor is loaded instead, so an interrupted run
 // resumes where it stopped. A file that is not a transcript is an outcome
 // (Skipped), not an error; the error is for what must stop the whole run
@@ -153,6 +161,14 @@ feed:
 // did. The second result is an error that must stop the whole run.
 func extractOne(ctx context.Context, s Store, opts ExtractOptions, path string) (Outcome, error) {
 	out := Outcome{Path: path}
+	format := opts.Format
+	if format == transcript.FormatAuto {
+		var err error
+		if format, err = detectFile(path); err != nil {
+			out.Skipped, out.Err = true, err
+			return out, nil
+		}
+	}
 	mark, err := markKey(path, opts.Version)
 	if err != nil {
 		out.Skipped, out.Err = true, err
@@ -167,7 +183,7 @@ func extractOne(ctx context.Context, s Store, opts ExtractOptions, path string) 
 	// Parsed from the file, streaming: a session that grew since it was
 	// hashed is marked under its older content and extracted again next
 	// time, which errs on the safe side.
-	t, err := transcript.ParseFile(ctx, path, transcript.Options{Source: path, Logger: opts.Logger})
+	t, err := transcript.ParseFile(ctx, path, transcript.Options{Format: format, Source: path, Logger: opts.Logger})
 	if err != nil {
 		if ctx.Err() != nil {
 			return out, nil
@@ -181,6 +197,11 @@ func extractOne(ctx context.Context, s Store, opts ExtractOptions, path string) 
 		// --since and newest-first orders follow the history's own time.
 		in.Now = func() time.Time { return end }
 	}
+	_, err = s.Workflow(ctx, DefaultWorkflowID(t))
+	existed := err == nil
+	if err != nil && handoff.ErrorCode(err) != handoff.ENOTFOUND {
+		return out, fmt.Errorf("%s: %w", path, err)
+	}
 	cp, err := Checkpoint(ctx, s, t, CheckpointOptions{Build: in, Logger: opts.Logger})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -189,6 +210,9 @@ func extractOne(ctx context.Context, s Store, opts ExtractOptions, path string) 
 		return out, fmt.Errorf("%s: %w", path, err)
 	}
 	snap := cp.Snapshot
+	if err := fileAsImported(ctx, s, snap, existed && !cp.Unchanged); err != nil && ctx.Err() == nil {
+		return out, fmt.Errorf("%s: %w", path, err)
+	}
 	out.Snapshot = snap
 	// Mark it done only if the extractor asked for answered: a session the
 	// fallback stood in for is extracted again next time.
@@ -239,4 +263,62 @@ func markKey(path, version string) (string, error) {
 	h.Write([]byte{0})
 	fmt.Fprint(h, handoff.SnapshotSchemaVersion)
 	return "extract-session:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// importedReason is the event detail of a workflow filed as history.
+const importedReason = "history imported by handoff extract"
+
+// fileAsImported marks the workflow of an extracted snapshot as imported
+// history when the extraction created it: it is in progress only because
+// a save creates workflows so. A workflow that existed before (live work,
+// or history a person reopened) keeps its status, unless keep is false and
+// it is still in progress with this extract snapshot as its newest (an
+// earlier run stored it and stopped before filing it).
+func fileAsImported(ctx context.Context, s Store, snap *handoff.Snapshot, keep bool) error {
+	if keep {
+		return nil
+	}
+	wf, err := s.Workflow(ctx, snap.WorkflowID)
+	if err != nil {
+		return fmt.Errorf("file workflow %s as imported: %w", snap.WorkflowID, err)
+	}
+	if wf.Status != handoff.WorkflowInProgress {
+		return nil
+	}
+	latest, err := s.LatestSnapshot(ctx, wf.ID)
+	if err != nil || latest.ID != snap.ID || latest.Trigger != handoff.TriggerExtract {
+		return err
+	}
+	if err := s.SetWorkflowStatus(ctx, wf.ID, handoff.WorkflowImported, importedReason); err != nil {
+		return fmt.Errorf("file workflow %s as imported: %w", wf.ID, err)
+	}
+	return nil
+}
+
+// detectHeadBytes is how much of a file detectFile reads, as much as
+// transcript.Parse gives Detect.
+const detectHeadBytes = 64 << 10
+
+// detectFile decides a file's format from its first bytes, as compile
+// does. Plain prose is not taken for a session: EINVALID, naming the
+// flag that reads it anyway.
+func detectFile(path string) (transcript.Format, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	head := make([]byte, detectHeadBytes)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	format, err := transcript.Detect(head[:n])
+	if err != nil {
+		return "", err
+	}
+	if format == transcript.FormatPlain {
+		return "", handoff.Errorf(handoff.EINVALID, "plain prose, not a recognised transcript format (--format plain reads it anyway)")
+	}
+	return format, nil
 }

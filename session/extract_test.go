@@ -133,7 +133,59 @@ type extractFake struct {
 	saveErr error
 }
 
+func (f *extractFake) Workflow(_ context.Context, id string) (*handoff.Workflow, error) {
+	return nil, handoff.Errorf(handoff.ENOTFOUND, "no workflow %q", id)
+}
 func (f *extractFake) CacheGet(context.Context, string) ([]byte, bool, error) { return nil, false, nil }
 func (f *extractFake) SaveSnapshot(context.Context, *handoff.Snapshot, store.WorkflowInfo) error {
 	return f.saveErr
+}
+
+// TestExtractFilesHistory: a file that reads as prose is skipped unless
+// the format is forced to plain; a workflow the run creates is imported
+// history, one that was live before stays as it was.
+func TestExtractFilesHistory(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	readme := filepath.Join(dir, "README.md")
+	if err := os.WriteFile(readme, []byte("# notes\n\nWe decided to use Redis for the rate limiter.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := history(t)[:2] // the sample and a grown copy: one session
+	s := openStore(t)
+	opts := extractOpts(t, append([]string{readme}, files[0]))
+	rep, err := ExtractAll(ctx, s, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := rep.Outcomes[0]; !o.Skipped || handoff.ErrorCode(o.Err) != handoff.EINVALID {
+		t.Errorf("README: %+v, want skipped as prose", o)
+	}
+	sample := rep.Outcomes[1].Snapshot
+	if sample == nil {
+		t.Fatalf("sample not extracted: %+v", rep.Outcomes[1])
+	}
+	if wf, err := s.Workflow(ctx, sample.WorkflowID); err != nil || wf.Status != handoff.WorkflowImported {
+		t.Errorf("extracted workflow: %+v, %v; want imported", wf, err)
+	}
+
+	opts.Format = "plain"
+	opts.Files = []string{readme}
+	if rep, err := ExtractAll(ctx, s, opts); err != nil || rep.Extracted != 1 {
+		t.Errorf("--format plain: %+v, %v; want the README read", rep, err)
+	}
+
+	// Live work extract meets keeps its status.
+	live := openStore(t)
+	snap := &handoff.Snapshot{WorkflowID: sample.WorkflowID, Trigger: handoff.TriggerManual, Goal: "live"}
+	if err := live.SaveSnapshot(ctx, snap, store.WorkflowInfo{Name: "live"}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = ExtractAll(ctx, live, extractOpts(t, files[1:]))
+	if err != nil || rep.Outcomes[0].Snapshot == nil || rep.Outcomes[0].Snapshot.WorkflowID != sample.WorkflowID {
+		t.Fatalf("grown sample: %+v, %v; want a snapshot of workflow %s", rep, err, sample.WorkflowID)
+	}
+	if wf, err := live.Workflow(ctx, sample.WorkflowID); err != nil || wf.Status != handoff.WorkflowInProgress {
+		t.Errorf("live workflow after extract: %+v, %v; want in_progress", wf, err)
+	}
 }

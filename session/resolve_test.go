@@ -2,7 +2,9 @@ package session
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/handoff-cli/handoff"
@@ -39,7 +41,9 @@ func TestResolve(t *testing.T) {
 	}{
 		{"exact id", Ref{Workflow: "wf_aaa111"}, "wf_aaa111", ""},
 		{"unique prefix", Ref{Workflow: "wf_aaa"}, "wf_aaa111", ""},
+		{"unique prefix without wf_", Ref{Workflow: "aab"}, "wf_aab222", ""},
 		{"ambiguous prefix", Ref{Workflow: "wf_aa"}, "", handoff.EINVALID},
+		{"ambiguous prefix without wf_", Ref{Workflow: "aa"}, "", handoff.EINVALID},
 		{"unknown id", Ref{Workflow: "wf_zzz"}, "", handoff.ENOTFOUND},
 		{"an id does not fall back to the directory", Ref{Workflow: "wf_zzz", Dir: proj}, "", handoff.ENOTFOUND},
 		{"session id", Ref{SessionID: "sess-42", Dir: proj}, "sess-42", ""},
@@ -62,6 +66,86 @@ func TestResolve(t *testing.T) {
 				t.Fatalf("got %v, %v; want %s", wf, err, tt.want)
 			}
 		})
+	}
+}
+
+func TestResolveSnapshot(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	save := func(id, wf string) {
+		t.Helper()
+		snap := &handoff.Snapshot{ID: id, WorkflowID: wf, Trigger: handoff.TriggerManual, Goal: id}
+		if err := s.SaveSnapshot(ctx, snap, store.WorkflowInfo{Name: wf}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save("snap_k7m2aaaaaaaa", "wf_one111111111")
+	save("snap_k7m2bbbbbbbb", "wf_one111111111") // the latest of wf_one
+	save("snap_q9zzcccccccc", "7f3c2a1e-5b6d-4c3b-9a8f-000000000001")
+	save("snap_7f3cdddddddd", "wf_two222222222") // clashes with the workflow 7f3c…
+	tests := []struct {
+		ref      string
+		want     string // snapshot id
+		wantCode string
+		cands    []string // snapshots, then workflows
+	}{
+		{"snap_k7m2aaaaaaaa", "snap_k7m2aaaaaaaa", "", nil},
+		{"snap_k7m2a", "snap_k7m2aaaaaaaa", "", nil},
+		{"k7m2b", "snap_k7m2bbbbbbbb", "", nil},
+		{"wf_one111111111", "snap_k7m2bbbbbbbb", "", nil}, // a workflow: its latest
+		{"one1", "snap_k7m2bbbbbbbb", "", nil},
+		{"wf_tw", "snap_7f3cdddddddd", "", nil},
+		{"7f3c2a1e", "snap_q9zzcccccccc", "", nil},
+		{"k7m2", "", handoff.EINVALID, []string{"snap_k7m2aaaaaaaa", "snap_k7m2bbbbbbbb"}},
+		{"7f3c", "", handoff.EINVALID, []string{"snap_7f3cdddddddd", "7f3c2a1e-5b6d-4c3b-9a8f-000000000001"}},
+		{"zzzz", "", handoff.ENOTFOUND, nil},
+		{"", "", handoff.EINVALID, nil},
+	}
+	for _, tt := range tests {
+		got, err := ResolveSnapshot(ctx, s, tt.ref)
+		if tt.wantCode != "" {
+			if handoff.ErrorCode(err) != tt.wantCode {
+				t.Errorf("%q: %v, %v; want code %s", tt.ref, got, err, tt.wantCode)
+			}
+			if tt.cands != nil {
+				amb, ok := errors.AsType[*AmbiguousError](err)
+				if !ok || !slices.Equal(append(amb.Snapshots, amb.Workflows...), tt.cands) {
+					t.Errorf("%q: candidates of %v; want %v", tt.ref, err, tt.cands)
+				}
+			}
+			continue
+		}
+		if err != nil || got.ID != tt.want {
+			t.Errorf("%q: %v, %v; want %s", tt.ref, got, err, tt.want)
+		}
+	}
+	// A workflow reference that is a snapshot's names its workflow.
+	if wf, err := Resolve(ctx, s, Ref{Workflow: "snap_q9zz"}); err != nil || wf.ID != "7f3c2a1e-5b6d-4c3b-9a8f-000000000001" {
+		t.Errorf("workflow of a snapshot ref: %v, %v", wf, err)
+	}
+}
+
+func TestTargetWorkflow(t *testing.T) {
+	ctx := context.Background()
+	s := seed(t, map[string]string{"wf_aaa111": t.TempDir()})
+	tests := []struct {
+		ref      string
+		create   bool
+		want     string
+		wantCode string
+	}{
+		{"wf_aaa111", false, "wf_aaa111", ""},
+		{"aaa", false, "wf_aaa111", ""},
+		{"wf_new", false, "", handoff.ENOTFOUND}, // never created silently
+		{"wf_new", true, "wf_new", ""},
+		{"wf_aaa111", true, "", handoff.ECONFLICT},
+		{"", true, "", handoff.EINVALID},
+	}
+	for _, tt := range tests {
+		got, err := TargetWorkflow(ctx, s, tt.ref, tt.create)
+		if handoff.ErrorCode(err) != tt.wantCode || got != tt.want {
+			t.Errorf("TargetWorkflow(%q, %t) = %q, %v; want %q, code %q", tt.ref, tt.create, got, err, tt.want, tt.wantCode)
+		}
 	}
 }
 

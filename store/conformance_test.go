@@ -13,6 +13,9 @@ import (
 // file per test; the migration case opens a file written with the old
 // schema.
 func TestConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	open := func(t *testing.T, path string) storetest.Store {
 		s, err := store.Open(context.Background(), path, store.Options{})
 		if err != nil {

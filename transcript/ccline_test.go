@@ -14,6 +14,9 @@ import (
 // json.Unmarshal, value and error, on the edge cases its fast walk turns
 // on and on every line of the shared Claude Code transcripts.
 func TestDecodeCCLineMatchesUnmarshal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	lines := []string{
 		`{"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1"}`,

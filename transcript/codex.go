@@ -69,6 +69,14 @@ type codexLine struct {
 	Payload   json.RawMessage `json:"payload"`
 }
 
+// codexRecord is codexLine with its payload decoded in the same pass, the
+// common case of codexParser.record.
+type codexRecord struct {
+	Timestamp string        `json:"timestamp"`
+	Type      string        `json:"type"`
+	Payload   *codexPayload `json:"payload"`
+}
+
 type codexPayload struct {
 	Type string `json:"type"`
 
@@ -185,6 +193,15 @@ func (p *codexParser) record(d *Decoder, line []byte, lineNo int) error {
 	if isBlank(line) {
 		return nil
 	}
+	// Each line is decoded once: the envelope and its payload object in
+	// one json.Unmarshal. Anything else (no payload or a null one, a
+	// payload that is not an object, no type, a timestamp that is not a
+	// string, a field of the wrong type) takes the two-step path below,
+	// which reads it as it always has and words its errors.
+	var rec codexRecord
+	if json.Unmarshal(line, &rec) == nil && rec.Payload != nil && rec.Type != "" {
+		return p.envelope(d, rec.Type, rec.Timestamp, rec.Payload, lineNo)
+	}
 	var l codexLine
 	if err := json.Unmarshal(line, &l); err != nil {
 		return fmt.Errorf("malformed JSON: %w", jsonReason(err))
@@ -204,11 +221,16 @@ func (p *codexParser) record(d *Decoder, line []byte, lineNo int) error {
 			return fmt.Errorf("malformed %s payload: %w", l.Type, jsonReason(err))
 		}
 	}
-	ts := parseTime(stringValue(l.Timestamp))
+	return p.envelope(d, l.Type, stringValue(l.Timestamp), &pl, lineNo)
+}
+
+// envelope handles one {timestamp,type,payload} line, its payload decoded.
+func (p *codexParser) envelope(d *Decoder, typ, timestamp string, pl *codexPayload, lineNo int) error {
+	ts := parseTime(timestamp)
 	d.seeTime(ts)
 	base := handoff.Message{Timestamp: ts, Line: lineNo, Sidechain: p.replay}
-	p.trackEnd(l.Type, &pl)
-	switch l.Type {
+	p.trackEnd(typ, pl)
+	switch typ {
 	case "session_meta":
 		s := &d.t.Session
 		p.metas++
@@ -243,9 +265,9 @@ func (p *codexParser) record(d *Decoder, line []byte, lineNo int) error {
 			d.t.Session.CWD = pl.CWD
 		}
 	case "response_item":
-		p.item(d, base, &pl)
+		p.item(d, base, pl)
 	case "event_msg":
-		p.event(d, base, &pl)
+		p.event(d, base, pl)
 	case "compacted":
 		text := stringValue(pl.Message)
 		if strings.TrimSpace(text) == "" {
@@ -684,7 +706,8 @@ func codexContent(raw json.RawMessage) (string, error) {
 		return "", nil
 	}
 	if raw[0] == '"' {
-		return stringValue(raw), nil
+		s, _ := jsonString(raw) // validated with the line: unquoted in one pass
+		return s, nil
 	}
 	var parts []struct {
 		Type string `json:"type"`
@@ -730,7 +753,7 @@ func codexOutput(raw json.RawMessage) string {
 	}
 	switch raw[0] {
 	case '"':
-		s := stringValue(raw)
+		s, _ := jsonString(raw) // validated with the line: unquoted in one pass
 		if strings.HasPrefix(s, `{"output"`) {
 			var old struct {
 				Output   string `json:"output"`

@@ -94,6 +94,9 @@ var conformance = []struct {
 }
 
 func TestConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	if _, err := os.Stat(sharedDir); err != nil {
 		t.Skipf("shared transcripts absent: %v", err)

@@ -465,7 +465,11 @@ func (c *consoleBuilder) flushTurn() {
 				c.cur.Text = words
 			}
 		}
-		if c.cur.Text != "" || len(c.cur.ToolCalls) > 0 {
+		if c.cur.Role == handoff.RoleAssistant && nestsOutput(c.cur.Text) {
+			for _, m := range splitPastedOutput(*c.cur) {
+				c.dec.add(m)
+			}
+		} else if c.cur.Text != "" || len(c.cur.ToolCalls) > 0 {
 			c.dec.add(*c.cur)
 		}
 		c.cur = nil
@@ -488,4 +492,42 @@ func appendLine(lines []string, l string, blanks int) []string {
 		lines = append(lines, "")
 	}
 	return append(lines, l)
+}
+
+// nestsOutput reports whether an assistant turn's text holds a pasted
+// command ("$ cmd" line) or a terminal fence: output the assistant
+// quoted, which must not read as its words.
+func nestsOutput(text string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		if shellPromptRe.MatchString(l) {
+			return true
+		}
+		if m := fenceRe.FindStringSubmatch(l); m != nil && consoleFenceInfo[strings.ToLower(m[2])] {
+			return true
+		}
+	}
+	return false
+}
+
+// splitPastedOutput splits an assistant turn of a terminal paste as a
+// plain transcript's turn is split (assistantMessages): its words, the
+// commands it pasted as calls and their output as results. The turn's
+// thinking goes on its first message, the tool lines ("⏺ Bash(…)") of the
+// turn on its last assistant message, where the results after the turn
+// answer them.
+func splitPastedOutput(m handoff.Message) []handoff.Message {
+	out := assistantMessages(plainTurn{role: handoff.RoleAssistant, line: m.Line - 1, body: strings.Split(m.Text, "\n")})
+	if len(out) == 0 {
+		return []handoff.Message{m}
+	}
+	out[0].Thinking = m.Thinking
+	if len(m.ToolCalls) > 0 {
+		last := &out[len(out)-1]
+		if last.Role != handoff.RoleAssistant {
+			out = append(out, handoff.Message{Role: handoff.RoleAssistant, Line: m.Line})
+			last = &out[len(out)-1]
+		}
+		last.ToolCalls = append(last.ToolCalls, m.ToolCalls...)
+	}
+	return out
 }

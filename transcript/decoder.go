@@ -47,49 +47,15 @@ type formatParser interface {
 func NewDecoder(format Format, opts Options) (*Decoder, error) {
 	opts = opts.withDefaults()
 	d := &Decoder{opts: opts, format: format}
-	switch format {
-	case FormatClaudeCode:
-		d.parser = newClaudeParser()
-		d.t.Session.Agent = "claude-code"
-	case FormatCodex:
-		d.parser = newCodexParser()
-		d.t.Session.Agent = "codex"
-	case FormatOpenAIChat:
-		d.parser = &openaiParser{toolNames: map[string]string{}}
-	case FormatPlain:
-		d.parser = &plainParser{}
-	case FormatClaudeStream:
-		d.parser = newClaudeParser()
-		d.t.Session.Agent = "claude-code"
-	case FormatCodexExec:
-		d.parser = &codexExecParser{}
-		d.t.Session.Agent = "codex"
-	case FormatGemini:
-		d.parser = newGeminiParser()
-		d.t.Session.Agent = "gemini-cli"
-	case FormatClaudeConsole:
-		d.parser = &docParser{name: "Claude Code terminal paste", decode: decodeClaudeConsole}
-	case FormatGeminiConsole:
-		d.parser = &docParser{name: "Gemini CLI terminal paste", decode: decodeGeminiConsole}
-	case FormatAider:
-		d.parser = &docParser{name: "Aider chat history", decode: decodeAider}
-	case FormatSpecStory:
-		d.parser = &docParser{name: "SpecStory markdown", decode: decodeSpecStory}
-	case FormatSWEAgent:
-		d.parser = &docParser{name: "SWE-agent trajectory", decode: decodeSWEAgent}
-	case FormatOpenHands:
-		d.parser = &docParser{name: "OpenHands trajectory", decode: decodeOpenHands}
-	case FormatCline:
-		d.parser = &docParser{name: "Cline task messages", decode: decodeCline}
-	case FormatAnthropic:
-		d.parser = &docParser{name: "Anthropic Messages request", decode: decodeAnthropic}
-	case FormatOpenAIResponses:
-		d.parser = &docParser{name: "OpenAI Responses input", decode: decodeResponses}
-	case FormatAuto:
+	if format == FormatAuto {
 		return nil, handoff.Errorf(handoff.EINVALID, "a decoder needs a known format: detect it first (supported formats: %s)", supportedList())
-	default:
+	}
+	spec, ok := lookup(format)
+	if !ok {
 		return nil, handoff.Errorf(handoff.EINVALID, "unknown format %q (supported: %s)", format, supportedList())
 	}
+	d.parser = spec.newParser()
+	d.t.Session.Agent = spec.agent
 	d.t.Session.Format = string(format)
 	d.t.Session.Source = opts.Source
 	return d, nil
@@ -236,7 +202,7 @@ func (d *Decoder) Session() handoff.SessionInfo { return d.t.Session }
 // it is false, and a line that adds no message is metadata, not text.
 func (d *Decoder) MultiLine() bool {
 	switch p := d.parser.(type) {
-	case *plainParser, *docParser:
+	case *plainParser, *docParser, *streamParser:
 		return true
 	case *openaiParser:
 		return p.mode == modeDocument

@@ -3,11 +3,13 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
 )
+
+// sqliteMagic opens every SQLite database file.
+const sqliteMagic = "SQLite format 3\x00"
 
 // detectLines is how many non-blank lines Detect examines: enough to get
 // past the metadata lines Claude Code writes first (summary,
@@ -55,37 +57,39 @@ var (
 )
 
 // Detect decides the format of a transcript from its first bytes (Parse
-// gives it up to 64 KiB; the last line may be cut). JSON lines are
-// examined one by one, so a metadata line first does not decide the
-// answer. Empty input, binary data and JSON of an unknown shape are
-// EINVALID errors that name the supported formats.
+// gives it up to 64 KiB; the last line may be cut), asking the registry's
+// detectors in registry order. JSON lines are examined one by one, so a
+// metadata line first does not decide the answer. Empty input, binary
+// data and JSON of an unknown shape are EINVALID errors that say what the
+// input looks like and name the supported formats.
 func Detect(head []byte) (Format, error) {
 	head = bytes.TrimPrefix(head, []byte("\uFEFF"))
 	trimmed := bytes.TrimSpace(head)
 	if len(trimmed) == 0 {
 		return FormatAuto, handoff.Errorf(handoff.EINVALID, "empty transcript: no content to detect a format from")
 	}
+	if bytes.HasPrefix(trimmed, []byte(sqliteMagic)) {
+		return FormatAuto, handoff.Errorf(handoff.EINVALID, "unrecognised input: a SQLite database (an agent's session store?); name the file instead of piping it, and handoff reads the stores it knows (handoff formats)")
+	}
 	if looksBinary(trimmed) {
 		return FormatAuto, handoff.Errorf(handoff.EINVALID, "unrecognised input: binary data, not a transcript (supported formats: %s)", supportedList())
 	}
+	specs := registry()
 	if trimmed[0] != '{' && trimmed[0] != '[' {
-		return detectText(trimmed), nil
+		for _, s := range specs {
+			if s.text != nil && s.text(trimmed) {
+				return s.info.Name, nil
+			}
+		}
+		return FormatPlain, nil
 	}
-	return detectJSON(trimmed)
+	return detectJSON(specs, trimmed)
 }
 
-// detectText classifies input that is not JSON.
-func detectText(b []byte) Format {
-	switch {
-	case specStoryRe.Match(b):
-		return FormatSpecStory
-	case aiderRe.Match(b):
-		return FormatAider
-	}
-	// Count the lines only a terminal paste has: ⏺ replies, ⎿ results
-	// and the welcome box for Claude Code; ✦ replies and boxed tool runs
-	// for Gemini CLI.
-	cc, gem := 0, 0
+// consoleMarks counts the lines only a terminal paste has: ⏺ replies, ⎿
+// results and the welcome box for Claude Code (cc); ✦ replies and boxed
+// tool runs for Gemini CLI (gem).
+func consoleMarks(b []byte) (cc, gem int) {
 	for rest := b; len(rest) > 0; {
 		l := rest
 		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
@@ -105,17 +109,11 @@ func detectText(b []byte) Format {
 			}
 		}
 	}
-	switch {
-	case cc > 0 && cc >= gem:
-		return FormatClaudeConsole
-	case gem > 0:
-		return FormatGeminiConsole
-	}
-	return FormatPlain
+	return cc, gem
 }
 
 // detectJSON classifies input that starts like JSON.
-func detectJSON(b []byte) (Format, error) {
+func detectJSON(specs []formatSpec, b []byte) (Format, error) {
 	weak := FormatAuto // a format some line suggested, if none decided
 	rest := b
 	for seen := 0; seen < detectLines && len(rest) > 0; {
@@ -130,9 +128,10 @@ func detectJSON(b []byte) (Format, error) {
 			continue
 		}
 		seen++
-		switch f := classifyJSONLine(l); f {
-		case FormatAuto:
-		case FormatOpenAIChat:
+		f, strong := classifyJSONLine(specs, l)
+		switch {
+		case f == FormatAuto:
+		case !strong:
 			weak = f
 		default:
 			return f, nil
@@ -143,90 +142,102 @@ func detectJSON(b []byte) (Format, error) {
 	}
 	// No complete line decided it: a pretty-printed document, or a first
 	// line longer than the head. Fall back on the field names present.
-	if f := classifyDocument(b); f != FormatAuto {
+	if f := classifyDocument(specs, b); f != FormatAuto {
 		return f, nil
 	}
-	return FormatAuto, handoff.Errorf(handoff.EINVALID, "unrecognised JSON transcript: no known message layout (supported formats: %s)", supportedList())
+	return FormatAuto, handoff.Errorf(handoff.EINVALID, "unrecognised JSON transcript: %s, no known message layout (supported formats: %s)", describeJSON(b), supportedList())
 }
 
 // classifyDocument guesses a whole JSON document's format from the field
 // names in (the start of) it.
-func classifyDocument(b []byte) Format {
-	has := func(s string) bool { return bytes.Contains(b, []byte(s)) }
-	switch {
-	case sweTrajRe.Match(b):
-		return FormatSWEAgent
-	case b[0] == '[' && openHandsRe.Match(b) && ohEventRe.Match(b):
-		return FormatOpenHands
-	case b[0] == '[' && clineTypeRe.Match(b) && clineTSRe.Match(b):
-		return FormatCline
-	case geminiChatRe.Match(b) && has(`"sessionId"`):
-		return FormatGemini
-	case has(`"sessionId"`) && (has(`"parentUuid"`) || has(`"leafUuid"`) || has(`"uuid"`)):
-		return FormatClaudeCode
-	case has(`"payload"`) && (has(`"session_meta"`) || has(`"response_item"`)):
-		return FormatCodex
-	case b[0] == '{' && messagesKeyRe.Match(b) && anthropicKeyRe.Match(b):
-		return FormatAnthropic
-	case b[0] == '{' && responsesKeyRe.Match(b) && !messagesKeyRe.Match(b):
-		return FormatOpenAIResponses
-	case b[0] == '[' && responsesItemRe.Match(b) && !has(`"payload"`):
-		return FormatOpenAIResponses
-	case b[0] == '[' && geminiPartsRe.Match(b) && !has(`"content"`):
-		return FormatGemini
-	case has(`"role"`):
-		return FormatOpenAIChat
+func classifyDocument(specs []formatSpec, b []byte) Format {
+	for _, s := range specs {
+		if s.doc != nil && s.doc(b) {
+			return s.info.Name
+		}
 	}
 	return FormatAuto
 }
 
-// classifyJSONLine says which format one complete JSON line belongs to,
-// or FormatAuto when it does not tell.
-func classifyJSONLine(l []byte) Format {
-	if l[0] == '[' {
-		if !json.Valid(l) {
-			return FormatAuto
-		}
-		return classifyDocument(l)
-	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(l, &obj) != nil {
-		return FormatAuto
-	}
-	var typ, subtype string
-	_ = json.Unmarshal(obj["type"], &typ)
-	_ = json.Unmarshal(obj["subtype"], &subtype)
-	_, hasPayload := obj["payload"]
-	_, hasSession := obj["sessionId"]
-	switch {
-	case hasPayload && codexTypes[typ]:
-		return FormatCodex
-	case !hasPayload && (typ == "thread.started" || typ == "turn.started" || strings.HasPrefix(typ, "item.") && hasAny(obj, "item")):
-		return FormatCodexExec
-	case !hasPayload && codexItemTypes[typ] && hasAny(obj, "role", "call_id", "summary"):
-		return FormatCodex // an envelope-less (≤ 0.2x) rollout: bare response items
-	case hasAny(obj, "session_id") && !hasSession && (typ == "system" && subtype == "init" || typ == "result" || (claudeTypes[typ] && hasAny(obj, "parent_tool_use_id"))):
-		return FormatClaudeStream
-	case hasSession && hasAny(obj, "projectHash"):
-		return FormatGemini
-	case (typ == "gemini" || typ == "user" || typ == "info") && hasAny(obj, "content") && !hasAny(obj, "message", "uuid"):
-		return FormatGemini
-	case hasSession && hasAny(obj, "uuid", "parentUuid", "leafUuid", "messageId"):
-		return FormatClaudeCode
-	case claudeTypes[typ]:
-		return FormatClaudeCode
-	case hasAny(obj, "trajectory") && hasAny(obj, "history", "info"):
-		return FormatSWEAgent
-	case hasAny(obj, "messages", "input", "system") || hasAny(obj, "role"):
-		if f := classifyDocument(l); f != FormatAuto && f != FormatOpenAIChat {
-			return f
-		}
-		if hasAny(obj, "role", "messages") {
-			return FormatOpenAIChat
-		}
-	}
-	return FormatAuto
+// jsonLine is one JSON object line as the line detectors see it.
+type jsonLine struct {
+	obj          map[string]json.RawMessage
+	typ, subtype string
 }
+
+// has reports whether the line has any of the keys.
+func (l *jsonLine) has(keys ...string) bool { return hasAny(l.obj, keys...) }
+
+// classifyJSONLine says which format one complete JSON line belongs to,
+// and whether that decides it (strong) or only suggests it; FormatAuto
+// when it does not tell.
+func classifyJSONLine(specs []formatSpec, raw []byte) (Format, bool) {
+	if raw[0] == '[' {
+		if !json.Valid(raw) {
+			return FormatAuto, false
+		}
+		f := classifyDocument(specs, raw)
+		return f, f != FormatOpenAIChat
+	}
+	l := jsonLine{}
+	if json.Unmarshal(raw, &l.obj) != nil {
+		return FormatAuto, false
+	}
+	_ = json.Unmarshal(l.obj["type"], &l.typ)
+	_ = json.Unmarshal(l.obj["subtype"], &l.subtype)
+	for _, s := range specs {
+		if s.line != nil && s.line(&l) {
+			return s.info.Name, true
+		}
+	}
+	// A request body or a message on one line: judged as a document.
+	if l.has("messages", "input", "system", "role") {
+		if f := classifyDocument(specs, raw); f != FormatAuto && f != FormatOpenAIChat {
+			return f, true
+		}
+	}
+	for _, s := range specs {
+		if s.weakLine != nil && s.weakLine(&l) {
+			return s.info.Name, false
+		}
+	}
+	return FormatAuto, false
+}
+
+// geminiLine recognises a Gemini CLI JSONL line: the session metadata
+// line, or a message record ({id, type: user|gemini|info, content}).
+func geminiLine(l *jsonLine) bool {
+	return l.has("sessionId") && l.has("projectHash") ||
+		(l.typ == "gemini" || l.typ == "user" || l.typ == "info") && l.has("content") && !l.has("message", "uuid")
+}
+
+// geminiDoc recognises a Gemini CLI chat document, or a /chat save
+// checkpoint (an array of {role: user|model, parts}) that no more
+// specific layout claims.
+func geminiDoc(b []byte) bool {
+	if geminiChatRe.Match(b) && bytesContains(b, `"sessionId"`) {
+		return true
+	}
+	return b[0] == '[' && geminiPartsRe.Match(b) && !bytesContains(b, `"content"`) &&
+		!claudeDoc(b) && !codexDoc(b) && !responsesArray(b)
+}
+
+// claudeDoc recognises Claude Code records in a document.
+func claudeDoc(b []byte) bool {
+	return bytesContains(b, `"sessionId"`) && (bytesContains(b, `"parentUuid"`) || bytesContains(b, `"leafUuid"`) || bytesContains(b, `"uuid"`))
+}
+
+// codexDoc recognises Codex rollout records in a document.
+func codexDoc(b []byte) bool {
+	return bytesContains(b, `"payload"`) && (bytesContains(b, `"session_meta"`) || bytesContains(b, `"response_item"`))
+}
+
+// responsesArray recognises an array of OpenAI Responses items.
+func responsesArray(b []byte) bool {
+	return b[0] == '[' && responsesItemRe.Match(b) && !bytesContains(b, `"payload"`)
+}
+
+func bytesContains(b []byte, s string) bool { return bytes.Contains(b, []byte(s)) }
 
 func hasAny(obj map[string]json.RawMessage, keys ...string) bool {
 	for _, k := range keys {

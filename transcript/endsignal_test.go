@@ -12,6 +12,9 @@ import (
 // read from the files by hand (the last event of each), "" where the
 // session just stops.
 func TestRealEndSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	if _, err := os.Stat(sharedDir); err != nil {
 		t.Skipf("shared transcripts absent: %v", err)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // objectMembers calls fn with each top-level member of the JSON object
@@ -147,9 +149,75 @@ func jsonString(v []byte) (string, error) {
 	case string(v) == "null":
 		return "", nil
 	case len(v) > 0 && v[0] == '"':
+		if s, ok := unquoteValid(v); ok {
+			return s, nil
+		}
 		var s string
 		err := json.Unmarshal(v, &s)
 		return s, err
 	}
 	return "", fmt.Errorf("expected a JSON string, got %.20s", v)
+}
+
+// unquoteValid decodes the escapes of a JSON string literal the line's
+// decode has already validated, in one pass, as encoding/json does (a lone
+// or mismatched surrogate becomes U+FFFD); json.Unmarshal would check the
+// whole literal again before decoding it. ok is false for anything it does
+// not expect of a valid literal (the caller then asks encoding/json).
+func unquoteValid(v []byte) (s string, ok bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	body := v[1 : len(v)-1]
+	out := make([]byte, 0, len(body))
+	for len(body) > 0 {
+		i := bytes.IndexByte(body, '\\')
+		if i < 0 {
+			out = append(out, body...)
+			break
+		}
+		out = append(out, body[:i]...)
+		body = body[i:]
+		if len(body) < 2 {
+			return "", false
+		}
+		switch c := body[1]; c {
+		case '"', '\\', '/':
+			out = append(out, c)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, n := hex4(body[2:])
+			if n < 0 {
+				return "", false
+			}
+			body = body[6:]
+			if utf16.IsSurrogate(r) {
+				r2, n2 := rune(-1), -1
+				if len(body) >= 6 && body[0] == '\\' && body[1] == 'u' {
+					r2, n2 = hex4(body[2:])
+				}
+				if dec := utf16.DecodeRune(r, r2); n2 >= 0 && dec != utf8.RuneError {
+					out = utf8.AppendRune(out, dec)
+					body = body[6:]
+					continue
+				}
+				r = utf8.RuneError
+			}
+			out = utf8.AppendRune(out, r)
+			continue
+		default:
+			return "", false
+		}
+		body = body[2:]
+	}
+	return string(out), true
 }

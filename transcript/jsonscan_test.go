@@ -1,7 +1,10 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -121,6 +124,52 @@ func TestContentBlocksMatchUnmarshal(t *testing.T) {
 		var c ccContent
 		if err := c.UnmarshalJSON([]byte(bad)); err == nil {
 			t.Errorf("%s accepted", bad)
+		}
+	}
+}
+
+// TestUnquoteValidMatchesUnmarshal checks the one-pass unquoting of valid
+// string literals against encoding/json: every escape, surrogate pairs,
+// lone, reversed and truncated surrogates, and random text marshalled by
+// encoding/json itself (with and without HTML escaping).
+func TestUnquoteValidMatchesUnmarshal(t *testing.T) {
+	lits := []string{
+		`""`, `"plain"`, `"a\"b\\c\/d"`, `"\b\f\n\r\t"`, `"\u00e9\u4e2d"`, `"\u0000x"`,
+		`"\ud83d\ude00"`, `"\ud83d"`, `"\ud83dx"`, `"\ude00\ud83d"`, `"\ud83d\u0041"`,
+		`"\ud83d\ud83d\ude00"`, `"end\\"`, `"\uD83D\uDE00 upper"`, `"é 中 😀 raw"`,
+		`"\ud83d\n"`, `"x\u0041"`,
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			switch rng.IntN(6) {
+			case 0:
+				b.WriteRune(rune(rng.IntN(0x20)))
+			case 1:
+				b.WriteString(`"\/<>&` + "\u2028")
+			case 2:
+				b.WriteRune(rune(rng.IntN(0x10FFFF)))
+			default:
+				b.WriteRune(rune(0x20 + rng.IntN(0x60)))
+			}
+		}
+		m, _ := json.Marshal(b.String())
+		lits = append(lits, string(m))
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(b.String())
+		lits = append(lits, strings.TrimSuffix(buf.String(), "\n"))
+	}
+	for _, lit := range lits {
+		var want string
+		if err := json.Unmarshal([]byte(lit), &want); err != nil {
+			t.Fatalf("test literal %s: %v", lit, err)
+		}
+		got, ok := unquoteValid([]byte(lit))
+		if !ok || got != want {
+			t.Errorf("unquoteValid(%s) = %q, %v; encoding/json %q", lit, got, ok, want)
 		}
 	}
 }

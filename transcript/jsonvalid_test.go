@@ -24,6 +24,9 @@ var validSeeds = []string{
 }
 
 func TestValidJSONMatchesEncodingJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	for _, s := range validSeeds {
 		if got, want := validJSON([]byte(s)), json.Valid([]byte(s)); got != want {

@@ -68,10 +68,18 @@ func decodeAider(d *Decoder, doc []byte) error {
 			// one of Aider's confirmations, not a request.
 			cur.Meta = true
 		}
+		if cur.Role == handoff.RoleUser && lastAssistant >= 0 && architectHandoff(cur.Text, d.t.Messages[lastAssistant].Text) {
+			// Architect mode: the editor model's input, logged as "####"
+			// lines, is the architect's reply just before it.
+			cur.Meta = true
+		}
 		if cur.Text != "" {
 			i := d.add(*cur)
 			if cur.Role == handoff.RoleAssistant {
 				lastAssistant = i
+			}
+			if cur.Role == handoff.RoleUser && !cur.Meta {
+				pastedTestRun(d, cur.Text, cur.Line)
 			}
 		}
 		if m := aiderRunRe.FindStringSubmatch(cur.Text); m != nil && cur.Role == handoff.RoleUser {
@@ -96,9 +104,12 @@ func decodeAider(d *Decoder, doc []byte) error {
 		case aiderStartRe.MatchString(l):
 			flush()
 			// Aider writes local time without a zone; it is read as UTC
-			// so the result does not depend on where it is parsed.
-			if t, err := time.Parse("2006-01-02 15:04:05", aiderStartRe.FindStringSubmatch(l)[1]); err == nil {
-				d.seeTime(t)
+			// so the result does not depend on where it is parsed. It is
+			// when a run of the chat started, never when it ended: only
+			// StartedAt takes it.
+			if t, err := time.Parse("2006-01-02 15:04:05", aiderStartRe.FindStringSubmatch(l)[1]); err == nil &&
+				(d.t.Session.StartedAt.IsZero() || t.Before(d.t.Session.StartedAt)) {
+				d.t.Session.StartedAt = t
 			}
 			lastAssistant = -1
 		case strings.HasPrefix(l, "####"):
@@ -147,6 +158,43 @@ func decodeAider(d *Decoder, doc []byte) error {
 	}
 	flush()
 	return nil
+}
+
+// architectHandoff reports whether a "####" block is architect mode's
+// hand-over to the editor model: the architect's reply repeated as the
+// editor's input (whitespace aside).
+func architectHandoff(user, assistant string) bool {
+	u, a := strings.Join(strings.Fields(user), " "), strings.Join(strings.Fields(assistant), " ")
+	return len(u) >= 20 && u == a
+}
+
+var (
+	// pytestSessionRe and pytestSummaryRe find a pytest run pasted into a
+	// message: its header rule or its closing summary rule.
+	pytestSessionRe = lazyRE(`(?m)^=+ test session starts =+\s*$`)
+	pytestSummaryRe = lazyRE(`(?m)^=+ (?:[^=\n]*\b(\d+) (?:failed|errors?)\b[^=\n]*|[^=\n]*\bpassed\b[^=\n]*) in [\d.]+s(?: \([^)]*\))? =+\s*$`)
+)
+
+// pastedTestRun adds the pytest run the person pasted into a message as
+// a test run (a call and its result, Meta), so the tests it failed are
+// known: Aider logs what was pasted, not a command.
+func pastedTestRun(d *Decoder, text string, line int) {
+	if !pytestSessionRe.MatchString(text) && !pytestSummaryRe.MatchString(text) {
+		return
+	}
+	code := 0
+	if m := pytestSummaryRe.FindStringSubmatch(text); m != nil && m[1] != "" {
+		code = 1
+	} else if strings.Contains(text, "FAILED ") || strings.Contains(text, "\nE   ") {
+		code = 1
+	}
+	id := fmt.Sprintf("aider-pasted-%d", line)
+	in, _ := json.Marshal(map[string]string{"command": "pytest"})
+	d.add(handoff.Message{Role: handoff.RoleAssistant, Line: line, Meta: true,
+		ToolCalls: []handoff.ToolCall{{ID: id, Name: "run", Input: in}}})
+	out, orig := d.clipOutput(text)
+	d.add(handoff.Message{Role: handoff.RoleTool, Line: line,
+		ToolResults: []handoff.ToolResult{{CallID: id, Name: "run", Content: out, OriginalBytes: orig, ExitCode: &code}}})
 }
 
 // aiderOutput is a /run's output as Aider logged it: its "> " lines,

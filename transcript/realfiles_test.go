@@ -23,6 +23,9 @@ func claudeFiles(tb testing.TB) []string {
 }
 
 func TestRealClaudeCodeFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	for _, path := range claudeFiles(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {

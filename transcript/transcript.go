@@ -68,6 +68,29 @@ const (
 	// FormatCodex is an OpenAI Codex CLI rollout JSONL file
 	// (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl).
 	FormatCodex Format = "codex"
+	// FormatOpenCode is an OpenCode session: `opencode export` JSON, its
+	// storage directory or its SQLite database.
+	FormatOpenCode Format = "opencode"
+	// FormatCopilotCLI is a GitHub Copilot CLI events.jsonl.
+	FormatCopilotCLI Format = "copilot-cli"
+	// FormatCopilotShare is Copilot CLI's /share markdown.
+	FormatCopilotShare Format = "copilot-share"
+	// FormatCursorExport is Cursor's "Export chat" markdown.
+	FormatCursorExport Format = "cursor-export"
+	// FormatDroid is a Factory droid session JSONL.
+	FormatDroid Format = "droid"
+	// FormatPi is a pi coding agent session JSONL.
+	FormatPi Format = "pi"
+	// FormatGoose is a Goose session JSONL.
+	FormatGoose Format = "goose"
+	// FormatKimi is a Kimi CLI context.jsonl.
+	FormatKimi Format = "kimi-cli"
+	// FormatCrush is a Crush session, read from its SQLite store.
+	FormatCrush Format = "crush"
+	// FormatVSCodeChat is a VS Code chat session (chatSessions/<id>.json).
+	FormatVSCodeChat Format = "vscode-chat"
+	// FormatContinue is a Continue session (~/.continue/sessions/<id>.json).
+	FormatContinue Format = "continue"
 	// FormatPlain is plain text: the whole input is one user message, or
 	// role-prefixed turns ("User:", "Assistant:") when both roles appear.
 	FormatPlain Format = "plain"
@@ -77,34 +100,31 @@ const (
 type FormatInfo struct {
 	Name        Format `json:"name"`
 	Description string `json:"description"`
+	// Agent is the agent whose sessions the format holds, when it is one
+	// agent's.
+	Agent string `json:"agent,omitempty"`
+	// Looks is what input of the format looks like, for messages ("an
+	// OpenCode export").
+	Looks string `json:"looks"`
 	// Example is a typical path where such a file is found.
 	Example string `json:"example"`
+	// Locations are where the agent keeps its sessions, the places
+	// `handoff latest` looks.
+	Locations []string `json:"locations,omitempty"`
 	// Aliases are other names --format accepts for it.
 	Aliases []string `json:"aliases,omitempty"`
 }
 
-// Formats lists the supported formats, so the CLI can show what it reads
-// without hard-coding it. It is the single list: ParseFormat, NewDecoder
-// and error messages all follow it.
+// Formats lists the supported formats in detection order, so the CLI can
+// show what it reads without hard-coding it. It is the registry's list:
+// ParseFormat, NewDecoder, Detect and error messages all follow it.
 func Formats() []FormatInfo {
-	return []FormatInfo{
-		{Name: FormatClaudeCode, Description: "Claude Code session JSONL (one JSON event per line)", Example: "~/.claude/projects/<project>/<session-id>.jsonl", Aliases: []string{"claude", "claudecode", "claude_code", "cc"}},
-		{Name: FormatClaudeStream, Description: "Claude Code print-mode stream (claude -p --output-format stream-json)", Example: "./claude-stream.jsonl", Aliases: []string{"stream-json", "claude-stream", "claude-stream-json"}},
-		{Name: FormatClaudeConsole, Description: "Claude Code terminal paste (\"> \" prompts, ⏺ replies, ⎿ tool results)", Example: "./claude-session.txt", Aliases: []string{"claude-paste", "claude-terminal"}},
-		{Name: FormatCodex, Description: "OpenAI Codex CLI rollout JSONL (session_meta, response_item, event_msg, compacted)", Example: "~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl", Aliases: []string{"codex-cli", "codex_cli", "rollout"}},
-		{Name: FormatCodexExec, Description: "OpenAI Codex CLI non-interactive events (codex exec --json)", Example: "./codex-exec.jsonl", Aliases: []string{"codex-exec", "codex-json"}},
-		{Name: FormatGemini, Description: "Gemini CLI chat JSON / JSONL, or a /chat save checkpoint", Example: "~/.gemini/tmp/<project-hash>/chats/session-<time>.json", Aliases: []string{"gemini", "gemini_cli", "geminicli"}},
-		{Name: FormatGeminiConsole, Description: "Gemini CLI terminal paste (\"> \" prompts, ✦ replies, boxed tool runs)", Example: "./gemini-session.txt", Aliases: []string{"gemini-paste", "gemini-terminal"}},
-		{Name: FormatAider, Description: "Aider chat history markdown", Example: "./.aider.chat.history.md", Aliases: []string{"aider-md", "aider-chat"}},
-		{Name: FormatSpecStory, Description: "SpecStory markdown export (Claude Code, Codex, Cursor, … sessions)", Example: "./.specstory/history/<date>-<title>.md", Aliases: []string{"spec-story", "specstory-md"}},
-		{Name: FormatSWEAgent, Description: "SWE-agent trajectory (.traj JSON, v0 and v1)", Example: "./trajectories/<user>/<run>/<instance>/<instance>.traj", Aliases: []string{"sweagent", "swe_agent", "traj"}},
-		{Name: FormatOpenHands, Description: "OpenHands trajectory: JSON array of action/observation events", Example: "./trajectory.json", Aliases: []string{"open-hands", "openhands-traj"}},
-		{Name: FormatCline, Description: "Cline / Roo Code task messages (ui_messages.json: say/ask events)", Example: "<vscode globalStorage>/saoudrizwan.claude-dev/tasks/<id>/ui_messages.json", Aliases: []string{"roo", "roo-code", "cline-ui"}},
-		{Name: FormatAnthropic, Description: "Anthropic Messages API request ({system, messages} with content blocks)", Example: "./request.json", Aliases: []string{"anthropic", "anthropic-request", "messages-api"}},
-		{Name: FormatOpenAIResponses, Description: "OpenAI Responses API input items ({input: [...]} or an array of items)", Example: "./responses-input.json", Aliases: []string{"responses", "openai-responses-input"}},
-		{Name: FormatOpenAIChat, Description: "OpenAI Chat Completions messages: JSON array, {\"messages\":[...]}, or JSONL of messages", Example: "./conversation.json", Aliases: []string{"openai", "openai_chat", "chat", "chatgpt"}},
-		{Name: FormatPlain, Description: "Plain text: one user message, or \"User:\"/\"Assistant:\" turns", Example: "./notes.txt", Aliases: []string{"text", "txt"}},
+	specs := registry()
+	out := make([]FormatInfo, len(specs))
+	for i, s := range specs {
+		out[i] = s.info
 	}
+	return out
 }
 
 // supportedList is the comma-separated format names for error messages.
@@ -183,6 +203,9 @@ type Options struct {
 	// RecentToolResults is how many of the latest tool results keep
 	// MaxToolOutputBytes. Zero means DefaultRecentToolResults.
 	RecentToolResults int
+	// Session picks one session of a store that holds many (an OpenCode
+	// database or storage directory); empty reads the newest.
+	Session string
 	// Source names the input (a file path, or "-" for standard input);
 	// it is stored in SessionInfo.Source and used in messages.
 	Source string
@@ -241,6 +264,25 @@ func Parse(ctx context.Context, r io.Reader, opts Options) (*handoff.Transcript,
 		}
 		opts.Logger.Debug("detected transcript format", "format", format, "source", opts.sourceName())
 	}
+	t, err := decodeAll(ctx, br, format, opts)
+	if err != nil && opts.Format != FormatAuto && handoff.ErrorCode(err) == handoff.EINVALID {
+		return nil, misread(err, format, head)
+	}
+	return t, err
+}
+
+// misread adds to a forced format's failure what the input looks like,
+// when detection would have read it as another format.
+func misread(err error, forced Format, head []byte) error {
+	f, derr := Detect(head)
+	if derr != nil || f == forced {
+		return err
+	}
+	return handoff.Errorf(handoff.EINVALID, "%w; the input looks like %s (--format %s)", err, looksLike(head), f)
+}
+
+// decodeAll feeds every line of br to a decoder of the format.
+func decodeAll(ctx context.Context, br *bufio.Reader, format Format, opts Options) (*handoff.Transcript, error) {
 	d, err := NewDecoder(format, opts)
 	if err != nil {
 		return nil, err
@@ -282,7 +324,13 @@ func ParseFile(ctx context.Context, path string, opts Options) (*handoff.Transcr
 	case err != nil:
 		return nil, fmt.Errorf("stat transcript: %w", err)
 	case fi.IsDir():
-		return nil, handoff.Errorf(handoff.EINVALID, "%s is a directory, not a transcript file", path)
+		t, err := parseStore(ctx, path, opts)
+		if handoff.ErrorCode(err) == handoff.EINVALID && strings.Contains(err.Error(), "not a session store") {
+			return nil, handoff.Errorf(handoff.EINVALID, "%s is a directory, not a transcript file or a session store handoff knows", path)
+		}
+		return t, err
+	case isSQLite(path):
+		return parseStore(ctx, path, opts)
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -33,9 +33,10 @@ type compileOptions struct {
 	json          bool
 	noStore       bool
 	noGit         bool
-	workflow      string
+	target        targetFlags
 	extract       extractorFlags
 	latest        bool
+	session       string
 }
 
 func (o *compileOptions) addFlags(cmd *cobra.Command) {
@@ -50,10 +51,11 @@ func (o *compileOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.json, "json", false, "print the snapshot as JSON instead of the resume prompt")
 	f.BoolVar(&o.noStore, "no-store", false, "do not save the snapshot in the database")
 	f.BoolVar(&o.noGit, "no-git", false, "do not read git state from the session's working directory")
-	f.StringVar(&o.workflow, "workflow", "", "workflow `id` to file the snapshot under (default: the session id, else the working directory)")
+	o.target.add(f, "the session id, else the working directory")
 	f.StringSliceVar(&o.disableRules, "disable-rule", nil, "switch off an extractor rule by `id` (the rulebook ablation; repeatable)")
 	_ = f.MarkHidden("disable-rule")
-	f.BoolVar(&o.latest, "latest", false, "compile the newest Claude Code, Codex or Gemini CLI session of the current directory (or one above it)")
+	f.BoolVar(&o.latest, "latest", false, "compile the newest agent session of the current directory (or one above it), from every store 'handoff formats' lists")
+	f.StringVar(&o.session, "session", "", "session `id` to read from a store that holds many (an OpenCode database or storage directory; default: the newest)")
 	o.extract.add(cmd)
 }
 
@@ -63,9 +65,11 @@ func (a *app) newLatestCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "latest",
 		Short: "Compile the newest agent session of the current directory (compile --latest)",
-		Long: `latest finds the most recently written Claude Code, Codex CLI or Gemini CLI
-session whose working directory is the current directory (else the nearest
-directory above it) and compiles it like 'handoff compile'.`,
+		Long: `latest finds the most recently written agent session whose working
+directory is the current directory (else the nearest directory above it), in
+every agent's store handoff knows ('handoff formats' lists where it looks:
+Claude Code, Codex CLI, Gemini CLI, OpenCode, Copilot CLI, Crush, pi, Goose,
+Kimi CLI, …), and compiles it like 'handoff compile'.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return o.run(cmd.Context(), args)
@@ -130,10 +134,10 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 			return err
 		}
 		a.status("latest %s session: %s (written %s)", found.agent, found.path, found.modTime.Local().Format("2006-01-02 15:04"))
-		args = []string{found.path}
+		args, o.session = []string{found.path}, found.session
 	}
 
-	t, err := a.readTranscript(ctx, args, transcript.Options{Format: format, Strict: o.strict, Logger: a.log()})
+	t, err := a.readTranscript(ctx, args, transcript.Options{Format: format, Strict: o.strict, Session: o.session, Logger: a.log()})
 	if err != nil {
 		return err
 	}
@@ -151,6 +155,15 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	wfID, _, err := o.target.named() // unstored (--no-store): the name as given
+	if err != nil {
+		return err
+	}
+	if s != nil {
+		if wfID, err = o.target.resolve(ctx, s); err != nil {
+			return err
+		}
+	}
 	rules, err := rulebook.Disable(o.disableRules...)
 	if err != nil {
 		return handoff.Errorf(handoff.EINVALID, "--disable-rule: %v", err)
@@ -162,7 +175,7 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 		Measure:   capacity.MeasureOptions{Model: o.model, ContextWindow: o.contextWindow},
 		Trigger:   handoff.TriggerManual,
 		ReadGit:   !o.noGit,
-		Workflow:  o.workflow,
+		Workflow:  wfID,
 	}
 	var snap *handoff.Snapshot
 	unchanged := false
@@ -174,7 +187,10 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 			// Render before storing: a --template that fails at run time
 			// must leave nothing behind.
 			target = renderFirst{Store: s, render: func(snap *handoff.Snapshot) error {
-				_, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
+				res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
+				if err == nil {
+					err = tooSmall(res)
+				}
 				return err
 			}}
 		}
@@ -197,6 +213,9 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	res, err := compiler.Compile(snap, compiler.Options{Budget: o.budget, Template: tmpl, Counter: counter})
 	if err != nil {
 		return fmt.Errorf("compile resume prompt: %w", err)
+	}
+	if err := tooSmall(res); err != nil {
+		return err
 	}
 	// The prompt is printed as compiled: the snapshot was redacted before
 	// compiling, and redacting again here could push it past the budget.

@@ -66,8 +66,8 @@ func TestShowPrefixes(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	mustRun(t, db, readFile(t, sampleTranscript), "--no-git", "-q")
-	second := mustRun(t, db, readFile(t, sampleTranscript), "--no-git", "-q", "--workflow", "abc-two", "--json")
-	mustRun(t, db, readFile(t, sampleTranscript), "--no-git", "-q", "--workflow", "abc-three")
+	second := mustRun(t, db, readFile(t, sampleTranscript), "--no-git", "-q", "--new-workflow", "abc-two", "--json")
+	mustRun(t, db, readFile(t, sampleTranscript), "--no-git", "-q", "--new-workflow", "abc-three")
 	var snap handoff.Snapshot
 	if err := json.Unmarshal([]byte(second.stdout), &snap); err != nil {
 		t.Fatal(err)

@@ -59,6 +59,9 @@ func (o *decisionsOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer s.Close()
+	if f.WorkflowID, err = workflowFilter(ctx, s, f.WorkflowID); err != nil {
+		return err
+	}
 	list, damaged, err := s.Decisions(ctx, f)
 	if err != nil {
 		return fmt.Errorf("query decisions: %w", err)
@@ -74,7 +77,7 @@ func (o *decisionsOptions) run(ctx context.Context) error {
 		a.status("no decisions match")
 		return nil
 	}
-	tb := a.newTable("WORKFLOW", "SESSION", "TYPE", "STATE", "DECISION", "WHY")
+	tb := a.newTable("WORKFLOW", "SESSION", "TYPE", "STATE", "DECISION", "WHY").cutLast(4)
 	for _, d := range list {
 		state := "current"
 		if d.SupersededBy != "" {
@@ -86,11 +89,15 @@ func (o *decisionsOptions) run(ctx context.Context) error {
 }
 
 // workflowLabel names a record's workflow in a table: its name (the
-// project directory) and its id, short on a terminal.
+// project directory) and its id; on a terminal the short id first, so a
+// cut column still shows what to copy.
 func (t *table) workflowLabel(o store.Origin) string {
 	id := t.id(o.WorkflowID)
-	if o.WorkflowName == "" || o.WorkflowName == o.WorkflowID {
+	switch {
+	case o.WorkflowName == "" || o.WorkflowName == o.WorkflowID:
 		return id
+	case t.tty:
+		return id + " " + o.WorkflowName
 	}
 	return o.WorkflowName + " (" + id + ")"
 }

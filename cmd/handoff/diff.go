@@ -5,7 +5,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/handoff-cli/handoff"
+
 	"github.com/handoff-cli/handoff/history"
+	"github.com/handoff-cli/handoff/session"
 )
 
 // diffOptions are the flags of `handoff diff`.
@@ -23,7 +26,12 @@ func (a *app) newDiffCmd() *cobra.Command {
 decisions added, superseded and no longer mentioned; errors fixed, new and
 no longer mentioned; files; tests; git; context use. Records are matched by
 content, since each session numbers its own records.`,
-		Args: cobra.RangeArgs(1, 2),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 || len(args) > 2 {
+				return handoff.Errorf(handoff.EINVALID, "diff takes one or two snapshots (ids or prefixes from 'handoff list'), got %d: handoff diff SNAPSHOT1 [SNAPSHOT2]", len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return o.run(cmd.Context(), args)
 		},
@@ -39,13 +47,13 @@ func (o *diffOptions) run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	from, err := s.Snapshot(ctx, args[0])
+	from, err := session.ResolveSnapshot(ctx, s, args[0])
 	if err != nil {
 		return err
 	}
 	to := from
 	if len(args) == 2 {
-		to, err = s.Snapshot(ctx, args[1])
+		to, err = session.ResolveSnapshot(ctx, s, args[1])
 	} else {
 		to, err = s.LatestSnapshot(ctx, from.WorkflowID)
 	}

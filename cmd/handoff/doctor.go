@@ -136,13 +136,13 @@ func hooksInstalled(path, agent string) (bool, string) {
 }
 
 func printDoctor(a *app, r *doctorReport) error {
-	tb := a.newTable("CHECK", "STATUS", "DETAIL")
+	tb := a.newTable("CHECK", "STATUS", "DETAIL").wrapLast()
 	tb.row("version", "ok", r.Version)
 	dbStatus := "ok"
 	if !r.DatabaseOK {
 		dbStatus = "-"
 	}
-	tb.row("database", dbStatus, fmt.Sprintf("%s (from %s): %s, %d workflow(s)", r.Database, r.DatabaseFrom, r.DatabaseNote, r.Workflows))
+	tb.row("database", dbStatus, fmt.Sprintf("%s (from %s): %s, %d workflow%s", r.Database, r.DatabaseFrom, r.DatabaseNote, r.Workflows, plural(r.Workflows)))
 	config := "none"
 	if r.Config != "" {
 		config = r.Config

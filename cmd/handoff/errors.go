@@ -52,6 +52,9 @@ func (o *errorsOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer s.Close()
+	if rf.WorkflowID, err = workflowFilter(ctx, s, rf.WorkflowID); err != nil {
+		return err
+	}
 	list, damaged, err := s.Errors(ctx, store.ErrorFilter{RecordFilter: rf, Unresolved: o.unresolved, Type: o.typ})
 	if err != nil {
 		return fmt.Errorf("query errors: %w", err)
@@ -67,7 +70,7 @@ func (o *errorsOptions) run(ctx context.Context) error {
 		a.status("no errors match")
 		return nil
 	}
-	tb := a.newTable("WORKFLOW", "SESSION", "TYPE", "RESOLUTION", "ERROR", "COMMAND")
+	tb := a.newTable("WORKFLOW", "SESSION", "TYPE", "RESOLUTION", "ERROR", "COMMAND").cutLast(4)
 	for _, e := range list {
 		tb.row(tb.workflowLabel(e.Origin), cellf("%d", e.SessionNumber), string(e.Type), string(e.Resolution), e.Message, e.Command)
 	}

@@ -19,6 +19,7 @@ type extractOptions struct {
 	json        bool
 	jsonl       bool
 	force       bool
+	format      string
 }
 
 func (a *app) newExtractCmd() *cobra.Command {
@@ -31,6 +32,12 @@ globs; ** matches any depth) — by default the Claude Code and Codex session
 folders, ~/.claude/projects/**/*.jsonl and ~/.codex/sessions/**/*.jsonl —
 stores a snapshot of each (trigger "extract", dated at the session's last
 message) and prints their decisions and errors.
+
+Each file's format is detected from its content, as compile does (every
+format of 'handoff formats'); a file that reads as plain prose, such as a
+README, is skipped unless --format plain. A workflow extract creates is
+filed as "imported" history: status lists it after the live work, and a
+new session in its directory does not join it.
 
 A session already extracted, unchanged and with the same extractor, model
 and prompt version is not extracted again, and the LLM's answers are
@@ -52,6 +59,7 @@ working tree today says nothing about a past session.`,
 	f.BoolVar(&o.json, "json", false, "print the records as a JSON array")
 	f.BoolVar(&o.jsonl, "jsonl", false, "print one JSON record per line, each session's as soon as it is done")
 	f.BoolVar(&o.force, "force", false, "extract sessions again even if already extracted")
+	f.StringVar(&o.format, "format", "", "read every file in this format (default: detect each, skipping plain prose; 'plain' reads prose too)")
 	return cmd
 }
 
@@ -63,6 +71,10 @@ func (o *extractOptions) run(ctx context.Context, args []string) error {
 	}
 	if o.json && o.jsonl {
 		return handoff.Errorf(handoff.EINVALID, "--json and --jsonl exclude each other")
+	}
+	format, err := parseFormatFlag(o.format)
+	if err != nil {
+		return err
 	}
 	files, err := sessionFiles(args, a.getenv("HOME"))
 	if err != nil {
@@ -89,7 +101,7 @@ func (o *extractOptions) run(ctx context.Context, args []string) error {
 
 	prog := a.newProgress(len(files))
 	rep, err := session.ExtractAll(ctx, s, session.ExtractOptions{
-		Files: files, Extractor: ex, Name: ex.name, Version: ex.version, Counter: counter,
+		Files: files, Format: format, Extractor: ex, Name: ex.name, Version: ex.version, Counter: counter,
 		Concurrency: o.concurrency, Force: o.force, Logger: a.log(),
 		Done: func(out session.Outcome) error {
 			if out.Skipped {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -137,7 +138,7 @@ func historyDir(t *testing.T) string {
 		filepath.Join(sub, "ratelimit.jsonl"): readFile(t, sampleTranscript),
 		filepath.Join(dir, "codex.jsonl"):     `{"timestamp":"2025-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x"}}` + "\n",
 		filepath.Join(dir, "notes.json"):      `{"unrelated": true}`,
-		filepath.Join(dir, "ignored.txt"):     "not picked up from a directory",
+		filepath.Join(dir, "ignored.txt"):     "prose, read from the directory and skipped: no session",
 	} {
 		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
@@ -155,7 +156,7 @@ func TestExtractStoresAndResumes(t *testing.T) {
 	// The real sessions make the batch a real one; under -race, which
 	// makes each extraction ten times slower, the sample alone exercises
 	// the same concurrency (see raceEnabled), and the plain run adds them.
-	if real, _ := filepath.Glob("../../../shared/transcripts/claude-code/*.jsonl"); len(real) > 0 && !raceEnabled {
+	if real, _ := filepath.Glob("../../../shared/transcripts/claude-code/*.jsonl"); len(real) > 0 && !raceEnabled && !testing.Short() {
 		args = append(args, "../../../shared/transcripts/claude-code")
 	}
 
@@ -194,8 +195,8 @@ func TestExtractStoresAndResumes(t *testing.T) {
 			t.Errorf("stderr does not report %q:\n%s", want, first.stderr)
 		}
 	}
-	if strings.Contains(first.stderr, "ignored.txt") {
-		t.Error("a .txt file in a directory was read")
+	if !regexp.MustCompile(`skipped \S*ignored.txt: plain prose`).MatchString(first.stderr) {
+		t.Errorf("a prose file in a directory was not skipped as prose:\n%s", first.stderr)
 	}
 	if !regexp.MustCompile(`\d+ call\(s\) · [1-9]\d* tokens`).MatchString(first.stderr) {
 		t.Errorf("summary lacks calls and tokens:\n%s", first.stderr)
@@ -553,7 +554,8 @@ func TestExpandPaths(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for _, p := range []string{"a/x.jsonl", "a/b/y.jsonl", "a/b/c/z.jsonl", "a/b/notes.txt", "d/w.json", "top.jsonl",
-		"m/proj/.aider.chat.history.md", "m/proj/README.md", "m/proj/.specstory/history/2025-01-01_chat.md", "m/proj/docs/notes.md"} {
+		"m/proj/.aider.chat.history.md", "m/proj/README.md", "m/proj/.specstory/history/2025-01-01_chat.md", "m/proj/docs/notes.md",
+		"m/proj/.git/HEAD", "m/proj/node_modules/x/package.json"} {
 		full := filepath.Join(dir, p)
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
@@ -575,14 +577,15 @@ func TestExpandPaths(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"a"}, []string{"a/b/c/z.jsonl", "a/b/y.jsonl", "a/x.jsonl"}},
+		// A directory: every file at any depth (extract tells sessions
+		// from the rest by content), but not .git or node_modules.
+		{[]string{"a"}, []string{"a/b/c/z.jsonl", "a/b/notes.txt", "a/b/y.jsonl", "a/x.jsonl"}},
 		{[]string{"a/b/notes.txt"}, []string{"a/b/notes.txt"}},
 		{[]string{"**/*.jsonl"}, []string{"a/b/c/z.jsonl", "a/b/y.jsonl", "a/x.jsonl", "top.jsonl"}},
 		{[]string{"a/**/c/*.jsonl"}, []string{"a/b/c/z.jsonl"}},
 		{[]string{"*.jsonl", "top.jsonl", "d"}, []string{"d/w.json", "top.jsonl"}},
 		{[]string{"a/*/y.jsonl"}, []string{"a/b/y.jsonl"}},
-		// Markdown histories (Aider, SpecStory), not every Markdown file.
-		{[]string{"m"}, []string{"m/proj/.aider.chat.history.md", "m/proj/.specstory/history/2025-01-01_chat.md"}},
+		{[]string{"m"}, []string{"m/proj/.aider.chat.history.md", "m/proj/.specstory/history/2025-01-01_chat.md", "m/proj/README.md", "m/proj/docs/notes.md"}},
 	}
 	for _, tt := range tests {
 		var args []string
@@ -689,6 +692,64 @@ func TestExtractModelChoice(t *testing.T) {
 		reqs := f.requests()[before:]
 		if len(reqs) != 1 || !strings.Contains(reqs[0], `"model":"`+tt.want+`"`) {
 			t.Errorf("%v: %d requests, want one for model %s", tt.args, len(reqs), tt.want)
+		}
+	}
+}
+
+// TestExtractSharedFolder: extract over the whole shared folder reads a
+// session of every documented format in it (the folder per format), skips
+// the notes beside them as prose, and files all of it as imported history:
+// status lists no imported workflow as in progress.
+func TestExtractSharedFolder(t *testing.T) {
+	if _, err := os.Stat(sharedTranscripts); err != nil {
+		t.Skip("../shared/transcripts not present")
+	}
+	if testing.Short() || raceEnabled {
+		t.Skip("extracts every shared transcript: the plain full run does (-short and -race skip it)")
+	}
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "h.db")
+	r := runEnv(context.Background(), t, db, nil, "", "extract", sharedTranscripts, "--jsonl", "-j", "2")
+	if r.err != nil {
+		t.Fatalf("extract: %v\n%s", r.err, r.stderr)
+	}
+	// Every file in a format folder is a session; the notes at the top
+	// (FORMATS.md, SOURCES.md) are not.
+	for _, m := range regexp.MustCompile(`skipped (\S+): `).FindAllStringSubmatch(r.stderr, -1) {
+		if filepath.Dir(m[1]) != sharedTranscripts {
+			t.Errorf("extract skipped a session: %s", m[0])
+		}
+	}
+	if !strings.Contains(r.stderr, "skipped "+sharedTranscripts+"/SOURCES.md: plain prose") {
+		t.Errorf("SOURCES.md was not skipped as prose:\n%s", r.stderr)
+	}
+	var snaps []store.SnapshotSummary
+	if err := json.Unmarshal([]byte(mustRun(t, db, "", "list", "-n", "0", "--json").stdout), &snaps); err != nil {
+		t.Fatal(err)
+	}
+	formats := map[string]bool{}
+	for _, sn := range snaps {
+		var snap handoff.Snapshot
+		if err := json.Unmarshal([]byte(mustRun(t, db, "", "show", sn.ID, "--json").stdout), &snap); err != nil {
+			t.Fatal(err)
+		}
+		formats[snap.Source.Format] = true
+	}
+	for _, want := range []string{"claude-code", "claude-console", "codex", "aider", "specstory", "swe-agent", "openhands", "gemini-cli"} {
+		if !formats[want] {
+			t.Errorf("no session read as %s (read: %v)", want, slices.Sorted(maps.Keys(formats)))
+		}
+	}
+	var wfs []store.WorkflowOverview
+	if err := json.Unmarshal([]byte(mustRun(t, db, "", "status", "--json").stdout), &wfs); err != nil {
+		t.Fatal(err)
+	}
+	if len(wfs) == 0 {
+		t.Fatal("status lists no workflows")
+	}
+	for _, w := range wfs {
+		if w.Status != handoff.WorkflowImported {
+			t.Errorf("workflow %s (%s) is %s, want imported", w.ID, w.Name, w.Status)
 		}
 	}
 }

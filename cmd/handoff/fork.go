@@ -10,6 +10,7 @@ import (
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/redact"
+	"github.com/handoff-cli/handoff/session"
 	"github.com/handoff-cli/handoff/store"
 )
 
@@ -58,7 +59,7 @@ func (o *forkOptions) run(ctx context.Context, source string) error {
 		return err
 	}
 	defer s.Close()
-	src, err := s.Snapshot(ctx, source)
+	src, err := session.ResolveSnapshot(ctx, s, source)
 	if err != nil {
 		return err
 	}

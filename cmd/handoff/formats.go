@@ -12,16 +12,20 @@ func (a *app) newFormatsCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "formats",
-		Short: "List the transcript formats handoff reads, with an example path and the --format aliases",
+		Short: "List the transcript formats handoff reads: the agent, where it keeps sessions, and the --format aliases",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			formats := transcript.Formats()
 			if asJSON {
 				return writeJSON(a.stdout, formats)
 			}
-			tb := a.newTable("FORMAT", "DESCRIPTION", "EXAMPLE", "ALIASES").keep(0)
+			tb := a.newTable("FORMAT", "AGENT", "DESCRIPTION", "WHERE", "ALIASES").keep(0)
 			for _, f := range formats {
-				tb.row(string(f.Name), f.Description, f.Example, strings.Join(f.Aliases, ","))
+				where := f.Example
+				if len(f.Locations) > 0 {
+					where = strings.Join(f.Locations, " ")
+				}
+				tb.row(string(f.Name), orDash(f.Agent), f.Description, where, strings.Join(f.Aliases, ","))
 			}
 			return tb.flush()
 		},

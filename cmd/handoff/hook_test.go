@@ -186,6 +186,9 @@ func TestHookGolden(t *testing.T) {
 // Five sessions share the 50 hooks, so snapshots of one workflow race for
 // its next session number.
 func TestHookConcurrentProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	dir := t.TempDir()
 	command := handoffCommand(t, dir)
 	tr := filepath.Join(dir, "session.jsonl")

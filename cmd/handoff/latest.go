@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/transcript"
 )
 
 // Finding the newest agent session of a directory, for `compile --latest`
@@ -21,8 +23,11 @@ import (
 
 // sessionFile is a candidate transcript and when it was last written.
 type sessionFile struct {
-	path    string
-	agent   string
+	path  string
+	agent string
+	// session picks the session inside a store that holds many (an
+	// OpenCode database); empty for a file per session.
+	session string
 	modTime time.Time
 }
 
@@ -34,9 +39,11 @@ const maxCodexScan = 200
 // folder after its directory (/home/me/my.app → -home-me-my-app).
 var nonAlnum = regexp.MustCompile(`[^a-zA-Z0-9]`)
 
-// latestSession returns the most recently written Claude Code, Codex CLI
-// or Gemini CLI session whose working directory is dir or a directory
-// above it (the nearest wins over a farther one, then the newest).
+// latestSession returns the most recently written session whose working
+// directory is dir or a directory above it (the nearest wins over a
+// farther one, then the newest): Claude Code, Codex CLI and Gemini CLI
+// files here, and every store the transcript registry knows
+// (transcript.FindSessions).
 func latestSession(home, dir string) (*sessionFile, error) {
 	if home == "" {
 		return nil, handoff.Errorf(handoff.EINVALID, "--latest: no home directory (HOME is not set)")
@@ -47,6 +54,9 @@ func latestSession(home, dir string) (*sessionFile, error) {
 		sum := sha256.Sum256([]byte(d))
 		found = append(found, newestIn(filepath.Join(home, ".gemini", "tmp", hex.EncodeToString(sum[:]), "chats"), "*.json*", "gemini-cli")...)
 		found = append(found, codexSessions(filepath.Join(home, ".codex", "sessions"), d)...)
+		for _, r := range transcript.FindSessions(context.Background(), home, d) {
+			found = append(found, sessionFile{path: r.Path, agent: string(r.Format), session: r.Session, modTime: r.Updated})
+		}
 		if len(found) > 0 {
 			sort.Slice(found, func(i, j int) bool { return found[i].modTime.After(found[j].modTime) })
 			return &found[0], nil
@@ -55,7 +65,7 @@ func latestSession(home, dir string) (*sessionFile, error) {
 			break
 		}
 	}
-	return nil, handoff.Errorf(handoff.ENOTFOUND, "--latest: no Claude Code, Codex or Gemini CLI session recorded for %s or a directory above it", dir)
+	return nil, handoff.Errorf(handoff.ENOTFOUND, "--latest: no agent session recorded for %s or a directory above it (handoff formats lists where each agent keeps them)", dir)
 }
 
 // newestIn lists the files of dir matching pattern.

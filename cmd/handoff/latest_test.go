@@ -84,7 +84,7 @@ func TestCompileLatest(t *testing.T) {
 		t.Errorf("--latest with a FILE: %v", r.err)
 	}
 	empty := map[string]string{"HOME": t.TempDir(), "HANDOFF_DB": filepath.Join(t.TempDir(), "h.db")}
-	if r := runNoDB(t, empty, "", "latest"); exitCode(r.err) != exitNotFound || !strings.Contains(r.stderr, "no Claude Code, Codex or Gemini CLI session") {
+	if r := runNoDB(t, empty, "", "latest"); exitCode(r.err) != exitNotFound || !strings.Contains(r.stderr, "no agent session recorded") {
 		t.Errorf("no session: exit %d\n%s", exitCode(r.err), r.stderr)
 	}
 }

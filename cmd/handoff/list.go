@@ -42,7 +42,11 @@ func (o *listOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer s.Close()
-	list, bad, err := s.ListSnapshots(ctx, store.ListFilter{WorkflowID: o.workflow, Limit: o.limit})
+	wfID, err := workflowFilter(ctx, s, o.workflow)
+	if err != nil {
+		return err
+	}
+	list, bad, err := s.ListSnapshots(ctx, store.ListFilter{WorkflowID: wfID, Limit: o.limit})
 	if err != nil {
 		return fmt.Errorf("list snapshots: %w", err)
 	}
@@ -50,6 +54,9 @@ func (o *listOptions) run(ctx context.Context) error {
 		a.status("skipped a damaged snapshot: %v", e)
 	}
 	if o.json {
+		if list == nil {
+			list = []store.SnapshotSummary{} // [] for none, never null
+		}
 		return writeJSON(a.stdout, list)
 	}
 	if len(list) == 0 {

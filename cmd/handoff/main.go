@@ -8,29 +8,30 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"runtime/pprof"
 	"syscall"
 )
 
-// softMemoryLimit bounds the heap the garbage collector lets grow before
-// it works harder. handoff runs inside agent hooks beside the agent
-// itself; on a 100 MB transcript the collector's default (twice the live
-// heap) made the peak grow with the file while the live data did not.
-// Below the limit nothing changes, so small compiles pay nothing. A
-// GOMEMLIMIT in the environment wins.
+// The collector's pacing. handoff runs inside agent hooks beside the agent
+// itself, so its peak memory should stay a small multiple of what it holds
+// live; and it should not pay for that in CPU.
 //
-// It was 48 MiB while the tokenizer's full tables (~13 MiB) sat in every
-// compile's heap. With the tables filled on demand the heap of a 25 MB
-// synthetic transcript fell and the limit no longer held the peak at 100
-// MB: RSS 47.9 → 70.0 MiB, 0.30 MiB per MB of file (issue 12's bar is
-// 0.3). At 32 MiB: 47.3 → 55.6 MiB, 0.11 MiB per MB, for 3% more CPU on
-// the largest shared compile (within noise) and 8% more on the 100 MB one
-// (one run each, same machine; 40 MiB gave 0.20 MiB per MB).
-const softMemoryLimit = 32 << 20
+// Until issue 34 a fixed 32 MiB soft memory limit bounded the peak. It held
+// on synthetic transcripts whose heap stayed small, but a real-content
+// transcript's parsed messages pass it near 60 MB of file, and from there
+// the collector ran back to back: 100 MB took 10-14 s of CPU, 2-3x the run
+// without the limit, and `watch` paid a collection per appended line.
+// gcPace replaces it with a growth target that shrinks as the live heap
+// grows, so GC work per MB stays flat and the peak stays ~1.5x the live
+// heap on large inputs.
 
-// gcPercent is the collector's growth target under that limit (GOGC=200:
+// gcPercent is the growth target while the live heap is small (GOGC=200:
 // collect when the heap has grown to three times the live data, not two).
 // A compile's live heap is a few MB early on (the tokenizer's tables, the
 // parsed transcript), so the default collected four or five times on the
@@ -38,19 +39,108 @@ const softMemoryLimit = 32 << 20
 // still being built; at 200 it collects twice, and gctrace's GC CPU for
 // that compile fell from 32-58 ms to 7-26 ms (three runs each, a loaded
 // machine). With the tables on demand 200 still saves ~6% of that
-// compile's CPU against 100. The soft limit still bounds the heap on
-// large transcripts. A GOGC in the environment wins.
+// compile's CPU against 100.
 const gcPercent = 200
 
+// minGCPercent is the growth target once the live heap is large: the heap
+// may grow by half of what is live before the next collection. On a 50 MB
+// real-content Claude Code file GOGC=50 cost the same CPU as GOGC=200
+// (2.66 s vs 2.67 s user+sys, one run each) for a 71 MiB peak instead of
+// 105 MiB.
+const minGCPercent = 50
+
+// heapGoalFloor is the heap size below which gcPercent alone paces the
+// collector: between the two targets the goal stays here (32 MiB, the old
+// fixed limit), so small compiles collect as rarely as before.
+const heapGoalFloor = 32 << 20
+
 func main() {
-	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(softMemoryLimit)
-	}
 	if _, set := os.LookupEnv("GOGC"); !set {
-		debug.SetGCPercent(gcPercent)
+		// A GOGC in the environment wins; so does a GOMEMLIMIT, which
+		// the runtime applies on top of this pacing.
+		gcPace(heapGoalFloor, gcPercent, minGCPercent)
 	}
+	stopProfile := startProfiles(os.Getenv("HANDOFF_CPUPROFILE"), os.Getenv("HANDOFF_MEMPROFILE"))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
+	stopProfile()
 	os.Exit(exitCode(err))
+}
+
+// gcPace sets GOGC to maxPct and, after every collection, to the percent
+// that puts the next heap goal at max(floor, live·(1+minPct/100)), kept
+// between minPct and maxPct. GOGC is a multiple of the live heap, so the
+// GC's work per allocated byte stays bounded whatever the input's size
+// (a fixed limit under the live heap makes the collector run back to
+// back). The hook is a finalizer that re-arms itself: no goroutine, and
+// an idle process (`watch` waiting for a line) pays nothing.
+func gcPace(floor int64, maxPct, minPct int) {
+	debug.SetGCPercent(maxPct)
+	pct := maxPct
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var after func(*gcSentinel)
+	after = func(s *gcSentinel) {
+		metrics.Read(live)
+		if live[0].Value.Kind() == metrics.KindUint64 {
+			if next := pacePercent(int64(live[0].Value.Uint64()), floor, maxPct, minPct); next != pct {
+				pct = next
+				debug.SetGCPercent(pct)
+			}
+		}
+		runtime.SetFinalizer(s, after)
+	}
+	runtime.SetFinalizer(&gcSentinel{}, after)
+}
+
+// pacePercent is the GOGC that puts the heap goal at max(floor,
+// live·(1+minPct/100)), within [minPct, maxPct].
+func pacePercent(live, floor int64, maxPct, minPct int) int {
+	if live <= 0 {
+		return maxPct
+	}
+	goal := max(floor, live+live*int64(minPct)/100)
+	return int(min(max(100*(goal-live)/live, int64(minPct)), int64(maxPct)))
+}
+
+// gcSentinel is the object whose finalizer runs after each collection; the
+// pointer keeps it out of the tiny allocator, whose blocks are freed (and
+// finalized) only with their neighbours.
+type gcSentinel struct {
+	_ *byte
+	_ [8]byte
+}
+
+// startProfiles writes a CPU profile of the whole process to cpuPath and a
+// heap profile at exit to memPath (either "" for none), for bench/ and
+// issue work on whole-process cost: a benchmark in a test binary does not
+// see the process's own GC settings. It returns the function that ends
+// them.
+func startProfiles(cpuPath, memPath string) func() {
+	var cpu *os.File
+	if cpuPath != "" {
+		f, err := os.Create(cpuPath)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			cpu = f
+		} else {
+			fmt.Fprintln(os.Stderr, "handoff: HANDOFF_CPUPROFILE:", err)
+		}
+	}
+	return func() {
+		if cpu != nil {
+			pprof.StopCPUProfile()
+			cpu.Close()
+		}
+		if memPath != "" {
+			f, err := os.Create(memPath)
+			if err == nil {
+				runtime.GC()
+				err = pprof.Lookup("heap").WriteTo(f, 0)
+				f.Close()
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "handoff: HANDOFF_MEMPROFILE:", err)
+			}
+		}
+	}
 }

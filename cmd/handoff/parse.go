@@ -19,9 +19,10 @@ import (
 type parseOptions struct {
 	app *app
 
-	format string
-	strict bool
-	json   bool
+	format  string
+	strict  bool
+	session string
+	json    bool
 }
 
 func (a *app) newParseCmd() *cobra.Command {
@@ -43,6 +44,7 @@ warnings for skipped records. Secrets are redacted first.`,
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "", "transcript format (default: detect; see 'handoff formats')")
 	f.BoolVar(&o.strict, "strict", false, "fail on a malformed record instead of skipping it with a warning")
+	f.StringVar(&o.session, "session", "", "session `id` to read from a store that holds many (default: the newest)")
 	f.BoolVar(&o.json, "json", false, "print the transcript as JSON (session, messages, warnings)")
 	return cmd
 }
@@ -53,7 +55,7 @@ func (o *parseOptions) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	t, err := a.readTranscript(ctx, args, transcript.Options{Format: format, Strict: o.strict, Logger: a.log()})
+	t, err := a.readTranscript(ctx, args, transcript.Options{Format: format, Strict: o.strict, Session: o.session, Logger: a.log()})
 	if err != nil {
 		return err
 	}

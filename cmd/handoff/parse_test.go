@@ -84,7 +84,7 @@ func TestParseTableAndErrors(t *testing.T) {
 		msg   string
 	}{
 		{"strict fails on the bad record", codexSample, []string{"parse", "--strict"}, exitInvalid, "line 6"},
-		{"unknown format lists the supported ones", codexSample, []string{"parse", "--format", "wat"}, exitInvalid, "supported: auto, claude-code"},
+		{"unknown format lists the supported ones", codexSample, []string{"parse", "--format", "wat"}, exitInvalid, "(supported: auto, "},
 		{"missing file", "", []string{"parse", "/nonexistent/x.jsonl"}, exitNotFound, "does not exist"},
 		{"unrecognised JSON", `{"hello":"world"}`, []string{"parse"}, exitInvalid, "unrecognised JSON transcript"},
 	}

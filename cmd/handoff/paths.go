@@ -32,26 +32,17 @@ func sessionFiles(args []string, home string) ([]string, error) {
 	return files, nil
 }
 
-// isHistoryFile reports whether a file found in a directory is worth
-// reading as a session: JSONL and JSON (Claude Code, Codex, Gemini,
-// trajectories), and the Markdown histories handoff reads — Aider's
-// .aider.chat.history.md and SpecStory's .specstory/history/*.md — but not
-// every Markdown file (a README is no session).
-func isHistoryFile(p string) bool {
-	slash := filepath.ToSlash(p)
-	switch {
-	case strings.HasSuffix(p, ".jsonl"), strings.HasSuffix(p, ".json"):
-		return true
-	case strings.HasSuffix(p, ".aider.chat.history.md"):
-		return true
-	case strings.HasSuffix(p, ".md") && strings.Contains(slash, "/.specstory/history/"):
-		return true
-	}
-	return false
+// skipDir reports whether a directory walk skips a directory: a
+// repository's object store and installed packages hold no sessions.
+// Every other file is a candidate; extract reads its content to tell a
+// transcript (of any format, Markdown and console pastes included) from
+// everything else.
+func skipDir(name string) bool {
+	return name == ".git" || name == "node_modules"
 }
 
 // expandPaths turns PATH arguments into session files: a file as is, a
-// directory's session files (isHistoryFile) at any depth, a glob's matches (**
+// directory's regular files at any depth (but skipDir's), a glob's matches (**
 // matching any number of directories). A path that matches nothing is
 // ENOTFOUND unless it is a pattern; duplicates are dropped.
 func expandPaths(args []string) ([]string, error) {
@@ -89,7 +80,10 @@ func expandPaths(args []string) ([]string, error) {
 			if err != nil {
 				return nil // an unreadable subdirectory is not worth failing for
 			}
-			if !d.IsDir() && isHistoryFile(p) {
+			switch {
+			case d.IsDir() && p != arg && skipDir(d.Name()):
+				return filepath.SkipDir
+			case d.Type().IsRegular():
 				add(p)
 			}
 			return nil

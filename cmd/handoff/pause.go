@@ -17,7 +17,7 @@ import (
 type pauseOptions struct {
 	app *app
 
-	workflow      string
+	target        targetFlags
 	reason        string
 	dir           string
 	format        string
@@ -39,7 +39,8 @@ with trigger "pause", and marks its workflow paused: the snapshot, the
 status and the WORKFLOW_PAUSED event are stored in one transaction, so
 either all of it is recorded or none.
 
-The workflow is --workflow, else the one the transcript's session id names,
+The workflow is --workflow (an existing workflow's id or unique prefix;
+--new-workflow ID starts a new one), else the one the transcript's session id names,
 else the open workflow of the session's directory (or --dir, or the
 current directory, searched upwards like git finds a repository), else a
 new one. A completed or cancelled workflow cannot be paused (exit 6).`,
@@ -51,7 +52,7 @@ new one. A completed or cancelled workflow cannot be paused (exit 6).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.workflow, "workflow", "", "workflow `id` to pause (default: resolved from the session, see above)")
+	o.target.add(f, "resolved from the session, see above")
 	f.StringVar(&o.reason, "reason", "", "why the work is paused, kept with the workflow and the snapshot")
 	f.StringVarP(&o.dir, "dir", "C", "", "directory to resolve the workflow from (default: the session's, else the current one)")
 	f.StringVar(&o.format, "format", "", "transcript format (default: detect; see 'handoff formats')")
@@ -84,13 +85,11 @@ func (o *pauseOptions) run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	wfID := o.workflow
-	if wfID != "" {
-		// A prefix names the workflow it matches, never a new one.
-		if wfID, err = session.WorkflowForNew(ctx, s, wfID); err != nil {
-			return err
-		}
-	} else {
+	wfID, err := o.target.resolve(ctx, s)
+	if err != nil {
+		return err
+	}
+	if wfID == "" {
 		dir := ""
 		if o.dir != "" || t.Session.CWD == "" {
 			if dir, err = dirOrWD(o.dir); err != nil {

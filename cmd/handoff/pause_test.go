@@ -180,6 +180,9 @@ func eventStrings(in []handoff.EventType) []string {
 }
 
 func TestResumeDivergence(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long sweep: the full run (go test ./...) covers it, -short skips it")
+	}
 	t.Parallel()
 	tests := []struct {
 		name    string

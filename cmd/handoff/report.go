@@ -20,7 +20,7 @@ func (a *app) reportCompile(snap *handoff.Snapshot, res *compiler.Result, t *han
 	if len(res.Dropped) > 0 {
 		parts := make([]string, 0, len(res.Dropped))
 		for _, d := range res.Dropped {
-			parts = append(parts, fmt.Sprintf("%d %s", d.Count, d.Section))
+			parts = append(parts, countOf(d.Count, d.Section))
 		}
 		more := "see 'handoff show " + snap.ID + "'"
 		if noStore {
@@ -64,4 +64,40 @@ func resumeBody(format string, snap *handoff.Snapshot, res *compiler.Result) ([]
 		return []byte(b.String()), nil
 	}
 	return []byte(res.Prompt), nil
+}
+
+// countOf writes n and a plural noun phrase ("open errors", "errors
+// worked around"), in the singular when n is 1: its last word ending in
+// a plural s loses it ("1 open error", "1 error worked around").
+func countOf(n int, phrase string) string {
+	if n == 1 {
+		words := strings.Fields(phrase)
+		for i := len(words) - 1; i >= 0; i-- {
+			if w := words[i]; len(w) > 1 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+				words[i] = strings.TrimSuffix(w, "s")
+				phrase = strings.Join(words, " ")
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%d %s", n, phrase)
+}
+
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// tooSmall is the error for a prompt the compiler had to hard-truncate:
+// the budget is below even the next step alone, so the prompt would be a
+// fragment. A person asked for a prompt, so it is an error, not an empty
+// success.
+func tooSmall(res *compiler.Result) error {
+	if !res.Truncated {
+		return nil
+	}
+	return handoff.Errorf(handoff.EINVALID, "--budget %d is too small for a resume prompt: even the next step alone does not fit; use a few hundred tokens or more (default 2000)", res.Budget)
 }

@@ -25,6 +25,7 @@ type resumeOptions struct {
 	encoding     string
 	templatePath string
 	format       string
+	json         bool
 	out          string
 }
 
@@ -73,6 +74,7 @@ it over.`,
 	f.StringVar(&o.encoding, "encoding", string(capacity.O200kBase), "tokenizer: o200k_base or cl100k_base")
 	f.StringVar(&o.templatePath, "template", "", "resume prompt text/template `file` overriding the built-in one")
 	f.StringVar(&o.format, "format", resumePrompt, "output: prompt, resume-md (YAML front matter + prompt) or json (the snapshot)")
+	f.BoolVar(&o.json, "json", false, "print the snapshot as JSON (= --format json)")
 	f.StringVarP(&o.out, "out", "o", "", "write the output to `file` (atomically) instead of stdout")
 	return cmd
 }
@@ -81,6 +83,12 @@ func (o *resumeOptions) run(ctx context.Context) error {
 	a := o.app
 	if o.budget <= 0 {
 		return handoff.Errorf(handoff.EINVALID, "--budget must be a positive number of tokens, got %d", o.budget)
+	}
+	if o.json {
+		if o.format != resumePrompt && o.format != resumeJSON {
+			return handoff.Errorf(handoff.EINVALID, "--json and --format %s do not go together", o.format)
+		}
+		o.format = resumeJSON
 	}
 	switch o.format {
 	case resumePrompt, resumeMarkdown, resumeJSON:
@@ -125,6 +133,11 @@ func (o *resumeOptions) run(ctx context.Context) error {
 		a.status("warning: resuming anyway (--force): %s", plan.Overridden)
 	}
 	snap, res := plan.Snapshot, plan.Prompt
+	if o.format != resumeJSON {
+		if err := tooSmall(res); err != nil {
+			return err
+		}
+	}
 	body, err := resumeBody(o.format, snap, res)
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/store"
@@ -208,9 +209,10 @@ a token budget. With no subcommand it runs "handoff compile".`,
 		a.newNoteCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return handoff.Errorf(handoff.EINVALID, "%w", err)
+		return handoff.Errorf(handoff.EINVALID, "%w", flagValueError(err))
 	})
 	usageErrorsInvalid(root)
+	a.addCompletions(root)
 	return root
 }
 
@@ -322,6 +324,11 @@ func (a *app) openStore(ctx context.Context) (cliStore, error) {
 		return s, nil
 	}
 	s, err := store.Open(ctx, path, store.Options{Logger: a.log()})
+	if _, fsErr := errors.AsType[*fs.PathError](err); fsErr && handoff.ErrorCode(err) == handoff.EINTERNAL {
+		// The file or its directory cannot be made or opened there (a
+		// read-only or missing mount): the place is out of reach, not a bug.
+		return nil, handoff.Errorf(handoff.EUNAVAILABLE, "open database %s: %w (choose another place with --db or HANDOFF_DB)", path, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -351,4 +358,23 @@ func (a *app) printError(err error) {
 	if hint != "" {
 		fmt.Fprintf(a.stderr, "handoff: %s\n", hint)
 	}
+}
+
+// flagValueError words a flag value that does not parse for a person
+// (--budget abc: "--budget "abc" is not a whole number"), instead of
+// pflag's strconv detail; other flag errors pass through.
+func flagValueError(err error) error {
+	var bad *pflag.InvalidValueError
+	if !errors.As(err, &bad) {
+		return err
+	}
+	want := map[string]string{
+		"int": "a whole number", "float64": "a number", "duration": "a duration such as 250ms, 2s or 1m",
+		"bool": "true or false", "uint": "a whole number",
+	}[bad.GetFlag().Value.Type()]
+	if want == "" {
+		return err
+	}
+	_, usage := pflag.UnquoteUsage(bad.GetFlag())
+	return fmt.Errorf("--%s %q is not %s (%s)", bad.GetFlag().Name, bad.GetValue(), want, usage)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -86,6 +87,9 @@ func (o *showOptions) run(ctx context.Context, args []string) error {
 		if err != nil {
 			return fmt.Errorf("compile resume prompt: %w", err)
 		}
+		if err := tooSmall(res); err != nil {
+			return err
+		}
 		body := []byte(res.Prompt)
 		if o.format == resumeMarkdown {
 			body = compiler.ResumeMarkdown(snap, res)
@@ -99,42 +103,79 @@ func (o *showOptions) run(ctx context.Context, args []string) error {
 			return err
 		}
 		return publish()
-	case o.decisions:
-		if o.json {
-			return writeJSON(a.stdout, snap.Decisions)
-		}
-		return printDecisions(a.stdout, snap.Decisions)
-	case o.errors:
-		if o.json {
-			return writeJSON(a.stdout, snap.Errors)
-		}
-		return printErrors(a.stdout, snap.Errors)
-	case o.tasks:
-		if o.json {
-			return writeJSON(a.stdout, snap.Tasks)
-		}
-		return printTasks(a.stdout, snap)
-	case o.git:
-		if o.json {
-			return writeJSON(a.stdout, snap.GitState)
-		}
-		return printGit(a.stdout, snap.GitState)
-	case o.tests:
-		if o.json {
-			return writeJSON(a.stdout, snap.TestState)
-		}
-		return printTests(a.stdout, snap.TestState, snap.Checks)
-	case o.files:
-		if o.json {
-			return writeJSON(a.stdout, snap.FilesModified)
-		}
-		for _, f := range snap.FilesModified {
-			fmt.Fprintf(a.stdout, "%s\t%d edit(s)\t%s\n", f.Path, f.Edits, strings.Join(f.Operations, ","))
-		}
-		return nil
+	}
+	if views := o.views(snap); len(views) > 0 {
+		return printViews(a.stdout, views, o.json)
 	}
 	if o.json {
 		return writeJSON(a.stdout, snap)
 	}
 	return printSummary(a.stdout, snap)
+}
+
+// showView is one part of a snapshot show can print by itself.
+type showView struct {
+	name string
+	data any
+	text func(io.Writer) error
+}
+
+// views are the parts the flags chose, in the order of the help.
+func (o *showOptions) views(snap *handoff.Snapshot) []showView {
+	all := []struct {
+		on bool
+		v  showView
+	}{
+		{o.decisions, showView{"decisions", snap.Decisions, func(w io.Writer) error { return printDecisions(w, snap.Decisions) }}},
+		{o.errors, showView{"errors", snap.Errors, func(w io.Writer) error { return printErrors(w, snap.Errors) }}},
+		{o.tasks, showView{"tasks", snap.Tasks, func(w io.Writer) error { return printTasks(w, snap) }}},
+		{o.files, showView{"files", snap.FilesModified, func(w io.Writer) error { return printFiles(w, snap.FilesModified) }}},
+		{o.git, showView{"git", snap.GitState, func(w io.Writer) error { return printGit(w, snap.GitState) }}},
+		{o.tests, showView{"tests", snap.TestState, func(w io.Writer) error { return printTests(w, snap.TestState, snap.Checks) }}},
+	}
+	var out []showView
+	for _, c := range all {
+		if c.on {
+			out = append(out, c.v)
+		}
+	}
+	return out
+}
+
+// printViews prints the chosen views: one as it is; several each under
+// a "== name" line, a blank line apart (--json: one object keyed by name).
+func printViews(w io.Writer, views []showView, asJSON bool) error {
+	if len(views) == 1 {
+		if asJSON {
+			return writeJSON(w, views[0].data)
+		}
+		return views[0].text(w)
+	}
+	if asJSON {
+		obj := make(map[string]any, len(views))
+		for _, v := range views {
+			obj[v.name] = v.data
+		}
+		return writeJSON(w, obj)
+	}
+	for i, v := range views {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "== %s\n", v.name)
+		if err := v.text(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// printFiles lists the files modified, one a line: path, edits, operations.
+func printFiles(w io.Writer, files []handoff.FileChange) error {
+	for _, f := range files {
+		if _, err := fmt.Fprintf(w, "%s\t%d edit%s\t%s\n", f.Path, f.Edits, plural(f.Edits), strings.Join(f.Operations, ",")); err != nil {
+			return err
+		}
+	}
+	return nil
 }

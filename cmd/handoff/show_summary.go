@@ -106,9 +106,9 @@ func shortCommit(c string) string {
 }
 
 // loadSnapshot resolves show's SNAPSHOT argument like git resolves a
-// revision: a snapshot id or unique prefix (with or without "snap_"),
-// else a workflow id or unique prefix, meaning that workflow's latest
-// snapshot; the newest snapshot when none is given.
+// revision (session.ResolveSnapshot): a snapshot id or unique prefix
+// (with or without "snap_"), or a workflow id or unique prefix, meaning
+// that workflow's latest snapshot; the newest snapshot when none is given.
 func loadSnapshot(ctx context.Context, s cliStore, args []string) (*handoff.Snapshot, error) {
 	if len(args) == 0 {
 		list, _, err := s.ListSnapshots(ctx, store.ListFilter{Limit: 1})
@@ -120,22 +120,5 @@ func loadSnapshot(ctx context.Context, s cliStore, args []string) (*handoff.Snap
 		}
 		return s.Snapshot(ctx, list[0].ID)
 	}
-	ref := args[0]
-	snap, err := s.Snapshot(ctx, ref)
-	if handoff.ErrorCode(err) != handoff.ENOTFOUND {
-		return snap, err
-	}
-	if !strings.HasPrefix(ref, "snap_") {
-		if snap, serr := s.Snapshot(ctx, "snap_"+ref); handoff.ErrorCode(serr) != handoff.ENOTFOUND {
-			return snap, serr
-		}
-	}
-	wf, werr := session.Resolve(ctx, s, session.Ref{Workflow: ref})
-	switch handoff.ErrorCode(werr) {
-	case "":
-		return s.LatestSnapshot(ctx, wf.ID)
-	case handoff.ENOTFOUND:
-		return nil, handoff.Errorf(handoff.ENOTFOUND, "no snapshot or workflow %q (see 'handoff list')", ref)
-	}
-	return nil, werr
+	return session.ResolveSnapshot(ctx, s, args[0])
 }

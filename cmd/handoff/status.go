@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -10,6 +12,7 @@ import (
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/redact"
 	"github.com/handoff-cli/handoff/session"
+	"github.com/handoff-cli/handoff/store"
 )
 
 // statusOptions are the flags of `handoff status`.
@@ -33,7 +36,7 @@ session count, latest snapshot and the context use at that checkpoint.
 
 With --set it moves one workflow (--workflow, else the current directory's)
 to a new status instead: pending, in_progress, paused, blocked, completed,
-failed or cancelled. Completed and cancelled are final; a move the
+failed, cancelled or imported (history, listed last). Completed and cancelled are final; a move the
 lifecycle does not allow is refused (exit 6).`,
 		Example: `  handoff status
   handoff status --set completed --reason "merged"
@@ -82,6 +85,10 @@ func (o *statusOptions) run(ctx context.Context) error {
 	for _, e := range bad {
 		a.status("skipped a damaged row: %v", e)
 	}
+	// Imported history (extract) after the work people are doing.
+	slices.SortStableFunc(list, func(x, y store.WorkflowOverview) int {
+		return cmp.Compare(btoi(x.Status == handoff.WorkflowImported), btoi(y.Status == handoff.WorkflowImported))
+	})
 	if o.json {
 		return writeJSON(a.stdout, list)
 	}
@@ -110,7 +117,7 @@ func (o *statusOptions) run(ctx context.Context) error {
 func (o *statusOptions) setStatus(ctx context.Context, s session.Store) error {
 	to := handoff.WorkflowStatus(o.set)
 	if !to.Valid() {
-		return handoff.Errorf(handoff.EINVALID, "--set %q: not a status (pending, in_progress, paused, blocked, completed, failed, cancelled)", o.set)
+		return handoff.Errorf(handoff.EINVALID, "--set %q: not a status (pending, in_progress, paused, blocked, completed, failed, cancelled, imported)", o.set)
 	}
 	ref := session.Ref{Workflow: o.workflow}
 	if ref.Workflow == "" {
@@ -137,4 +144,11 @@ func (o *statusOptions) setStatus(ctx context.Context, s session.Store) error {
 	}
 	fmt.Fprintf(o.app.stdout, "%s\t%s\n", wf.ID, wf.Status)
 	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -9,7 +9,11 @@ import (
 
 // listEvents is `status --events`.
 func (o *statusOptions) listEvents(ctx context.Context, s cliStore) error {
-	events, bad, err := s.ListEvents(ctx, o.workflow)
+	wfID, err := workflowFilter(ctx, s, o.workflow)
+	if err != nil {
+		return err
+	}
+	events, bad, err := s.ListEvents(ctx, wfID)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,26 @@ type table struct {
 	rows  [][]string
 	// fixed marks the columns never cut on a terminal.
 	fixed map[int]bool
+	// main is the column cut last (the text a person reads the table
+	// for), or -1.
+	main int
+	// whole prints the last column whole on a terminal, wrapped by it
+	// (a path in a report), instead of cutting it.
+	whole bool
+}
+
+// cutLast names the column that keeps its width longest on a narrow
+// terminal: the others are cut to minColumn first.
+func (t *table) cutLast(col int) *table {
+	t.main = col
+	return t
+}
+
+// wrapLast prints the last column whole on a terminal (wrapped there),
+// for a report whose details must not be cut, such as a path.
+func (t *table) wrapLast() *table {
+	t.whole = true
+	return t
 }
 
 // keep marks columns (by index) that are never cut on a terminal: the
@@ -32,7 +52,7 @@ func (t *table) keep(cols ...int) *table {
 // newTable starts a table for stdout with these column names.
 func (a *app) newTable(header ...string) *table {
 	tty, width := a.stdoutTerminal()
-	return &table{out: a.stdout, tty: tty, width: width, rows: [][]string{header}, fixed: map[int]bool{}}
+	return &table{out: a.stdout, tty: tty, width: width, rows: [][]string{header}, fixed: map[int]bool{}, main: -1}
 }
 
 // row adds a row; a cell's tabs and line breaks become spaces so a row is
@@ -65,6 +85,9 @@ const gap = 2
 const (
 	minColumn   = 12
 	shortColumn = 20
+	// mainColumn is the width the main column (cutLast) keeps while
+	// columns right of it can be left out instead.
+	mainColumn = 40
 )
 
 func (t *table) flush() error {
@@ -85,7 +108,9 @@ func (t *table) flush() error {
 			if widths[i] == 0 {
 				break
 			}
-			c = cut(c, widths[i])
+			if !t.whole || i < len(r)-1 {
+				c = cut(c, widths[i])
+			}
 			line.WriteString(c)
 			if i < len(r)-1 && widths[i+1] > 0 {
 				line.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+gap))
@@ -116,9 +141,16 @@ func (t *table) columnWidths() []int {
 	floor := make([]int, len(widths))
 	for i, w := range widths {
 		floor[i] = minColumn
-		if t.fixed[i] || w <= shortColumn {
+		if t.fixed[i] || w <= shortColumn || (t.whole && i == len(widths)-1) {
 			floor[i] = w
 		}
+	}
+	if t.whole {
+		// The last column wraps on the terminal: fit the others beside
+		// as much of it as a line holds.
+		last := len(widths) - 1
+		floor[last] = min(floor[last], max(minColumn, t.width/2))
+		widths[last] = floor[last]
 	}
 	shown := len(widths)
 	total := func() int {
@@ -131,8 +163,23 @@ func (t *table) columnWidths() []int {
 	for total() > t.width {
 		widest := -1
 		for i, w := range widths[:shown] {
-			if w > floor[i] && (widest < 0 || w > widths[widest]) {
+			if w > floor[i] && i != t.main && (widest < 0 || w > widths[widest]) {
 				widest = i
+			}
+		}
+		if widest < 0 && t.main >= 0 && t.main < shown {
+			// The others are as narrow as they go: cut the main column
+			// down to mainColumn, then leave out the columns right of
+			// it, then cut it further.
+			switch {
+			case widths[t.main] > max(floor[t.main], mainColumn):
+				widest = t.main
+			case shown-1 > t.main:
+				shown--
+				widths[shown] = 0
+				continue
+			case widths[t.main] > floor[t.main]:
+				widest = t.main
 			}
 		}
 		if widest >= 0 {

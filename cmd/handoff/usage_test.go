@@ -21,7 +21,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{"unknown flag on a subcommand", []string{"parse", "--nope", "x"}, "unknown flag: --nope"},
 		{"unknown flag on the root", []string{"--nope"}, "unknown flag: --nope"},
-		{"bad flag value", []string{"--budget", "many"}, "invalid argument"},
+		{"bad flag value", []string{"--budget", "many"}, `--budget "many" is not a whole number`},
 		{"extra argument", []string{"errors", "extra"}, `unknown command "extra"`},
 		{"too many files", []string{"compile", "a.jsonl", "b.jsonl"}, "accepts at most 1 arg"},
 	}

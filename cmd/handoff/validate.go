@@ -94,9 +94,9 @@ func diskFull(err error) bool {
 
 // unreadableInput marks a transcript the process may not read as invalid
 // input (exit 2), the code watch gives it too: the person must fix the
-// file's permissions or name another file.
+// file's permissions, or the symlink loop it names, or name another file.
 func unreadableInput(err error) error {
-	if err != nil && handoff.ErrorCode(err) == handoff.EINTERNAL && errors.Is(err, fs.ErrPermission) {
+	if err != nil && handoff.ErrorCode(err) == handoff.EINTERNAL && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ELOOP)) {
 		return handoff.Errorf(handoff.EINVALID, "%w", err)
 	}
 	return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"time"
 
@@ -31,7 +32,9 @@ type watchOptions struct {
 	onPause       string
 	keepGoing     bool
 	noGit         bool
-	workflow      string
+	target        targetFlags
+	// workflow is target resolved when the watch starts ("": the default).
+	workflow string
 }
 
 func (a *app) newWatchCmd() *cobra.Command {
@@ -67,7 +70,7 @@ Thresholds are fractions (0.85) or percentages (85).`,
 	f.StringVar(&o.onPause, "on-pause", "", "shell `command` to run after a checkpoint, with HANDOFF_SNAPSHOT_ID, HANDOFF_PROMPT_FILE and HANDOFF_WORKFLOW_ID set")
 	f.BoolVar(&o.keepGoing, "keep-going", false, "keep watching after a checkpoint instead of exiting with code 10")
 	f.BoolVar(&o.noGit, "no-git", false, "do not read git state from the session's working directory")
-	f.StringVar(&o.workflow, "workflow", "", "workflow `id` to file snapshots under (default: the session id, else the working directory)")
+	o.target.add(f, "the session id, else the working directory")
 	return cmd
 }
 
@@ -111,6 +114,9 @@ func (o *watchOptions) run(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
+	if err := o.resolveWorkflow(ctx); err != nil {
+		return err
+	}
 	fl, err := follow.Open(path, follow.Options{Poll: o.poll, MaxLineBytes: transcript.DefaultMaxLineBytes, Logger: a.log()})
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -132,7 +138,10 @@ func (o *watchOptions) run(ctx context.Context, path string) error {
 		th:      th,
 		status:  newStatusLine(a.stderr, a.quiet),
 	}
-	w.monOpts = capacity.MonitorOptions{Model: o.model, ContextWindow: o.contextWindow, Thresholds: th, Logger: a.log()}
+	// The monitor measures every line: its notices (an unknown model,
+	// the 1M beta assumed) are logged once per watch, not once a line.
+	once := slog.New(newOnceHandler(a.log().Handler()))
+	w.monOpts = capacity.MonitorOptions{Model: o.model, ContextWindow: o.contextWindow, Thresholds: th, Logger: once}
 	if format != "" {
 		if err := w.start(format); err != nil {
 			return err
@@ -140,4 +149,19 @@ func (o *watchOptions) run(ctx context.Context, path string) error {
 	}
 	defer w.status.done()
 	return w.loop(ctx, fl)
+}
+
+// resolveWorkflow checks --workflow/--new-workflow before watching, so a
+// mistyped id fails now, not at the checkpoint hours later.
+func (o *watchOptions) resolveWorkflow(ctx context.Context) error {
+	if ref, _, err := o.target.named(); err != nil || ref == "" {
+		return err
+	}
+	s, err := o.app.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	o.workflow, err = o.target.resolve(ctx, s)
+	return err
 }

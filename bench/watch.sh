@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# bench/watch.sh: whole-process CPU of `handoff watch` on a real-content
+# session (bench/realgen) that already holds $MB MB, per appended line and
+# per second idle, for the old ($BASE) and the new build in the same run.
+#
+# The watched file is the first ~$MB MB of a generated session; the lines
+# after that are appended $LINES at a time, one every $GAP seconds, while
+# the process's utime+stime (/proc/PID/stat) is read before and after. The
+# idle figure is the CPU it spends over $IDLE seconds with nothing appended
+# (it polls the file every second and wakes on file events). The context
+# window is set far above the session's use so no checkpoint fires.
+#
+# Usage: bench/watch.sh   (SIZES="1 50" AGENT=claude-code LINES=100 GAP=0.05
+#        IDLE=10 BASE=15ec08c SHARED=../shared/transcripts)
+set -euo pipefail
+
+root=$(git rev-parse --show-toplevel)
+base=${BASE:-15ec08c}
+sizes=${SIZES:-1 50}
+agent=${AGENT:-claude-code}
+lines=${LINES:-100}
+gap=${GAP:-0.05}
+idle=${IDLE:-10}
+# The main checkout's sibling, also from a linked worktree.
+shared=${SHARED:-$(cd "$(git rev-parse --git-common-dir)/../.." && pwd)/shared/transcripts}
+tick=$(getconf CLK_TCK)
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	git -C "$root" worktree remove --force "$tmp/old" >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+echo "building new and old ($base)..." >&2
+(cd "$root" && go build -o "$tmp/handoff-new" ./cmd/handoff && go build -o "$tmp/realgen" ./bench/realgen)
+git -C "$root" worktree add --quiet --detach "$tmp/old" "$base"
+(cd "$tmp/old" && go build -o "$tmp/handoff-old" ./cmd/handoff)
+
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; } # clock ticks, user+sys
+
+# settle PID: waits until the process has used no CPU for 2 s (caught up).
+settle() {
+	local a b
+	b=$(cpu "$1")
+	while :; do
+		sleep 2
+		a=$b b=$(cpu "$1")
+		[[ $a == "$b" ]] && return
+	done
+}
+
+echo "handoff watch, whole-process user+sys ($tick ticks/s); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); old = $base"
+printf '%-4s %6s %10s %12s %14s\n' build MB catch-up-s "ms/append" "idle ms/s"
+for mb in $sizes; do
+	src=$tmp/src-$mb.jsonl
+	"$tmp/realgen" -src "$shared/$agent" -size $(((mb << 20) + (1 << 20))) "$src"
+	# The first $mb MB (whole lines) is the session so far; the rest is appended.
+	awk -v n=$((mb << 20)) -v head="$tmp/head-$mb" -v rest="$tmp/rest-$mb" \
+		'{ s += length($0) + 1; print > (s <= n ? head : rest) }' "$src"
+	for v in old new; do
+		f=$tmp/watch-$v.jsonl
+		cp "$tmp/head-$mb" "$f"
+		HANDOFF_DB=$tmp/$v.db "$tmp/handoff-$v" watch "$f" --context-window 1000000000 --no-git --budget 500 \
+			>/dev/null 2>"$tmp/$v.err" &
+		pid=$!
+		pids+=("$pid")
+		t0=$(date +%s.%N)
+		settle "$pid"
+		catch=$(awk -v t="$(cpu "$pid")" -v k="$tick" 'BEGIN {printf "%.2f", t / k}')
+		c0=$(cpu "$pid")
+		sleep "$idle"
+		c1=$(cpu "$pid")
+		head -n "$lines" "$tmp/rest-$mb" | while IFS= read -r l; do
+			printf '%s\n' "$l" >>"$f"
+			sleep "$gap"
+		done
+		sleep 2
+		c2=$(cpu "$pid")
+		kill "$pid"
+		wait "$pid" 2>/dev/null || true
+		idlems=$(awk -v d=$((c1 - c0)) -v k="$tick" -v s="$idle" 'BEGIN {printf "%.2f", 1000 * d / k / s}')
+		# The append phase lasts lines*gap+2 s; its idle share is taken out.
+		per=$(awk -v d=$((c2 - c1)) -v k="$tick" -v n="$lines" -v g="$gap" -v i="$idlems" \
+			'BEGIN {printf "%.2f", (1000 * d / k - i * (n * g + 2)) / n}')
+		printf '%-4s %6s %10s %12s %14s\n' "$v" "$mb" "$catch" "$per" "$idlems"
+		: "$t0"
+	done
+done

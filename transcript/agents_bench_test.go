@@ -1,0 +1,170 @@
+package transcript
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// agentShape writes a synthetic session of one agent's format, round by
+// round: a prompt, a shell call and its result carrying out (quoted as a
+// JSON string), the shape that makes real sessions large.
+type agentShape struct {
+	format     Format
+	head, tail string
+	round      func(i int, out string) string
+	array      bool // rounds are elements of a JSON array, comma-separated
+}
+
+func agentShapes() []agentShape {
+	return []agentShape{
+		{format: FormatClaudeCode, round: func(i int, out string) string {
+			return fmt.Sprintf(`{"type":"user","sessionId":"s","uuid":"u%d","timestamp":"2025-01-01T00:00:00Z","message":{"role":"user","content":"step %d: build it"}}`+"\n"+
+				`{"type":"assistant","sessionId":"s","uuid":"a%d","message":{"id":"m%d","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":"t%d","name":"Bash","input":{"command":"make"}}],"usage":{"input_tokens":10,"cache_read_input_tokens":90000,"output_tokens":20}}}`+"\n"+
+				`{"type":"user","sessionId":"s","uuid":"r%d","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":%s}]}}`+"\n", i, i, i, i, i, i, i, out)
+		}},
+		{format: FormatOpenCode, head: `{"info":{"id":"ses_1","projectID":"p","directory":"/w"},"messages":[`, tail: "]}\n", array: true, round: func(i int, out string) string {
+			return fmt.Sprintf(`{"info":{"id":"msg_%dA","sessionID":"ses_1","role":"user","time":{"created":1}},"parts":[{"type":"text","text":"step %d: build it"}]},`+"\n"+
+				`{"info":{"id":"msg_%dB","sessionID":"ses_1","role":"assistant","modelID":"m"},"parts":[{"type":"step-start"},{"type":"tool","callID":"c%d","tool":"bash","state":{"status":"completed","input":{"command":"make"},"output":%s,"metadata":{"exit":0}}},{"type":"step-finish","tokens":{"input":10,"output":20,"cache":{"read":90000,"write":0}}}]}`, i, i, i, i, out)
+		}},
+		{format: FormatCopilotCLI, round: func(i int, out string) string {
+			return fmt.Sprintf(`{"type":"user.message","id":"u%d","timestamp":"2025-01-01T00:00:00Z","data":{"content":"step %d: build it"}}`+"\n"+
+				`{"type":"assistant.message","id":"a%d","timestamp":"2025-01-01T00:00:01Z","data":{"messageId":"m%d","content":"","toolRequests":[{"toolCallId":"c%d","name":"bash","arguments":{"command":"make"}}]}}`+"\n"+
+				`{"type":"tool.execution_complete","id":"r%d","timestamp":"2025-01-01T00:00:02Z","data":{"toolCallId":"c%d","success":true,"result":{"content":%s}}}`+"\n", i, i, i, i, i, i, i, out)
+		}},
+		{format: FormatDroid, head: `{"type":"session_start","id":"s","title":"t","cwd":"/w"}` + "\n", round: func(i int, out string) string {
+			return fmt.Sprintf(`{"type":"message","id":"u%d","timestamp":"2025-01-01T00:00:00Z","message":{"role":"user","content":[{"type":"text","text":"step %d: build it"}]}}`+"\n"+
+				`{"type":"message","id":"a%d","timestamp":"2025-01-01T00:00:01Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"Execute","input":{"command":"make"}}]}}`+"\n"+
+				`{"type":"message","id":"r%d","timestamp":"2025-01-01T00:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":%s}]}}`+"\n", i, i, i, i, i, i, out)
+		}},
+		{format: FormatPi, round: func(i int, out string) string {
+			return fmt.Sprintf(`{"type":"message","id":"u%d","parentId":"x","message":{"role":"user","content":"step %d: build it"}}`+"\n"+
+				`{"type":"message","id":"a%d","parentId":"u%d","message":{"role":"assistant","content":[{"type":"toolCall","id":"c%d","name":"bash","arguments":{"command":"make"}}],"usage":{"input":10,"output":20,"cacheRead":90000}}}`+"\n"+
+				`{"type":"message","id":"r%d","parentId":"a%d","message":{"role":"toolResult","toolCallId":"c%d","toolName":"bash","content":[{"type":"text","text":%s}],"isError":false}}`+"\n", i, i, i, i, i, i, i, i, out)
+		}},
+		{format: FormatGoose, head: `{"working_dir":"/w","description":"d"}` + "\n", round: func(i int, out string) string {
+			return fmt.Sprintf(`{"id":"u%d","role":"user","created":1,"content":[{"type":"text","text":"step %d: build it"}]}`+"\n"+
+				`{"id":"a%d","role":"assistant","created":2,"content":[{"type":"toolRequest","id":"c%d","toolCall":{"status":"success","value":{"name":"developer__shell","arguments":{"command":"make"}}}}]}`+"\n"+
+				`{"id":"r%d","role":"user","created":3,"content":[{"type":"toolResponse","id":"c%d","toolResult":{"status":"success","value":[{"type":"text","text":%s}]}}]}`+"\n", i, i, i, i, i, i, out)
+		}},
+		{format: FormatKimi, head: `{"role": "_checkpoint", "id": 0}` + "\n", round: func(i int, out string) string {
+			return fmt.Sprintf(`{"role": "user", "content": "step %d: build it"}`+"\n"+
+				`{"role": "assistant", "content": "", "tool_calls": [{"type": "function", "id": "S:%d", "function": {"name": "Shell", "arguments": "{\"command\": \"make\"}"}}]}`+"\n"+
+				`{"role": "tool", "content": %s, "tool_call_id": "S:%d"}`+"\n"+`{"role": "_usage", "token_count": 90000}`+"\n", i, i, out, i)
+		}},
+		{format: FormatVSCodeChat, head: `{"version":3,"requesterUsername":"u","sessionId":"s","creationDate":1,"requests":[`, tail: "]}\n", array: true, round: func(i int, out string) string {
+			return fmt.Sprintf(`{"requestId":"r%d","message":{"text":"step %d: build it"},"response":[{"kind":"toolInvocationSerialized","toolId":"run_in_terminal","toolCallId":"c%d","isComplete":true,"toolSpecificData":{"kind":"terminal","command":"make"},"resultDetails":{"output":[{"value":%s}]}}],"result":{"metadata":{"promptTokens":90000,"outputTokens":20}},"timestamp":1}`, i, i, i, out)
+		}},
+		{format: FormatContinue, head: `{"sessionId":"s","title":"t","workspaceDirectory":"/w","history":[`, tail: "]}\n", array: true, round: func(i int, out string) string {
+			return fmt.Sprintf(`{"message":{"role":"user","content":"step %d: build it"}},`+"\n"+
+				`{"message":{"role":"assistant","content":"","toolCalls":[{"id":"c%d","type":"function","function":{"name":"builtin_run_terminal_command","arguments":"{\"command\":\"make\"}"}}]}},`+"\n"+
+				`{"message":{"role":"tool","content":%s,"toolCallId":"c%d"}}`, i, i, out, i)
+		}},
+	}
+}
+
+// writeShape writes about size bytes of the shape to path.
+func writeShape(tb testing.TB, s agentShape, path string, size, big int) {
+	tb.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
+	quoted, _ := json.Marshal(strings.Repeat("compiling module … ok\n", big/22))
+	out := string(quoted)
+	written, _ := w.WriteString(s.head)
+	for i := 0; written < size; i++ {
+		if i > 0 && s.array {
+			n, _ := w.WriteString(",\n")
+			written += n
+		}
+		n, _ := w.WriteString(s.round(i, out))
+		written += n
+	}
+	w.WriteString(s.tail)
+	if err := w.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// BenchmarkAgentFormats100MB parses a 100 MB synthetic session of each
+// agent format read from a file (a prompt, a shell call and a 16 KB
+// result per round) and reports its sampled peak heap and time beside
+// Claude Code's, measured in the same run: peak/claude and time/claude
+// are the ratios (1 = as Claude Code's decoder).
+func BenchmarkAgentFormats100MB(b *testing.B) {
+	dir := b.TempDir()
+	type figures struct {
+		peak uint64
+		dur  time.Duration
+	}
+	measure := func(b *testing.B, s agentShape) figures {
+		path := filepath.Join(dir, string(s.format))
+		if _, err := os.Stat(path); err != nil {
+			writeShape(b, s, path, 100<<20, 16<<10)
+		}
+		var f figures
+		var err error
+		start := time.Now()
+		_, f.peak = measureHeap(func() {
+			_, err = ParseFile(context.Background(), path, Options{Format: s.format})
+		})
+		f.dur = time.Since(start)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return f
+	}
+	shapes := agentShapes()
+	var base figures
+	for _, s := range shapes {
+		b.Run(string(s.format), func(b *testing.B) {
+			var f figures
+			for b.Loop() {
+				f = measure(b, s)
+			}
+			if s.format == FormatClaudeCode {
+				base = f
+			}
+			b.ReportMetric(float64(f.peak)/(1<<20), "peak-MiB")
+			if base.peak > 0 {
+				b.ReportMetric(float64(f.peak)/float64(base.peak), "peak/claude")
+				b.ReportMetric(float64(f.dur)/float64(base.dur), "time/claude")
+			}
+		})
+	}
+}
+
+// TestAgentShapesParse checks the benchmark's shapes on a small file:
+// each parses in its format with every round's call and result.
+func TestAgentShapesParse(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, s := range agentShapes() {
+		path := filepath.Join(dir, string(s.format))
+		writeShape(t, s, path, 20<<10, 1<<10)
+		tr, err := ParseFile(context.Background(), path, Options{Strict: true})
+		if err != nil {
+			t.Fatalf("%s: %v", s.format, err)
+		}
+		if tr.Session.Format != string(s.format) {
+			t.Errorf("detected %s as %s", s.format, tr.Session.Format)
+		}
+		calls, results := 0, 0
+		for _, m := range tr.Messages {
+			calls += len(m.ToolCalls)
+			results += len(m.ToolResults)
+		}
+		if calls == 0 || calls != results {
+			t.Errorf("%s: %d calls, %d results", s.format, calls, results)
+		}
+	}
+}

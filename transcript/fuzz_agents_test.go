@@ -1,0 +1,114 @@
+package transcript
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// One fuzz target per decoder of an agent's own format, seeded with its
+// sample; each parses lenient and strict (fuzzParse) and must fail only
+// with EINVALID. Kept cheap: the seeds are the small samples.
+
+func fuzzAgent(f *testing.F, format Format, seeds ...string) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, input []byte) { fuzzParse(t, format, input) })
+}
+
+// The seeds are small on purpose: the fuzzer minimises every new input
+// it finds, and a sample of many kilobytes spends the CI's seconds there.
+
+func FuzzOpenCode(f *testing.F) {
+	fuzzAgent(f, FormatOpenCode, `{"info":{"id":"ses_1","projectID":"p","directory":"/w"},"messages":[`+
+		`{"info":{"id":"msg_1","sessionID":"ses_1","role":"user","time":{"created":1}},"parts":[{"type":"text","text":"fix it"},{"type":"compaction","auto":true}]},`+
+		`{"info":{"id":"msg_2","sessionID":"ses_1","role":"assistant","modelID":"m","summary":true,"error":{"name":"MessageAbortedError","data":{"message":"x"}}},"parts":[`+
+		`{"type":"step-start"},{"type":"reasoning","text":"r"},{"type":"tool","callID":"c1","tool":"edit","state":{"status":"error","input":{"filePath":"a.go","oldString":"x"},"error":"boom","metadata":{"exit":1}}},`+
+		`{"type":"step-finish","tokens":{"input":1,"output":2,"cache":{"read":3,"write":4}}}]}]}`)
+}
+
+func FuzzCopilotCLI(f *testing.F) {
+	fuzzAgent(f, FormatCopilotCLI,
+		`{"type":"session.start","id":"1","timestamp":"2025-01-01T00:00:00Z","data":{"sessionId":"s","context":{"cwd":"/w"}}}`+"\n"+
+			`{"type":"assistant.message","id":"2","timestamp":"2025-01-01T00:00:01Z","data":{"content":"x","toolRequests":[{"toolCallId":"c","name":"update_todo","arguments":{"todos":"- [x] a\n- [ ] b"}}]}}`+"\n"+
+			`{"type":"tool.execution_complete","id":"3","timestamp":"2025-01-01T00:00:02Z","data":{"toolCallId":"c","success":false,"error":{"message":"no"},"result":{"content":"<exited with exit code 2>"}}}`+"\n")
+}
+
+func FuzzCopilotShare(f *testing.F) {
+	fuzzAgent(f, FormatCopilotShare, "# 🤖 Copilot CLI Session\n\n### 👤 User\n\nfix it\n\n---\n\n### ✅ `bash`\n\n$ make\n\n```\nok\n<exited with exit code 0>\n```\n\n---\n\n### 💬 Copilot\n\ndone\n")
+}
+
+func FuzzCursorExport(f *testing.F) {
+	fuzzAgent(f, FormatCursorExport, "# T\n_Exported on 1/1/2025 at 10:00:00 GMT from Cursor (1.7.0)_\n\n---\n\n**User**\n\nfix it\n\n---\n\n**Cursor**\n\n```go\n---\n```\ndone\n")
+}
+
+func FuzzPi(f *testing.F) {
+	fuzzAgent(f, FormatPi, `{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00Z","cwd":"/w"}`+"\n"+
+		`{"type":"message","id":"a","parentId":null,"message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"edit","arguments":{"path":"a","oldText":"x","newText":"y"}}],"usage":{"input":1},"stopReason":"error","errorMessage":"e"}}`+"\n"+
+		`{"type":"message","id":"b","parentId":"a","message":{"role":"toolResult","toolCallId":"c","toolName":"edit","content":[{"type":"text","text":"ok"}],"isError":true}}`+"\n")
+}
+
+func FuzzGoose(f *testing.F) {
+	fuzzAgent(f, FormatGoose, `{"working_dir":"/w","description":"d","input_tokens":5}`+"\n"+
+		`{"id":"1","role":"assistant","created":1,"content":[{"type":"toolRequest","id":"t","toolCall":{"status":"success","value":{"name":"developer__shell","arguments":{"command":"ls"}}}}]}`+"\n"+
+		`{"id":"2","role":"user","created":2,"content":[{"type":"toolResponse","id":"t","toolResult":{"status":"error","error":"no"}}]}`+"\n")
+}
+
+func FuzzKimi(f *testing.F) {
+	fuzzAgent(f, FormatKimi, `{"role": "_checkpoint", "id": 0}`+"\n"+`{"role": "user", "content": "hi"}`+"\n"+
+		`{"role": "assistant", "content": "", "tool_calls": [{"type": "function", "id": "S:0", "function": {"name": "Shell", "arguments": "{\"command\": \"ls\"}"}}]}`+"\n"+
+		`{"role": "tool", "content": "<system>ERROR: x</system>", "tool_call_id": "S:0"}`+"\n"+`{"role": "_usage", "token_count": 9}`+"\n")
+}
+
+func FuzzVSCodeChat(f *testing.F) {
+	fuzzAgent(f, FormatVSCodeChat, `{"version":3,"requesterUsername":"u","sessionId":"s","creationDate":1,"requests":[{"requestId":"r","message":{"text":"fix"},`+
+		`"response":[{"value":"ok"},{"kind":"toolInvocationSerialized","toolId":"run_in_terminal","toolCallId":"c","isComplete":true,"toolSpecificData":{"kind":"terminal","command":"make"},"resultDetails":{"isError":true,"output":[{"value":"x"}]}},`+
+		`{"kind":"textEditGroup","uri":{"fsPath":"/a.go"},"edits":[]}],"result":{"metadata":{"promptTokens":3},"errorDetails":{"message":"e"}},"isCanceled":true}]}`)
+}
+
+func FuzzContinue(f *testing.F) {
+	fuzzAgent(f, FormatContinue, `{"sessionId":"s","title":"t","workspaceDirectory":"file:///w","history":[{"message":{"role":"user","content":"fix"}},`+
+		`{"message":{"role":"assistant","content":"","toolCalls":[{"id":"c","type":"function","function":{"name":"builtin_edit_existing_file","arguments":"{\"filepath\":\"a\",\"changes\":\"x\"}"}}]}},`+
+		`{"message":{"role":"tool","content":"done","toolCallId":"c"}}]}`)
+}
+
+func FuzzDroid(f *testing.F) {
+	fuzzAgent(f, FormatDroid, `{"type":"session_start","id":"s","title":"t","cwd":"/w"}`+"\n"+
+		`{"type":"message","id":"1","timestamp":"2025-01-01T00:00:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"Execute","input":{"command":"ls"}}]}}`+"\n"+
+		`{"type":"message","id":"2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"no","is_error":true}]}}`+"\n")
+}
+
+// FuzzJSONRecords feeds a document to jsonRecords in pieces split at
+// arbitrary points: every record it hands on must be valid JSON when the
+// document is, and it must never panic on broken input.
+func FuzzJSONRecords(f *testing.F) {
+	f.Add([]byte(`{"info":{"id":"s"},"messages":[{"a":1},{"b":"]}\"x"},[1,2]]}`), uint8(3))
+	f.Add([]byte(`[{"a":[1,{"b":2}]}, "s", 3]`), uint8(1))
+	f.Fuzz(func(t *testing.T, doc []byte, step uint8) {
+		for _, key := range []string{"", "messages"} {
+			s := &jsonRecords{key: key, max: 1 << 16,
+				element: func(_ int, raw []byte) error {
+					if json.Valid(doc) && raw != nil && !json.Valid(raw) {
+						t.Fatalf("key %q: record %q of a valid document is not valid JSON", key, raw)
+					}
+					return nil
+				},
+				member: func(_ string, raw []byte) error {
+					if json.Valid(doc) && !json.Valid(raw) {
+						t.Fatalf("key %q: member %q of a valid document is not valid JSON", key, raw)
+					}
+					return nil
+				},
+			}
+			n := int(step%16) + 1
+			for rest := doc; len(rest) > 0; {
+				k := min(n, len(rest))
+				if s.write(rest[:k]) != nil {
+					break
+				}
+				rest = rest[k:]
+			}
+			_ = s.complete()
+		}
+	})
+}

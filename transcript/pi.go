@@ -1,0 +1,178 @@
+package transcript
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// pi (badlogic/pi-mono, packages/coding-agent) keeps a session as
+// ~/.pi/agent/sessions/--<cwd with / as ->--/<time>_<uuid>.jsonl
+// (src/core/session-manager.ts; messages from packages/ai/src/types.ts):
+// a header {type: "session", id, timestamp, cwd}, then entries linked by
+// id/parentId: {type: "message", message: {role: user|assistant|
+// toolResult, content, …}}, {type: "compaction", summary},
+// {type: "model_change", modelId}, and others that are skipped.
+//
+// content is a string or blocks (text, thinking, toolCall {id, name,
+// arguments}, image); an assistant message carries usage {input,
+// output, cacheRead, cacheWrite} (input excludes the cache, as
+// Anthropic reports it), model and, when the request failed,
+// stopReason "error" and errorMessage (a system Message); a toolResult
+// message is one result (toolCallId, toolName, isError). A compaction
+// entry's summary is a CompactSummary. Entries are read in file order:
+// a session branched in place (/tree) reads as one line of work.
+// edit's oldText/newText are renamed old_string/new_string.
+
+type piEntry struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	Timestamp string          `json:"timestamp"`
+	Cwd       string          `json:"cwd"`
+	Summary   string          `json:"summary"`
+	ModelID   string          `json:"modelId"`
+	Message   json.RawMessage `json:"message"`
+}
+
+type piMessage struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	Model      string          `json:"model"`
+	StopReason string          `json:"stopReason"`
+	Error      string          `json:"errorMessage"`
+	ToolCallID string          `json:"toolCallId"`
+	ToolName   string          `json:"toolName"`
+	IsError    bool            `json:"isError"`
+	Command    string          `json:"command"`
+	Output     string          `json:"output"`
+	ExitCode   *int            `json:"exitCode"`
+	Usage      *struct {
+		Input      int `json:"input"`
+		Output     int `json:"output"`
+		CacheRead  int `json:"cacheRead"`
+		CacheWrite int `json:"cacheWrite"`
+	} `json:"usage"`
+}
+
+type piBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+var piKeys = map[string]string{"oldText": "old_string", "newText": "new_string"}
+
+type piParser struct{}
+
+func (piParser) pending() []handoff.Message { return nil }
+func (piParser) finish(*Decoder) error      { return nil }
+
+func (piParser) record(d *Decoder, line []byte, lineNo int) error {
+	var e piEntry
+	if err := json.Unmarshal(line, &e); err != nil {
+		return fmt.Errorf("malformed entry: %w", jsonReason(err))
+	}
+	ts := parseTime(e.Timestamp)
+	d.seeTime(ts)
+	base := handoff.Message{ID: e.ID, Line: lineNo, Timestamp: ts}
+	switch e.Type {
+	case "session":
+		d.t.Session.ID, d.t.Session.CWD = e.ID, e.Cwd
+	case "model_change":
+		d.t.Session.Model = firstNonEmpty(e.ModelID, d.t.Session.Model)
+	case "compaction":
+		if strings.TrimSpace(e.Summary) != "" {
+			base.Role, base.Text, base.CompactSummary = handoff.RoleUser, e.Summary, true
+			d.add(base)
+		}
+	case "message":
+		var m piMessage
+		if err := json.Unmarshal(e.Message, &m); err != nil {
+			return fmt.Errorf("malformed message: %w", jsonReason(err))
+		}
+		return piMessageTo(d, m, base)
+	}
+	return nil
+}
+
+func piMessageTo(d *Decoder, m piMessage, base handoff.Message) error {
+	text, thinking, calls := "", "", []handoff.ToolCall(nil)
+	var s string
+	if json.Unmarshal(m.Content, &s) == nil {
+		text = s
+	} else {
+		var blocks []piBlock
+		if len(m.Content) > 0 {
+			if err := json.Unmarshal(m.Content, &blocks); err != nil {
+				return fmt.Errorf("malformed %s content: %w", m.Role, jsonReason(err))
+			}
+		}
+		for _, b := range blocks {
+			switch b.Type {
+			case "text":
+				text = joinText(text, b.Text)
+			case "thinking":
+				thinking = joinText(thinking, b.Thinking)
+			case "toolCall":
+				calls = append(calls, handoff.ToolCall{ID: b.ID, Name: b.Name, Input: renameKeys(b.Arguments, piKeys)})
+			case "image":
+				text = joinText(text, "[image]")
+			}
+		}
+	}
+	switch m.Role {
+	case "user":
+		if strings.TrimSpace(text) == "" {
+			return nil
+		}
+		base.Role, base.Text = handoff.RoleUser, text
+	case "assistant":
+		base.Role, base.Text, base.Thinking, base.ToolCalls, base.Model = handoff.RoleAssistant, text, thinking, calls, m.Model
+		if m.Model != "" {
+			d.t.Session.Model = m.Model
+		}
+		if u := m.Usage; u != nil {
+			base.Usage = &handoff.ProviderUsage{InputTokens: u.Input, OutputTokens: u.Output, CacheReadInputTokens: u.CacheRead, CacheCreationInputTokens: u.CacheWrite}
+		}
+		if text != "" || thinking != "" || len(calls) > 0 {
+			d.add(base)
+		}
+		if m.StopReason == "error" || m.StopReason == "aborted" {
+			e := handoff.Message{Line: base.Line, Timestamp: base.Timestamp, Role: handoff.RoleSystem, Meta: true,
+				Text: "error: " + firstNonEmpty(m.Error, "the request failed")}
+			if m.StopReason == "aborted" {
+				e.Text, e.Interrupt = "[the person stopped the response]", true
+			}
+			d.add(e)
+		}
+		return nil
+	case "toolResult":
+		out, orig := d.clipOutput(text)
+		base.Role = handoff.RoleTool
+		base.ToolResults = []handoff.ToolResult{{CallID: m.ToolCallID, Name: firstNonEmpty(m.ToolName, "tool"), Content: out, OriginalBytes: orig, IsError: m.IsError}}
+	case "bashExecution":
+		// A command the person ran with "!": a call and its result.
+		id := fmt.Sprintf("pi-bash-%d", base.Line)
+		in, _ := json.Marshal(map[string]string{"command": m.Command})
+		d.add(handoff.Message{Line: base.Line, Timestamp: base.Timestamp, Role: handoff.RoleAssistant, Meta: true,
+			ToolCalls: []handoff.ToolCall{{ID: id, Name: "bash", Input: in}}})
+		out, orig := d.clipOutput(m.Output)
+		base.Role = handoff.RoleTool
+		base.ToolResults = []handoff.ToolResult{{CallID: id, Name: "bash", Content: out, OriginalBytes: orig, ExitCode: m.ExitCode}}
+	default:
+		return nil
+	}
+	d.add(base)
+	return nil
+}
+
+// piLine recognises pi's session header or a message entry.
+func piLine(l *jsonLine) bool {
+	return l.typ == "session" && l.has("cwd") && l.has("id") && l.has("version") ||
+		l.typ == "message" && l.has("message") && l.has("parentId")
+}

@@ -330,13 +330,20 @@ func BM25(info []byte) float64 {
 	const k1 = 1.2
 	score := 0.0
 	for ph := range p {
+		// A word's rarity is the word's, not the field's: the documents
+		// holding it are counted in the field that holds it most often
+		// (matchinfo counts per column).
+		docs := 0.0
+		for col := range c {
+			docs = max(docs, u(3+3*(ph*c+col)+2))
+		}
+		idf := math.Log(1 + (n-docs+0.5)/(docs+0.5))
 		for col := range c {
 			x := 3 + 3*(ph*c+col)
-			tf, docs := u(x), u(x+2)
+			tf := u(x)
 			if tf == 0 {
 				continue
 			}
-			idf := math.Log(1 + (n-docs+0.5)/(docs+0.5))
 			norm := 1.0
 			w := 1.0
 			if col < len(fieldWeight) {

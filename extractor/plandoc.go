@@ -38,10 +38,11 @@ func planOutline(doc string) (string, []string) {
 	// parent is a heading with no items of its own ("Phase 3: Learning-
 	// Extraction"): it leads the sections under it.
 	parent := ""
+	parentLevel, curLevel := 0, 0
 	flush := func() {
 		switch {
 		case len(cur) == 1 && strings.HasSuffix(cur[0], ":"):
-			parent = strings.TrimSuffix(cur[0], ":") + " › "
+			parent, parentLevel = strings.TrimSuffix(cur[0], ":")+" › ", curLevel
 		case len(cur) > 0:
 			out = append(out, truncate(parent+strings.TrimSuffix(strings.Join(cur, " "), ":"), 400))
 		}
@@ -65,9 +66,11 @@ func planOutline(doc string) (string, []string) {
 				continue
 			}
 			flush()
-			if strings.HasPrefix(l, "## ") || strings.HasPrefix(l, "# ") {
-				parent = "" // a top-level heading starts a new part
+			level := len(l) - len(strings.TrimLeft(l, "#"))
+			if level <= parentLevel {
+				parent, parentLevel = "", 0 // a heading as high as the parent starts a new part
 			}
+			curLevel = level
 			cur = []string{strings.Trim(h, "*") + ":"}
 		case listItem(l):
 			item := strings.TrimSpace(strings.TrimLeft(l, "-*+0123456789.) "))

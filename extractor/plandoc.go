@@ -1,9 +1,12 @@
 package extractor
 
 import (
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // readPlanDoc returns the outline of the newest plan document the agent
@@ -44,18 +47,37 @@ func planOutline(doc string) (string, []string) {
 		case len(cur) == 1 && strings.HasSuffix(cur[0], ":"):
 			parent, parentLevel = strings.TrimSuffix(cur[0], ":")+" › ", curLevel
 		case len(cur) > 0:
-			out = append(out, truncate(parent+strings.TrimSuffix(strings.Join(cur, " "), ":"), 400))
+			out = append(out, truncate(parent+strings.TrimSuffix(strings.Join(cur, " "), ":"), 500))
 		}
 		cur = nil
 	}
 	fence := false
+	// A code block in a plan is often the tree of files to create: its
+	// file names join the section as one item, the rest is left out.
+	var files []string
+	fileRe := rulebook.Regexp("conversation.note-files")
 	for _, line := range strings.Split(doc, "\n") {
 		l := strings.TrimSpace(line)
 		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
-			fence = !fence
+			if fence && len(files) > 0 && len(cur) > 0 {
+				item := "files: " + strings.Join(firstN(files, 12), ", ")
+				if len(cur) > 1 {
+					item = "; " + item
+				}
+				cur = append(cur, item)
+			}
+			fence, files = !fence, nil
 			continue
 		}
-		if fence || l == "" || strings.HasPrefix(l, "|") || strings.Trim(l, "-=*_ ") == "" {
+		if fence {
+			for _, f := range fileRe.FindAllString(l, -1) {
+				if f = path.Base(f); !slices.Contains(files, f) {
+					files = append(files, f)
+				}
+			}
+			continue
+		}
+		if l == "" || strings.HasPrefix(l, "|") || strings.Trim(l, "-=*_ ") == "" {
 			continue
 		}
 		switch {

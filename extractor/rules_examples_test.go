@@ -266,8 +266,8 @@ func TestParseNote(t *testing.T) {
 // TestPlanOutline: headings with their items on one line, a heading with
 // none leading the sections under it, code and tables left out.
 func TestPlanOutline(t *testing.T) {
-	title, got := planOutline("# Plan: Image skill\n\n## Phase 1: Directory\n- create `skills/Image/`\n\n## Phase 2: Workflows\n### 2.1 Files\n- `Diagram.md`\n- **`Dashboard.md`**\n```sh\nmkdir x\n```\n| a | b |\n")
-	want := []string{"Phase 1: Directory: create `skills/Image/`", "Phase 2: Workflows › 2.1 Files: `Diagram.md` ; `Dashboard.md`"}
+	title, got := planOutline("# Plan: Image skill\n\n## Phase 1: Directory\n- create `skills/Image/`\n\n## Phase 2: Workflows\n### 2.1 Files\n- `Diagram.md`\n- **`Dashboard.md`**\n```sh\nbash x.sh\n```\n| a | b |\n")
+	want := []string{"Phase 1: Directory: create `skills/Image/`", "Phase 2: Workflows › 2.1 Files: `Diagram.md` ; `Dashboard.md` ; files: x.sh"}
 	if title != "Plan: Image skill" || !slices.Equal(got, want) {
 		t.Errorf("planOutline = %q, %q; want %q", title, got, want)
 	}

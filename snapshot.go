@@ -628,12 +628,18 @@ type AgentNote struct {
 	Disputes []string `json:"disputes,omitempty"`
 }
 
-// NoteHeading opens an agent's handoff note; NoteFields are its lines, in
-// order. The checkpoint hook asks for exactly this shape.
+// NoteHeading opens an agent's handoff note. The checkpoint hook asks for
+// exactly NoteTemplate's shape.
 const NoteHeading = "## Handoff note"
 
-// NoteFields are the labels of a handoff note's lines, in order.
-func NoteFields() []string { return []string{"Done", "In flight", "Next", "Open problems", "Remember"} }
+// NoteField is one line of a handoff note: its label and text.
+type NoteField struct{ Label, Text string }
+
+// Fields returns the note's lines in NoteTemplate's order, empty ones
+// included, for every place that prints a note.
+func (n AgentNote) Fields() []NoteField {
+	return []NoteField{{"Done", n.Done}, {"In flight", n.InFlight}, {"Next", n.Next}, {"Open problems", n.Open}, {"Remember", n.Remember}}
+}
 
 // NoteTemplate is the shape of a handoff note, for the hook's request and
 // `handoff note --template`.

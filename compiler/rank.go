@@ -1543,11 +1543,9 @@ func (b *builder) note(n *handoff.AgentNote) {
 		rank = rankDone
 	}
 	lines := []string{lead}
-	for _, f := range []struct{ label, text string }{
-		{"Done", n.Done}, {"In flight", n.InFlight}, {"Next", n.Next}, {"Open problems", n.Open}, {"Remember", n.Remember},
-	} {
-		if strings.TrimSpace(f.text) != "" {
-			lines = append(lines, "> "+f.label+": "+inline(f.text, 600))
+	for _, f := range n.Fields() {
+		if strings.TrimSpace(f.Text) != "" {
+			lines = append(lines, "> "+f.Label+": "+inline(f.Text, 600))
 		}
 	}
 	for _, d := range n.Disputes {

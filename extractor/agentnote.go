@@ -92,7 +92,7 @@ func readAgentNote(s *handoff.Snapshot, main []handoff.Message, calls []sessionC
 // string field (a shell command, an MCP argument), so a note handed to
 // `handoff note` through a heredoc reads as written.
 func noteInput(c handoff.ToolCall) string {
-	if !strings.Contains(string(c.Input), "Handoff note") {
+	if !strings.Contains(string(c.Input), noteTitle()) {
 		return ""
 	}
 	var fields map[string]any
@@ -159,3 +159,7 @@ func noteDisputes(n handoff.AgentNote, s *handoff.Snapshot) []string {
 	}
 	return out
 }
+
+// noteTitle is NoteHeading's words without the heading marks, as they stand
+// in a call's JSON input or a last message the extractor has cleaned.
+func noteTitle() string { return strings.TrimLeft(handoff.NoteHeading, "# ") }

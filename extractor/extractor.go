@@ -128,7 +128,7 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 			// The note is shown as the note; the last message keeps what
 			// it said around it.
 			if e := snap.EndState; e.LastSource == note.Source {
-				if i := strings.Index(e.LastAssistant, "Handoff note"); i >= 0 {
+				if i := strings.Index(e.LastAssistant, noteTitle()); i >= 0 {
 					e.LastAssistant = strings.TrimSpace(strings.TrimRight(e.LastAssistant[:i], "# \n"))
 				}
 			}

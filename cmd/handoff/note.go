@@ -73,9 +73,9 @@ func (o *noteOptions) run(_ context.Context, args []string) error {
 	}
 	var b strings.Builder
 	b.WriteString(handoff.NoteHeading + "\n")
-	for _, f := range []struct{ label, text string }{{"Done", n.Done}, {"In flight", n.InFlight}, {"Next", n.Next}, {"Open problems", n.Open}, {"Remember", n.Remember}} {
-		if f.text != "" {
-			fmt.Fprintf(&b, "- %s: %s\n", f.label, f.text)
+	for _, f := range n.Fields() {
+		if f.Text != "" {
+			fmt.Fprintf(&b, "- %s: %s\n", f.Label, f.Text)
 		}
 	}
 	_, err := io.WriteString(a.stdout, b.String())

@@ -70,6 +70,11 @@ var agentSamples = []struct {
 	// the .json sample as a mutation log: the same messages after the
 	// retried request is cut away.
 	{"vscode-chat.jsonl", FormatVSCodeChatLog, 2, 5, 1, 3, 3, 1, 1, 0, 0, 0, 1},
+	// user: two requests and the CHECKPOINT summary; the SYSTEM_MESSAGE
+	// is harness text; failed: the first test run's exit code 1; the
+	// replace_file_content call is the edit (Cascade's argument names
+	// renamed); no usage is recorded.
+	{"antigravity-transcript.jsonl", FormatAntigravity, 3, 5, 1, 4, 4, 1, 1, 0, 1, 0, 0},
 }
 
 // sampleCounts are the figures agentSamples lists, from a transcript.

@@ -110,6 +110,14 @@ func FuzzVSCodeChatLog(f *testing.F) {
 			`{"kind":3,"k":["requests",0,"message"]}`+"\n")
 }
 
+func FuzzAntigravity(f *testing.F) {
+	fuzzAgent(f, FormatAntigravity,
+		`{"step_index":0,"source":"USER_EXPLICIT","type":"USER_INPUT","status":"DONE","created_at":"2026-01-01T00:00:00Z","content":"<USER_REQUEST>\nfix\n</USER_REQUEST>"}`+"\n"+
+			`{"step_index":1,"source":"MODEL","type":"PLANNER_RESPONSE","status":"DONE","created_at":"2026-01-01T00:00:01Z","tool_calls":[{"name":"run_command","args":{"CommandLine":"\"make\"","Cwd":"\"/w\""}}]}`+"\n"+
+			`{"step_index":2,"source":"MODEL","type":"RUN_COMMAND","status":"ERROR","created_at":"2026-01-01T00:00:02Z","content":"exit code: 2","truncated_fields":["content"]}`+"\n"+
+			`{"step_index":3,"source":"SYSTEM","type":"CHECKPOINT","status":"DONE","content":"# Resuming"}`+"\n")
+}
+
 // FuzzGooseDBMessage reads one sessions.db row's content as the store
 // reader does: a malformed row is an error for that row, never a panic.
 func FuzzGooseDBMessage(f *testing.F) {

@@ -177,6 +177,16 @@ func registry() []formatSpec {
 			doc:       geminiDoc,
 		},
 		{
+			info: FormatInfo{Name: FormatAntigravity, Agent: "Google Antigravity", Looks: "an Antigravity CLI transcript",
+				Description: "Google Antigravity CLI transcript.jsonl (one step a line: USER_INPUT, PLANNER_RESPONSE with tool_calls, tool steps, CHECKPOINT); the IDE's conversations/*.pb are encrypted and not read",
+				Example:     "~/.gemini/antigravity-cli/brain/<id>/.system_generated/logs/transcript.jsonl", Aliases: []string{"antigravity-cli", "google-antigravity", "agy"},
+				Locations: []string{"~/.gemini/antigravity-cli/brain/<id>/.system_generated/logs/transcript.jsonl"}},
+			agent:     "antigravity",
+			newParser: newAntigravityParser,
+			line:      antigravityLine,
+			find:      findAntigravity,
+		},
+		{
 			info: FormatInfo{Name: FormatQwen, Agent: "Qwen Code", Looks: "a Qwen Code session",
 				Description: "Qwen Code session JSONL (uuid-linked records with Gemini API contents, tool_result and system records)",
 				Example:     "~/.qwen/projects/<dir>/chats/<session-id>.jsonl", Aliases: []string{"qwen", "qwencode", "qwen_code"},

@@ -205,7 +205,7 @@ func TestGooseStore(t *testing.T) {
 	}
 }
 
-// TestNewAgentFinders finds Amp's and Qwen Code's sessions of a directory
+// TestNewAgentFinders finds Amp's, Qwen Code's and Antigravity's sessions of a directory
 // where each agent keeps them.
 func TestNewAgentFinders(t *testing.T) {
 	t.Parallel()
@@ -233,6 +233,15 @@ func TestNewAgentFinders(t *testing.T) {
 	}
 	if refs := findQwen(ctx, home, "/home/dev/invoice-cli"); len(refs) != 1 {
 		t.Errorf("findQwen = %+v", refs)
+	}
+	copyTo("antigravity-transcript.jsonl", filepath.Join(home, ".gemini", "antigravity-cli", "brain", "c0ffee", ".system_generated", "logs", "transcript.jsonl"))
+	if refs := findAntigravity(ctx, home, "/home/dev/ledger"); len(refs) != 1 {
+		t.Errorf("findAntigravity = %+v", refs)
+	} else if tr, err := ParseFile(ctx, refs[0].Path, Options{}); err != nil || tr.Session.ID != "c0ffee" {
+		t.Errorf("the found transcript: %v, id %q", err, tr.Session.ID)
+	}
+	if refs := findAntigravity(ctx, home, "/home/dev/ledg"); len(refs) != 0 {
+		t.Errorf("findAntigravity(/home/dev/ledg) = %+v", refs)
 	}
 	all := FindSessions(ctx, home, "/home/dev/invoice-cli")
 	if len(all) != 1 || all[0].Format != FormatQwen || all[0].Agent != "Qwen Code" {

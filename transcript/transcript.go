@@ -100,6 +100,8 @@ const (
 	FormatAmp Format = "amp"
 	// FormatQwen is a Qwen Code session JSONL.
 	FormatQwen Format = "qwen-code"
+	// FormatAntigravity is a Google Antigravity CLI transcript.jsonl.
+	FormatAntigravity Format = "antigravity"
 	// FormatPlain is plain text: the whole input is one user message, or
 	// role-prefixed turns ("User:", "Assistant:") when both roles appear.
 	FormatPlain Format = "plain"

@@ -21,7 +21,9 @@ import (
 // functionResponse {id, name, response: {output | error}}]},
 // usageMetadata? {promptTokenCount, candidatesTokenCount,
 // cachedContentTokenCount, thoughtsTokenCount}, model?, toolCallResult?
-// {callId, status, error, resultDisplay}, systemPayload?}. A system
+// {callId, status, error, resultDisplay}, systemPayload?}. A user
+// record's systemPayload.displayText is what the person typed (its parts
+// may add hook context, <qwen:user-prompt-submit-context>). A system
 // record of subtype chat_compression carries the compressed history
 // whose first content is the summary; custom_title names the session;
 // slash_command records a command the person ran. The uuid / sessionId
@@ -112,10 +114,18 @@ func (p *qwenParser) record(d *Decoder, line []byte, n int) error {
 	switch r.Type {
 	case "user":
 		m.Role = handoff.RoleUser
-		if r.Subtype != "" && r.Subtype != "mid_turn_user_message" {
-			m.Meta = true
+		// The prompt record's payload keeps what the person typed; the
+		// parts add hook context the harness appended.
+		var pl struct {
+			DisplayText string `json:"displayText"`
+		}
+		if json.Unmarshal(r.Payload, &pl) == nil && strings.TrimSpace(pl.DisplayText) != "" {
+			m.Text = pl.DisplayText
 		}
 		gemUserFlags(&m)
+		if r.Subtype != "" && r.Subtype != "mid_turn_user_message" {
+			m.Meta = true // a notification, cron or command record, not the person
+		}
 		if len(results) > 0 {
 			d.add(handoff.Message{Line: n, Timestamp: ts, Role: handoff.RoleTool, ToolResults: results})
 		}

@@ -62,7 +62,7 @@ func registry() []formatSpec {
 			info: FormatInfo{Name: FormatCopilotShare, Agent: "GitHub Copilot CLI", Looks: "a Copilot CLI /share markdown",
 				Description: "GitHub Copilot CLI /share markdown (### 👤 User, ### 💬 Copilot, ### ✅ `tool` blocks)",
 				Example:     "./copilot-session-<id>.md", Aliases: []string{"copilot-md", "copilot-share-md"}},
-			newParser: docFormat("Copilot CLI /share markdown", decodeCopilotShare),
+			newParser: newCopilotShare,
 			text:      copilotShareRe.Match,
 		},
 		{
@@ -70,7 +70,7 @@ func registry() []formatSpec {
 				Description: "Cursor \"Export chat\" markdown (_Exported on … from Cursor (x.y.z)_, **User** / **Cursor** turns), or a chat in Cursor's state.vscdb (--session composerId, else the newest)",
 				Example:     "./cursor_<title>.md", Aliases: []string{"cursor-md", "cursor-chat", "cursor"},
 				Locations: []string{"~/.config/Cursor/User/globalStorage/state.vscdb", "~/Library/Application Support/Cursor/User/globalStorage/state.vscdb"}},
-			newParser: docFormat("Cursor chat export", decodeCursorExport),
+			newParser: blockFormat("Cursor chat export", cursorExportBlock),
 			text:      cursorExportRe.Match,
 			store:     readCursorStore,
 		},

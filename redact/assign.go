@@ -262,6 +262,9 @@ func (r *Redactor) assignment(s string, a, b int, lw []byte, kind string, class 
 		return
 	}
 	start, stop, quoted := sc.scanValue(s, b+sep)
+	if !quoted && queryParam(s, a, b) {
+		stop = queryValueEnd(s, start, stop, lw)
+	}
 	if stop <= start {
 		return
 	}
@@ -279,6 +282,38 @@ func (r *Redactor) assignment(s string, a, b int, lw []byte, kind string, class 
 	}
 	sc.generic = append(sc.generic, Finding{Kind: kind, Start: start, End: stop})
 	sc.valueUntil = max(sc.valueUntil, stop)
+}
+
+// queryParam reports whether the key s[a:b] is a URL query parameter
+// (?key= or &key=).
+func queryParam(s string, a, b int) bool {
+	return a > 0 && (s[a-1] == '?' || s[a-1] == '&') && b < len(s) && s[b] == '='
+}
+
+// queryValueEnd is where a query parameter's value starting at start
+// ends, at most stop: at the next parameter or the fragment. A presigned
+// URL's credential parameter (X-Amz-Credential=AKIA…/20250101/us-east-1/
+// s3/aws4_request, X-Goog-Credential=svc@proj…/…) ends before its first
+// slash: the date, region and service after it are no secret, and the key
+// id before it is judged alone (the access key rule knows AKIA…; a
+// service account's e-mail is a name, not a secret).
+func queryValueEnd(s string, start, stop int, lw []byte) int {
+	v := s[start:stop]
+	if i := strings.IndexAny(v, "&#"); i >= 0 {
+		v = v[:i]
+	}
+	if bytes.HasSuffix(lw, []byte("credential")) {
+		if i := strings.Index(v, "/"); i >= 0 {
+			v = v[:i]
+		}
+		if i := strings.Index(strings.ToUpper(v), "%2F"); i >= 0 {
+			v = v[:i]
+		}
+		if strings.Contains(v, "@") || strings.Contains(v, "%40") {
+			return start // an account's e-mail
+		}
+	}
+	return start + len(v)
 }
 
 // assignSepLen is the length of the assignment operator at the start of

@@ -64,9 +64,9 @@ func Own() map[string]Samples {
 			FPs: []string{"X-Amz-Security-Token=${TOKEN}"},
 		},
 		"gcs-signed-url-signature": {
-			TPs: []string{"htTPs://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=svc%40proj.iam.gserviceaccount.com%2F20250101%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20250101T000000Z&X-Goog-Signature=" + hex32 + hex32 + hex32[:8]},
+			TPs:   []string{"htTPs://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=svc%40proj.iam.gserviceaccount.com%2F20250101%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20250101T000000Z&X-Goog-Signature=" + hex32 + hex32 + hex32[:8]},
 			Keeps: []string{"X-Goog-Credential=svc%40proj.iam.gserviceaccount.com%2F20250101%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20250101T000000Z&X-Goog-Signature="},
-			FPs: []string{"X-Goog-Signature is a hex string"},
+			FPs:   []string{"X-Goog-Signature is a hex string"},
 		},
 		"netrc-password": {
 			TPs: []string{

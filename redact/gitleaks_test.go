@@ -78,6 +78,11 @@ func checkRules(t *testing.T, rules []glRule, samples map[string]secretsamples.S
 						t.Errorf("true positive kept its secret %q:\n in:  %q\n out: %q", sec, tp, out)
 					}
 				}
+				for _, keep := range s.Keeps {
+					if strings.Contains(tp, keep) && !strings.Contains(out, keep) {
+						t.Errorf("redaction took %q, which is no secret:\n in:  %q\n out: %q", keep, tp, out)
+					}
+				}
 			}
 			claim := claims[r.id]
 			for _, fp := range s.FPs {

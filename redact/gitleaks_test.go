@@ -14,10 +14,7 @@ import (
 // checks (secret group, entropy, allowlists) and none of this package's.
 func ruleSecrets(r glRule, text string) []string {
 	g := &glEngine{global: compileAllow(gitleaksGlobalAllow())}
-	c := glCompiled{id: r.id, re: lazyCompile(r.regex), secretGroup: r.secretGroup, entropy: r.entropy, multiLine: r.multiLine}
-	for _, a := range r.allow {
-		c.allow = append(c.allow, compileAllow(a))
-	}
+	c := compileRule(r)
 	lower := strings.ToLower(text)
 	if !slices.ContainsFunc(r.keywords, func(kw string) bool { return strings.Contains(lower, strings.ToLower(kw)) }) {
 		return nil // gitleaks runs a rule only where a keyword occurs

@@ -47,7 +47,14 @@ func clipStringOf(s string, limit, original int) string {
 // marker between them counts the original bytes left out, plus missing:
 // bytes already missing from the text.
 func joinClipped(head, tail string, total, headN, tailN, missing int) string {
-	h, headEnd := keepHead(head, headN)
+	headFound := redact.Find(head)
+	tailFound := headFound
+	if tail != head {
+		// A text shorter than a piece is both pieces (tool output aged
+		// from 32 KiB to 1 KiB is often a few KiB): one scan, not two.
+		tailFound = redact.Find(tail)
+	}
+	h, headEnd := keepHead(head, headN, headFound)
 	tailOff := total - len(tail) // offset of tail[0] in the text
 	start := len(tail) - tailN
 	for start < len(tail) && !utf8.RuneStart(tail[start]) {
@@ -56,9 +63,9 @@ func joinClipped(head, tail string, total, headN, tailN, missing int) string {
 	if tailOff+start < headEnd { // cannot happen unless a secret spans the middle
 		start = headEnd - tailOff
 	}
-	t, tailStart := keepTail(tail, start)
+	t, tailStart := keepTail(tail, start, tailFound)
 	if tailOff+tailStart < headEnd {
-		t, tailStart = keepTail(tail, headEnd-tailOff)
+		t, tailStart = keepTail(tail, headEnd-tailOff, tailFound)
 	}
 	var b strings.Builder
 	b.Grow(len(h) + len(t) + 48)
@@ -69,16 +76,16 @@ func joinClipped(head, tail string, total, headN, tailN, missing int) string {
 }
 
 // keepHead returns piece's first n bytes (cut back to a rune boundary)
-// with its secrets replaced, and the offset in piece where the kept text
-// ends: past n when a secret straddles it.
-func keepHead(piece string, n int) (string, int) {
+// with its secrets (found: redact.Find(piece)) replaced, and the offset
+// in piece where the kept text ends: past n when a secret straddles it.
+func keepHead(piece string, n int, found []redact.Finding) (string, int) {
 	n = min(n, len(piece))
 	for n > 0 && n < len(piece) && !utf8.RuneStart(piece[n]) {
 		n--
 	}
 	var b strings.Builder
 	last := 0
-	for _, f := range redact.Find(piece) {
+	for _, f := range found {
 		if f.Start >= n {
 			break
 		}
@@ -93,12 +100,12 @@ func keepHead(piece string, n int) (string, int) {
 	return b.String(), last
 }
 
-// keepTail returns piece from offset start on with its secrets replaced,
-// and the offset where the kept text begins: before start when a secret
-// straddles it (the secret is kept as its placeholder).
-func keepTail(piece string, start int) (string, int) {
+// keepTail returns piece from offset start on with its secrets (found:
+// redact.Find(piece)) replaced, and the offset where the kept text
+// begins: before start when a secret straddles it (the secret is kept as
+// its placeholder).
+func keepTail(piece string, start int, found []redact.Finding) (string, int) {
 	start = max(0, min(start, len(piece)))
-	found := redact.Find(piece)
 	var b strings.Builder
 	last := start
 	for _, f := range found {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -55,77 +56,151 @@ func clipJSONString(lit []byte, limit int) (string, int, error) {
 		return "", 0, fmt.Errorf("malformed JSON string")
 	}
 	body := lit[1 : len(lit)-1]
-	if limit < 0 || len(body) <= limit && bytes.IndexByte(body, '\\') < 0 {
-		if limit >= 0 && len(body) <= limit && plainJSON(body) {
-			return string(body), 0, nil
-		}
+	if limit < 0 {
 		var s string
 		if err := json.Unmarshal(lit, &s); err != nil {
 			return "", 0, fmt.Errorf("malformed JSON string: %w", jsonReason(err))
 		}
-		if limit < 0 || len(s) <= limit {
-			return s, 0, nil
+		return s, 0, nil
+	}
+	if len(body) <= limit {
+		if bytes.IndexByte(body, '\\') < 0 {
+			if plainJSON(body) {
+				return string(body), 0, nil
+			}
+			var s string
+			if err := json.Unmarshal(lit, &s); err != nil {
+				return "", 0, fmt.Errorf("malformed JSON string: %w", jsonReason(err))
+			}
+			if len(s) <= limit {
+				return s, 0, nil
+			}
+		} else {
+			// Unquoting valid UTF-8 never lengthens the text, so it
+			// fits the limit: one buffer the size of the literal, no
+			// ring. (A fixed head-and-ring pair here cost 40 KiB per
+			// short result with an escape, two thirds of all a Claude
+			// Code parse allocated.) Bytes that are not UTF-8 become
+			// U+FFFD and may outgrow it: then the general path below.
+			w := clipSink{headCap: len(body)}
+			w.head.Grow(len(body))
+			if err := unquoteJSON(body, &w); err != nil {
+				return "", 0, err
+			}
+			if !w.overflow {
+				return w.head.String(), 0, nil
+			}
 		}
 	}
 	// Keep the first headN and last tailN bytes, each with the overlap
 	// the redaction of the pieces needs; the tail is a ring.
 	headN := limit / 2
 	tailN := limit - headN
-	headCap, ringN := headN+redactOverlap, tailN+redactOverlap
-	head := make([]byte, 0, headCap)
-	tail := make([]byte, ringN) // ring
-	total, tailPos := 0, 0
-	// emit takes a run of bytes at once: the head is filled by one
-	// append, and of what goes past it only the ring's last ringN bytes
-	// are copied (tailPos still counts every byte, as byte-by-byte
-	// writes would leave it).
-	emit := func(p []byte) {
-		total += len(p)
-		if n := min(headCap-len(head), len(p)); n > 0 {
-			head = append(head, p[:n]...)
-			p = p[n:]
-		}
-		if skip := len(p) - ringN; skip > 0 {
-			tailPos += skip
-			p = p[skip:]
-		}
-		for len(p) > 0 {
-			n := copy(tail[tailPos%ringN:], p)
-			tailPos += n
-			p = p[n:]
-		}
+	w := clipSink{headCap: headN + redactOverlap, ringN: tailN + redactOverlap}
+	w.head.Grow(min(w.headCap, len(body)))
+	if err := unquoteJSON(body, &w); err != nil {
+		return "", 0, err
 	}
+	if w.tailPos <= w.ringN {
+		// The ring never wrapped: head and ring hold the whole text.
+		s := w.head.String() + string(w.tail[:w.tailPos])
+		if w.total <= limit {
+			return s, 0, nil
+		}
+		return clipString(s, limit), w.total, nil
+	}
+	start := w.tailPos % w.ringN
+	t := append(append(make([]byte, 0, w.ringN), w.tail[start:]...), w.tail[:start]...)
+	return joinClipped(w.head.String(), string(t), w.total, headN, tailN, 0), w.total, nil
+}
+
+// clipSink receives unquoted text: its first headCap bytes in head, the
+// rest through a ring of the last ringN bytes, allocated only when the
+// head is full (with no ring, overflow records that the head was).
+type clipSink struct {
+	headCap, ringN int
+	head           strings.Builder
+	tail           []byte // ring
+	total, tailPos int    // bytes written; bytes past the head
+	overflow       bool
+}
+
+// write takes a run of bytes at once: the head is filled by one append,
+// and of what goes past it only the ring's last ringN bytes are copied
+// (tailPos still counts every byte, as byte-by-byte writes would leave
+// it).
+func (w *clipSink) write(p []byte) {
+	w.total += len(p)
+	if n := min(w.headCap-w.head.Len(), len(p)); n > 0 {
+		w.head.Write(p[:n])
+		p = p[n:]
+	}
+	if len(p) == 0 {
+		return
+	}
+	if w.ringN == 0 {
+		w.overflow = true
+		return
+	}
+	if w.tail == nil {
+		w.tail = make([]byte, w.ringN)
+	}
+	if skip := len(p) - w.ringN; skip > 0 {
+		w.tailPos += skip
+		p = p[skip:]
+	}
+	for len(p) > 0 {
+		n := copy(w.tail[w.tailPos%w.ringN:], p)
+		w.tailPos += n
+		p = p[n:]
+	}
+}
+
+// writeByte is write of one byte.
+func (w *clipSink) writeByte(c byte) {
+	if w.head.Len() < w.headCap {
+		w.total++
+		w.head.WriteByte(c)
+		return
+	}
+	w.write([]byte{c})
+}
+
+// unquoteJSON decodes a JSON string literal's body into w, as
+// encoding/json does (a lone or mismatched surrogate, or a byte that is
+// not UTF-8, becomes U+FFFD).
+func unquoteJSON(body []byte, w *clipSink) error {
 	var rb [utf8.UTFMax]byte
 	for i := 0; i < len(body); {
 		c := body[i]
 		switch {
 		case c == '\\':
 			if i+1 >= len(body) {
-				return "", 0, fmt.Errorf("malformed JSON string: bad escape")
+				return fmt.Errorf("malformed JSON string: bad escape")
 			}
 			switch e := body[i+1]; e {
 			case '"', '\\', '/':
-				emit([]byte{e})
+				w.writeByte(e)
 				i += 2
 			case 'b':
-				emit([]byte{'\b'})
+				w.writeByte('\b')
 				i += 2
 			case 'f':
-				emit([]byte{'\f'})
+				w.writeByte('\f')
 				i += 2
 			case 'n':
-				emit([]byte{'\n'})
+				w.writeByte('\n')
 				i += 2
 			case 'r':
-				emit([]byte{'\r'})
+				w.writeByte('\r')
 				i += 2
 			case 't':
-				emit([]byte{'\t'})
+				w.writeByte('\t')
 				i += 2
 			case 'u':
 				r, n := hex4(body[i+2:])
 				if n < 0 {
-					return "", 0, fmt.Errorf("malformed JSON string: bad \\u escape")
+					return fmt.Errorf("malformed JSON string: bad \\u escape")
 				}
 				i += 6
 				if utf16.IsSurrogate(r) {
@@ -140,41 +215,31 @@ func clipJSONString(lit []byte, limit int) (string, int, error) {
 						r = utf8.RuneError
 					}
 				}
-				emit(rb[:utf8.EncodeRune(rb[:], r)])
+				w.write(rb[:utf8.EncodeRune(rb[:], r)])
 			default:
-				return "", 0, fmt.Errorf("malformed JSON string: bad escape")
+				return fmt.Errorf("malformed JSON string: bad escape")
 			}
 		case c < 0x20 || c == '"':
-			return "", 0, fmt.Errorf("malformed JSON string: control character")
+			return fmt.Errorf("malformed JSON string: control character")
 		case c < utf8.RuneSelf:
-			// A run of plain ASCII is emitted whole.
+			// A run of plain ASCII is written whole.
 			j := i + 1
 			for j < len(body) && body[j] >= 0x20 && body[j] < utf8.RuneSelf && body[j] != '"' && body[j] != '\\' {
 				j++
 			}
-			emit(body[i:j])
+			w.write(body[i:j])
 			i = j
 		default:
 			r, size := utf8.DecodeRune(body[i:])
 			if r == utf8.RuneError && size == 1 {
-				emit([]byte("\uFFFD"))
+				w.write([]byte("\uFFFD"))
 			} else {
-				emit(body[i : i+size])
+				w.write(body[i : i+size])
 			}
 			i += size
 		}
 	}
-	if tailPos <= ringN {
-		// The ring never wrapped: head and ring hold the whole text.
-		s := string(head) + string(tail[:tailPos])
-		if total <= limit {
-			return s, 0, nil
-		}
-		return clipString(s, limit), total, nil
-	}
-	start := tailPos % ringN
-	t := append(append(make([]byte, 0, ringN), tail[start:]...), tail[:start]...)
-	return joinClipped(string(head), string(t), total, headN, tailN, 0), total, nil
+	return nil
 }
 
 // plainJSON reports whether a string literal's body needs no unquoting:

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -109,4 +110,39 @@ func TestToolResultsResolvedPerBlock(t *testing.T) {
 	if res[1].OriginalBytes != 80000 || !strings.HasPrefix(res[1].Content, "a\na\n") || !strings.HasSuffix(res[1].Content, "a\na\n") {
 		t.Errorf("long result: %d original, %q", res[1].OriginalBytes, res[1].Content)
 	}
+}
+
+// FuzzClipJSONString checks the streaming clipper against the plain way
+// (json.Unmarshal, then clipOutput) on any literal encoding/json accepts,
+// bytes that are not UTF-8 included, and that it rejects what it rejects.
+func FuzzClipJSONString(f *testing.F) {
+	for _, s := range []string{`"abc"`, `"a\nb\tc"`, `"\ud83d\ude00x"`, "\"\xff\xfe\\n\"", `"\u0041` + strings.Repeat("é", 20) + `"`} {
+		f.Add([]byte(s), 8)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, limit int) {
+		limit = limit%200 + 1
+		if limit < 1 {
+			limit = -limit + 1
+		}
+		raw = bytes.TrimSpace(raw) // as toolText hands it over
+		var want string
+		wantErr := json.Unmarshal(raw, &want)
+		got, n, err := clipJSONString(raw, limit)
+		if wantErr != nil {
+			if err == nil && len(raw) > 0 && raw[0] == '"' && raw[len(raw)-1] == '"' && len(raw) >= 2 {
+				// Both quotes and nothing else to reject: encoding/json
+				// refuses for a reason the clipper must share.
+				t.Fatalf("clipJSONString(%q) accepted what encoding/json rejects: %v", raw, wantErr)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("clipJSONString(%q, %d): %v", raw, limit, err)
+		}
+		d := &Decoder{opts: Options{MaxToolOutputBytes: limit}}
+		wantS, wantN := d.clipOutput(want)
+		if got != wantS || n != wantN {
+			t.Fatalf("limit %d, %q:\ngot  %q, %d\nwant %q, %d", limit, raw, got, n, wantS, wantN)
+		}
+	})
 }

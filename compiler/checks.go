@@ -308,6 +308,10 @@ func (b *builder) noTests(s *handoff.Snapshot, checks []handoff.CheckState) {
 		lead = "No file edits were seen (no code changed by an edit tool), and no tests and no build were run, as far as the transcript shows"
 		if len(checks) > 0 {
 			lead = "No file edits were seen and no tests were run"
+		} else if s.Usage.ToolCalls == 0 && s.EndState != nil && s.EndState.LastAssistant != "" {
+			// A prose-only export (Cursor, a chat) keeps no calls: that
+			// nothing ran is then unknown, not seen.
+			lead = "The transcript records no tool calls, so what was edited, built or tested is known only from what the messages say"
 		}
 		rank = rankNothingChanged
 	}

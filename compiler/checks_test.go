@@ -34,6 +34,10 @@ func TestTestsSectionWithChecks(t *testing.T) {
 		notWant []string
 	}{
 		{"nothing ran, nothing changed", handoff.Snapshot{}, []string{"No file edits were seen (no code changed by an edit tool), and no tests and no build were run"}, []string{"`"}},
+		{"a prose-only transcript: no calls recorded", handoff.Snapshot{EndState: &handoff.EndState{LastAssistant: "Build verified: `npm run build` passes."}},
+			[]string{"The transcript records no tool calls, so what was edited, built or tested is known only from what the messages say."}, []string{"no tests and no build were run"}},
+		{"a session with calls that ran nothing", handoff.Snapshot{Usage: handoff.Usage{ToolCalls: 3}, EndState: &handoff.EndState{LastAssistant: "Here is the answer."}},
+			[]string{"no tests and no build were run"}, []string{"records no tool calls"}},
 		{"only a build ran", handoff.Snapshot{Checks: []handoff.CheckState{build}},
 			[]string{"no tests were run, but the build `npm run build` passes (“✓ Compiled successfully”)"}, []string{"no build"}},
 		{"code changed, one failing check", handoff.Snapshot{FilesModified: code, Checks: []handoff.CheckState{broken}},

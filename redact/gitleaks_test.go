@@ -23,7 +23,7 @@ func ruleSecrets(r glRule, text string) []string {
 		return nil // gitleaks runs a rule only where a keyword occurs
 	}
 	var sc scanner
-	g.run(&c, text, 0, len(text), &sc)
+	g.run(&c, &glShape{span: -1}, text, 0, len(text), &sc) // the pattern alone, no prefilter
 	var out []string
 	for _, f := range sc.catalog {
 		out = append(out, text[f.Start:f.End])

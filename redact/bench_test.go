@@ -196,4 +196,3 @@ func BenchmarkGitleaksTierPerProcess(b *testing.B) {
 		})
 	}
 }
-

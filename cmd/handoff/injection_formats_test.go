@@ -128,6 +128,37 @@ var injFormats = []injFormat{
 	{"codex", "rollout.jsonl", codexSession},
 	{"openai chat", "request.json", openAIChatSession},
 	{"anthropic messages", "request.json", anthropicSession},
+	{"plain", "session.txt", plainSession},
+}
+
+// plainSession writes a "User:/Assistant:" transcript: a tool step is the
+// command and its output pasted in a console fence. (Pasted bare after
+// "$ cmd", output ends at its first blank line — the plain reader's rule —
+// so a file or page with paragraphs is read as the assistant's words past
+// it; injection_plain_test.go covers the bare form without blank lines.)
+func plainSession(steps []injStep) string {
+	var b strings.Builder
+	last := ""
+	for _, s := range steps {
+		role := s.role
+		if role == "tool" {
+			role = "assistant"
+		}
+		if role != last {
+			if last != "" {
+				b.WriteString("\n")
+			}
+			b.WriteString(map[string]string{"user": "User: ", "assistant": "Assistant: "}[role])
+			last = role
+		}
+		switch s.role {
+		case "tool":
+			b.WriteString("```console\n$ " + shellCommand(s) + "\n" + s.output + "\n```\n\n")
+		default:
+			b.WriteString(s.text + "\n")
+		}
+	}
+	return b.String()
 }
 
 // claudeToolName names a generic tool as Claude Code does, and maps its input.
@@ -236,19 +267,7 @@ func codexSession(steps []injStep) string {
 			rec("event_msg", map[string]any{"type": "agent_message", "message": s.text})
 		case "tool":
 			id := fmt.Sprintf("call_%02d", i)
-			var cmd string
-			switch s.tool {
-			case "shell":
-				cmd = fmt.Sprint(s.input["command"])
-			case "read":
-				cmd = "sed -n '1,200p' " + strings.TrimPrefix(fmt.Sprint(s.input["file_path"]), "/repo/")
-			case "fetch":
-				cmd = "curl -sL " + fmt.Sprint(s.input["url"])
-			case "list":
-				cmd = "ls docs"
-			case "subagent":
-				cmd = "codex exec " + fmt.Sprintf("%q", s.input["prompt"])
-			}
+			cmd := shellCommand(s)
 			rec("response_item", map[string]any{"type": "function_call", "name": "shell", "call_id": id,
 				"arguments": mustJSON(map[string]any{"command": []string{"bash", "-lc", cmd}, "workdir": "/repo"})})
 			code := 0
@@ -261,6 +280,21 @@ func codexSession(steps []injStep) string {
 		}
 	}
 	return b.String()
+}
+
+// shellCommand is the command line that runs a generic tool step.
+func shellCommand(s injStep) string {
+	switch s.tool {
+	case "read":
+		return "sed -n '1,200p' " + strings.TrimPrefix(fmt.Sprint(s.input["file_path"]), "/repo/")
+	case "fetch":
+		return "curl -sL " + fmt.Sprint(s.input["url"])
+	case "list":
+		return "ls docs"
+	case "subagent":
+		return "codex exec " + fmt.Sprintf("%q", s.input["prompt"])
+	}
+	return fmt.Sprint(s.input["command"])
 }
 
 // chatTool names a generic tool as an application's function would be.
@@ -358,7 +392,7 @@ func promptSections(prompt string) map[string]string {
 func TestStructuredInjectionNeverSteers(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("compiles 82 sessions twice each")
+		t.Skip("compiles 100 sessions twice each")
 	}
 	llm := newFakeLLM(t, obeyAll)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

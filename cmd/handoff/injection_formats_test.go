@@ -392,7 +392,7 @@ func promptSections(prompt string) map[string]string {
 func TestStructuredInjectionNeverSteers(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("compiles 100 sessions twice each")
+		t.Skip("compiles 92 sessions with two extractors at four outputs each")
 	}
 	llm := newFakeLLM(t, obeyAll)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

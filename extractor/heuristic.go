@@ -53,6 +53,7 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 	ds := decisionSet{pat: &h.pat}
 	reverts := newRevertTracker()
 	var currentTask string
+	echoes := newToolEchoes(msgs)
 	for i, m := range msgs {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -66,7 +67,7 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 		ds.confirm(i, m)
 		switch m.Role {
 		case handoff.RoleAssistant:
-			text, labelled := ds.labelledDecisions(m, withoutThinking(m.Text), currentTask)
+			text, labelled := ds.labelledDecisions(m, echoes.strip(withoutThinking(m.Text)), currentTask)
 			for _, c := range labelled {
 				ds.add(c)
 			}

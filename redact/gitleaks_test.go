@@ -14,13 +14,16 @@ import (
 // checks (secret group, entropy, allowlists) and none of this package's.
 func ruleSecrets(r glRule, text string) []string {
 	g := &glEngine{global: compileAllow(gitleaksGlobalAllow())}
-	c := compileRule(r)
+	c := glCompiled{id: r.id, re: lazyCompile(r.regex), secretGroup: r.secretGroup, entropy: r.entropy, multiLine: r.multiLine}
+	for _, a := range r.allow {
+		c.allow = append(c.allow, compileAllow(a))
+	}
 	lower := strings.ToLower(text)
 	if !slices.ContainsFunc(r.keywords, func(kw string) bool { return strings.Contains(lower, strings.ToLower(kw)) }) {
 		return nil // gitleaks runs a rule only where a keyword occurs
 	}
 	var sc scanner
-	g.run(&c, text, 0, len(text), &sc)
+	g.run(&c, &glShape{span: -1}, text, 0, len(text), &sc) // the pattern alone, no prefilter
 	var out []string
 	for _, f := range sc.catalog {
 		out = append(out, text[f.Start:f.End])

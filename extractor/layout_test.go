@@ -27,7 +27,6 @@ const (
 // shrinks.
 var oversized = map[string]bool{
 	"conversation.go": true,
-	"checkKind":       true,
 	"prefilter.go":    true,
 	"errors.go":       true,
 	"gitseen.go":      true,

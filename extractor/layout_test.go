@@ -27,22 +27,15 @@ const (
 // shrinks.
 var oversized = map[string]bool{
 	"conversation.go": true,
-	"prefilter.go":    true,
-	"errors.go":       true,
-	"gitseen.go":      true,
 
-	"endState":            true,
-	"readConversation":    true,
-	"decisionEntries":     true,
-	"(*gitSeen).result":   true,
-	"ignoredResult":       true,
-	"literalSet":          true,
-	"computeFactsWith":    true,
-	"readOnlyStage":       true,
-	"reconcilePlan":       true,
-	"TestLLMScenarios":    true,
-	"(*errorLog).success": true,
-	"(*shapes).classify":  true,
+	"endState":           true,
+	"readConversation":   true,
+	"decisionEntries":    true,
+	"computeFactsWith":   true,
+	"readOnlyStage":      true,
+	"reconcilePlan":      true,
+	"TestLLMScenarios":   true,
+	"(*shapes).classify": true,
 }
 
 // TestLayout fails when a Go file under extractor/ is over maxFileLines

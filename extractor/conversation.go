@@ -791,6 +791,7 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 	// (tool calls after it, before its last words) is done or under way,
 	// not the next step: the search stops at the first such call.
 	seenTexts := 0
+	echoes := newToolEchoes(main)
 	for i := len(main) - 1; i >= 0 && seenTexts < 3; i-- {
 		m := main[i]
 		if m.Role == handoff.RoleUser && !m.Meta && userRequest(m.Text) != "" && i < lastText {
@@ -806,7 +807,7 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 			continue
 		}
 		seenTexts++
-		if s := statedNext(m.Text); s != "" {
+		if s := statedNext(echoes.strip(m.Text)); s != "" {
 			e.StatedNext = s
 			break
 		}

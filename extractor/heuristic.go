@@ -53,6 +53,7 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 	ds := decisionSet{pat: &h.pat}
 	reverts := newRevertTracker()
 	var currentTask string
+	echoes := newToolEchoes(msgs)
 	for i, m := range msgs {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -66,7 +67,7 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 		ds.confirm(i, m)
 		switch m.Role {
 		case handoff.RoleAssistant:
-			text, labelled := ds.labelledDecisions(m, withoutThinking(m.Text), currentTask)
+			text, labelled := ds.labelledDecisions(m, echoes.strip(withoutThinking(m.Text)), currentTask)
 			for _, c := range labelled {
 				ds.add(c)
 			}
@@ -451,22 +452,31 @@ func cleanPhrase(p string) string {
 	return truncate(p, alternativeLimit)
 }
 
-// stripCode removes fenced code blocks: code is not a statement of intent.
+// stripCode removes fenced code blocks and pasted commands with their
+// output ("$ cmd" and the lines under it up to a blank line): code is not
+// a statement of intent, and output is not the speaker's words.
 func stripCode(text string) string {
-	if !strings.Contains(text, "```") {
+	if !strings.Contains(text, "```") && !strings.Contains(text, "$ ") {
 		return text
 	}
 	var b strings.Builder
-	inFence := false
+	inFence, output := false, false
 	for _, line := range strings.Split(text, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			inFence = !inFence
+			inFence, output = !inFence, false
 			continue
 		}
-		if !inFence {
-			b.WriteString(line)
-			b.WriteByte('\n')
+		if inFence {
+			continue
 		}
+		if strings.TrimSpace(line) == "" {
+			output = false
+		} else if output || groundPromptRe.MatchString(line) {
+			output = true
+			continue
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
 	}
 	return b.String()
 }

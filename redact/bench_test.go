@@ -168,3 +168,31 @@ func BenchmarkGitleaksTier(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGitleaksTierPerProcess is BenchmarkGitleaksTier as one
+// `handoff compile` pays it: the redactor built, then the largest shared
+// transcript redacted once. "without" builds it with the gitleaks tier
+// switched off (the catalogue before issue 32), in the same run.
+func BenchmarkGitleaksTierPerProcess(b *testing.B) {
+	name, text := largestShared(b)
+	if text == "" {
+		b.Skip("../shared/transcripts not present")
+	}
+	b.Logf("file: %s (%d bytes)", name, len(text))
+	for _, tier := range []bool{false, true} {
+		label := "without"
+		if tier {
+			label = "with"
+		}
+		b.Run(label, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				r := New()
+				if !tier {
+					r.gl = nil
+				}
+				_ = r.String(text)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -33,13 +34,10 @@ type glCompiled struct {
 	secretGroup int
 	entropy     float64
 	multiLine   bool
-	// span is the longest text the pattern can match, or -1 when it has
-	// no bound: a keyword's window reaches no further than that.
-	span int
-	// need lists literals the pattern cannot match without (one of each
-	// group, ASCII case ignored): a window without them is skipped
-	// before the regexp runs.
-	need  [][]string
+	// shape is what the pattern says about its matches, worked out on
+	// the first keyword hit: most rules never see one, and parsing all
+	// their patterns was a third of building the engine.
+	shape func() glShape
 	allow []glAllowC
 }
 
@@ -67,7 +65,9 @@ func newGLEngine() *glEngine {
 		if r.regex == "" || len(r.required) > 0 || glSkipped(r.id) != "" {
 			continue
 		}
-		c := glCompiled{id: r.id, re: lazyCompile(r.regex), secretGroup: r.secretGroup, entropy: r.entropy, multiLine: r.multiLine, span: maxMatchLen(r.regex), need: requiredLiterals(r.regex)}
+		pattern, keywords := r.regex, r.keywords
+		c := glCompiled{id: r.id, re: lazyCompile(pattern), secretGroup: r.secretGroup, entropy: r.entropy, multiLine: r.multiLine,
+			shape: sync.OnceValue(func() glShape { return analyse(pattern, keywords) })}
 		for _, a := range r.allow {
 			c.allow = append(c.allow, compileAllow(a))
 		}
@@ -123,14 +123,18 @@ func (g *glEngine) find(s string, sc *scanner) {
 				done = make([]int, len(g.rules))
 			}
 			rl := &g.rules[kw.rule]
-			from, to := glWindow(s, i, rl.multiLine, rl.span)
+			sh := rl.shape()
+			if sh.lead && i > 0 && isWordByte(s[i-1]) {
+				continue
+			}
+			from, to := glWindow(s, i, rl.multiLine, sh.span)
 			if rl.multiLine && i+len(kw.word) < to {
 				// A multi-line pattern's window ends where its keyword
 				// comes again: "curl … \\\n --user a:b" followed by
 				// "curl -u c:d" would otherwise match greedily up to the
 				// second -u and never report the first.
-				if k := indexFold(s[i+len(kw.word):to], kw.word); k >= 0 {
-					to = i + len(kw.word) + k
+				if k := g.nextKeyword(s, i+len(kw.word), to, kw.word, sh.lead); k >= 0 {
+					to = k
 				}
 			}
 			// A window the last run already covered is skipped; one
@@ -140,9 +144,26 @@ func (g *glEngine) find(s string, sc *scanner) {
 				continue
 			}
 			done[kw.rule] = to
-			g.run(rl, s, from, to, sc)
+			g.run(rl, &sh, s, from, to, sc)
 		}
 	}
+}
+
+// nextKeyword is the offset of word's next occurrence in s[from:to], or
+// -1; for a rule whose matches start with a keyword at a word boundary
+// (lead), only such an occurrence counts, as only it is run.
+func (g *glEngine) nextKeyword(s string, from, to int, word string, lead bool) int {
+	for from < to {
+		k := indexFold(s[from:to], word)
+		if k < 0 {
+			return -1
+		}
+		if at := from + k; !lead || at == 0 || !isWordByte(s[at-1]) {
+			return at
+		}
+		from += k + 1
+	}
+	return -1
 }
 
 // hasPrefixFold reports whether s starts with the lower-case word, ASCII
@@ -199,13 +220,9 @@ func glWindow(s string, i int, multi bool, span int) (int, int) {
 // isTokenByte reports a byte that can continue a token.
 func isTokenByte(c byte) bool { return isIdentChar(c) || c == '+' || c == '/' || c == '=' || c == '~' }
 
-// maxMatchLen is the most bytes pattern can match (ASCII classes count
-// one byte), or -1 when it has no bound.
-func maxMatchLen(pattern string) int {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return -1
-	}
+// maxMatchLen is the most bytes re can match (ASCII classes count one
+// byte), or -1 when it has no bound.
+func maxMatchLen(re *syntax.Regexp) int {
 	n := maxLenOf(re.Simplify())
 	if n > glMultiLine {
 		return -1
@@ -261,12 +278,15 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 
 // run applies one rule to s[from:to] with gitleaks' checks: the secret
 // group, the entropy floor, the global and the rule's allowlists.
-func (g *glEngine) run(rl *glCompiled, s string, from, to int, sc *scanner) {
+func (g *glEngine) run(rl *glCompiled, sh *glShape, s string, from, to int, sc *scanner) {
 	w := s[from:to]
-	for _, group := range rl.need {
+	for _, group := range sh.need {
 		if !slices.ContainsFunc(group, func(lit string) bool { return containsFold(w, lit) }) {
 			return
 		}
+	}
+	if !hasRun(w, sh.runs) {
+		return
 	}
 	for _, m := range rl.re().FindAllStringSubmatchIndex(w, -1) {
 		ms, me := m[0], m[1]
@@ -384,11 +404,7 @@ func glPlaceholder(secret string) bool {
 // requiredLiterals returns the literal groups pattern's top-level
 // sequence holds: each a literal, or an alternation of literals, of at
 // least three bytes (shorter ones rule little out), lower-cased.
-func requiredLiterals(pattern string) [][]string {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return nil
-	}
+func requiredLiterals(re *syntax.Regexp) [][]string {
 	var out [][]string
 	var walk func(re *syntax.Regexp)
 	walk = func(re *syntax.Regexp) {

@@ -23,7 +23,7 @@ func ruleSecrets(r glRule, text string) []string {
 		return nil // gitleaks runs a rule only where a keyword occurs
 	}
 	var sc scanner
-	g.run(&c, text, 0, len(text), &sc)
+	g.run(&c, &glShape{span: -1}, text, 0, len(text), &sc) // the pattern alone, no prefilter
 	var out []string
 	for _, f := range sc.catalog {
 		out = append(out, text[f.Start:f.End])
@@ -76,6 +76,11 @@ func checkRules(t *testing.T, rules []glRule, samples map[string]secretsamples.S
 				for _, sec := range secrets {
 					if strings.Contains(out, sec) {
 						t.Errorf("true positive kept its secret %q:\n in:  %q\n out: %q", sec, tp, out)
+					}
+				}
+				for _, keep := range s.Keeps {
+					if strings.Contains(tp, keep) && !strings.Contains(out, keep) {
+						t.Errorf("redaction took %q, which is no secret:\n in:  %q\n out: %q", keep, tp, out)
 					}
 				}
 			}

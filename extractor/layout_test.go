@@ -21,21 +21,10 @@ const (
 	maxComplexity = 30
 )
 
-// oversized lists what was over the limits when the check was written, so
-// the check could land before the splits; each split removes its entry.
-// An entry that is no longer over fails the test too, so the list only
-// shrinks.
-var oversized = map[string]bool{
-	"conversation.go":  true,
-	"endState":         true,
-	"readConversation": true,
-}
-
 // TestLayout fails when a Go file under extractor/ is over maxFileLines
 // lines or a function in one is over maxComplexity (gocyclo's cyclomatic
 // complexity).
 func TestLayout(t *testing.T) {
-	over := map[string]bool{}
 	fset := token.NewFileSet()
 	var stats gocyclo.Stats
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
@@ -47,10 +36,7 @@ func TestLayout(t *testing.T) {
 			return err
 		}
 		if n := bytes.Count(src, []byte("\n")); n > maxFileLines {
-			over[path] = true
-			if !oversized[path] {
-				t.Errorf("%s: %d lines, over %d: split it by topic", path, n, maxFileLines)
-			}
+			t.Errorf("%s: %d lines, over %d: split it by topic", path, n, maxFileLines)
 		}
 		f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
 		if err != nil {
@@ -63,18 +49,9 @@ func TestLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range stats {
-		if s.Complexity <= maxComplexity {
-			continue
-		}
-		over[s.FuncName] = true
-		if !oversized[s.FuncName] {
+		if s.Complexity > maxComplexity {
 			t.Errorf("%s: %s has complexity %d, over %d: extract helpers or make it a table",
 				s.Pos, s.FuncName, s.Complexity, maxComplexity)
-		}
-	}
-	for name := range oversized {
-		if !over[name] {
-			t.Errorf("%s is within the limits now: remove it from oversized", name)
 		}
 	}
 }

@@ -459,23 +459,6 @@ func primaryRequest(summary string) string {
 	return strings.Join(lines, "\n")
 }
 
-// truncate cuts s to at most n runes, marking the cut with "…".
-func truncate(s string, n int) string {
-	s = strings.TrimSpace(s)
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return strings.TrimSpace(string(r[:n-1])) + "…"
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return truncate(s, 120)
-}
-
 // describeTask renders a task for a next-step sentence.
 func describeTask(t handoff.Task) string {
 	return fmt.Sprintf("%s (task %s)", quoteData(truncate(t.Content, 200)), t.ID)

@@ -388,31 +388,3 @@ func (g *regexGate) present(s string, lower *lowered, found []bool) bool {
 	}
 	return hit
 }
-
-// lowerASCII lower-cases an ASCII letter.
-func lowerASCII(b byte) byte {
-	if 'A' <= b && b <= 'Z' {
-		return b + 'a' - 'A'
-	}
-	return b
-}
-
-// asciiLower lower-cases ASCII letters only, leaving every other byte as
-// it is (strings.ToLower would also map non-ASCII runes, and allocates
-// the same).
-func asciiLower(s string) string {
-	i := 0
-	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
-		i++
-	}
-	if i == len(s) {
-		return s
-	}
-	b := []byte(s)
-	for ; i < len(b); i++ {
-		if c := b[i]; c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}

@@ -528,10 +528,3 @@ func (p *pairing) track(c *callInfo, r handoff.ToolResult) bool {
 	}
 	return true
 }
-
-func headOf(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
-}

@@ -209,38 +209,6 @@ func toolLine(c handoff.ToolCall, results map[string]handoff.ToolResult, heads *
 	return line + " → ok"
 }
 
-// clipSentences shortens s to at most n runes, cutting after the last
-// sentence (or line) that fits rather than mid-word; "…" marks a cut.
-func clipSentences(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	cut := s
-	// byte offset of rune n-1
-	i, count := 0, 0
-	for i = range s {
-		if count == n-1 {
-			break
-		}
-		count++
-	}
-	cut = s[:i]
-	best := -1
-	for _, sep := range []string{". ", ".\n", "? ", "! ", "\n", "; "} {
-		if j := strings.LastIndex(cut, sep); j > best {
-			best = j
-		}
-	}
-	if best >= len(cut)/2 {
-		return strings.TrimSpace(cut[:best+1]) + " …"
-	}
-	if j := strings.LastIndexByte(cut, ' '); j >= len(cut)/2 {
-		return strings.TrimSpace(cut[:j]) + " …"
-	}
-	return strings.TrimSpace(cut) + "…"
-}
-
 // describeCall returns the command a shell call ran, or a short
 // description of any other call ("Edit internal/api/limiter.go").
 func describeCall(c handoff.ToolCall) string {

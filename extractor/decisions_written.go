@@ -87,103 +87,147 @@ func writtenFiles(c handoff.ToolCall) map[string]string {
 // joined, or the section's lead paragraph). Fenced blocks are examples
 // or code, not the document's own choices.
 func decisionEntries(text string) []writtenEntry {
-	var out []writtenEntry
+	var r decisionReader
+	for _, raw := range strings.Split(stripCode(text), "\n") {
+		r.line(raw)
+	}
+	r.flush()
+	return r.out
+}
+
+// decisionReader is decisionEntries' state as it reads a document line by
+// line.
+type decisionReader struct {
+	out []writtenEntry
 	// section is the heading level of the decisions section being read,
 	// negative inside a single record ("### Decision: X"), 0 outside.
-	section := 0
-	var cur *writtenEntry
-	curHeading, inAlts, inWhy, taken := false, false, false, 0
-	flush := func() {
-		if cur != nil && len([]rune(cur.text)) >= 8 {
-			cur.text = truncate(cur.text, writtenEntryLimit)
-			cur.rationale = clipSentences(cur.rationale, rationaleLimit)
-			out = append(out, *cur)
-		}
-		cur, curHeading, inAlts, inWhy = nil, false, false, false
+	section int
+	cur     *writtenEntry
+	// curHeading marks an entry begun by a sub-heading; inAlts and inWhy
+	// lines under an alternatives heading or label, and a rationale's
+	// paragraph.
+	curHeading, inAlts, inWhy bool
+	taken                     int // entries begun in this section
+}
+
+// flush keeps the current entry when it says enough.
+func (r *decisionReader) flush() {
+	if r.cur != nil && len([]rune(r.cur.text)) >= 8 {
+		r.cur.text = truncate(r.cur.text, writtenEntryLimit)
+		r.cur.rationale = clipSentences(r.cur.rationale, rationaleLimit)
+		r.out = append(r.out, *r.cur)
 	}
-	start := func(text string, heading bool) {
-		flush()
-		if taken < writtenSectionLimit {
-			cur, curHeading = &writtenEntry{text: text}, heading
-			taken++
-		}
+	r.cur, r.curHeading, r.inAlts, r.inWhy = nil, false, false, false
+}
+
+// start begins an entry of a decisions section, up to
+// writtenSectionLimit of them.
+func (r *decisionReader) start(text string, heading bool) {
+	r.flush()
+	if r.taken < writtenSectionLimit {
+		r.cur, r.curHeading = &writtenEntry{text: text}, heading
+		r.taken++
 	}
-	for _, raw := range strings.Split(stripCode(text), "\n") {
-		t := strings.TrimSpace(raw)
-		if t == "" || ruleLineRe.MatchString(t) {
-			inWhy = false // a paragraph ends
-			continue
-		}
-		level, title := 0, ""
-		if m := writtenHeadingRe.FindStringSubmatch(t); m != nil {
-			level, title = len(m[1]), strings.Trim(m[2], "*_ ")
-		}
-		if m := decisionTitleRe.FindStringSubmatch(t); m != nil {
-			flush()
-			cur = &writtenEntry{text: strings.Trim(m[2], "*_ "), label: decisionLabel(m[1])}
-			if level > 0 && section <= 0 {
-				section = -level
-			}
-			continue
-		}
-		if level > 0 {
-			inAlts = cur != nil && altsHeadingRe.MatchString(title)
-			if inAlts {
-				continue
-			}
-			switch {
-			case section != 0 && level <= abs(section):
-				flush()
-				section = 0
-			case section > 0:
-				start(strings.TrimLeft(cleanLine(title), "0123456789.) "), true)
-				continue
-			}
-			if section == 0 && decisionsHeadingRe.MatchString(title) {
-				flush()
-				section, taken = level, 0
-			}
-			continue
-		}
-		if section == 0 && cur == nil {
-			continue
-		}
-		if m := writtenRationaleRe.FindStringSubmatch(t); m != nil && cur != nil {
-			cur.rationale, inAlts, inWhy = m[1], false, true
-			continue
-		}
-		if m := writtenAltsRe.FindStringSubmatch(t); m != nil && cur != nil {
-			inAlts = true
-			if m[1] != "" {
-				cur.alts = append(cur.alts, altName(m[1]))
-			}
-			continue
-		}
-		item := noteItemRe.MatchString(t)
-		if inWhy && cur != nil && !item && writtenAltsRe.FindStringSubmatch(t) == nil {
-			// The rationale's paragraph wraps onto this line.
-			cur.rationale += " " + t
-			continue
-		}
-		inWhy = false
-		top := item && len(raw)-len(strings.TrimLeft(raw, " \t")) == 0
-		switch {
-		case inAlts && item && cur != nil:
-			cur.alts = append(cur.alts, altName(cleanLine(t)))
-		case section > 0 && top && !curHeading:
-			start(cleanLine(t), false)
-		case section > 0 && !item && cur == nil && taken == 0:
-			start(leadSentence(t), false)
-		case section > 0 && cur != nil && item && len([]rune(cur.text)) < writtenEntryLimit:
-			sep := "; "
-			if !strings.Contains(cur.text, ":") && !strings.Contains(cur.text, ";") {
-				sep = ": "
-			}
-			cur.text += sep + cleanLine(t)
-		}
+}
+
+// line reads one line of the document.
+func (r *decisionReader) line(raw string) {
+	t := strings.TrimSpace(raw)
+	if t == "" || ruleLineRe.MatchString(t) {
+		r.inWhy = false // a paragraph ends
+		return
 	}
-	flush()
-	return out
+	level, title := 0, ""
+	if m := writtenHeadingRe.FindStringSubmatch(t); m != nil {
+		level, title = len(m[1]), strings.Trim(m[2], "*_ ")
+	}
+	if m := decisionTitleRe.FindStringSubmatch(t); m != nil {
+		r.flush()
+		r.cur = &writtenEntry{text: strings.Trim(m[2], "*_ "), label: decisionLabel(m[1])}
+		if level > 0 && r.section <= 0 {
+			r.section = -level
+		}
+		return
+	}
+	if level > 0 {
+		r.heading(level, title)
+		return
+	}
+	if r.section == 0 && r.cur == nil {
+		return
+	}
+	if r.labelled(t) {
+		return
+	}
+	r.body(raw, t)
+}
+
+// heading reads a heading: an alternatives heading, the end of the
+// section, an entry of it, or the start of a decisions section.
+func (r *decisionReader) heading(level int, title string) {
+	r.inAlts = r.cur != nil && altsHeadingRe.MatchString(title)
+	if r.inAlts {
+		return
+	}
+	switch {
+	case r.section != 0 && level <= abs(r.section):
+		r.flush()
+		r.section = 0
+	case r.section > 0:
+		r.start(strings.TrimLeft(cleanLine(title), "0123456789.) "), true)
+		return
+	}
+	if r.section == 0 && decisionsHeadingRe.MatchString(title) {
+		r.flush()
+		r.section, r.taken = level, 0
+	}
+}
+
+// labelled reads a "Rationale:" or "Alternatives:" line of the current
+// entry, false when t is neither.
+func (r *decisionReader) labelled(t string) bool {
+	if r.cur == nil {
+		return false
+	}
+	if m := writtenRationaleRe.FindStringSubmatch(t); m != nil {
+		r.cur.rationale, r.inAlts, r.inWhy = m[1], false, true
+		return true
+	}
+	if m := writtenAltsRe.FindStringSubmatch(t); m != nil {
+		r.inAlts = true
+		if m[1] != "" {
+			r.cur.alts = append(r.cur.alts, altName(m[1]))
+		}
+		return true
+	}
+	return false
+}
+
+// body reads a line of text or a list item: a rationale wrapping on, an
+// alternative, a new entry or an item joined to the current one.
+func (r *decisionReader) body(raw, t string) {
+	item := noteItemRe.MatchString(t)
+	if r.inWhy && r.cur != nil && !item && writtenAltsRe.FindStringSubmatch(t) == nil {
+		// The rationale's paragraph wraps onto this line.
+		r.cur.rationale += " " + t
+		return
+	}
+	r.inWhy = false
+	top := item && len(raw)-len(strings.TrimLeft(raw, " \t")) == 0
+	switch {
+	case r.inAlts && item && r.cur != nil:
+		r.cur.alts = append(r.cur.alts, altName(cleanLine(t)))
+	case r.section > 0 && top && !r.curHeading:
+		r.start(cleanLine(t), false)
+	case r.section > 0 && !item && r.cur == nil && r.taken == 0:
+		r.start(leadSentence(t), false)
+	case r.section > 0 && r.cur != nil && item && len([]rune(r.cur.text)) < writtenEntryLimit:
+		sep := "; "
+		if !strings.Contains(r.cur.text, ":") && !strings.Contains(r.cur.text, ";") {
+			sep = ": "
+		}
+		r.cur.text += sep + cleanLine(t)
+	}
 }
 
 // altName is an alternative's name without the reason it was rejected:

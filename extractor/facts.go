@@ -80,18 +80,7 @@ func computeFacts(msgs []handoff.Message) (Facts, []string) {
 
 // computeFactsWith is computeFacts sharing heads with the rest of a Build.
 func computeFactsWith(msgs []handoff.Message, heads *headlines) (Facts, []string) {
-	var f Facts
-	p := newPairing()
-	sh := &shapes{heads: heads}
-	files := newFileSet()
-	errs := newErrorLog()
-	errs.heads = heads
-	subs := newSubagents(heads)
-	checks := newCheckLog()
-	var commits commitLog
-	var summaryGoal, said string
-	planTool := false
-	editsAtTest := 0 // files.codeEdits when the last test ran
+	fp := newFactsPass(heads)
 	// A forked rollout (Codex) opens with its parent's history replayed
 	// as sidechain traffic before its own first message: those edits are
 	// the parent's work, and a fork told "do not edit web files" would
@@ -100,109 +89,168 @@ func computeFactsWith(msgs []handoff.Message, heads *headlines) (Facts, []string
 	replay := slices.ContainsFunc(msgs, func(m handoff.Message) bool { return !m.Sidechain })
 	for _, m := range msgs {
 		replay = replay && m.Sidechain
-		f.ToolCalls += len(m.ToolCalls)
-		hasText := strings.TrimSpace(m.Text) != ""
-		if m.Role == handoff.RoleAssistant && !m.Sidechain && hasText {
-			said = m.Text
-			errs.said(m, m.Text)
-			files.addAssistantText(m.Text)
+		fp.message(m, replay)
+	}
+	return fp.finish()
+}
+
+// factsPass is computeFactsWith's state over its one pass.
+type factsPass struct {
+	f           Facts
+	heads       *headlines
+	p           *pairing
+	sh          *shapes
+	files       *fileSet
+	errs        *errorLog
+	subs        *subagents
+	checks      *checkLog
+	commits     commitLog
+	summaryGoal string
+	said        string // the main thread's latest assistant text
+	planTool    bool   // a plan tool gave the tasks: checkboxes no longer do
+	editsAtTest int    // files.codeEdits when the last test ran
+}
+
+func newFactsPass(heads *headlines) *factsPass {
+	errs := newErrorLog()
+	errs.heads = heads
+	return &factsPass{
+		heads: heads, p: newPairing(), sh: &shapes{heads: heads}, files: newFileSet(),
+		errs: errs, subs: newSubagents(heads), checks: newCheckLog(),
+	}
+}
+
+// message reads one message; replay marks the parent's history a forked
+// rollout opens with.
+func (fp *factsPass) message(m handoff.Message, replay bool) {
+	fp.f.ToolCalls += len(m.ToolCalls)
+	hasText := strings.TrimSpace(m.Text) != ""
+	if m.Role == handoff.RoleAssistant && !m.Sidechain && hasText {
+		fp.said = m.Text
+		fp.errs.said(m, m.Text)
+		fp.files.addAssistantText(m.Text)
+	}
+	if (m.Role == handoff.RoleSystem || m.Meta) && hasText {
+		fp.files.addHarnessText(m.Text)
+		fp.commits.observeHarness(m, m.Text)
+	}
+	fp.calls(m, replay)
+	if m.Sidechain {
+		fp.subs.observe(m)
+		return
+	}
+	fp.subs.mainThread()
+	for _, c := range m.ToolCalls {
+		fp.subs.call(c)
+	}
+	if m.Role == handoff.RoleUser && !m.Meta {
+		fp.userMessage(m)
+	}
+	if !fp.planTool && m.Role == handoff.RoleAssistant && hasText {
+		if tasks := checkboxTasks(m.Text); tasks != nil {
+			fp.f.Tasks = tasks
 		}
-		if (m.Role == handoff.RoleSystem || m.Meta) && hasText {
-			files.addHarnessText(m.Text)
-			commits.observeHarness(m, m.Text)
+	}
+	for _, r := range m.ToolResults {
+		fp.result(m, r)
+	}
+}
+
+// calls classifies a message's tool calls and keeps them for their
+// results.
+func (fp *factsPass) calls(m handoff.Message, replay bool) {
+	for _, c := range m.ToolCalls {
+		info := fp.sh.classify(c)
+		info.said = fp.said
+		info.step = m.Index
+		fp.p.add(c.ID, info)
+		if !replay {
+			fp.files.addCall(info)
 		}
-		for _, c := range m.ToolCalls {
-			info := sh.classify(c)
-			info.said = said
-			info.step = m.Index
-			p.add(c.ID, info)
-			if !replay {
-				files.addCall(info)
-			}
-			if info.kind == kindPlan && !m.Sidechain {
-				if tasks, ok := planTasks(c, heads); ok {
-					f.Tasks, planTool = tasks, true
-				}
-			}
-		}
-		if m.Sidechain {
-			subs.observe(m)
-			continue
-		}
-		subs.mainThread()
-		for _, c := range m.ToolCalls {
-			subs.call(c)
-		}
-		if m.Role == handoff.RoleUser && !m.Meta {
-			if m.CompactSummary {
-				if summaryGoal == "" {
-					summaryGoal = primaryRequest(m.Text)
-				}
-			} else if req := userRequest(m.Text); req != "" {
-				errs.userPasted(m, m.Text)
-				if f.Goal == "" {
-					f.Goal = truncate(req, goalLimit)
-				}
-				f.LastUserRequest = truncate(req, goalLimit)
-			}
-		}
-		if !planTool && m.Role == handoff.RoleAssistant && hasText {
-			if tasks := checkboxTasks(m.Text); tasks != nil {
-				f.Tasks = tasks
-			}
-		}
-		for _, r := range m.ToolResults {
-			if !planTool {
-				if tasks := checkboxTasks(r.Content); tasks != nil {
-					f.Tasks = tasks
-				}
-			}
-			call, ok := p.settle(r)
-			if !ok {
-				continue
-			}
-			fail := heads.failed(r)
-			if !fail {
-				files.addResult(call, r.Content)
-				if call.shell() {
-					before := len(commits.list)
-					commits.observeShell(m, r.Content)
-					if len(commits.list) > before {
-						errs.committed(m)
-					}
-				}
-			}
-			errs.observe(m, r, call, fail)
-			if !fail {
-				subs.success(m, call)
-			}
-			if call.shell() && isTestCommand(call.command) {
-				f.TestState = testState(call.command, r, fail, m)
-				editsAtTest = files.codeEdits
-				if f.TestState.Status == handoff.TestsPassing {
-					errs.tested(m)
-				}
-			} else if call.shell() {
-				checks.observe(call.command, r, fail, m, files.codeEdits)
+		if info.kind == kindPlan && !m.Sidechain {
+			if tasks, ok := planTasks(c, fp.heads); ok {
+				fp.f.Tasks, fp.planTool = tasks, true
 			}
 		}
 	}
+}
+
+// userMessage reads the person's message: the goal, the latest request,
+// or a compaction summary's goal kept for when no request names one.
+func (fp *factsPass) userMessage(m handoff.Message) {
+	if m.CompactSummary {
+		if fp.summaryGoal == "" {
+			fp.summaryGoal = primaryRequest(m.Text)
+		}
+		return
+	}
+	if req := userRequest(m.Text); req != "" {
+		fp.errs.userPasted(m, m.Text)
+		if fp.f.Goal == "" {
+			fp.f.Goal = truncate(req, goalLimit)
+		}
+		fp.f.LastUserRequest = truncate(req, goalLimit)
+	}
+}
+
+// result reads one tool result against its call: files, commits, errors,
+// sub-agents, tests and checks.
+func (fp *factsPass) result(m handoff.Message, r handoff.ToolResult) {
+	if !fp.planTool {
+		if tasks := checkboxTasks(r.Content); tasks != nil {
+			fp.f.Tasks = tasks
+		}
+	}
+	call, ok := fp.p.settle(r)
+	if !ok {
+		return
+	}
+	fail := fp.heads.failed(r)
+	if !fail {
+		fp.files.addResult(call, r.Content)
+		if call.shell() {
+			before := len(fp.commits.list)
+			fp.commits.observeShell(m, r.Content)
+			if len(fp.commits.list) > before {
+				fp.errs.committed(m)
+			}
+		}
+	}
+	fp.errs.observe(m, r, call, fail)
+	if !fail {
+		fp.subs.success(m, call)
+	}
+	if call.shell() && isTestCommand(call.command) {
+		fp.f.TestState = testState(call.command, r, fail, m)
+		fp.editsAtTest = fp.files.codeEdits
+		if fp.f.TestState.Status == handoff.TestsPassing {
+			fp.errs.tested(m)
+		}
+	} else if call.shell() {
+		fp.checks.observe(call.command, r, fail, m, fp.files.codeEdits)
+	}
+}
+
+// finish puts the facts together once every message is read, with each
+// error's context.
+func (fp *factsPass) finish() (Facts, []string) {
+	f := fp.f
 	if f.Goal == "" {
-		f.Goal = truncate(summaryGoal, goalLimit)
+		f.Goal = truncate(fp.summaryGoal, goalLimit)
 	}
 	if f.TestState != nil {
-		f.TestState.EditsAfter = files.codeEdits - editsAtTest
+		f.TestState.EditsAfter = fp.files.codeEdits - fp.editsAtTest
 	}
-	f.Checks = checks.states(files.codeEdits)
+	f.Checks = fp.checks.states(fp.files.codeEdits)
 	f.CurrentTaskID, f.NextTaskID = currentAndNext(f.Tasks)
-	f.FilesModified = files.list()
+	f.FilesModified = fp.files.list()
 	var contexts []string
-	f.Errors, contexts = errs.records()
-	subErrs, subContexts := subs.records()
+	f.Errors, contexts = fp.errs.records()
+	subErrs, subContexts := fp.subs.records()
 	f.Errors, contexts = append(f.Errors, subErrs...), append(contexts, subContexts...)
-	f.Ignored = errs.ignored
-	f.Commits = commits.list
-	f.Branch = commits.branch
+	f.Ignored = fp.errs.ignored
+	f.Commits = fp.commits.list
+	f.Branch = fp.commits.branch
 	return f, contexts
 }
 
@@ -409,23 +457,6 @@ func primaryRequest(summary string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// truncate cuts s to at most n runes, marking the cut with "…".
-func truncate(s string, n int) string {
-	s = strings.TrimSpace(s)
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return strings.TrimSpace(string(r[:n-1])) + "…"
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return truncate(s, 120)
 }
 
 // describeTask renders a task for a next-step sentence.

@@ -4,7 +4,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -117,51 +116,83 @@ func (g *gitSeen) result(m handoff.Message, call *callInfo, r handoff.ToolResult
 		// loosely) still happened.
 		g.unpaired(m, out, slices.ContainsFunc(segs, func(s gitSeg) bool { return s.sub == "revert" || s.sub == "cherry-pick" }))
 	}
-	committed := false
+	run := gitRun{m: m, out: out, fail: fail, commits: commits}
 	for i, s := range segs {
-		switch s.sub {
-		case "status":
-			if !fail {
-				g.status(m, s, out)
-			}
-		case "add", "rm", "mv":
-			if !fail {
-				g.stage(m, s)
-			}
-		case "commit":
-			if committed {
-				continue
-			}
-			committed = true
-			if len(commits) > 0 {
-				for _, c := range commits {
-					g.commit(m, s, c[1], c[2])
-				}
-			} else if !fail && !strings.Contains(out, "nothing to commit") && !strings.Contains(out, "no changes added to commit") && !strings.Contains(out, "nothing added to commit") {
-				g.commit(m, s, "", "")
-			}
-		case "push":
-			// A failure is the push's own only when it ran first or git
-			// said so: an earlier step failing stops the chain before it.
-			g.push(m, s, out, fail && (i == 0 || pushRejectRe.MatchString(out)))
-		case "stash":
-			if !fail {
-				g.stash(m, s)
-			}
-		case "reset", "checkout", "restore", "clean", "switch", "pull", "merge", "rebase", "cherry-pick", "revert", "am":
-			if (s.sub == "revert" || s.sub == "cherry-pick") && len(commits) > 0 {
-				continue // a new commit on the branch, read above
-			}
-			if !fail {
-				g.mutate(m, s)
-			}
-			if sw := switchedRe.FindStringSubmatch(out); sw != nil && sw[1] != "" && (s.sub == "checkout" || s.sub == "switch") {
-				// The session is on that branch from here on (git says
-				// so only when the switch worked, whatever later steps of
-				// the chain did).
-				g.out.Head = sw[1]
-			}
+		g.segment(&run, i, s)
+	}
+}
+
+// gitRun is one shell call's output as its git segments read it.
+type gitRun struct {
+	m       handoff.Message
+	out     string
+	fail    bool
+	commits [][]string // gitCommitRe's matches in out
+	// committed is set by the chain's first commit segment: the commit
+	// summaries in out are all read with it.
+	committed bool
+}
+
+// segment reads one git invocation of the call by its subcommand.
+func (g *gitSeen) segment(run *gitRun, i int, s gitSeg) {
+	m, out, fail := run.m, run.out, run.fail
+	switch s.sub {
+	case "status":
+		if !fail {
+			g.status(m, s, out)
 		}
+	case "add", "rm", "mv":
+		if !fail {
+			g.stage(m, s)
+		}
+	case "commit":
+		if !run.committed {
+			run.committed = true
+			g.commitSegment(run, s)
+		}
+	case "push":
+		// A failure is the push's own only when it ran first or git
+		// said so: an earlier step failing stops the chain before it.
+		g.push(m, s, out, fail && (i == 0 || pushRejectRe.MatchString(out)))
+	case "stash":
+		if !fail {
+			g.stash(m, s)
+		}
+	case "reset", "checkout", "restore", "clean", "switch", "pull", "merge", "rebase", "cherry-pick", "revert", "am":
+		g.mutateSegment(run, s)
+	}
+}
+
+// commitSegment records the commits git summarised, or a commit of what
+// was staged when it printed no summary but did not say there was
+// nothing to commit.
+func (g *gitSeen) commitSegment(run *gitRun, s gitSeg) {
+	if len(run.commits) > 0 {
+		for _, c := range run.commits {
+			g.commit(run.m, s, c[1], c[2])
+		}
+		return
+	}
+	out := run.out
+	if !run.fail && !strings.Contains(out, "nothing to commit") && !strings.Contains(out, "no changes added to commit") && !strings.Contains(out, "nothing added to commit") {
+		g.commit(run.m, s, "", "")
+	}
+}
+
+// mutateSegment records a command that changes the tree or the branch,
+// and the branch a checkout or switch moved to.
+func (g *gitSeen) mutateSegment(run *gitRun, s gitSeg) {
+	if (s.sub == "revert" || s.sub == "cherry-pick") && len(run.commits) > 0 {
+		return // a new commit on the branch, read above
+	}
+	if !run.fail {
+		g.mutate(run.m, s)
+	}
+	if sw := switchedRe.FindStringSubmatch(run.out); sw != nil && sw[1] != "" && (s.sub == "checkout" || s.sub == "switch") {
+		// The session is on that branch from here on (git says
+		// so only when the switch worked, whatever later steps of
+		// the chain did).
+		g.out.Head = sw[1]
 	}
 }
 
@@ -214,338 +245,6 @@ func gitOutput(content string) string {
 func blankBeforeBreak(s string) bool {
 	return strings.Contains(s, " \n") || strings.Contains(s, "\t\n") || strings.Contains(s, "\r\n") ||
 		strings.HasSuffix(s, " ") || strings.HasSuffix(s, "\t") || strings.HasSuffix(s, "\r")
-}
-
-// gitSeg is one git invocation of a shell command: its subcommand and
-// arguments, quotes removed.
-type gitSeg struct {
-	sub  string
-	args []string
-	text string
-}
-
-// gitSegments lists the git invocations of a shell command, in order.
-func gitSegments(cmd string) []gitSeg {
-	if !strings.Contains(cmd, "git") {
-		return nil
-	}
-	var out []gitSeg
-	for _, part := range splitShell(cmd) {
-		words := shellWords(part)
-		i := slices.IndexFunc(words, func(w string) bool { return gitCmdRe.MatchString(w) })
-		if i < 0 {
-			continue
-		}
-		j := i + 1
-		for j < len(words) && strings.HasPrefix(words[j], "-") {
-			switch words[j] {
-			case "-C", "-c", "--git-dir", "--work-tree", "--namespace":
-				j++
-			}
-			j++
-		}
-		if j >= len(words) {
-			continue
-		}
-		out = append(out, gitSeg{sub: words[j], args: words[j+1:], text: strings.TrimSpace(part)})
-	}
-	return out
-}
-
-// splitShell cuts a command line at unquoted &&, ||, ;, | and newlines.
-func splitShell(cmd string) []string {
-	var parts []string
-	var cur strings.Builder
-	var quote rune
-	rs := []rune(cmd)
-	for i := 0; i < len(rs); i++ {
-		c := rs[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' && i+1 < len(rs) {
-				cur.WriteRune(c)
-				i++
-				c = rs[i]
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == ';' || c == '\n' || c == '|' || c == '&':
-			parts = append(parts, cur.String())
-			cur.Reset()
-			continue
-		}
-		cur.WriteRune(c)
-	}
-	return append(parts, cur.String())
-}
-
-// shellWords splits one simple command into words, removing quotes.
-func shellWords(s string) []string {
-	var words []string
-	var cur strings.Builder
-	var quote rune
-	in := false
-	for _, c := range s {
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else {
-				cur.WriteRune(c)
-			}
-		case c == '\'' || c == '"':
-			quote, in = c, true
-		case c == '(' && !in:
-			// An unquoted word cannot start with "(": what follows is a
-			// subshell or, in console pastes, the call's description.
-			return words
-		case c == ' ' || c == '\t':
-			if in {
-				words = append(words, cur.String())
-				cur.Reset()
-				in = false
-			}
-		default:
-			cur.WriteRune(c)
-			in = true
-		}
-	}
-	if in {
-		words = append(words, cur.String())
-	}
-	return words
-}
-
-// operands are a segment's arguments that are not options, skipping the
-// values of the options named in valued.
-func (s gitSeg) operands(valued ...string) []string {
-	var out []string
-	dashdash := false
-	for i := 0; i < len(s.args); i++ {
-		a := s.args[i]
-		if dashdash {
-			out = append(out, a)
-			continue
-		}
-		if a == "--" {
-			dashdash = true
-			continue
-		}
-		if strings.HasPrefix(a, "-") {
-			// An option that takes its value in the next word, alone
-			// ("-m") or ending a bundle of short options ("-am").
-			if slices.Contains(valued, a) || len(a) > 2 && a[1] != '-' && !strings.Contains(a, "=") && slices.Contains(valued, "-"+a[len(a)-1:]) {
-				i++
-			}
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-// flag reports whether the segment has one of the long options, or a
-// short option letter (also inside a bundle such as -am).
-func (s gitSeg) flag(short byte, long ...string) bool {
-	for _, a := range s.args {
-		if a == "--" {
-			return false
-		}
-		if slices.Contains(long, a) {
-			return true
-		}
-		if short != 0 && len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], short) >= 0 {
-			// A bundle stops at an option that takes a value (-m"msg").
-			if k := strings.IndexAny(a[1:], "mFCc"); k < 0 || strings.IndexByte(a[1:], short) < k {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// status replaces the state with a whole-tree status's; a status limited
-// to paths says nothing of the rest and is skipped.
-func (g *gitSeen) status(m handoff.Message, s gitSeg, out string) {
-	if len(s.operands("-u", "--untracked-files", "--ignore-submodules", "--column")) > 0 {
-		return
-	}
-	short := s.flag('s', "--short", "--porcelain", "--porcelain=v1") || s.flag('b', "--branch") && !strings.Contains(out, "On branch")
-	var st handoff.GitSeen
-	var ok, aheadKnown bool
-	if short {
-		st, ok, aheadKnown = readShortStatus(out)
-	} else {
-		st, ok, aheadKnown = readLongStatus(out)
-	}
-	if !ok {
-		return
-	}
-	ref := m.Ref()
-	st.Status = &ref
-	st.Unpushed, st.Push, st.PushRemote, st.PushRefs = g.out.Unpushed, g.out.Push, g.out.PushRemote, g.out.PushRefs
-	st.PushFailed, st.PushError = g.out.PushFailed, g.out.PushError
-	if st.Branch == "" {
-		st.Branch = g.out.Branch
-	}
-	st.Head = st.Branch
-	if st.Head == "" {
-		st.Head = g.out.Head
-	}
-	if aheadKnown {
-		// git's count is the truth: keep only as many session commits
-		// as it says are unpushed.
-		if len(st.Unpushed) > st.Ahead {
-			st.Unpushed = st.Unpushed[len(st.Unpushed)-st.Ahead:]
-		}
-	}
-	g.out, g.aheadKnown, g.seen = st, aheadKnown, true
-}
-
-// readShortStatus reads `git status --short/--porcelain [--branch]`.
-func readShortStatus(out string) (st handoff.GitSeen, ok, aheadKnown bool) {
-	text := strings.TrimSpace(out)
-	if text == "" || strings.EqualFold(text, "(no content)") || strings.EqualFold(text, "(no output)") {
-		st.Clean = true
-		return st, true, false
-	}
-	entries := 0
-	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimLeft(l, " \t")
-		if l == "" {
-			continue
-		}
-		if sm := statusBranchRe.FindStringSubmatch(l); sm != nil {
-			st.Branch, st.Upstream = sm[1], sm[2]
-			if st.Branch == "HEAD" {
-				st.Branch = ""
-			}
-			if st.Upstream != "" {
-				aheadKnown = true
-				if n := aheadRe.FindStringSubmatch(sm[3]); n != nil {
-					st.Ahead, _ = strconv.Atoi(n[1])
-				}
-				if n := behindRe.FindStringSubmatch(sm[3]); n != nil {
-					st.Behind, _ = strconv.Atoi(n[1])
-				}
-			}
-			ok = true
-			continue
-		}
-		sm := porcelainRe.FindStringSubmatch(l)
-		if sm == nil {
-			continue
-		}
-		code, p := sm[1], statusPath(sm[2])
-		entries++
-		switch {
-		case code == "??":
-			st.Untracked = append(st.Untracked, p)
-		case code == "!!":
-		case len(code) == 1: // " X": worktree only
-			st.Modified = append(st.Modified, p)
-		case code[1] == ' ': // "X ": index only
-			st.Staged = append(st.Staged, p)
-		default:
-			if code[0] != ' ' && code[0] != '?' {
-				st.Staged = append(st.Staged, p)
-			}
-			st.Modified = append(st.Modified, p)
-		}
-	}
-	if entries == 0 && !ok {
-		return st, false, false
-	}
-	st.Clean = entries == 0
-	return st, true, aheadKnown
-}
-
-// statusPath is a status entry's path: the new name of a rename, quotes
-// removed.
-func statusPath(p string) string {
-	if i := strings.LastIndex(p, " -> "); i >= 0 {
-		p = p[i+4:]
-	}
-	p = strings.TrimSpace(p)
-	if len(p) > 1 && p[0] == '"' && p[len(p)-1] == '"' {
-		p = strings.ReplaceAll(p[1:len(p)-1], `\"`, `"`)
-	}
-	return p
-}
-
-// readLongStatus reads `git status` in its long form.
-func readLongStatus(out string) (st handoff.GitSeen, ok, aheadKnown bool) {
-	var list *[]string
-	for _, raw := range strings.Split(out, "\n") {
-		l := strings.TrimSpace(raw)
-		if l == "" {
-			list = nil
-			continue
-		}
-		if sm := onBranchRe.FindStringSubmatch(l); sm != nil {
-			st.Branch, ok = sm[1], true
-			continue
-		}
-		if strings.HasPrefix(l, "HEAD detached") || strings.HasPrefix(l, "Not currently on any branch") {
-			ok = true
-			continue
-		}
-		if sm := upToDateRe.FindStringSubmatch(l); sm != nil {
-			st.Upstream, aheadKnown = sm[1], true
-			continue
-		}
-		if sm := branchAhead.FindStringSubmatch(l); sm != nil {
-			st.Upstream, aheadKnown = sm[1], true
-			st.Ahead, _ = strconv.Atoi(sm[2])
-			continue
-		}
-		if sm := branchBehind.FindStringSubmatch(l); sm != nil {
-			st.Upstream, aheadKnown = sm[1], true
-			st.Behind, _ = strconv.Atoi(sm[2])
-			continue
-		}
-		if sm := divergedRe.FindStringSubmatch(l); sm != nil {
-			st.Upstream, aheadKnown = sm[1], true
-			continue
-		}
-		if sm := divergedNRe.FindStringSubmatch(l); sm != nil {
-			st.Ahead, _ = strconv.Atoi(sm[1])
-			st.Behind, _ = strconv.Atoi(sm[2])
-			continue
-		}
-		switch {
-		case strings.HasPrefix(l, "Changes to be committed"):
-			list, ok = &st.Staged, true
-			continue
-		case strings.HasPrefix(l, "Changes not staged for commit"), strings.HasPrefix(l, "Unmerged paths"):
-			list, ok = &st.Modified, true
-			continue
-		case strings.HasPrefix(l, "Untracked files"):
-			list, ok = &st.Untracked, true
-			continue
-		case strings.HasPrefix(l, "nothing to commit"):
-			ok = true
-			list = nil
-			continue
-		case strings.HasPrefix(l, "("), strings.HasPrefix(l, "no changes added"), strings.HasPrefix(l, "nothing added"),
-			strings.HasPrefix(l, "Your branch"), strings.HasPrefix(l, "and have"):
-			continue
-		}
-		if list == nil {
-			continue
-		}
-		if list == &st.Untracked {
-			*list = append(*list, statusPath(l))
-		} else if sm := longEntryRe.FindStringSubmatch(l); sm != nil {
-			*list = append(*list, statusPath(sm[1]))
-		} else {
-			list = nil
-		}
-	}
-	st.Clean = ok && len(st.Staged)+len(st.Modified)+len(st.Untracked) == 0 && strings.Contains(out, "nothing to commit")
-	return st, ok, aheadKnown
 }
 
 // stage moves the paths `git add`, `git rm` or `git mv` names into the

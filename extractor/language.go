@@ -65,19 +65,6 @@ func proseOnly(text string) string {
 	return strings.Join(keep, " ")
 }
 
-// wordCount counts the fields made of letters only (no paths, numbers or
-// identifiers with punctuation inside).
-func wordCount(text string) int {
-	n := 0
-	for _, f := range strings.Fields(text) {
-		f = strings.TrimFunc(f, func(r rune) bool { return unicode.IsPunct(r) })
-		if f != "" && strings.IndexFunc(f, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
-			n++
-		}
-	}
-	return n
-}
-
 // englishWords are English function words: a trigram guess on a short
 // message ("Say hello and list files.") can name Danish, but a message in
 // which one word in seven is one of these is English.

@@ -27,10 +27,58 @@ func reconcilePlan(s *handoff.Snapshot, main []handoff.Message, calls []sessionC
 	if lastPlan < 0 {
 		return
 	}
-	type evidence struct {
-		own, said, call string
+	later := laterEvidence(main, calls, lastPlan, cwd)
+	if len(later) == 0 {
+		return
 	}
-	var later []evidence
+	stems, count := planTaskStems(s.Tasks, cwd)
+	// Tasks are worked in order: from the first unfinished one, each task
+	// is matched by a call after the one that matched the task before it,
+	// and the first task no call matches ends the run. A call that only
+	// shares a directory with a later task cannot mark it.
+	lastMarked, from := -1, 0
+	for i := range s.Tasks {
+		t := &s.Tasks[i]
+		if t.Status == handoff.TaskCompleted {
+			continue
+		}
+		var distinctive []string
+		for _, st := range stems[i] {
+			if len(s.Tasks) <= 2 || count[st]*2 < len(s.Tasks) {
+				distinctive = append(distinctive, st)
+			}
+		}
+		found := matchingCall(later, from, distinctive)
+		if found < 0 {
+			break
+		}
+		t.Later = "`" + later[found].call + "`"
+		lastMarked, from = i, found+1
+	}
+	if lastMarked < 0 {
+		return
+	}
+	s.CurrentTaskID, s.NextTaskID = "", ""
+	for _, t := range s.Tasks[lastMarked+1:] {
+		if t.Status != handoff.TaskCompleted && t.Later == "" {
+			s.NextTaskID = t.ID
+			return
+		}
+	}
+}
+
+// planEvidence is a successful changing call after the plan's last
+// update, lower-cased: its own words (command, description, paths), the
+// assistant's short words on the way to it, and the call as a task's
+// Later shows it.
+type planEvidence struct {
+	own, said, call string
+}
+
+// laterEvidence lists the calls after calls[lastPlan] that changed
+// something and succeeded.
+func laterEvidence(main []handoff.Message, calls []sessionCall, lastPlan int, cwd string) []planEvidence {
+	var later []planEvidence
 	prevAt := calls[lastPlan].at
 	for _, c := range calls[lastPlan+1:] {
 		mutating := (c.info.kind == kindEdit && !slices.ContainsFunc(c.info.paths, proseFile)) || (c.info.shell() && !readOnlyCommand(c.info.command))
@@ -51,17 +99,20 @@ func reconcilePlan(s *handoff.Snapshot, main []handoff.Message, calls []sessionC
 				said.WriteString(" " + m.Text + " " + m.Thinking)
 			}
 		}
-		later = append(later, evidence{own: strings.ToLower(own), said: strings.ToLower(said.String()), call: truncate(firstLine(c.info.command), 100)})
+		later = append(later, planEvidence{own: strings.ToLower(own), said: strings.ToLower(said.String()), call: truncate(firstLine(c.info.command), 100)})
 		prevAt = c.at
 	}
-	if len(later) == 0 {
-		return
-	}
-	// A word of the working directory's path names every call there.
+	return later
+}
+
+// planTaskStems are each task's word stems, without those in the working
+// directory's path (a word of it names every call there), and how many
+// tasks share each stem.
+func planTaskStems(tasks []handoff.Task, cwd string) ([][]string, map[string]int) {
 	inCWD := strings.ToLower(cwd)
-	stems := make([][]string, len(s.Tasks))
+	stems := make([][]string, len(tasks))
 	count := map[string]int{}
-	for i, t := range s.Tasks {
+	for i, t := range tasks {
 		for _, st := range taskStems(t.Content) {
 			if !strings.Contains(inCWD, st) {
 				stems[i] = append(stems[i], st)
@@ -71,53 +122,27 @@ func reconcilePlan(s *handoff.Snapshot, main []handoff.Message, calls []sessionC
 			count[st]++
 		}
 	}
-	// Tasks are worked in order: from the first unfinished one, each task
-	// is matched by a call after the one that matched the task before it,
-	// and the first task no call matches ends the run. A call that only
-	// shares a directory with a later task cannot mark it.
-	lastMarked, from := -1, 0
-	for i := range s.Tasks {
-		t := &s.Tasks[i]
-		if t.Status == handoff.TaskCompleted {
-			continue
-		}
-		var distinctive []string
-		for _, st := range stems[i] {
-			if len(s.Tasks) <= 2 || count[st]*2 < len(s.Tasks) {
-				distinctive = append(distinctive, st)
+	return stems, count
+}
+
+// matchingCall is the first of later from index from whose own words hold
+// one of the task's distinctive stems and, with what was said on the way,
+// at least a third of them; -1 when none does.
+func matchingCall(later []planEvidence, from int, distinctive []string) int {
+	for k := from; k < len(later) && len(distinctive) > 0; k++ {
+		matched, inCall := 0, false
+		for _, st := range distinctive {
+			if strings.Contains(later[k].own, st) {
+				matched, inCall = matched+1, true
+			} else if strings.Contains(later[k].said, st) {
+				matched++
 			}
 		}
-		found := -1
-		for k := from; k < len(later) && len(distinctive) > 0; k++ {
-			matched, inCall := 0, false
-			for _, st := range distinctive {
-				if strings.Contains(later[k].own, st) {
-					matched, inCall = matched+1, true
-				} else if strings.Contains(later[k].said, st) {
-					matched++
-				}
-			}
-			if inCall && matched*3 >= len(distinctive) {
-				found = k
-				break
-			}
-		}
-		if found < 0 {
-			break
-		}
-		t.Later = "`" + later[found].call + "`"
-		lastMarked, from = i, found+1
-	}
-	if lastMarked < 0 {
-		return
-	}
-	s.CurrentTaskID, s.NextTaskID = "", ""
-	for _, t := range s.Tasks[lastMarked+1:] {
-		if t.Status != handoff.TaskCompleted && t.Later == "" {
-			s.NextTaskID = t.ID
-			return
+		if inCall && matched*3 >= len(distinctive) {
+			return k
 		}
 	}
+	return -1
 }
 
 // taskStems are the words of a task's text that can name its work in a

@@ -159,64 +159,87 @@ func readOnlyStage(f []string) (kind, target string) {
 	case "cat", "head", "tail", "nl", "wc", "less", "more", "file", "stat", "bat", "jq", "sort", "uniq", "cut", "tr", "column", "diff", "cmp", "md5sum", "sha256sum", "xxd", "od", "readlink", "realpath", "basename", "dirname", "which", "type":
 		return lookRead, lastPathArg(args)
 	case "sed":
-		for _, a := range args {
-			if strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place") {
-				return "", ""
-			}
-		}
-		if !slices.Contains(args, "-n") {
-			return "", ""
-		}
-		return lookRead, lastPathArg(args)
+		return sedStage(args)
 	case "awk":
 		if strings.Contains(strings.Join(args, " "), "system(") || strings.Contains(strings.Join(args, " "), "print >") {
 			return "", ""
 		}
 		return lookRead, lastPathArg(args)
 	case "ls", "tree", "du", "fd":
-		for i := len(args) - 1; i >= 0; i-- {
-			if a := strings.Trim(args[i], `"'`); a != "" && !strings.HasPrefix(a, "-") && !strings.ContainsAny(a, " *?$") {
-				return lookList, a
-			}
-		}
-		return lookList, ""
+		return lookList, listTarget(args)
 	case "find":
-		for _, a := range args {
-			switch a {
-			case "-exec", "-execdir", "-delete", "-ok", "-okdir", "-fprint", "-fprintf", "-fls":
-				return "", ""
-			}
-		}
-		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-			return lookList, args[0]
-		}
-		return lookList, ""
+		return findStage(args)
 	case "grep", "egrep", "fgrep", "rg", "ag", "ack":
 		return lookSearch, ""
 	case "git":
-		for len(args) > 1 && (args[0] == "-C" || args[0] == "-c") {
-			args = args[2:]
-		}
-		if len(args) == 0 {
+		return gitStage(args)
+	}
+	return "", ""
+}
+
+// sedStage: sed -n prints what it reads; -i edits in place.
+func sedStage(args []string) (kind, target string) {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place") {
 			return "", ""
 		}
-		switch args[0] {
-		case "status", "log", "diff", "show", "blame", "ls-files", "rev-parse", "shortlog", "describe":
-			return lookGit, ""
-		case "grep":
-			return lookSearch, ""
-		case "branch", "remote", "tag", "stash":
-			// Listing forms only: no name to create, delete or move.
-			for _, a := range args[1:] {
-				if !strings.HasPrefix(a, "-") || a == "-d" || a == "-D" || a == "-m" || a == "-M" || a == "--delete" {
-					return "", ""
-				}
-			}
-			if args[0] == "stash" {
+	}
+	if !slices.Contains(args, "-n") {
+		return "", ""
+	}
+	return lookRead, lastPathArg(args)
+}
+
+// listTarget is the directory a listing names last, "" when it names
+// none plainly (a glob, a variable).
+func listTarget(args []string) string {
+	for i := len(args) - 1; i >= 0; i-- {
+		if a := strings.Trim(args[i], `"'`); a != "" && !strings.HasPrefix(a, "-") && !strings.ContainsAny(a, " *?$") {
+			return a
+		}
+	}
+	return ""
+}
+
+// findStage: find lists, unless it runs or deletes what it finds.
+func findStage(args []string) (kind, target string) {
+	for _, a := range args {
+		switch a {
+		case "-exec", "-execdir", "-delete", "-ok", "-okdir", "-fprint", "-fprintf", "-fls":
+			return "", ""
+		}
+	}
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return lookList, args[0]
+	}
+	return lookList, ""
+}
+
+// gitStage: git's reading subcommands, and the listing forms of branch,
+// remote and tag.
+func gitStage(args []string) (kind, target string) {
+	for len(args) > 1 && (args[0] == "-C" || args[0] == "-c") {
+		args = args[2:]
+	}
+	if len(args) == 0 {
+		return "", ""
+	}
+	switch args[0] {
+	case "status", "log", "diff", "show", "blame", "ls-files", "rev-parse", "shortlog", "describe":
+		return lookGit, ""
+	case "grep":
+		return lookSearch, ""
+	case "branch", "remote", "tag", "stash":
+		// Listing forms only: no name to create, delete or move.
+		for _, a := range args[1:] {
+			if !strings.HasPrefix(a, "-") || a == "-d" || a == "-D" || a == "-m" || a == "-M" || a == "--delete" {
 				return "", ""
 			}
-			return lookGit, ""
 		}
+		if args[0] == "stash" {
+			return "", ""
+		}
+		return lookGit, ""
 	}
 	return "", ""
 }

@@ -91,24 +91,10 @@ type shapes struct {
 // classify reads a call by the shape of its input; the name is a hint for
 // inputs that carry too little to judge (console summaries).
 func (s *shapes) classify(c handoff.ToolCall) *callInfo {
-	info := &callInfo{Name: c.Name}
-	var free string
-	// Only a JSON string or null unmarshals into a string: an object
-	// input skips the attempt, which would scan it whole only to fail.
-	if lead := bytes.TrimLeft(c.Input, " \t\r\n"); len(lead) > 0 && (lead[0] == '"' || lead[0] == 'n') &&
-		json.Unmarshal(c.Input, &free) == nil {
-		if codeScriptRe.MatchString(free) {
-			info.wrapper, info.command = true, c.Name
-			return info
-		}
-		// Free-text input (Codex apply_patch, exec): a patch is an edit.
-		if files := patchFiles(free); len(files) > 0 {
-			info.kind, info.paths, info.command = kindEdit, files, c.Name+" "+strings.Join(files, " ")
-			return info
-		}
-		info.command = c.Name
-		return info
+	if free, ok := freeTextInput(c.Input); ok {
+		return freeTextCall(c.Name, free)
 	}
+	info := &callInfo{Name: c.Name}
 	in := s.heads.object(c.Input)
 	lname := strings.ToLower(c.Name)
 
@@ -135,15 +121,7 @@ func (s *shapes) classify(c handoff.ToolCall) *callInfo {
 		return info
 	}
 	if p := firstPath(in); p != "" {
-		info.command = c.Name + " " + firstLine(p)
-		if editNameHint(c.Name) || hasAny(in, contentKeys) {
-			info.kind, info.paths = kindEdit, []string{p}
-			if lname == "create" {
-				s.open = p
-			}
-		} else if lname == "open" {
-			s.open = p
-		}
+		s.pathCall(info, in, p)
 		return info
 	}
 	if p := patchText(c.Input); p != "" {
@@ -160,15 +138,7 @@ func (s *shapes) classify(c handoff.ToolCall) *callInfo {
 	}
 	// Console pastes carry one summary line: a command or a path.
 	if sum := str(in, "summary"); sum != "" {
-		switch {
-		case shellNameHint(c.Name):
-			info.kind, info.command = kindShell, sum
-		case editNameHint(c.Name):
-			p := consolePath(sum)
-			info.kind, info.paths, info.command = kindEdit, []string{p}, c.Name+" "+p
-		default:
-			info.command = c.Name + " " + firstLine(sum)
-		}
+		summaryCall(info, sum)
 		return info
 	}
 	for _, k := range []string{"url", "pattern", "query", "description"} {
@@ -179,6 +149,66 @@ func (s *shapes) classify(c handoff.ToolCall) *callInfo {
 	}
 	info.command = c.Name
 	return info
+}
+
+// freeTextInput is a call's input when it is a JSON string (Codex
+// apply_patch and exec take free text). Only a JSON string or null
+// unmarshals into a string: an object input skips the attempt, which
+// would scan it whole only to fail.
+func freeTextInput(input []byte) (string, bool) {
+	var free string
+	lead := bytes.TrimLeft(input, " \t\r\n")
+	if len(lead) > 0 && (lead[0] == '"' || lead[0] == 'n') && json.Unmarshal(input, &free) == nil {
+		return free, true
+	}
+	return "", false
+}
+
+// freeTextCall reads a call whose input is free text: a code-mode script
+// wrapping other calls, a patch (an edit), or anything else.
+func freeTextCall(name, free string) *callInfo {
+	info := &callInfo{Name: name}
+	if codeScriptRe.MatchString(free) {
+		info.wrapper, info.command = true, name
+		return info
+	}
+	// Free-text input (Codex apply_patch, exec): a patch is an edit.
+	if files := patchFiles(free); len(files) > 0 {
+		info.kind, info.paths, info.command = kindEdit, files, name+" "+strings.Join(files, " ")
+		return info
+	}
+	info.command = name
+	return info
+}
+
+// pathCall reads a call on path p: an edit when its name or content says
+// so; a create or open also makes p the open file of SWE-agent's
+// edit/insert.
+func (s *shapes) pathCall(info *callInfo, in map[string]any, p string) {
+	lname := strings.ToLower(info.Name)
+	info.command = info.Name + " " + firstLine(p)
+	if editNameHint(info.Name) || hasAny(in, contentKeys) {
+		info.kind, info.paths = kindEdit, []string{p}
+		if lname == "create" {
+			s.open = p
+		}
+	} else if lname == "open" {
+		s.open = p
+	}
+}
+
+// summaryCall reads a console paste's one summary line: a command or a
+// path.
+func summaryCall(info *callInfo, sum string) {
+	switch {
+	case shellNameHint(info.Name):
+		info.kind, info.command = kindShell, sum
+	case editNameHint(info.Name):
+		p := consolePath(sum)
+		info.kind, info.paths, info.command = kindEdit, []string{p}, info.Name+" "+p
+	default:
+		info.command = info.Name + " " + firstLine(sum)
+	}
 }
 
 func isEditorCommand(c string) bool {
@@ -497,11 +527,4 @@ func (p *pairing) track(c *callInfo, r handoff.ToolResult) bool {
 		p.sessions[m[1]] = c
 	}
 	return true
-}
-
-func headOf(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
 }

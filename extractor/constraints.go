@@ -1,0 +1,139 @@
+package extractor
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/handoff-cli/handoff"
+)
+
+// constraintRe finds a person's standing instruction or preference.
+var constraintRe = lazyRE(`(?i)\b(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|keep|avoid|without|only use|use only|instead of|rather than|not \w+ but|prefer|(?:use|using|go with)\b[^.;]{1,60}\b(?:not|instead of|over)\b|ask (?:me )?before|let me know before|check with me|no need to|(?:^|please |, )stop|let(?:'?s| us) (?:not|never|always)|shouldn'?t|should not|not allowed|forbid|mustn't|important(?:ly)?|remember|mandatory|non-negotiable|off[- ]limits)\b`)
+
+var (
+	// notRuleRe are the phrases that carry a constraint word without
+	// setting a rule: the person saying what they (or the agent) do not
+	// know or have ("I don't understand", "you simply don't have"), and a
+	// guess ("Must be a bug", "it must have been"). A sentence whose only
+	// constraint words sit in these is no constraint.
+	notRuleRe = lazyRE(`(?i)\b(?:i|we|they|he|she|it|you)\s+(?:\w+\s+)?(?:don'?t|do not|didn'?t|did not|never)\s+(?:know|understand|think|see|have|get|remember|care|feel|like|mind|want to know)\b|^\s*must (?:be|have)\b|\b(?:it|that|this|there|which) must (?:be|have)\b|\bi feel\b`)
+	// ruleTagRe is a rule of the person's instructions file named by its
+	// tag ("a <tdd_discipline> violation", "adhere to <code_style/>"):
+	// people who write CLAUDE.md/AGENTS.md in tagged sections point back
+	// at them this way. A tag name with '_' or '-' is not HTML.
+	ruleTagRe = lazyRE(`<[a-z][a-z0-9]*[_-][a-z0-9_-]*\s*/?>`)
+)
+
+// isConstraint reports whether a sentence of the person's states a rule or
+// preference.
+func isConstraint(sent string) bool {
+	if codeLine(sent) {
+		return false
+	}
+	if ruleTagRe.MatchString(sent) {
+		return true
+	}
+	if askRe.MatchString(sent) && !standingRuleRe.MatchString(sent) || asksForTask(sent) {
+		// A request ("Can you run X and make sure it uses Y", "Please move
+		// X … but don't bother with Y"), listed with the requests.
+		return false
+	}
+	return constraintRe.MatchString(ruleWords(sent))
+}
+
+// backRefRe opens a sentence with a pronoun standing for something said
+// before it.
+var backRefRe = lazyRE(`(?i)^\s*(?:that|this|it|those|these|they|das|dies|es|ça|cela|это|то)\b`)
+
+// pointsBack reports whether sent is a short sentence whose subject is a
+// pronoun for something said before it: out of context it names nothing.
+func pointsBack(sent string) bool {
+	return backRefRe.MatchString(sent) && len(strings.Fields(sent)) < 9
+}
+
+var (
+	// askRe opens a request put as a question without its question mark.
+	askRe = lazyRE(`(?i)^\s*(?:can|could|would|will) you\b`)
+	// standingRuleRe is a rule that stands beyond the request it is in.
+	standingRuleRe = lazyRE(`(?i)\b(?:don'?t|do not|never|always|from now on|in future)\b`)
+)
+
+// constraints returns the person's constraints, standing rules first and
+// newest first within rules and preferences (rulesFirst): sentences of
+// their requests (code and quoted logs removed) that state a rule or
+// preference.
+//
+// full holds the whole text of the requests whose Text was clipped, by
+// source index: a task prompt's rules often come after its first 700
+// runes. Items under a rule heading ("Constraints:") are constraints
+// whatever their wording, and a line that introduces an output format is
+// one with the format it introduces.
+func constraints(reqs []handoff.Request, full map[int]string) []handoff.Constraint {
+	var out []handoff.Constraint
+	seen := map[string]bool{}
+	listed := map[string]bool{}
+	for i := len(reqs) - 1; i >= 0; i-- {
+		r := reqs[i]
+		if r.Answers != "" {
+			continue
+		}
+		text := stripCode(r.Text)
+		whole := text
+		if f, ok := full[r.Source.Index]; ok {
+			whole = stripCode(f)
+		}
+		for _, item := range listedConstraints(whole) {
+			if key := strings.ToLower(item); item != "" && !codeLine(item) && !seen[key] && utf8.RuneCountInString(item) <= constraintLimit {
+				seen[key], listed[item] = true, true
+				out = append(out, handoff.Constraint{Text: item, Source: r.Source})
+			}
+		}
+		// Past the clip only the structured rules are read (rule lists,
+		// output formats): a long prompt's tail of tips is a harness's
+		// boilerplate more often than the person's rules.
+		sents := personSentences(whole)
+		inClip := len(personSentences(text))
+		if inClip < len(sents) {
+			if p := pastedProhibitions(sents[inClip:]); p != "" && !seen[strings.ToLower(p)] {
+				seen[strings.ToLower(p)], listed[p] = true, true
+				out = append(out, handoff.Constraint{Text: p, Source: r.Source})
+			}
+		}
+		skip := -1
+		for j, sent := range sents {
+			sent = strings.TrimSpace(sent)
+			if j == skip {
+				continue
+			}
+			if f, ok := withFormat(sents, j); ok && utf8.RuneCountInString(f) <= constraintLimit {
+				sent, skip = f, j+1
+				listed[f] = true
+			} else if j >= inClip || sent == "" || strings.HasSuffix(sent, "?") || utf8.RuneCountInString(sent) > constraintLimit || !isConstraint(sent) {
+				// A question asks; it does not set a rule.
+				continue
+			}
+			if pointsBack(sent) {
+				// "That will never be in cloud." says nothing without the
+				// sentence it points back to.
+				prev := ""
+				if j > 0 {
+					prev = strings.TrimSpace(sents[j-1])
+				}
+				if prev == "" || strings.HasSuffix(prev, "?") || utf8.RuneCountInString(prev+" "+sent) > constraintLimit {
+					continue
+				}
+				sent = prev + " " + sent
+				if n := len(out); n > 0 && out[n-1].Text == prev && out[n-1].Source == r.Source {
+					out = out[:n-1] // the rule and its follow-up, once
+				}
+			}
+			key := strings.ToLower(sent)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, handoff.Constraint{Text: sent, Source: r.Source})
+		}
+	}
+	return rulesFirst(out, listed)
+}

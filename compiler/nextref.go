@@ -159,3 +159,11 @@ func quotesWhole(next, text string) bool {
 	t := flatText(strings.TrimSpace(text))
 	return t != "" && strings.Contains(flatText(next), "“"+t+"”")
 }
+
+// namesWholeCall reports a next step that quotes a one-line call as code,
+// as "Check first the call left without a result: `…`" does, so the
+// call-in-flight line would only repeat it.
+func namesWholeCall(next, call string) bool {
+	c := strings.TrimSpace(call)
+	return c != "" && !strings.Contains(c, "\n") && strings.Contains(next, "`"+c+"`")
+}

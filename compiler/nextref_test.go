@@ -212,3 +212,30 @@ func TestQuotedFrom(t *testing.T) {
 		})
 	}
 }
+
+// TestInFlightCallSaidOnce checks that a call left without a result is not
+// listed again when the next step already quotes it to check first, and
+// is listed when the next step names other work or only part of it.
+func TestInFlightCallSaidOnce(t *testing.T) {
+	call := "cd /repo && git add -A && git status --short"
+	for _, tc := range []struct {
+		name, next, call string
+		want             int
+	}{
+		{"next step quotes the call", "Step 2 of the procedure. Check first the call left without a result: `" + call + "`.", call, 1},
+		{"next step names other work", "Continue: “Write the migration.” (task 2)", call, 1},
+		{"a multi-line call is shown whole", "Check first the call left without a result: `cat <<EOF`.", "cat <<EOF\nline\nEOF", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &handoff.Snapshot{
+				Goal:     "Check in the work.",
+				NextStep: tc.next,
+				EndState: &handoff.EndState{LastAssistant: "Creating the checkpoint now.", InFlight: []string{tc.call}},
+			}
+			res := compileWith(t, s, 700)
+			if got := strings.Count(res.Prompt, strings.SplitN(tc.call, "\n", 2)[0]); got != tc.want {
+				t.Errorf("the call appears %d times, want %d:\n%s", got, tc.want, res.Prompt)
+			}
+		})
+	}
+}

@@ -515,6 +515,9 @@ func (b *builder) stop(s *handoff.Snapshot, shown map[int]bool) {
 		b.add(secStop, rank, "unanswered message", "The person then wrote, with no reply yet:\n"+blockQuote(u, longerText))
 	}
 	for i, c := range e.InFlight {
+		if namesWholeCall(s.NextStep, c) {
+			continue // the next step already says to check it first
+		}
 		b.add(secStop, rankInFlight+2*i, "call in flight", "- Left without a result: "+code(c, commandText))
 	}
 	if e.Reasoning != "" {

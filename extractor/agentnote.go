@@ -88,10 +88,20 @@ func readAgentNote(s *handoff.Snapshot, main []handoff.Message, calls []sessionC
 	return &note
 }
 
+// noteTool ends the name of the MCP tool that takes a note
+// ("mcp__handoff__handoff_note" in Claude Code).
+const noteTool = "handoff_note"
+
 // noteInput is the text of a call's input, decoded when it is a JSON
 // string field (a shell command, an MCP argument), so a note handed to
 // `handoff note` through a heredoc reads as written.
 func noteInput(c handoff.ToolCall) string {
+	if strings.HasSuffix(c.Name, noteTool) {
+		var in struct{ Note string }
+		if json.Unmarshal(c.Input, &in) == nil && in.Note != "" && !strings.Contains(in.Note, noteTitle()) {
+			return handoff.NoteHeading + "\n" + in.Note // the tool adds the heading a note lacks
+		}
+	}
 	if !strings.Contains(string(c.Input), noteTitle()) {
 		return ""
 	}

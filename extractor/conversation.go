@@ -433,10 +433,13 @@ func issueOnly(s string) string {
 }
 
 // isCommandOnly reports a message that is a harness command, not a
-// request: a slash command whose arguments (if any) are fewer than three
-// words. "/orchestrator create a TODO app with Next.js" carries its task
+// request: /compact with the summariser's instructions, or a slash
+// command whose arguments (if any) are fewer than three words. "/orchestrator create a TODO app with Next.js" carries its task
 // in its arguments; "/add main.go" and "/clear" do not.
 func isCommandOnly(s string) bool {
+	if rulebook.Regexp("conversation.compact-instructions").MatchString(s) {
+		return true
+	}
 	loc := slashCommandRe.FindStringIndex(s)
 	if loc == nil || requestCommand.MatchString(s) {
 		return invokesCommand(s)

@@ -451,22 +451,31 @@ func cleanPhrase(p string) string {
 	return truncate(p, alternativeLimit)
 }
 
-// stripCode removes fenced code blocks: code is not a statement of intent.
+// stripCode removes fenced code blocks and pasted commands with their
+// output ("$ cmd" and the lines under it up to a blank line): code is not
+// a statement of intent, and output is not the speaker's words.
 func stripCode(text string) string {
-	if !strings.Contains(text, "```") {
+	if !strings.Contains(text, "```") && !strings.Contains(text, "$ ") {
 		return text
 	}
 	var b strings.Builder
-	inFence := false
+	inFence, output := false, false
 	for _, line := range strings.Split(text, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			inFence = !inFence
+			inFence, output = !inFence, false
 			continue
 		}
-		if !inFence {
-			b.WriteString(line)
-			b.WriteByte('\n')
+		if inFence {
+			continue
 		}
+		if strings.TrimSpace(line) == "" {
+			output = false
+		} else if output || groundPromptRe.MatchString(line) {
+			output = true
+			continue
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
 	}
 	return b.String()
 }

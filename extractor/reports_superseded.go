@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A report's key line is quoted to a successor as how things stand. A
@@ -84,10 +85,19 @@ func (s *supersession) stale(line string, i int) bool {
 	if s.newerVersion(line, i) {
 		return true
 	}
-	if !verdictRe.MatchString(line) {
+	verdict := verdictRe.MatchString(line)
+	if !verdict && !nextLineRe.MatchString(line) {
 		return false // "Created `x.md` as …" still holds after "Updated `x.md`"
 	}
 	s.statedAfter(i)
+	for _, n := range milestones(line) {
+		if s.stated[n] {
+			return true // "Phase 2 ⏳ pending", then "Phase 2 ✅"
+		}
+	}
+	if !verdict {
+		return false
+	}
 	for _, n := range lineNames(line) {
 		if !strings.HasPrefix(n, "label:") && !strings.HasPrefix(n, "unit:") && s.stated[n] {
 			return true
@@ -104,8 +114,14 @@ func (s *supersession) statedAfter(i int) {
 			continue
 		}
 		for _, l := range strings.Split(stripCode(withoutThinking(m.Text)), "\n") {
-			if line, score, names := findingLine(l); score > 0 && verdictRe.MatchString(line) {
+			line, score, names := findingLine(l)
+			if score > 0 && verdictRe.MatchString(line) {
 				for _, n := range names {
+					s.stated[n] = true
+				}
+			}
+			if line = reportLine(l); verdictRe.MatchString(line) {
+				for _, n := range milestones(line) {
 					s.stated[n] = true
 				}
 			}
@@ -177,4 +193,14 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // isNameByte reports whether c can be part of a file name's stem.
 func isNameByte(c byte) bool {
 	return c == '_' || c == '-' || c >= '0' && c <= '9' || (c|0x20) >= 'a' && (c|0x20) <= 'z'
+}
+
+// milestones are the numbered parts of a plan a line names ("phase 2",
+// "step 3"), as names no file or identifier can collide with.
+func milestones(line string) []string {
+	var out []string
+	for _, m := range rulebook.Regexp("conversation.numbered-milestone").FindAllStringSubmatch(line, -1) {
+		out = append(out, "milestone:"+strings.ToLower(m[1])+" "+strings.ToLower(m[2]))
+	}
+	return out
 }

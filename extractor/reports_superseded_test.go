@@ -70,6 +70,15 @@ func TestKeyLinesSuperseded(t *testing.T) {
 			dropped: []string{"`parser.c` fails"},
 		},
 		{
+			name:   "a pending part of the plan, later reported done",
+			report: "## Plan\n- Phase 2: simplify the context loader ⏳ PENDING\n- Phase 3: review skill, next after that\n",
+			build: func(c *convo) {
+				c.say("STATUS: Phase 1 ✅ + Phase 2 ✅, the loop is two thirds done.")
+			},
+			want:    []string{"Phase 3: review skill"},
+			dropped: []string{"Phase 2: simplify"},
+		},
+		{
 			name:   "a change is not undone by a later change",
 			report: "## Summary\n- Created `docs/SUMMARY.md` as an executive summary of the 10 systems\n",
 			build: func(c *convo) {

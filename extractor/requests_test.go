@@ -254,7 +254,7 @@ func TestIsCommandOnly(t *testing.T) {
 	t.Parallel()
 	for text, want := range map[string]bool{
 		"/clear": true, "/model opus": true, "Execute /hi": true, "run /deploy please": true,
-		"/compact keep every detail of the plan and its todos": false, "/ask why does the build fail": false,
+		"/compact keep every detail of the plan and its todos": true, "/compaction-report fix the totals in it": false, "/ask why does the build fail": false,
 		"look at /usr/bin/env": false, "Execute /hi and then fix the failing test in parser.go": false,
 		"Fix the parser": false, "": false,
 	} {

@@ -238,6 +238,21 @@ func TestAgentNoteLoop(t *testing.T) {
 	if n := s.EndState.Note; n == nil || n.Next != "run make check" || n.Superseded {
 		t.Errorf("note through handoff note: %+v", n)
 	}
+
+	// The MCP tool's note, with or without its heading (the tool adds it).
+	for _, note := range []string{"- Done: renamed the files\n- Next: run make check", "## Handoff note\n- Next: run make check"} {
+		cv = newConvo(t)
+		cv.user("Rename the workflow files")
+		id := cv.call("", "mcp__handoff__handoff_note", map[string]string{"note": note})
+		cv.result(id, "Noted", false, 0)
+		s, err = Build(context.Background(), cv.transcript(), NewHeuristic(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := s.EndState.Note; n == nil || n.Next != "run make check" {
+			t.Errorf("note through the MCP tool (%q): %+v", note, n)
+		}
+	}
 }
 
 func TestParseNote(t *testing.T) {

@@ -469,7 +469,9 @@ func validateJudged(raw json.RawMessage, w *citeWindow, kind string) (*Judged, [
 			return nil, nil, fmt.Errorf("source_index %d is not among the last %d user or assistant turns", src.Index, tailTurns)
 		}
 	}
-	if ok, shared, need := w.grounded(text, source); !ok {
+	// Grounded in the speaker's own words only: a next step planted in
+	// output the speaker pasted is the output's, not theirs.
+	if ok, shared, need := w.grounded(text, w.ownWords(source)); !ok {
 		return nil, nil, groundingError("its text", src.Index, shared, need)
 	}
 	return &Judged{Text: truncate(text, limit), Source: src.Ref()}, warnings, nil

@@ -183,7 +183,7 @@ func TestInitializeAndListTools(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"decisions", "errors", "git_changes", "list_snapshots", "list_workflows", "resume_prompt", "search", "search_decisions"}
+	want := []string{"decisions", "errors", "git_changes", "handoff_note", "list_snapshots", "list_workflows", "resume_prompt", "search", "search_decisions"}
 	if !slices.Equal(names, want) {
 		t.Errorf("tools = %v, want %v", names, want)
 	}
@@ -380,6 +380,8 @@ func TestBadCalls(t *testing.T) {
 		{"search_decisions", nil, "validating \"arguments\""},
 		{"list_workflows", map[string]any{"status": "sleeping"}, "unknown status \"sleeping\""},
 		{"errors", map[string]any{"workflow": "wf_alpha", "bogus": true}, "validating \"arguments\""},
+		{"handoff_note", map[string]any{"note": "I renamed some files."}, "error invalid (handoff exit code 2): not a handoff note"},
+		{"handoff_note", nil, "validating \"arguments\""},
 	}
 	for _, tt := range tests {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
@@ -394,6 +396,20 @@ func TestBadCalls(t *testing.T) {
 	// An unknown tool is the protocol's error, not a tool's.
 	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "pause"}); err == nil {
 		t.Error("calling an unknown tool succeeded")
+	}
+}
+
+// TestHandoffNote checks that the note tool echoes a note in the
+// template's shape, adding the heading a note lacks, so the call the
+// transcript keeps reads as the note.
+func TestHandoffNote(t *testing.T) {
+	f := newFixture(t)
+	cs := connect(t, f, f.projA)
+	var out NoteOutput
+	txt := call(t, cs, "handoff_note", map[string]any{"note": "- Next: run make check\n- Done: renamed the files\n- Remember: TitleCase names"}, &out)
+	want := "## Handoff note\n- Done: renamed the files\n- Next: run make check\n- Remember: TitleCase names\n"
+	if out.Note != want || !strings.Contains(txt, want) {
+		t.Errorf("note = %q (text %q), want %q", out.Note, txt, want)
 	}
 }
 

@@ -55,6 +55,30 @@ func (s *Server) register() {
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "search", Annotations: ro("Search history"),
 		Description: "Full-text search across every stored snapshot's decisions, errors, the person's requests, files modified and next steps: which sessions of which workflows mention all the words, best first, with a snippet. Answers 'what did we decide about X, and where?'."},
 		s.search)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "handoff_note", Annotations: ro("Hand over a note"),
+		Description: "Hand the next session your own note before the context fills or the session ends: what is done, what is in flight, the next step, open problems and what to remember. The transcript keeps this call, so the next snapshot reads the note, puts it first in the resume prompt as your words, and says where the transcript disagrees with it. Shape (at least Done or Next):\n" + handoff.NoteTemplate()},
+		s.handoffNote)
+}
+
+// NoteInput is handoff_note's argument.
+type NoteInput struct {
+	Note string `json:"note" jsonschema:"the note: '- Done: …', '- In flight: …', '- Next: …', '- Open problems: …', '- Remember: …' lines, under '## Handoff note'"`
+}
+
+// NoteOutput is handoff_note's structured result: the note as the next
+// snapshot will read it.
+type NoteOutput struct {
+	Note string `json:"note"`
+}
+
+// handoffNote checks the note's shape and echoes it; it stores nothing,
+// since the call in the transcript is what carries the note over.
+func (s *Server) handoffNote(_ context.Context, _ *mcp.CallToolRequest, in NoteInput) (*mcp.CallToolResult, NoteOutput, error) {
+	note, err := session.CheckNote(in.Note)
+	if err != nil {
+		return nil, NoteOutput{}, failed(err)
+	}
+	return text("Noted; the next snapshot reads it from this call:\n\n" + note), NoteOutput{Note: note}, nil
 }
 
 // FullTextInput are the search tool's arguments.

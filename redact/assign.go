@@ -203,11 +203,29 @@ func (r *Redactor) word(s string, a, b int, sc *scanner) {
 			return
 		}
 	}
+	if cursorKey(lw) {
+		return
+	}
 	kind, class := keyKind(lw)
 	if class == classNone || class == classMaybe && (!assignedNext(s, b) || !r.names.nameSuggestsSecret(lw)) {
 		return
 	}
 	r.assignment(s, a, b, lw, kind, class, sc)
+}
+
+// cursorKeys are key names ending in "token" whose value is a
+// pagination or sync cursor an API hands to anyone who lists: no
+// credential ("nextPageToken": "CAoQAA").
+var cursorKeys = []string{"pagetoken", "page_token", "page-token", "nexttoken", "next_token",
+	"continuationtoken", "continuation_token", "synctoken", "sync_token"}
+
+func cursorKey(lw []byte) bool {
+	for _, k := range cursorKeys {
+		if bytes.HasSuffix(lw, []byte(k)) {
+			return true
+		}
+	}
+	return false
 }
 
 // assignedNext reports whether an assignment operator follows the word
@@ -262,6 +280,9 @@ func (r *Redactor) assignment(s string, a, b int, lw []byte, kind string, class 
 		return
 	}
 	start, stop, quoted := sc.scanValue(s, b+sep)
+	if !quoted && queryParam(s, a, b) {
+		stop = queryValueEnd(s, start, stop, lw)
+	}
 	if stop <= start {
 		return
 	}
@@ -279,6 +300,38 @@ func (r *Redactor) assignment(s string, a, b int, lw []byte, kind string, class 
 	}
 	sc.generic = append(sc.generic, Finding{Kind: kind, Start: start, End: stop})
 	sc.valueUntil = max(sc.valueUntil, stop)
+}
+
+// queryParam reports whether the key s[a:b] is a URL query parameter
+// (?key= or &key=).
+func queryParam(s string, a, b int) bool {
+	return a > 0 && (s[a-1] == '?' || s[a-1] == '&') && b < len(s) && s[b] == '='
+}
+
+// queryValueEnd is where a query parameter's value starting at start
+// ends, at most stop: at the next parameter or the fragment. A presigned
+// URL's credential parameter (X-Amz-Credential=AKIA…/20250101/us-east-1/
+// s3/aws4_request, X-Goog-Credential=svc@proj…/…) ends before its first
+// slash: the date, region and service after it are no secret, and the key
+// id before it is judged alone (the access key rule knows AKIA…; a
+// service account's e-mail is a name, not a secret).
+func queryValueEnd(s string, start, stop int, lw []byte) int {
+	v := s[start:stop]
+	if i := strings.IndexAny(v, "&#"); i >= 0 {
+		v = v[:i]
+	}
+	if bytes.HasSuffix(lw, []byte("credential")) {
+		if i := strings.Index(v, "/"); i >= 0 {
+			v = v[:i]
+		}
+		if i := strings.Index(strings.ToUpper(v), "%2F"); i >= 0 {
+			v = v[:i]
+		}
+		if strings.Contains(v, "@") || strings.Contains(v, "%40") {
+			return start // an account's e-mail
+		}
+	}
+	return start + len(v)
 }
 
 // assignSepLen is the length of the assignment operator at the start of
@@ -746,9 +799,17 @@ func valuePlaceholder(v string) bool {
 		if len(core) < 8 {
 			return true
 		}
+		// A JWT cut after its header ("eyJhbGciOi…J9..."): the header
+		// only names the algorithm; the claims and signature are gone.
+		if strings.HasPrefix(core, "eyJ") && !strings.Contains(core, ".") {
+			return true
+		}
 		v = core
 	}
 	if fewDistinct(v) || maskRatio(v) >= 0.5 {
+		return true
+	}
+	if namesItself(v) {
 		return true
 	}
 	if len(v) > 12 {
@@ -761,6 +822,19 @@ func valuePlaceholder(v string) bool {
 		return true
 	}
 	return placeholderPhrase(l)
+}
+
+// namesItself reports a short value that spells "pass" ("valid-pass",
+// "p@ss word", "p%40ss%20word"): a test fixture's password, chosen to be
+// read, whose loss would hide what a failing test compared. A random
+// secret of at most 16 characters holds those four letters about once in
+// a million.
+func namesItself(v string) bool {
+	if len(v) > 16 {
+		return false
+	}
+	l := strings.ReplaceAll(asciiLower(v), "%40", "@")
+	return strings.Contains(l, "pass") || strings.Contains(l, "p@ss")
 }
 
 // tokenPlaceholder is the placeholder test for the body of a shaped key,

@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -33,14 +34,22 @@ type glCompiled struct {
 	secretGroup int
 	entropy     float64
 	multiLine   bool
+	// shape is worked out from the pattern on the rule's first keyword
+	// hit, as its regexp is compiled then: parsing 200 patterns a process
+	// most of which never fire cost more than a 2 MB session's redaction.
+	shape func() glShape
+	allow []glAllowC
+}
+
+// glShape is what the scan learns from a pattern's syntax.
+type glShape struct {
 	// span is the longest text the pattern can match, or -1 when it has
 	// no bound: a keyword's window reaches no further than that.
 	span int
 	// need lists literals the pattern cannot match without (one of each
 	// group, ASCII case ignored): a window without them is skipped
 	// before the regexp runs.
-	need  [][]string
-	allow []glAllowC
+	need [][]string
 }
 
 type glAllowC struct {
@@ -67,11 +76,7 @@ func newGLEngine() *glEngine {
 		if r.regex == "" || len(r.required) > 0 || glSkipped(r.id) != "" {
 			continue
 		}
-		c := glCompiled{id: r.id, re: lazyCompile(r.regex), secretGroup: r.secretGroup, entropy: r.entropy, multiLine: r.multiLine, span: maxMatchLen(r.regex), need: requiredLiterals(r.regex)}
-		for _, a := range r.allow {
-			c.allow = append(c.allow, compileAllow(a))
-		}
-		g.rules = append(g.rules, c)
+		g.rules = append(g.rules, compileRule(r))
 		for _, kw := range r.keywords {
 			kw = strings.ToLower(kw)
 			if len(kw) < 2 {
@@ -95,6 +100,18 @@ func newGLEngine() *glEngine {
 		}
 	}
 	return g
+}
+
+// compileRule readies r for the scan; its pattern is compiled and
+// parsed on its first keyword hit.
+func compileRule(r glRule) glCompiled {
+	pattern := r.regex
+	c := glCompiled{id: r.id, re: lazyCompile(pattern), secretGroup: r.secretGroup, entropy: r.entropy, multiLine: r.multiLine,
+		shape: sync.OnceValue(func() glShape { return glShape{span: maxMatchLen(pattern), need: requiredLiterals(pattern)} })}
+	for _, a := range r.allow {
+		c.allow = append(c.allow, compileAllow(a))
+	}
+	return c
 }
 
 // Window bounds: a pattern runs on the keyword's line, at most this much
@@ -123,7 +140,7 @@ func (g *glEngine) find(s string, sc *scanner) {
 				done = make([]int, len(g.rules))
 			}
 			rl := &g.rules[kw.rule]
-			from, to := glWindow(s, i, rl.multiLine, rl.span)
+			from, to := glWindow(s, i, rl.multiLine, rl.shape().span)
 			if rl.multiLine && i+len(kw.word) < to {
 				// A multi-line pattern's window ends where its keyword
 				// comes again: "curl … \\\n --user a:b" followed by
@@ -263,7 +280,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // group, the entropy floor, the global and the rule's allowlists.
 func (g *glEngine) run(rl *glCompiled, s string, from, to int, sc *scanner) {
 	w := s[from:to]
-	for _, group := range rl.need {
+	for _, group := range rl.shape().need {
 		if !slices.ContainsFunc(group, func(lit string) bool { return containsFold(w, lit) }) {
 			return
 		}

@@ -14,10 +14,7 @@ import (
 // checks (secret group, entropy, allowlists) and none of this package's.
 func ruleSecrets(r glRule, text string) []string {
 	g := &glEngine{global: compileAllow(gitleaksGlobalAllow())}
-	c := glCompiled{id: r.id, re: lazyCompile(r.regex), secretGroup: r.secretGroup, entropy: r.entropy, multiLine: r.multiLine}
-	for _, a := range r.allow {
-		c.allow = append(c.allow, compileAllow(a))
-	}
+	c := compileRule(r)
 	lower := strings.ToLower(text)
 	if !slices.ContainsFunc(r.keywords, func(kw string) bool { return strings.Contains(lower, strings.ToLower(kw)) }) {
 		return nil // gitleaks runs a rule only where a keyword occurs
@@ -76,6 +73,11 @@ func checkRules(t *testing.T, rules []glRule, samples map[string]secretsamples.S
 				for _, sec := range secrets {
 					if strings.Contains(out, sec) {
 						t.Errorf("true positive kept its secret %q:\n in:  %q\n out: %q", sec, tp, out)
+					}
+				}
+				for _, keep := range s.Keeps {
+					if strings.Contains(tp, keep) && !strings.Contains(out, keep) {
+						t.Errorf("redaction took %q, which is no secret:\n in:  %q\n out: %q", keep, tp, out)
 					}
 				}
 			}

@@ -21,6 +21,9 @@ func ownRules() []glRule {
 		{id: "aws-presigned-signature", regex: `(?i)X-Amz-Signature=([a-f0-9]{64})`, keywords: []string{"x-amz-signature"}, entropy: 3},
 		{id: "aws-presigned-credential", regex: `(?i)X-Amz-Credential=([A-Z0-9]{16,24})`, keywords: []string{"x-amz-credential"}, entropy: 3},
 		{id: "aws-presigned-security-token", regex: `(?i)X-Amz-Security-Token=([A-Za-z0-9%/+=._-]{16,})`, keywords: []string{"x-amz-security-token"}, entropy: 3},
+		// CloudFront signed URLs and S3's older query authentication
+		// (AWSAccessKeyId=…&Expires=…&Signature=…): the base64 signature.
+		{id: "url-query-signature", regex: `[?&]Signature=([A-Za-z0-9%+/=~_-]{24,})`, keywords: []string{"signature="}, entropy: 3},
 		{id: "gcs-signed-url-signature", regex: `(?i)X-Goog-Signature=([a-f0-9]{64,})`, keywords: []string{"x-goog-signature"}, entropy: 3},
 		// .netrc (Heroku's among them): machine HOST [login USER] password PW,
 		// on one line or several.

@@ -57,6 +57,8 @@ func TestStringRedacts(t *testing.T) {
 		{"basic auth", "Authorization: Basic dXNlcjpodW50ZXIy", "Authorization: Basic [redacted:basic-auth]"},
 		{"url credentials", "postgres://admin:s3cretPw@db:5432/app", "postgres://admin:[redacted:password]@db:5432/app"},
 		{"url credentials short db", "postgres://admin:hunter2@db", "postgres://admin:[redacted:password]@db"},
+		{"password not spelling pass", `"password": "Xk9#mQ2vL7pR"`, `"password": "[redacted:password]"`},
+		{"long password holding pass", "DB_PASSWORD=Qx7mK2passLz4Wv8Rt3Yn", "DB_PASSWORD=[redacted:password]"},
 		{"redis url", "redis://:p4ssw0rd99@cache:6379", "redis://:[redacted:password]@cache:6379"},
 		{"password assign", "password=hunter22", "password=[redacted:password]"},
 		{"password yaml", "  PASSWORD: Tr0ub4dor&3", "  PASSWORD: [redacted:password]"},
@@ -126,6 +128,15 @@ func TestStringKeepsOrdinaryText(t *testing.T) {
 		{"aws example shape too short", "AKIA1234"},
 		{"git sha", "commit 2fa076c3b1e8f0a9d7c6b5a4e3f2d1c0b9a8f7e6"},
 		{"uuid", "00000000-0000-4000-8000-000000000002"},
+		// Misfires found on the shared transcripts.
+		{"page token", `"nextPageToken": "CAoQAA", "pageSize": 10`},
+		{"page token snake", "next_page_token=CAoQAAbX93kd"},
+		{"continuation token", `continuationToken: "eyJvZmZzZXQiOjEwMH0"`},
+		{"elided jwt header", `token: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9...",`},
+		{"test password in a form body", `"email=hello@example.com&password=p%40ss%20word"`},
+		{"test password in json", `"password": "p@ss word",`},
+		{"test password in a request", ".send({ password: 'valid-pass', name: 'Ghost' });"},
+		{"elided jwt header ellipsis", `sessionToken: "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9…"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,14 +2,19 @@ package transcript
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // agentShape writes a synthetic session of one agent's format, round by
@@ -20,9 +25,23 @@ type agentShape struct {
 	head, tail string
 	round      func(i int, out string) string
 	array      bool // rounds are elements of a JSON array, comma-separated
+	// store, when set, writes the agent's database at path instead of a
+	// file of rounds.
+	store func(tb testing.TB, path string, size, big int)
+	// noTools marks a format that records no tool calls (Cursor's
+	// export keeps prose only).
+	noTools bool
 }
 
 func agentShapes() []agentShape {
+	// text is a round's output as markdown text, not a JSON string.
+	var unquoted string
+	text := func(out string) string {
+		if unquoted == "" {
+			_ = json.Unmarshal([]byte(out), &unquoted)
+		}
+		return unquoted
+	}
 	return []agentShape{
 		{format: FormatClaudeCode, round: func(i int, out string) string {
 			return fmt.Sprintf(`{"type":"user","sessionId":"s","uuid":"u%d","timestamp":"2025-01-01T00:00:00Z","message":{"role":"user","content":"step %d: build it"}}`+"\n"+
@@ -61,6 +80,38 @@ func agentShapes() []agentShape {
 		{format: FormatVSCodeChat, head: `{"version":3,"requesterUsername":"u","sessionId":"s","creationDate":1,"requests":[`, tail: "]}\n", array: true, round: func(i int, out string) string {
 			return fmt.Sprintf(`{"requestId":"r%d","message":{"text":"step %d: build it"},"response":[{"kind":"toolInvocationSerialized","toolId":"run_in_terminal","toolCallId":"c%d","isComplete":true,"toolSpecificData":{"kind":"terminal","command":"make"},"resultDetails":{"output":[{"value":%s}]}}],"result":{"metadata":{"promptTokens":90000,"outputTokens":20}},"timestamp":1}`, i, i, i, out)
 		}},
+		{format: FormatZed, head: `{"title":"t","messages":[`, tail: `],"updated_at":"2025-01-01T00:00:00Z","version":"0.3.0"}` + "\n", array: true, round: func(i int, out string) string {
+			return fmt.Sprintf(`{"User":{"id":"u%d","content":[{"Text":"step %d: build it"}]}},`+"\n"+
+				`{"Agent":{"content":[{"ToolUse":{"id":"t%d","name":"terminal","raw_input":"","input":{"command":"make"},"is_input_complete":true}}],"tool_results":{"t%d":{"tool_use_id":"t%d","tool_name":"terminal","is_error":false,"content":{"Text":%s},"output":null}},"reasoning_details":null}}`, i, i, i, i, i, out)
+		}},
+		{format: FormatAmp, head: `{"v":1,"id":"T-019b9d03-62e3-772f-9780-3e637f90eaec","created":1,"messages":[`, tail: "]}\n", array: true, round: func(i int, out string) string {
+			return fmt.Sprintf(`{"role":"user","messageId":%d,"content":[{"type":"text","text":"step %d: build it"}]},`+"\n"+
+				`{"role":"assistant","messageId":%d,"content":[{"type":"tool_use","id":"t%d","name":"Bash","input":{"cmd":"make"}}],"usage":{"inputTokens":10,"outputTokens":20,"cacheReadInputTokens":90000}},`+"\n"+
+				`{"role":"user","messageId":%d,"content":[{"type":"tool_result","toolUseID":"t%d","run":{"status":"done","result":{"output":%s,"exitCode":0}}}]}`, 3*i, i, 3*i+1, i, 3*i+2, i, out)
+		}},
+		{format: FormatQwen, round: func(i int, out string) string {
+			return fmt.Sprintf(`{"uuid":"u%d","parentUuid":null,"sessionId":"s","timestamp":"2025-01-01T00:00:00Z","type":"user","cwd":"/w","version":"1","message":{"role":"user","parts":[{"text":"step %d: build it"}]}}`+"\n"+
+				`{"uuid":"a%d","parentUuid":"u%d","sessionId":"s","timestamp":"2025-01-01T00:00:01Z","type":"assistant","cwd":"/w","version":"1","model":"m","message":{"role":"model","parts":[{"functionCall":{"id":"c%d","name":"run_shell_command","args":{"command":"make"}}}]},"usageMetadata":{"promptTokenCount":90010,"candidatesTokenCount":20,"cachedContentTokenCount":90000}}`+"\n"+
+				`{"uuid":"r%d","parentUuid":"a%d","sessionId":"s","timestamp":"2025-01-01T00:00:02Z","type":"tool_result","cwd":"/w","version":"1","message":{"role":"user","parts":[{"functionResponse":{"id":"c%d","name":"run_shell_command","response":{"output":%s}}}]},"toolCallResult":{"callId":"c%d","status":"success"}}`+"\n", i, i, i, i, i, i, i, i, out, i)
+		}},
+		{format: FormatAntigravity, round: func(i int, out string) string {
+			return fmt.Sprintf(`{"step_index":%d,"source":"USER_EXPLICIT","type":"USER_INPUT","status":"DONE","created_at":"2025-01-01T00:00:00Z","content":"<USER_REQUEST>\nstep %d: build it\n</USER_REQUEST>"}`+"\n"+
+				`{"step_index":%d,"source":"MODEL","type":"PLANNER_RESPONSE","status":"DONE","created_at":"2025-01-01T00:00:01Z","tool_calls":[{"name":"run_command","args":{"CommandLine":"\"make\""}}]}`+"\n"+
+				`{"step_index":%d,"source":"MODEL","type":"RUN_COMMAND","status":"DONE","created_at":"2025-01-01T00:00:02Z","content":%s}`+"\n", 3*i, i, 3*i+1, 3*i+2, out)
+		}},
+		{format: FormatVSCodeChatLog, head: `{"kind":0,"v":{"version":3,"sessionId":"s","creationDate":1,"requests":[]}}` + "\n", round: func(i int, out string) string {
+			return fmt.Sprintf(`{"kind":2,"k":["requests"],"v":[{"requestId":"r%d","message":{"text":"step %d: build it"},"response":[],"timestamp":1}]}`+"\n"+
+				`{"kind":2,"k":["requests",%d,"response"],"v":[{"kind":"toolInvocationSerialized","toolId":"run_in_terminal","toolCallId":"c%d","isComplete":true,"toolSpecificData":{"kind":"terminal","command":"make"},"resultDetails":{"output":[{"value":%s}]}}]}`+"\n"+
+				`{"kind":1,"k":["requests",%d,"result"],"v":{"metadata":{"promptTokens":90000,"outputTokens":20}}}`+"\n", i, i, i, i, out, i)
+		}},
+		{format: FormatCursorExport, noTools: true, head: "# Bench\n_Exported on 1/1/2026 at 10:00:00 GMT from Cursor (1.7.0)_\n\n---\n\n", round: func(i int, out string) string {
+			return fmt.Sprintf("**User**\n\nstep %d: build it\n\n---\n\n**Cursor**\n\nBuilt it:\n\n```\n%s```\n\n---\n\n", i, text(out))
+		}},
+		{format: FormatCopilotShare, head: "# 🤖 Copilot CLI Session\n\n> **Session ID:** `s`\n\n---\n\n", round: func(i int, out string) string {
+			return fmt.Sprintf("### 👤 User\n\nstep %d: build it\n\n---\n\n### ✅ `bash`\n\n$ make\n\n```\n%s<exited with exit code 0>\n```\n\n---\n\n", i, text(out))
+		}},
+		{format: FormatZed, store: writeZedStoreShape},
+		{format: FormatGoose, store: writeGooseStoreShape},
 		{format: FormatContinue, head: `{"sessionId":"s","title":"t","workspaceDirectory":"/w","history":[`, tail: "]}\n", array: true, round: func(i int, out string) string {
 			return fmt.Sprintf(`{"message":{"role":"user","content":"step %d: build it"}},`+"\n"+
 				`{"message":{"role":"assistant","content":"","toolCalls":[{"id":"c%d","type":"function","function":{"name":"builtin_run_terminal_command","arguments":"{\"command\":\"make\"}"}}]}},`+"\n"+
@@ -107,9 +158,9 @@ func BenchmarkAgentFormats100MB(b *testing.B) {
 		dur  time.Duration
 	}
 	measure := func(b *testing.B, s agentShape) figures {
-		path := filepath.Join(dir, string(s.format))
+		path := filepath.Join(dir, s.name())
 		if _, err := os.Stat(path); err != nil {
-			writeShape(b, s, path, 100<<20, 16<<10)
+			s.write(b, path, 100<<20, 16<<10)
 		}
 		var f figures
 		var err error
@@ -126,7 +177,7 @@ func BenchmarkAgentFormats100MB(b *testing.B) {
 	shapes := agentShapes()
 	var base figures
 	for _, s := range shapes {
-		b.Run(string(s.format), func(b *testing.B) {
+		b.Run(s.name(), func(b *testing.B) {
 			var f figures
 			for b.Loop() {
 				f = measure(b, s)
@@ -149,22 +200,124 @@ func TestAgentShapesParse(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for _, s := range agentShapes() {
-		path := filepath.Join(dir, string(s.format))
-		writeShape(t, s, path, 20<<10, 1<<10)
+		path := filepath.Join(dir, s.name())
+		s.write(t, path, 20<<10, 1<<10)
 		tr, err := ParseFile(context.Background(), path, Options{Strict: true})
 		if err != nil {
-			t.Fatalf("%s: %v", s.format, err)
+			t.Fatalf("%s: %v", s.name(), err)
 		}
 		if tr.Session.Format != string(s.format) {
-			t.Errorf("detected %s as %s", s.format, tr.Session.Format)
+			t.Errorf("detected %s as %s", s.name(), tr.Session.Format)
 		}
 		calls, results := 0, 0
 		for _, m := range tr.Messages {
 			calls += len(m.ToolCalls)
 			results += len(m.ToolResults)
 		}
-		if calls == 0 || calls != results {
-			t.Errorf("%s: %d calls, %d results", s.format, calls, results)
+		if !s.noTools && calls == 0 || calls != results {
+			t.Errorf("%s: %d calls, %d results", s.name(), calls, results)
 		}
+	}
+}
+
+// name names the shape: its format, with "-db" for a store.
+func (s agentShape) name() string {
+	if s.store != nil {
+		return string(s.format) + "-db"
+	}
+	return string(s.format)
+}
+
+// write writes about size bytes of the shape's session to path.
+func (s agentShape) write(tb testing.TB, path string, size, big int) {
+	if s.store != nil {
+		s.store(tb, path, size, big)
+		return
+	}
+	writeShape(tb, s, path, size, big)
+}
+
+// writeZedStoreShape writes a threads.db holding one thread of about size
+// bytes of JSON (rounds of a prompt, a terminal call and its result),
+// zstd-compressed as Zed stores it.
+func writeZedStoreShape(tb testing.TB, path string, size, big int) {
+	tb.Helper()
+	shape := agentShapes()
+	var zs agentShape
+	for _, s := range shape {
+		if s.format == FormatZed && s.store == nil {
+			zs = s
+		}
+	}
+	raw := filepath.Join(filepath.Dir(path), "zed-thread.json")
+	writeShape(tb, zs, raw, size, big)
+	src, err := os.Open(raw)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer src.Close()
+	var blob bytes.Buffer
+	enc, err := zstd.NewWriter(&blob, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := io.Copy(enc, src); err != nil {
+		tb.Fatal(err)
+	}
+	if err := enc.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE threads (id TEXT PRIMARY KEY, summary TEXT NOT NULL, updated_at TEXT NOT NULL, data_type TEXT NOT NULL, data BLOB NOT NULL, parent_id TEXT, folder_paths TEXT)`); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO threads VALUES ('t1', 'bench', '2025-01-01T00:00:00Z', 'zstd', ?, NULL, '/w')`, blob.Bytes()); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// writeGooseStoreShape writes a sessions.db whose one session holds about
+// size bytes of message content.
+func writeGooseStoreShape(tb testing.TB, path string, size, big int) {
+	tb.Helper()
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`CREATE TABLE sessions (id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', description TEXT NOT NULL DEFAULT '', session_type TEXT NOT NULL DEFAULT 'user',
+			working_dir TEXT NOT NULL, created_at TIMESTAMP, updated_at TIMESTAMP, input_tokens INTEGER, output_tokens INTEGER)`,
+		`CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content_json TEXT NOT NULL, created_timestamp INTEGER NOT NULL)`,
+		`INSERT INTO sessions (id, name, working_dir, updated_at, input_tokens, output_tokens) VALUES ('s1', 'bench', '/w', '2025-01-01 00:00:00', 90000, 20)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	quoted, _ := json.Marshal(strings.Repeat("compiling module … ok\n", big/22))
+	for i, written := 0, 0; written < size; i++ {
+		rows := []struct{ role, content string }{
+			{"user", fmt.Sprintf(`[{"type":"text","text":"step %d: build it"}]`, i)},
+			{"assistant", fmt.Sprintf(`[{"type":"toolRequest","id":"c%d","toolCall":{"status":"success","value":{"name":"developer__shell","arguments":{"command":"make"}}}}]`, i)},
+			{"user", fmt.Sprintf(`[{"type":"toolResponse","id":"c%d","toolResult":{"status":"success","value":[{"type":"text","text":%s}]}}]`, i, quoted)},
+		}
+		for _, r := range rows {
+			if _, err := tx.Exec(`INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('s1', ?, ?, ?)`, r.role, r.content, i); err != nil {
+				tb.Fatal(err)
+			}
+			written += len(r.content)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		tb.Fatal(err)
 	}
 }

@@ -54,6 +54,27 @@ var agentSamples = []struct {
 	{"continue-session.json", FormatContinue, 1, 3, 0, 2, 2, 0, 1, 0, 0, 0, 0},
 	// Anthropic blocks: the tool_result lines are tool messages.
 	{"droid-session.jsonl", FormatDroid, 1, 3, 0, 2, 2, 1, 1, 0, 0, 0, 0},
+	// user: two prompts (the file mention kept as @path); system: the
+	// canceled call's stop and the Resume; failed: cargo test's exit 101,
+	// the missing file, the canceled call; edit_file carries only a path
+	// and a description (Zed's edit agent writes the text), so it is not
+	// counted here; usage from request_token_usage by user message id.
+	{"zed-thread.json", FormatZed, 2, 4, 2, 3, 4, 3, 0, 0, 0, 1, 2},
+	// user: two prompts and the info summary (CompactSummary); the
+	// cancelled turn's stop said once; failed: npm test exit 1 and the
+	// cancelled Bash; edits: create_file and edit_file; todo_write plan.
+	{"amp-thread.json", FormatAmp, 3, 3, 1, 3, 6, 2, 2, 1, 1, 1, 3},
+	// user: two prompts and the chat_compression summary; failed: pytest
+	// exit 1, the edit error, the cancelled run; todo_write is the plan.
+	{"qwen-session.jsonl", FormatQwen, 3, 3, 1, 5, 5, 3, 1, 1, 1, 1, 3},
+	// the .json sample as a mutation log: the same messages after the
+	// retried request is cut away.
+	{"vscode-chat.jsonl", FormatVSCodeChatLog, 2, 5, 1, 3, 3, 1, 1, 0, 0, 0, 1},
+	// user: two requests and the CHECKPOINT summary; the SYSTEM_MESSAGE
+	// is harness text; failed: the first test run's exit code 1; the
+	// replace_file_content call is the edit (Cascade's argument names
+	// renamed); no usage is recorded.
+	{"antigravity-transcript.jsonl", FormatAntigravity, 3, 5, 1, 4, 4, 1, 1, 0, 1, 0, 0},
 }
 
 // sampleCounts are the figures agentSamples lists, from a transcript.

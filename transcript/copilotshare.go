@@ -19,7 +19,7 @@ import (
 // its arguments in a <details> "Arguments" JSON block and its output in
 // a code fence (a bash output ends "<exited with exit code N>"). Each
 // tool block becomes an assistant call and its result; Info blocks are
-// system Messages (Meta).
+// system Messages (Meta). It is read a block at a time (ruleBlocks).
 
 var (
 	copilotShareRe   = lazyRE(`(?m)^# 🤖 Copilot CLI Session\s*$|^### 👤 User\s*$[\s\S]*^### 💬 Copilot\s*$`)
@@ -27,51 +27,58 @@ var (
 	copilotToolRe    = lazyRE("^### (✅|❌|⚠️|⏹️)\\s*`([^`]+)`")
 )
 
-func decodeCopilotShare(d *Decoder, doc []byte) error {
+// copilotShare reads a /share export a block at a time (ruleBlocks),
+// numbering the tool blocks.
+type copilotShare struct{ calls int }
+
+func newCopilotShare() formatParser {
+	c := &copilotShare{}
+	return blockFormat("Copilot CLI /share markdown", c.block)()
+}
+
+func (c *copilotShare) block(d *Decoder, b mdBlock, first bool) {
 	d.t.Session.Agent = "copilot-cli"
-	if m := copilotSessionRe.Regexp().FindSubmatch(doc); m != nil {
-		d.t.Session.ID = string(m[1])
-	}
-	calls := 0
-	for _, b := range splitRules(docLines(doc)) {
-		// The first block also holds the title and session lines.
-		i := slices.IndexFunc(b.lines, func(l string) bool { return strings.HasPrefix(l, "### ") })
-		if i < 0 {
-			continue
-		}
-		head := strings.TrimSpace(b.lines[i])
-		line := b.line + i
-		switch {
-		case strings.HasPrefix(head, "### 👤 User"):
-			if text := b.body(i); text != "" {
-				d.add(handoff.Message{Line: line, Role: handoff.RoleUser, Text: text})
-			}
-		case strings.HasPrefix(head, "### 💬 Copilot"):
-			if text := b.body(i); text != "" {
-				d.add(handoff.Message{Line: line, Role: handoff.RoleAssistant, Text: text})
-			}
-		case copilotToolRe.MatchString(head):
-			m := copilotToolRe.FindStringSubmatch(head)
-			calls++
-			id := fmt.Sprintf("copilot-share-%d", calls)
-			input, output := copilotShareTool(b.lines[i+1:])
-			d.add(handoff.Message{Line: line, Role: handoff.RoleAssistant,
-				ToolCalls: []handoff.ToolCall{{ID: id, Name: m[2], Input: input}}})
-			r := handoff.ToolResult{CallID: id, Name: m[2], IsError: m[1] == "❌"}
-			if mm := copilotExitRe.FindStringSubmatch(output); mm != nil {
-				if n, err := strconv.Atoi(mm[1]); err == nil {
-					r.ExitCode = &n
-				}
-			}
-			r.Content, r.OriginalBytes = d.clipOutput(output)
-			d.add(handoff.Message{Line: line, Role: handoff.RoleTool, ToolResults: []handoff.ToolResult{r}})
-		case strings.HasPrefix(head, "### "):
-			if text := b.body(i); text != "" {
-				d.add(handoff.Message{Line: line, Role: handoff.RoleSystem, Meta: true, Text: strings.TrimSpace(strings.TrimPrefix(head, "###")) + ": " + text})
-			}
+	if first {
+		if m := copilotSessionRe.FindStringSubmatch(strings.Join(b.lines, "\n")); m != nil {
+			d.t.Session.ID = m[1]
 		}
 	}
-	return nil
+	// The first block also holds the title and session lines.
+	i := slices.IndexFunc(b.lines, func(l string) bool { return strings.HasPrefix(l, "### ") })
+	if i < 0 {
+		return
+	}
+	head := strings.TrimSpace(b.lines[i])
+	line := b.line + i
+	switch {
+	case strings.HasPrefix(head, "### 👤 User"):
+		if text := b.body(i); text != "" {
+			d.add(handoff.Message{Line: line, Role: handoff.RoleUser, Text: text})
+		}
+	case strings.HasPrefix(head, "### 💬 Copilot"):
+		if text := b.body(i); text != "" {
+			d.add(handoff.Message{Line: line, Role: handoff.RoleAssistant, Text: text})
+		}
+	case copilotToolRe.MatchString(head):
+		m := copilotToolRe.FindStringSubmatch(head)
+		c.calls++
+		id := fmt.Sprintf("copilot-share-%d", c.calls)
+		input, output := copilotShareTool(b.lines[i+1:])
+		d.add(handoff.Message{Line: line, Role: handoff.RoleAssistant,
+			ToolCalls: []handoff.ToolCall{{ID: id, Name: m[2], Input: input}}})
+		r := handoff.ToolResult{CallID: id, Name: m[2], IsError: m[1] == "❌"}
+		if mm := copilotExitRe.FindStringSubmatch(output); mm != nil {
+			if n, err := strconv.Atoi(mm[1]); err == nil {
+				r.ExitCode = &n
+			}
+		}
+		r.Content, r.OriginalBytes = d.clipOutput(output)
+		d.add(handoff.Message{Line: line, Role: handoff.RoleTool, ToolResults: []handoff.ToolResult{r}})
+	case strings.HasPrefix(head, "### "):
+		if text := b.body(i); text != "" {
+			d.add(handoff.Message{Line: line, Role: handoff.RoleSystem, Meta: true, Text: strings.TrimSpace(strings.TrimPrefix(head, "###")) + ": " + text})
+		}
+	}
 }
 
 // copilotShareTool reads a tool block's input (its Arguments JSON, else

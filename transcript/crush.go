@@ -61,7 +61,7 @@ func readCrushStore(ctx context.Context, path string, d *Decoder) error {
 		return err
 	}
 	defer db.Close()
-	if !hasTables(ctx, db, "sessions", "messages") || hasTables(ctx, db, "session") {
+	if !hasTables(ctx, db, "sessions", "messages") || hasTables(ctx, db, "session") || !tableColumns(ctx, db, "messages")["parts"] {
 		return errNotThisStore
 	}
 	d.t.Session.Agent = "crush"

@@ -12,7 +12,8 @@ import (
 // its own line (seen in exports from Cursor 1.0 to 1.7). The export keeps
 // what was said and the code the assistant showed, not its tool calls,
 // so there are none to read; "**User**" turns are the person's,
-// "**Cursor**" turns the assistant's.
+// "**Cursor**" turns the assistant's. It is read a block at a time
+// (ruleBlocks).
 
 var (
 	cursorExportRe  = lazyRE(`(?m)^_Exported on .* from Cursor \(([\d.]+)\)_\s*$`)
@@ -20,32 +21,34 @@ var (
 	cursorSpeakerRe = lazyRE(`^\*\*(User|Cursor)\*\*\s*$`)
 )
 
-func decodeCursorExport(d *Decoder, doc []byte) error {
+// cursorExportBlock reads one block: the first holds the title and the
+// export line, the others a turn each.
+func cursorExportBlock(d *Decoder, b mdBlock, first bool) {
 	d.t.Session.Agent = "cursor"
-	if m := cursorExportRe.Regexp().FindSubmatch(doc); m != nil {
-		d.t.Session.Version = string(m[1])
+	if first {
+		head := strings.Join(b.lines, "\n")
+		if m := cursorExportRe.FindStringSubmatch(head); m != nil {
+			d.t.Session.Version = m[1]
+		}
+		if m := cursorTitleRe.FindStringSubmatch(head); m != nil {
+			d.t.Session.Title = strings.TrimSpace(m[1])
+		}
 	}
-	if m := cursorTitleRe.Regexp().FindSubmatch(doc); m != nil {
-		d.t.Session.Title = strings.TrimSpace(string(m[1]))
+	i := b.firstContent()
+	if i < 0 {
+		return
 	}
-	for _, b := range splitRules(docLines(doc)) {
-		i := b.firstContent()
-		if i < 0 {
-			continue
-		}
-		sp := cursorSpeakerRe.FindStringSubmatch(strings.TrimSpace(b.lines[i]))
-		if sp == nil {
-			continue // the title block
-		}
-		text := b.body(i)
-		if text == "" {
-			continue
-		}
-		m := handoff.Message{Line: b.line + i, Role: handoff.RoleUser, Text: text}
-		if sp[1] == "Cursor" {
-			m.Role = handoff.RoleAssistant
-		}
-		d.add(m)
+	sp := cursorSpeakerRe.FindStringSubmatch(strings.TrimSpace(b.lines[i]))
+	if sp == nil {
+		return // the title block
 	}
-	return nil
+	text := b.body(i)
+	if text == "" {
+		return
+	}
+	m := handoff.Message{Line: b.line + i, Role: handoff.RoleUser, Text: text}
+	if sp[1] == "Cursor" {
+		m.Role = handoff.RoleAssistant
+	}
+	d.add(m)
 }

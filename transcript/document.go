@@ -24,9 +24,15 @@ type docParser struct {
 	// opts and format are the decoder's, for pending.
 	opts   Options
 	format Format
+	// blocks, when set, reads the document a "---" block at a time
+	// instead of buffering it (markdown exports, mdblocks.go).
+	blocks *ruleBlocks
 }
 
-func (p *docParser) record(d *Decoder, line []byte, _ int) error {
+func (p *docParser) record(d *Decoder, line []byte, n int) error {
+	if p.blocks != nil {
+		return p.blocks.line(d, line, n)
+	}
 	p.opts, p.format = d.opts, d.format
 	if p.tooBig {
 		return nil
@@ -58,6 +64,9 @@ func (p *docParser) pending() []handoff.Message {
 }
 
 func (p *docParser) finish(d *Decoder) error {
+	if p.blocks != nil {
+		return p.blocks.flush(d)
+	}
 	if p.tooBig {
 		return handoff.Errorf(handoff.EINVALID, "%s: %s document is larger than the %d-byte limit", d.opts.sourceName(), p.name, d.opts.MaxLineBytes)
 	}

@@ -78,6 +78,69 @@ func FuzzDroid(f *testing.F) {
 		`{"type":"message","id":"2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"no","is_error":true}]}}`+"\n")
 }
 
+func FuzzZed(f *testing.F) {
+	fuzzAgent(f, FormatZed, `{"title":"t","messages":[{"User":{"id":"u","content":[{"Text":"fix"},{"Mention":{"uri":{"File":{"abs_path":"/a"}},"content":"x"}}]}},`+
+		`{"Agent":{"content":[{"Thinking":{"text":"r"}},{"ToolUse":{"id":"c","name":"terminal","input":{"command":"make"}}}],"tool_results":{"c":{"tool_use_id":"c","tool_name":"terminal","is_error":false,"content":{"Text":"Command \"make\" failed with exit code 2."}}}}},"Resume",`+
+		`{"id":1,"role":"assistant","segments":[{"type":"text","text":"x"}],"tool_uses":[],"tool_results":[]}],"updated_at":"2025-01-01T00:00:00Z","request_token_usage":{"u":{"input_tokens":3}},"version":"0.3.0"}`)
+}
+
+func FuzzAmp(f *testing.F) {
+	fuzzAgent(f, FormatAmp, `{"v":1,"id":"T-019b9d03-62e3-772f-9780-3e637f90eaec","env":{"initial":{"trees":[{"uri":"file:///w"}]}},"messages":[`+
+		`{"role":"user","messageId":0,"content":[{"type":"text","text":"fix"}]},`+
+		`{"role":"assistant","messageId":1,"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"cmd":"make"}}],"state":{"type":"cancelled"},"usage":{"inputTokens":1}},`+
+		`{"role":"user","messageId":2,"content":[{"type":"tool_result","toolUseID":"t","run":{"status":"error","error":{"message":"no"},"result":{"exitCode":2}}}]},`+
+		`{"role":"info","messageId":3,"content":[{"type":"summary","summary":{"type":"message","summary":"s"}}]}]}`)
+}
+
+func FuzzQwen(f *testing.F) {
+	fuzzAgent(f, FormatQwen,
+		`{"uuid":"a","parentUuid":null,"sessionId":"s","timestamp":"2025-01-01T00:00:00Z","type":"user","cwd":"/w","version":"1","message":{"role":"user","parts":[{"text":"fix"}]}}`+"\n"+
+			`{"uuid":"b","parentUuid":"a","sessionId":"s","timestamp":"2025-01-01T00:00:01Z","type":"assistant","cwd":"/w","version":"1","message":{"role":"model","parts":[{"functionCall":{"id":"c","name":"run_shell_command","args":{"command":"make"}}}]},"usageMetadata":{"promptTokenCount":5,"cachedContentTokenCount":9}}`+"\n"+
+			`{"uuid":"d","parentUuid":"b","sessionId":"s","timestamp":"2025-01-01T00:00:02Z","type":"tool_result","cwd":"/w","version":"1","message":{"role":"user","parts":[{"functionResponse":{"id":"c","name":"run_shell_command","response":{"output":"Exit Code: 2"}}}]},"toolCallResult":{"callId":"c","status":"cancelled"}}`+"\n"+
+			`{"uuid":"e","parentUuid":"d","sessionId":"s","timestamp":"2025-01-01T00:00:03Z","type":"system","subtype":"chat_compression","cwd":"/w","version":"1","systemPayload":{"compressedHistory":[{"role":"user","parts":[{"text":"sum"}]}]}}`+"\n")
+}
+
+func FuzzVSCodeChatLog(f *testing.F) {
+	fuzzAgent(f, FormatVSCodeChatLog,
+		`{"kind":0,"v":{"version":3,"sessionId":"s","creationDate":1,"requests":[]}}`+"\n"+
+			`{"kind":2,"k":["requests"],"v":[{"requestId":"r","message":{"text":"fix"},"response":[]}]}`+"\n"+
+			`{"kind":2,"k":["requests",0,"response"],"v":[{"value":"ok"},{"kind":"toolInvocationSerialized","toolId":"run_in_terminal","toolCallId":"c","isComplete":true,"toolSpecificData":{"kind":"terminal","command":"make"},"resultDetails":{"isError":true,"output":[{"value":"x"}]}}]}`+"\n"+
+			`{"kind":1,"k":["requests",0,"result"],"v":{"metadata":{"promptTokens":3}}}`+"\n"+
+			`{"kind":2,"k":["requests"],"v":[{"requestId":"r2","message":{"text":"again"}}],"i":0}`+"\n"+
+			`{"kind":3,"k":["requests",0,"message"]}`+"\n")
+}
+
+func FuzzAntigravity(f *testing.F) {
+	fuzzAgent(f, FormatAntigravity,
+		`{"step_index":0,"source":"USER_EXPLICIT","type":"USER_INPUT","status":"DONE","created_at":"2026-01-01T00:00:00Z","content":"<USER_REQUEST>\nfix\n</USER_REQUEST>"}`+"\n"+
+			`{"step_index":1,"source":"MODEL","type":"PLANNER_RESPONSE","status":"DONE","created_at":"2026-01-01T00:00:01Z","tool_calls":[{"name":"run_command","args":{"CommandLine":"\"make\"","Cwd":"\"/w\""}}]}`+"\n"+
+			`{"step_index":2,"source":"MODEL","type":"RUN_COMMAND","status":"ERROR","created_at":"2026-01-01T00:00:02Z","content":"exit code: 2","truncated_fields":["content"]}`+"\n"+
+			`{"step_index":3,"source":"SYSTEM","type":"CHECKPOINT","status":"DONE","content":"# Resuming"}`+"\n")
+}
+
+// FuzzGooseDBMessage reads one sessions.db row's content as the store
+// reader does: a malformed row is an error for that row, never a panic.
+func FuzzGooseDBMessage(f *testing.F) {
+	f.Add("assistant", []byte(`[{"type":"toolRequest","id":"t","toolCall":{"status":"success","value":{"name":"developer__shell","arguments":{"command":"ls"}}}}]`))
+	f.Add("user", []byte(`[{"type":"toolResponse","id":"t","toolResult":{"status":"error","error":"no"}},{"type":"text","text":"hi"}]`))
+	f.Fuzz(func(t *testing.T, role string, content []byte) {
+		d, err := NewDecoder(FormatGoose, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := newGooseParser().(*gooseParser)
+		m := gooseMessage{ID: "1", Role: role, Created: 1}
+		if json.Unmarshal(content, &m.Content) != nil {
+			return
+		}
+		_ = p.message(d, m, d.storeRecord())
+		if err := p.finish(d); err != nil {
+			t.Fatal(err)
+		}
+		checkInvariants(t, d.Transcript())
+	})
+}
+
 // FuzzJSONRecords feeds a document to jsonRecords in pieces split at
 // arbitrary points: every record it hands on must be valid JSON when the
 // document is, and it must never panic on broken input.

@@ -101,6 +101,12 @@ func (p *gooseParser) record(d *Decoder, line []byte, lineNo int) error {
 	if err := json.Unmarshal(line, &m); err != nil {
 		return fmt.Errorf("malformed message: %w", jsonReason(err))
 	}
+	return p.message(d, m, lineNo)
+}
+
+// message maps one Goose message, from a JSONL line or a sessions.db
+// row.
+func (p *gooseParser) message(d *Decoder, m gooseMessage, lineNo int) error {
 	ts := time.Time{}
 	if m.Created > 0 {
 		ts = time.Unix(m.Created, 0).UTC()

@@ -27,6 +27,9 @@ var wrapperTags = map[string]bool{
 	"system-reminder": true, "user-prompt-submit-hook": true,
 	"environment_context": true, "user_instructions": true, "turn_aborted": true,
 	"instructions": true, "permissions instructions": true, "collaboration_mode": true,
+	// Claude Code's bash mode ("!cmd"): the command the person ran and
+	// its output, recorded as user turns. Neither asks the agent anything.
+	"bash-input": true, "bash-stdout": true, "bash-stderr": true,
 }
 
 // caveatPrefix starts the notice Claude Code puts before local command

@@ -91,6 +91,17 @@ const (
 	FormatVSCodeChat Format = "vscode-chat"
 	// FormatContinue is a Continue session (~/.continue/sessions/<id>.json).
 	FormatContinue Format = "continue"
+	// FormatVSCodeChatLog is a VS Code chat session's mutation log
+	// (chatSessions/<id>.jsonl).
+	FormatVSCodeChatLog Format = "vscode-chat-jsonl"
+	// FormatZed is a Zed agent thread: its JSON, or threads.db.
+	FormatZed Format = "zed"
+	// FormatAmp is an Amp thread (~/.local/share/amp/threads/T-*.json).
+	FormatAmp Format = "amp"
+	// FormatQwen is a Qwen Code session JSONL.
+	FormatQwen Format = "qwen-code"
+	// FormatAntigravity is a Google Antigravity CLI transcript.jsonl.
+	FormatAntigravity Format = "antigravity"
 	// FormatPlain is plain text: the whole input is one user message, or
 	// role-prefixed turns ("User:", "Assistant:") when both roles appear.
 	FormatPlain Format = "plain"

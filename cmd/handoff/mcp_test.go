@@ -41,7 +41,7 @@ func TestMCPCommand(t *testing.T) {
 		t.Errorf("server name %q", got)
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 8 { // seven retrieval tools and search
+	if err != nil || len(tools.Tools) != 9 { // seven retrieval tools, search and handoff_note
 		t.Fatalf("tools: %v, %v", tools, err)
 	}
 

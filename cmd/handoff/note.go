@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/extractor"
+	"github.com/handoff-cli/handoff/session"
 )
 
 // noteOptions are the flags of `handoff note`.
@@ -64,20 +63,10 @@ func (o *noteOptions) run(_ context.Context, args []string) error {
 		}
 		text = string(b)
 	}
-	if !strings.Contains(text, handoff.NoteHeading) {
-		text = handoff.NoteHeading + "\n" + text
+	note, err := session.CheckNote(text)
+	if err != nil {
+		return fmt.Errorf("%w; handoff note --template shows the shape", err)
 	}
-	n, ok := extractor.ParseNote(text)
-	if !ok {
-		return handoff.Errorf(handoff.EINVALID, "not a handoff note: it needs at least a '- Done: …' or '- Next: …' line under %q (handoff note --template shows the shape)", handoff.NoteHeading)
-	}
-	var b strings.Builder
-	b.WriteString(handoff.NoteHeading + "\n")
-	for _, f := range n.Fields() {
-		if f.Text != "" {
-			fmt.Fprintf(&b, "- %s: %s\n", f.Label, f.Text)
-		}
-	}
-	_, err := io.WriteString(a.stdout, b.String())
+	_, err = io.WriteString(a.stdout, note)
 	return err
 }

@@ -12,6 +12,20 @@ func conversationRules() []Rule {
 			Counter:  []string{"Let me know if you need anything else.", "I updated the runner and all tests pass.", "I'll be here if you need me."},
 		},
 		{
+			ID: "conversation.compact-instructions", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "A /compact command whose arguments tell the summariser what to keep ('/compact keep the plan and todos'): words to the harness, not a request for work, so never the goal or an earlier request.",
+			Pattern:  `^/compact(?:\s|$)`,
+			Examples: []string{"/compact MERKE dir alle details zu unserem plan", "/compact keep the failing tests and the plan", "/compact"},
+			Counter:  []string{"/compaction-report fix the totals", "compact the JSON output", "please /compact later"},
+		},
+		{
+			ID: "conversation.numbered-milestone", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "A numbered part of a plan named in a status line ('Phase 2', 'Step 3', 'Etappe 1'): an older line saying it is pending or failing is stale once a later status line gives a verdict on the same part.",
+			Pattern:  `(?i)\b(phase|step|stage|milestone|sprint|part|schritt|etappe|étape|fase|paso)\s*#?(\d{1,3}[a-z]?)\b`,
+			Examples: []string{"Phase 2: Context-Loader vereinfachen ⏳ PENDING", "STATUS: Phase 1 ✅ + Phase 2 ✅", "Step 3 fails on the import"},
+			Counter:  []string{"the phases are listed below", "3 steps remain", "stage the files with git add"},
+		},
+		{
 			ID: "conversation.agent-note", Layer: LayerConversation, Kind: KindPattern,
 			Purpose:  "A line of the agent's handoff note ('- Next: …' under '## Handoff note'), the shape the checkpoint hook asks for.",
 			Pattern:  `(?i)^[-*]\s*(?:\*\*)?(Done|In flight|Next|Open problems|Remember)(?:\*\*)?\s*:\s*(.*)$`,

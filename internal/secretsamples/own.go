@@ -37,16 +37,36 @@ func Own() map[string]Samples {
 			FPs: []string{"the URL carries X-Amz-Signature=<hex> and X-Amz-Credential=<key id>"},
 		},
 		"aws-presigned-credential": {
-			TPs: []string{"htTPs://bucket.s3.amazonaws.com/a.zip?X-Amz-Credential=QX7MK2P9LZ4WV8RT3YN6%2F20250101%2Fus-east-1%2Fs3%2Faws4_request"},
-			FPs: []string{"the X-Amz-Credential= parameter names the access key"},
+			TPs: []string{
+				"htTPs://bucket.s3.amazonaws.com/a.zip?X-Amz-Credential=QX7MK2P9LZ4WV8RT3YN6%2F20250101%2Fus-east-1%2Fs3%2Faws4_request",
+				"curl 'htTPs://my-bucket.s3.us-east-1.amazonaws.com/reports/q1.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAQX7MK2P9LZ4WV8RT%2F20250101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20250101T000000Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature=" + hex32 + hex32 + "'",
+			},
+			// Only the key id and the signature go: the URL, the
+			// credential's scope and the other parameters stay.
+			Keeps: []string{"my-bucket.s3.us-east-1.amazonaws.com/reports/q1.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=",
+				"%2F20250101%2Fus-east-1%2Fs3%2Faws4_request", "&X-Amz-Date=20250101T000000Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature="},
+			FPs: []string{
+				"the X-Amz-Credential= parameter names the access key",
+				// A GCS credential names a service account, no secret.
+				"htTPs://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=svc%40proj.iam.gserviceaccount.com%2F20250101%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20250101T000000Z&X-Goog-Expires=900",
+			},
+		},
+		"url-query-signature": {
+			TPs: []string{
+				"htTPs://d111111abcdef8.cloudfront.net/image.jpg?Expires=1735689600&Signature=" + b62[:60] + "~&Key-Pair-Id=K2JCJMDEHXQW5F",
+				"htTPs://bucket.s3.amazonaws.com/a.zip?AWSAccessKeyId=AKIAQX7MK2P9LZ4WV8RT&Expires=1735689600&Signature=vjbyPxybdZaNmGa%2ByT272YEAiv4%3D",
+			},
+			Keeps: []string{"d111111abcdef8.cloudfront.net/image.jpg?Expires=1735689600&Signature=", "&Key-Pair-Id=K2JCJMDEHXQW5F", "&Expires=1735689600&Signature="},
+			FPs:   []string{"the Signature= parameter carries the base64 signature", "?Signature=abc&Expires=1", "Signature=${SIGNATURE}"},
 		},
 		"aws-presigned-security-token": {
 			TPs: []string{"?X-Amz-Security-Token=IQoJb3JpZ2luX2VjEJr%2F%2F%2F%2FwEaCXVzLWVhc3QtMSJHMEUCIQD" + b62[:40] + "&X-Amz-Date=20250101T000000Z"},
 			FPs: []string{"X-Amz-Security-Token=${TOKEN}"},
 		},
 		"gcs-signed-url-signature": {
-			TPs: []string{"htTPs://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=" + hex32 + hex32 + hex32[:8]},
-			FPs: []string{"X-Goog-Signature is a hex string"},
+			TPs:   []string{"htTPs://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=svc%40proj.iam.gserviceaccount.com%2F20250101%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20250101T000000Z&X-Goog-Signature=" + hex32 + hex32 + hex32[:8]},
+			Keeps: []string{"X-Goog-Credential=svc%40proj.iam.gserviceaccount.com%2F20250101%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20250101T000000Z&X-Goog-Signature="},
+			FPs:   []string{"X-Goog-Signature is a hex string"},
 		},
 		"netrc-password": {
 			TPs: []string{

@@ -5,5 +5,7 @@
 package secretsamples
 
 // Samples are a rule's samples: each true positive holds a secret the
-// rule finds, no false positive holds one.
-type Samples struct{ TPs, FPs []string }
+// rule finds, no false positive holds one. Keeps are pieces of a true
+// positive that are no secret and must survive its redaction (a presigned
+// URL's bucket, date and expiry around its signature).
+type Samples struct{ TPs, FPs, Keeps []string }

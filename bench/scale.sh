@@ -72,7 +72,7 @@ for agent in $agents; do
 	first=
 	for mb in $sizes; do
 		f=$(file "$agent" "$mb")
-		bytes=$(stat -c %s "$f")
+		bytes=$(stat -L -c %s "$f") # -L: bench/out may link to files generated elsewhere
 		: >"$tmp/old.cpu" >"$tmp/old.rss" >"$tmp/new.cpu" >"$tmp/new.rss"
 		for ((i = 0; i < runs; i++)); do
 			for v in old new; do

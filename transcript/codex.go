@@ -95,15 +95,17 @@ type codexPayload struct {
 	Model string `json:"model"`
 
 	// response_item
-	Role      string          `json:"role"`
-	Content   json.RawMessage `json:"content"`
+	Role string `json:"role"`
+	// Content and Output (a tool's whole output) slice the line: read
+	// while it is current, they are not copied first.
+	Content   rawJSON         `json:"content"`
 	Summary   json.RawMessage `json:"summary"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
 	Input     json.RawMessage `json:"input"`
 	Action    json.RawMessage `json:"action"`
 	CallID    string          `json:"call_id"`
-	Output    json.RawMessage `json:"output"`
+	Output    rawJSON         `json:"output"`
 
 	// event_msg
 	Info               *codexTokenInfo `json:"info"`
@@ -492,7 +494,7 @@ func (p *codexParser) continued(d *Decoder, r *handoff.ToolResult, sid string) {
 
 // codeModeResults splits a code-mode script's output array into the
 // script's own result and one result per nested call.
-func (p *codexParser) codeModeResults(d *Decoder, id string, ids []string, raw json.RawMessage) []handoff.ToolResult {
+func (p *codexParser) codeModeResults(d *Decoder, id string, ids []string, raw []byte) []handoff.ToolResult {
 	var items []struct {
 		Text string `json:"text"`
 	}
@@ -700,7 +702,7 @@ func (p *codexParser) event(d *Decoder, base handoff.Message, pl *codexPayload) 
 }
 
 // codexContent flattens a content array ({type:input_text|output_text|…}).
-func codexContent(raw json.RawMessage) (string, error) {
+func codexContent(raw []byte) (string, error) {
 	raw = trimJSON(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", nil
@@ -746,7 +748,7 @@ func codexSummary(raw json.RawMessage) string {
 // codexOutput reads a tool output: a string (possibly the JSON text
 // {"output":…,"metadata":{"exit_code":…}} older versions wrote), a content
 // item, or an array of content items.
-func codexOutput(raw json.RawMessage) string {
+func codexOutput(raw []byte) string {
 	raw = trimJSON(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""

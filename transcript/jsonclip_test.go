@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -145,4 +146,23 @@ func FuzzClipJSONString(f *testing.F) {
 			t.Fatalf("limit %d, %q:\ngot  %q, %d\nwant %q, %d", limit, raw, got, n, wantS, wantN)
 		}
 	})
+}
+
+// TestClipJSONStringAllocatesByLiteral guards the allocation that made
+// short escaped tool results cost 40 KiB each: what clipJSONString
+// allocates follows the literal's size, not the output limit.
+func TestClipJSONStringAllocatesByLiteral(t *testing.T) {
+	lit, _ := json.Marshal(strings.Repeat("ok\tline\n", 25)) // 200 bytes, escaped
+	const calls = 200
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range calls {
+		if _, _, err := clipJSONString(lit, DefaultMaxToolOutputBytes); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / calls; per > 4*uint64(len(lit)) {
+		t.Errorf("clipJSONString of a %d-byte literal allocates %d bytes per call, want at most %d", len(lit), per, 4*len(lit))
+	}
 }

@@ -2,6 +2,8 @@ package extractor
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -81,8 +83,8 @@ func answerText(content string) string {
 		}
 		if json.Unmarshal([]byte(s), &v) == nil && len(v.Answers) > 0 {
 			var out []string
-			for _, a := range v.Answers {
-				out = append(out, a.Answers...)
+			for _, q := range slices.Sorted(maps.Keys(v.Answers)) { // map order would change the prompt run to run
+				out = append(out, v.Answers[q].Answers...)
 			}
 			return strings.Join(out, "; ")
 		}

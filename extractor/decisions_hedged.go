@@ -111,50 +111,78 @@ func (s *decisionSet) confirm(i int, m handoff.Message) {
 	if len(s.pending) == 0 {
 		return
 	}
+	var ev *confirmEvidence // read from m once, when a hypothesis first needs it
 	keep := s.pending[:0]
 	for _, h := range s.pending {
-		if i > h.msg && s.confirms(h, m) {
-			s.add(h.c)
-			continue
+		if i > h.msg {
+			if ev == nil {
+				ev = readConfirmEvidence(m)
+			}
+			if s.confirms(h, ev) {
+				s.add(h.c)
+				continue
+			}
 		}
 		keep = append(keep, h)
 	}
 	s.pending = keep
 }
 
-// confirms reports whether message m confirms hypothesis h.
-func (s *decisionSet) confirms(h hypothesis, m handoff.Message) bool {
+// confirmEvidence is what one message offers to confirm a hypothesis
+// with, read once for all the held ones: reading it per hypothesis made
+// a long session's cost grow with the square of its claims.
+type confirmEvidence struct {
+	role     handoff.Role
+	approves bool     // the person's reply approves
+	texts    []string // claims of the assistant's and texts its calls wrote, spaces and backticks normalised
+}
+
+func readConfirmEvidence(m handoff.Message) *confirmEvidence {
+	ev := &confirmEvidence{role: m.Role}
 	switch m.Role {
 	case handoff.RoleUser:
-		// The person's first reply after the claim approves it (an
-		// approval later on approves something else). Extract passes no
-		// meta message or compaction summary.
+		// Extract passes no meta message or compaction summary.
 		reply := cleanRequest(userRequest(m.Text))
-		return reply != "" && approvalRe.MatchString(reply) && s.lastUser <= h.msg
+		ev.approves = reply != "" && approvalRe.MatchString(reply)
 	case handoff.RoleAssistant:
 		for _, sent := range splitSentences(stripCode(withoutThinking(m.Text))) {
-			if claimConfirmRe.MatchString(sent) && !hedgedRe.MatchString(sent) && !strings.HasSuffix(sent, "?") && claimNamed(sent, h.subjects) {
-				return true
+			if claimConfirmRe.MatchString(sent) && !hedgedRe.MatchString(sent) && !strings.HasSuffix(sent, "?") {
+				ev.texts = append(ev.texts, claimText(sent))
 			}
 		}
 		for _, c := range m.ToolCalls {
 			for _, w := range writtenFiles(c) {
-				if claimNamed(w, h.subjects) {
-					return true
-				}
+				ev.texts = append(ev.texts, claimText(w))
+			}
+		}
+	}
+	return ev
+}
+
+// confirms reports whether a message's evidence confirms hypothesis h.
+func (s *decisionSet) confirms(h hypothesis, ev *confirmEvidence) bool {
+	switch ev.role {
+	case handoff.RoleUser:
+		// The person's first reply after the claim approves it (an
+		// approval later on approves something else).
+		return ev.approves && s.lastUser <= h.msg
+	case handoff.RoleAssistant:
+		for _, t := range ev.texts {
+			if namesSubject(t, h.subjects) {
+				return true
 			}
 		}
 	}
 	return false
 }
 
-// claimNamed reports whether text names one of a claim's subjects,
-// spaces and backticks aside.
-func claimNamed(text string, subjects []string) bool {
-	if len(subjects) == 0 {
-		return false
-	}
-	t := normSpace(strings.ReplaceAll(text, "`", ""))
+// claimText is a claim or a written text as it is searched for a
+// hypothesis's subjects: backticks dropped, spaces normalised.
+func claimText(text string) string { return normSpace(strings.ReplaceAll(text, "`", "")) }
+
+// namesSubject reports whether t, already a claimText, names one of
+// subjects.
+func namesSubject(t string, subjects []string) bool {
 	for _, sub := range subjects {
 		if n := normSpace(sub); n != "" && strings.Contains(t, n) {
 			return true

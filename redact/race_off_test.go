@@ -5,5 +5,5 @@ package redact
 // raceEnabled: see race_on_test.go.
 const raceEnabled = false
 
-// raceCutStride: see race_on_test.go (unused without -race).
-const raceCutStride = 1
+// raceMiddleCuts: see race_on_test.go (unused without -race).
+const raceMiddleCuts = 1

@@ -3,6 +3,7 @@ package capacity
 import (
 	"encoding/base64"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -26,7 +27,7 @@ func benchText(b testing.TB, n int) (string, string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		sb.WriteString(jsonStrings(raw))
+		sb.WriteString(jsonStrings(raw, math.MaxInt))
 		if sb.Len() >= n {
 			return sb.String()[:n], "transcripts"
 		}

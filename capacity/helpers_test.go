@@ -55,7 +55,7 @@ func transcriptTexts(t testing.TB, maxBytes int) map[string]string {
 		text := string(raw)
 		switch filepath.Ext(path) {
 		case ".jsonl", ".json", ".traj":
-			text = jsonStrings(raw)
+			text = jsonStrings(raw, maxBytes)
 		}
 		if len(text) > maxBytes {
 			text = text[:maxBytes]
@@ -76,7 +76,10 @@ func transcriptTexts(t testing.TB, maxBytes int) map[string]string {
 // joined once: Claude Code writes every tool output twice (the message's
 // tool_result and the line's toolUseResult), and counting the same text a
 // second time checked nothing new but cost a quarter of the corpus tests.
-func jsonStrings(raw []byte) string {
+// Lines past the first maxBytes of text are not decoded: the caller cuts
+// the text there, and decoding them cost every cut run (-short, -race)
+// the whole corpus's decoding.
+func jsonStrings(raw []byte, maxBytes int) string {
 	var b strings.Builder
 	seen := map[string]bool{}
 	var walk func(v any)
@@ -104,6 +107,9 @@ func jsonStrings(raw []byte) string {
 		return b.String()
 	}
 	for _, line := range strings.Split(string(raw), "\n") {
+		if b.Len() >= maxBytes {
+			break
+		}
 		var v any
 		if json.Unmarshal([]byte(line), &v) == nil {
 			walk(v)

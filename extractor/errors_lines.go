@@ -1,6 +1,9 @@
 package extractor
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 var (
 	exceptionLineRe = gated(`^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure)\b(?::|$)`)
@@ -54,7 +57,7 @@ func scorerFor(text string) lineScorer {
 
 // score is lineScore(l), trying only the patterns sc keeps.
 func (sc lineScorer) score(l string) int {
-	if (sc.pass && passLineRe.MatchString(l)) || strings.Trim(l, "=-_*#~^ .") == "" || bannerLineRe.MatchString(l) {
+	if (sc.pass && passLineRe.MatchString(l)) || strings.Trim(l, "=-_*#~^ .") == "" || bannerLineRe.MatchString(l) || goPackageHeader(l) {
 		return 0
 	}
 	switch {
@@ -76,6 +79,13 @@ func (sc lineScorer) score(l string) int {
 		return 2
 	}
 	return 1
+}
+
+// goPackageHeader reports go build's "# example.com/pkg" line, which names
+// the package whose errors follow and never says what went wrong.
+func goPackageHeader(l string) bool {
+	rest, ok := strings.CutPrefix(l, "# ")
+	return ok && rest != "" && strings.IndexFunc(rest, unicode.IsSpace) < 0
 }
 
 // errorMessage picks the most informative line of a failure by score (the

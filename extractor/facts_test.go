@@ -99,6 +99,7 @@ func TestErrorMessageAndClass(t *testing.T) {
 		wantType       string
 	}{
 		{"go build", "go build ./...", "# github.com/x/y\n./main.go:10:2: undefined: Foo\n", true, "./main.go:10:2: undefined: Foo", "build_error"},
+		{"go build, module missing", "go build ./...", "# example.com/ratelimit-api/internal/api\ninternal/api/ratelimit.go:7:2: no required module provides package golang.org/x/time/rate; to add it:\n\tgo get golang.org/x/time/rate\nExit code 1", true, "internal/api/ratelimit.go:7:2: no required module provides package golang.org/x/time/rate; to add it:", "build_error"},
 		{"codex exit header", "npm run lint", "Exit code: 2\nWall time: 1.2 seconds\nOutput:\n\nError: Cannot find module 'eslint'\n", true, "Error: Cannot find module 'eslint'", "command_failed"},
 		{"test", "go test ./...", "--- FAIL: TestFoo (0.00s)\nFAIL\n", true, "--- FAIL: TestFoo (0.00s)", "test_failure"},
 		{"tool", "Edit a.go", "<tool_use_error>String to replace not found in file.\nString: foo</tool_use_error>", false, "String to replace not found in file.", "tool_error"},

@@ -6,3 +6,7 @@ package redact
 // sample under the race detector, which makes it ten times slower; the
 // race run is about concurrency, and the plain run checks every length.
 const raceEnabled = true
+
+// raceMiddleCuts is about how many cut lengths TestShapesNeverLeak tries
+// between a line's first and last 16 under the race detector.
+const raceMiddleCuts = 24

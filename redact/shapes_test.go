@@ -166,9 +166,10 @@ func TestShapesNeverLeak(t *testing.T) {
 				for k := 0; k <= len(line)+1; k++ {
 					// Every cut length in the plain run; under -race, which
 					// makes this quadratic loop the package's whole cost
-					// (25 s for one private key), the short and long ends
-					// and every 7th length between (see raceEnabled).
-					if raceEnabled && k > 64 && k < len(line)-64 && k%7 != 0 {
+					// (every 7th length cost the race run 55 CPU-s), the
+					// first and last 16 lengths and about raceMiddleCuts
+					// between (see raceEnabled).
+					if raceEnabled && k > 16 && k < len(line)-16 && k%max(7, len(line)/raceMiddleCuts) != 0 {
 						continue
 					}
 					if ht := r.HeadTail(line, k, elide); leakedFragment(ht, sh.secret) != "" {

@@ -134,6 +134,9 @@ func TestManyProcessWriters(t *testing.T) {
 		t.Skip("starts 8 processes writing 2400 snapshots")
 	}
 	procs, each := 8, 300
+	if raceEnabled {
+		each = 75 // 8 × 75 under -race (see raceEnabled)
+	}
 	if v, err := strconv.Atoi(os.Getenv("HANDOFF_STORE_WRITES")); err == nil && v > 0 {
 		each = v
 	}

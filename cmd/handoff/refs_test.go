@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,6 +49,27 @@ func refsDB(t *testing.T) string {
 	return db
 }
 
+// copyDB copies the closed SQLite database src (with its -wal and -shm
+// files, when they are left) into a fresh temporary directory: one
+// seeded database per case without creating and migrating each one.
+func copyDB(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		raw, err := os.ReadFile(src + suffix)
+		if suffix != "" && errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst+suffix, raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
 // TestReferences drives every command that takes a snapshot or workflow
 // reference through the resolver: a whole id, a prefix, a prefix without
 // "snap_"/"wf_" (exit 0), an ambiguous prefix (exit 2, the candidates
@@ -60,6 +83,7 @@ func TestReferences(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	seeded := refsDB(t) // copied for each case, which may change it
 	snapRefs := map[string]string{"full": refSnapB, "prefix": "snap_h8r", "bare": "h8r", "ambiguous": "q4xw", "unknown": "zzzz"}
 	wfRefs := map[string]string{"full": refWorkflowB, "prefix": "wf_k7m2b", "bare": "k7m2b", "ambiguous": "k7m2", "unknown": "zzzz"}
 	commands := []struct {
@@ -101,7 +125,7 @@ func TestReferences(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			for _, k := range kinds {
-				db := refsDB(t)
+				db := copyDB(t, seeded)
 				ctx := context.Background()
 				if c.name == "watch --workflow" && k.code == exitOK {
 					// A watch that started runs until stopped: stop it.

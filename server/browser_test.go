@@ -87,10 +87,10 @@ func TestBrowserPauseResume(t *testing.T) {
 	statusIs := func(want string) chromedp.Action[chromedp.Void] {
 		poll := chromedp.Poll[bool](`document.querySelector("#status") !== null && document.querySelector("#status").textContent.trim() === "`+want+`"`,
 			chromedp.WithPollingTimeout(15*time.Second))
-		return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		return acrossReload(func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
 			_, err := poll(ctx, tg)
 			return chromedp.Void{}, err
-		}
+		})
 	}
 
 	err := chromedp.Do(bctx,
@@ -120,7 +120,7 @@ func TestBrowserPauseResume(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("pause-reason"), "end of day"),
 		chromedp.Click(chromedp.ID("pause-confirm")),
 		statusIs("paused"),
-		chromedp.WaitVisible(chromedp.ID("resume-btn")), // after the page reloads
+		acrossReload(chromedp.WaitVisible(chromedp.ID("resume-btn"))), // after the page reloads
 		statusIs("paused"),
 		shot("dashboard-paused.png"),
 	)
@@ -136,7 +136,7 @@ func TestBrowserPauseResume(t *testing.T) {
 	err = chromedp.Do(bctx,
 		chromedp.Click(chromedp.ID("resume-btn")),
 		statusIs("in progress"),
-		chromedp.WaitVisible(chromedp.ID("pause-btn")),
+		acrossReload(chromedp.WaitVisible(chromedp.ID("pause-btn"))),
 		statusIs("in progress"),
 		shot("dashboard-resumed.png"),
 	)
@@ -274,5 +274,25 @@ func TestBrowserSearch(t *testing.T) {
 	}
 	if strings.TrimSpace(shown) != ids[3] {
 		t.Fatalf("the result opened %q, want %s", shown, ids[3])
+	}
+}
+
+// acrossReload runs act again when the page navigated under it: the
+// dashboard reloads itself 600 ms after a pause or a resume, and on a
+// loaded machine the reload can land in the middle of a check ("Inspected
+// target navigated or closed").
+func acrossReload[T any](act chromedp.Action[T]) chromedp.Action[T] {
+	return func(ctx context.Context, tg *chromedp.Target) (T, error) {
+		for {
+			v, err := act(ctx, tg)
+			if err == nil || !(strings.Contains(err.Error(), "navigated or closed") || strings.Contains(err.Error(), "context was destroyed")) {
+				return v, err
+			}
+			select {
+			case <-ctx.Done():
+				return v, err
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"slices"
 	"time"
@@ -19,16 +20,18 @@ type WorkflowOverview struct {
 }
 
 // Overview lists every workflow, most recently active first, with its
-// latest snapshot. Damaged rows (workflows or latest snapshots) are
-// skipped and reported in the second result, never failing the listing.
+// latest snapshot's summary, read from snapshot_summaries (no snapshot is
+// decoded). Damaged rows (workflows or latest snapshots) are skipped and
+// reported in the second result, never failing the listing.
 func (s *Store) Overview(ctx context.Context) ([]WorkflowOverview, []error, error) {
 	wfs, damaged, err := s.ListWorkflows(ctx)
 	if err != nil {
 		return nil, damaged, err
 	}
-	rows, err := s.db.QueryxContext(ctx, `SELECT s.id, s.workflow_id, s.session_number, s."trigger", s.created_at, s.machine, s.author, s.snapshot_json
-		FROM session_snapshots s
-		WHERE s.id = (SELECT l.id FROM session_snapshots l WHERE l.workflow_id = s.workflow_id ORDER BY l.created_at DESC, l.id DESC LIMIT 1)`)
+	// One indexed lookup per workflow; the summary columns, no JSON.
+	rows, err := s.db.QueryContext(ctx, `SELECT `+listColumns+`
+		FROM workflows w JOIN snapshot_summaries s
+		ON s.id = (SELECT l.id FROM snapshot_summaries l WHERE l.workflow_id = w.id ORDER BY l.created_at DESC, l.id DESC LIMIT 1)`)
 	if err != nil {
 		return nil, damaged, classify("list the latest snapshots", err)
 	}
@@ -105,36 +108,108 @@ func (s *Store) ResolveWorkflow(ctx context.Context, dir string) (*handoff.Workf
 	return &wfs[best], nil
 }
 
-// scanSummary reads one snapshot row into a summary.
-func scanSummary(rows interface{ StructScan(any) error }) (*SnapshotSummary, error) {
-	var row struct {
-		ID            string    `db:"id"`
-		WorkflowID    string    `db:"workflow_id"`
-		SessionNumber int       `db:"session_number"`
-		Trigger       string    `db:"trigger"`
-		CreatedAt     time.Time `db:"created_at"`
-		Machine       string    `db:"machine"`
-		Author        string    `db:"author"`
-		JSON          string    `db:"snapshot_json"`
+// SummaryRow is a snapshot row's listing columns, as both stores read
+// them: the summary written at save time and the problem the store's
+// triggers derive from the JSON, so a listing never decodes a snapshot.
+type SummaryRow struct {
+	ID            string         `db:"id"`
+	WorkflowID    string         `db:"workflow_id"`
+	SessionNumber int            `db:"session_number"`
+	Trigger       string         `db:"trigger"`
+	CreatedAt     time.Time      `db:"created_at"`
+	SchemaVersion int            `db:"schema_version"`
+	Machine       string         `db:"machine"`
+	Author        string         `db:"author"`
+	Goal          string         `db:"goal"`
+	Utilization   float64        `db:"utilization"`
+	Decisions     int            `db:"decisions"`
+	OpenErrors    int            `db:"open_errors"`
+	Problem       sql.NullString `db:"problem"`
+}
+
+// SummaryColumns are SummaryRow's columns, for a query on alias s of the
+// table that holds them: snapshot_summaries in SQLite, session_snapshots
+// in PostgreSQL.
+const SummaryColumns = `s.id, s.workflow_id, s.session_number, s."trigger", s.created_at, s.schema_version, s.machine, s.author,
+	s.goal, s.utilization, s.decisions, s.open_errors, s.problem`
+
+// Summary is the row's summary, or the damage that keeps it from being
+// listed: ECORRUPT when its JSON is not the snapshot it is stored under,
+// ECONFLICT when a newer build wrote it (what a decode would say).
+func (r SummaryRow) Summary() (*SnapshotSummary, error) {
+	if r.Problem.Valid {
+		return nil, handoff.Errorf(handoff.ECORRUPT, "snapshot %s is damaged: %s", r.ID, r.Problem.String)
 	}
-	if err := rows.StructScan(&row); err != nil {
-		return nil, handoff.Errorf(handoff.ECORRUPT, "a snapshot row does not read: %w", err)
-	}
-	snap, err := decodeSnapshot(row.ID, row.JSON)
-	if err != nil {
-		return nil, err
+	if r.SchemaVersion > handoff.SnapshotSchemaVersion {
+		return nil, handoff.Errorf(handoff.ECONFLICT, "snapshot %s: schema version %d is newer than this build of handoff knows (%d): upgrade handoff",
+			r.ID, r.SchemaVersion, handoff.SnapshotSchemaVersion)
 	}
 	return &SnapshotSummary{
-		ID:            row.ID,
-		WorkflowID:    row.WorkflowID,
-		SessionNumber: row.SessionNumber,
-		Trigger:       handoff.Trigger(row.Trigger),
-		CreatedAt:     row.CreatedAt,
-		Goal:          snap.Goal,
-		Utilization:   snap.Usage.ContextUtilization,
-		Decisions:     len(snap.CurrentDecisions()),
-		OpenErrors:    len(snap.UnresolvedErrors()),
-		Machine:       row.Machine,
-		User:          row.Author,
+		ID:            r.ID,
+		WorkflowID:    r.WorkflowID,
+		SessionNumber: r.SessionNumber,
+		Trigger:       handoff.Trigger(r.Trigger),
+		CreatedAt:     r.CreatedAt.UTC(),
+		Goal:          r.Goal,
+		Utilization:   r.Utilization,
+		Decisions:     r.Decisions,
+		OpenErrors:    r.OpenErrors,
+		Machine:       r.Machine,
+		User:          r.Author,
 	}, nil
+}
+
+// listColumns are SummaryColumns as the SQLite listings read them:
+// created_at as text, parsed with the one layout the store writes (the
+// driver would try its layouts one at a time on every row).
+const listColumns = `s.id, s.workflow_id, s.session_number, s."trigger", CAST(s.created_at AS TEXT), s.schema_version, s.machine, s.author,
+	s.goal, s.utilization, s.decisions, s.open_errors, s.problem`
+
+// scanSummary reads one listColumns row into a summary.
+func scanSummary(rows *sql.Rows) (*SnapshotSummary, error) {
+	var (
+		r  SummaryRow
+		at string
+	)
+	err := rows.Scan(&r.ID, &r.WorkflowID, &r.SessionNumber, &r.Trigger, &at, &r.SchemaVersion, &r.Machine, &r.Author,
+		&r.Goal, &r.Utilization, &r.Decisions, &r.OpenErrors, &r.Problem)
+	if err == nil {
+		r.CreatedAt, err = parseStored(at)
+	}
+	if err != nil {
+		return nil, handoff.Errorf(handoff.ECORRUPT, "a snapshot row does not read: %w", err)
+	}
+	return r.Summary()
+}
+
+// parseStored reads a timestamp as the store writes it (timeLayout, UTC,
+// fixed width) without time.Parse's general machinery, which a listing
+// of every snapshot would run ten thousand times; anything else goes to
+// time.Parse as RFC 3339.
+func parseStored(v string) (time.Time, error) {
+	if len(v) != len(timeLayout) || v[4] != '-' || v[7] != '-' || v[10] != 'T' || v[13] != ':' || v[16] != ':' || v[19] != '.' || v[29] != 'Z' {
+		return time.Parse(time.RFC3339Nano, v)
+	}
+	n := func(from, to int) int {
+		x := 0
+		for i := from; i < to; i++ {
+			c := v[i]
+			if c < '0' || c > '9' {
+				return -1
+			}
+			x = x*10 + int(c-'0')
+		}
+		return x
+	}
+	parts := [...]int{n(0, 4), n(5, 7), n(8, 10), n(11, 13), n(14, 16), n(17, 19), n(20, 29)}
+	for _, p := range parts {
+		if p < 0 {
+			return time.Parse(time.RFC3339Nano, v)
+		}
+	}
+	t := time.Date(parts[0], time.Month(parts[1]), parts[2], parts[3], parts[4], parts[5], parts[6], time.UTC)
+	if t.Month() != time.Month(parts[1]) || t.Day() != parts[2] || t.Hour() != parts[3] || t.Minute() != parts[4] || t.Second() != parts[5] {
+		return time.Parse(timeLayout, v) // out of range: time.Parse's error
+	}
+	return t, nil
 }

@@ -99,8 +99,8 @@ func (s *Store) OverviewPage(ctx context.Context, f OverviewFilter) (*OverviewPa
 		return nil, handoff.Errorf(handoff.EINVALID, "list workflows: the page size must be positive, got %d", f.Limit)
 	}
 	query := `SELECT w.id, w.name, w.status, w.dir, w.session_count, w.paused_at, w.pause_reason, w.start_commit, w.created_at, w.updated_at, ` + LatestColumns + `
-		FROM workflows w LEFT JOIN session_snapshots l ON l.id = (
-			SELECT x.id FROM session_snapshots x WHERE x.workflow_id = w.id ORDER BY x.created_at DESC, x.id DESC LIMIT 1)
+		FROM workflows w LEFT JOIN snapshot_summaries l ON l.id = (
+			SELECT x.id FROM snapshot_summaries x WHERE x.workflow_id = w.id ORDER BY x.created_at DESC, x.id DESC LIMIT 1)
 		WHERE 1 = 1`
 	var args []any
 	if f.Status != "" {

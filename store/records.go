@@ -75,8 +75,9 @@ type ErrorFilter struct {
 }
 
 // Decisions returns the decisions stored in snapshots, newest snapshot
-// first and in transcript order within one. The query runs in SQLite over
-// the stored JSON (json_each), so no snapshot is decoded whole. Snapshots
+// first and in transcript order within one. The query reads the
+// decisions kept beside each snapshot (snapshot_records), so no snapshot
+// is decoded; only the decisions returned are. Snapshots
 // whose JSON does not decode, and decisions that do not fit the schema,
 // are skipped and reported in the second result; the third is for failures
 // of the query itself.
@@ -87,13 +88,13 @@ func (s *Store) Decisions(ctx context.Context, f DecisionFilter) ([]StoredDecisi
 	var conds []string
 	args := []any{}
 	if f.Type != "" {
-		conds = append(conds, field("decision_type")+" = @type")
+		conds = append(conds, "r.kind = @type")
 		args = append(args, sql.Named("type", string(f.Type)))
 	}
 	if !f.Superseded {
-		conds = append(conds, "COALESCE("+field("superseded_by")+", '') = ''")
+		conds = append(conds, "COALESCE(r.state, '') = ''")
 	}
-	q := recordQuery{list: "decisions", what: "decision", grep: []string{"description", "rationale", "alternatives_considered"}, timestamp: "timestamp"}
+	q := recordQuery{list: "decisions", what: "decision", timestamp: true}
 	var out []StoredDecision
 	damaged, err := s.queryRecords(ctx, q, f.RecordFilter, conds, args, func(o Origin, idx int, raw []byte) error {
 		var d handoff.Decision
@@ -115,13 +116,13 @@ func (s *Store) Errors(ctx context.Context, f ErrorFilter) ([]StoredError, []err
 	var conds []string
 	args := []any{}
 	if f.Unresolved {
-		conds = append(conds, field("resolution")+" IN ('unresolved', 'deferred')")
+		conds = append(conds, "r.state IN ('unresolved', 'deferred')")
 	}
 	if f.Type != "" {
-		conds = append(conds, field("error_type")+" = @type")
+		conds = append(conds, "r.kind = @type")
 		args = append(args, sql.Named("type", f.Type))
 	}
-	q := recordQuery{list: "errors", what: "error", grep: []string{"error_message", "context", "command", "resolution_notes"}}
+	q := recordQuery{list: "errors", what: "error"}
 	var out []StoredError
 	damaged, err := s.queryRecords(ctx, q, f.RecordFilter, conds, args, func(o Origin, idx int, raw []byte) error {
 		var e handoff.ErrorRecord
@@ -137,63 +138,38 @@ func (s *Store) Errors(ctx context.Context, f ErrorFilter) ([]StoredError, []err
 	return out, damaged, err
 }
 
-// recordQuery names one list of a snapshot's JSON and how to search it.
+// recordQuery names one list of a snapshot's JSON.
 type recordQuery struct {
-	list string   // the snapshot's JSON key: decisions, errors
-	what string   // one element, for reports
-	grep []string // element keys Grep looks in
-	// timestamp is the element key holding its own time, if any.
-	timestamp string
+	list string // the snapshot's JSON key: decisions, errors
+	what string // one element, for reports
+	// timestamp says the elements may hold their own time (the at column).
+	timestamp bool
 }
 
-// field is the SQL for one key of the current element. The CASE keeps
-// json_extract off an element that is not an object (a bare string is not
-// JSON text, and would fail the whole query): SQLite evaluates CASE
-// lazily, whatever order it evaluates other terms in.
-func field(key string) string {
-	return "CASE WHEN r.type = 'object' THEN json_extract(r.value, '$." + key + "') END"
-}
-
-// snapshotsCTE selects the snapshots in scope, with j set to the stored
-// JSON only when it decodes and is the row it is stored under. The CASE
-// keeps json_extract from ever seeing malformed JSON, whatever order
-// SQLite evaluates terms in.
-const snapshotsCTE = `WITH snaps AS (
-	SELECT s.id, s.rowid AS rn, s.workflow_id, s.session_number, s.created_at, COALESCE(w.name, '') AS wname,
-		CASE WHEN json_valid(s.snapshot_json) THEN
-			CASE WHEN json_extract(s.snapshot_json, '$.id') IS s.id THEN s.snapshot_json END
-		END AS j,
-		CASE WHEN json_valid(s.snapshot_json) THEN
-			CASE WHEN json_extract(s.snapshot_json, '$.id') IS s.id THEN NULL ELSE 'its stored JSON is another snapshot' END
-		ELSE 'its stored JSON does not decode' END AS problem
-	FROM session_snapshots s LEFT JOIN workflows w ON w.id = s.workflow_id
-	WHERE (@workflow = '' OR s.workflow_id = @workflow)
-)`
-
-// queryRecords runs the shared query: the snapshots in scope (each
-// workflow's latest readable one, or all), one row per element of their
-// list that passes conds and the common filters, newest snapshot first.
-// decode turns one element into a record; its error marks the element
-// damaged.
+// queryRecords runs the shared query over snapshot_records, the elements
+// of every snapshot's list that migration 0006's triggers keep beside the
+// JSON: the snapshots in scope (each workflow's latest readable one, or
+// all), one row per element that passes conds and the common filters,
+// newest snapshot first. No snapshot is decoded; decode turns one
+// returned element into a record, its error marking the element damaged.
+// Damaged snapshots (the summary's problem, or its bad_lists naming the
+// list) are reported first, newest first, as ListSnapshots does.
 func (s *Store) queryRecords(ctx context.Context, q recordQuery, f RecordFilter, conds []string, args []any,
 	decode func(o Origin, idx int, raw []byte) error) ([]error, error) {
 	op := "query stored " + q.list
 	if f.Limit < 0 {
 		return nil, handoff.Errorf(handoff.EINVALID, "%s: negative limit %d", op, f.Limit)
 	}
-	args = append(args, sql.Named("workflow", f.WorkflowID), sql.Named("all", f.All))
+	args = append(args, sql.Named("workflow", f.WorkflowID), sql.Named("list", q.list))
 	if f.Grep != "" {
-		parts := make([]string, len(q.grep))
-		for i, k := range q.grep {
-			parts[i] = "COALESCE(" + field(k) + ", '')"
-		}
-		conds = append(conds, "instr(lower("+strings.Join(parts, " || char(10) || ")+"), lower(@grep)) > 0")
+		// The text column is lower-cased already (ASCII, as lower() is).
+		conds = append(conds, "instr(r.text, lower(@grep)) > 0")
 		args = append(args, sql.Named("grep", f.Grep))
 	}
 	if !f.Since.IsZero() {
 		when := "p.created_at"
-		if q.timestamp != "" {
-			when = "COALESCE(" + field(q.timestamp) + ", p.created_at)"
+		if q.timestamp {
+			when = "COALESCE(r.at, p.created_at)"
 		}
 		conds = append(conds, "julianday("+when+") >= julianday(@since)")
 		args = append(args, sql.Named("since", formatTime(f.Since)))
@@ -202,30 +178,34 @@ func (s *Store) queryRecords(ctx context.Context, q recordQuery, f RecordFilter,
 	for _, c := range conds {
 		where += " AND " + c
 	}
-	query := snapshotsCTE + `,
-ranked AS (
-	SELECT *, MAX(rn) FILTER (WHERE j IS NOT NULL) OVER (PARTITION BY workflow_id) AS latest FROM snaps
-),
-picked AS (
-	SELECT * FROM ranked WHERE j IS NOT NULL AND (@all OR rn = latest)
-)
-SELECT p.id, p.workflow_id, p.wname, p.session_number, p.created_at,
-	COALESCE(json_extract(p.j, '$.source.path'), '') AS path,
-	CAST(r.key AS INTEGER) AS idx, r.type AS type,
-	CASE WHEN r.type IN ('object', 'array') THEN r.value ELSE json_quote(r.value) END AS value
-FROM picked p, json_each(p.j, '$.` + q.list + `') r
-WHERE json_type(p.j, '$.` + q.list + `') = 'array'` + where + `
-ORDER BY p.created_at DESC, p.id, idx`
+	// The snapshots in scope: every readable one, or each workflow's
+	// latest readable one (the last stored: one step down the partial
+	// index per workflow).
+	picked := `SELECT s.id, s.workflow_id, s.session_number, s.created_at, s.source_path FROM snapshot_summaries s
+		WHERE s.problem IS NULL AND (@workflow = '' OR s.workflow_id = @workflow)`
+	if !f.All {
+		picked = `SELECT s.id, s.workflow_id, s.session_number, s.created_at, s.source_path
+		FROM workflows w JOIN snapshot_summaries s ON s.seq = (
+			SELECT MAX(l.seq) FROM snapshot_summaries l WHERE l.workflow_id = w.id AND l.problem IS NULL)
+		WHERE (@workflow = '' OR w.id = @workflow)`
+	}
+	query := `WITH picked AS (` + picked + `)
+SELECT p.id, p.workflow_id, COALESCE(w.name, '') AS wname, p.session_number, p.created_at, p.source_path AS path,
+	r.idx, r.type, r.value
+FROM picked p JOIN snapshot_records r ON r.snapshot_id = p.id AND r.list = @list
+LEFT JOIN workflows w ON w.id = p.workflow_id
+WHERE 1 = 1` + where + `
+ORDER BY p.created_at DESC, p.id, r.idx`
 
 	var damaged []error
-	// Damaged snapshots are reported first, newest first, as ListSnapshots does.
 	var bad []struct {
 		ID      string `db:"id"`
 		Problem string `db:"problem"`
 	}
-	if err := s.db.SelectContext(ctx, &bad, snapshotsCTE+` SELECT id, COALESCE(problem, 'its "`+q.list+`" is not a list') AS problem FROM snaps
-		WHERE problem IS NOT NULL OR json_type(j, '$.`+q.list+`') NOT IN ('array', 'null') ORDER BY created_at DESC, id`,
-		sql.Named("workflow", f.WorkflowID)); err != nil {
+	if err := s.db.SelectContext(ctx, &bad, `SELECT s.id, COALESCE(s.problem, 'its "`+q.list+`" is not a list') AS problem FROM snapshot_summaries s
+		WHERE (s.problem IS NOT NULL OR s.bad_lists IS NOT NULL) AND (@workflow = '' OR s.workflow_id = @workflow)
+			AND (s.problem IS NOT NULL OR instr(' ' || s.bad_lists || ' ', ' ' || @list || ' ') > 0)
+		ORDER BY s.created_at DESC, s.id`, sql.Named("workflow", f.WorkflowID), sql.Named("list", q.list)); err != nil {
 		return nil, classify(op, err)
 	}
 	for _, b := range bad {

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"cmp"
 	"encoding/binary"
 	"hash/fnv"
 	"math"
@@ -205,41 +204,66 @@ func (q SearchQuery) limit() (int, error) {
 // snapshot with the session's best score, and returns the best limit of
 // them, best first (ties: newest first, then id). A decision carried
 // from snapshot to snapshot of a session is one hit, not one per
-// snapshot.
+// snapshot. It runs in one pass over cands (which it may reorder and
+// whose scores it may raise) and keeps only the best limit sorted, so
+// ranking thousands of candidates costs little more than reading them.
 func TopSessions(cands []Candidate, limit int) []Candidate {
-	best := make(map[uint64]Candidate, len(cands))
-	for _, c := range cands {
-		k := c.Group
-		b, ok := best[k]
+	if limit <= 0 || len(cands) == 0 {
+		return nil
+	}
+	// Each session's newest candidate, carrying the session's best score.
+	best := make(map[uint64]int, min(len(cands), 1<<16))
+	for i := range cands {
+		c := &cands[i]
+		j, ok := best[c.Group]
 		if !ok {
-			best[k] = c
+			best[c.Group] = i
 			continue
 		}
+		b := &cands[j]
 		if c.At > b.At || (c.At == b.At && (c.ID > b.ID || (c.ID == b.ID && c.Doc > b.Doc))) {
 			c.Score = max(c.Score, b.Score)
-			best[k] = c
+			best[c.Group] = i
 		} else {
 			b.Score = max(b.Score, c.Score)
-			best[k] = b
 		}
 	}
-	out := make([]Candidate, 0, len(best))
-	for _, c := range best {
-		out = append(out, c)
+	// The best limit of them, kept sorted by insertion: a candidate that
+	// does not beat the worst kept one costs one comparison.
+	better := func(a, b *Candidate) bool {
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.At != b.At {
+			return a.At > b.At
+		}
+		if a.ID != b.ID {
+			return a.ID < b.ID
+		}
+		return a.Doc < b.Doc
 	}
-	slices.SortFunc(out, func(a, b Candidate) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
+	top := make([]int, 0, min(limit, len(best))+1)
+	for _, i := range best {
+		c := &cands[i]
+		if len(top) == limit && !better(c, &cands[top[len(top)-1]]) {
+			continue
 		}
-		if c := cmp.Compare(b.At, a.At); c != 0 {
-			return c
+		at, _ := slices.BinarySearchFunc(top, i, func(k, i int) int {
+			if better(&cands[k], &cands[i]) {
+				return -1
+			}
+			return 1
+		})
+		top = slices.Insert(top, at, i)
+		if len(top) > limit {
+			top = top[:limit]
 		}
-		if c := cmp.Compare(a.ID, b.ID); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Doc, b.Doc)
-	})
-	return out[:min(limit, len(out))]
+	}
+	out := make([]Candidate, len(top))
+	for n, i := range top {
+		out[n] = cands[i]
+	}
+	return out
 }
 
 // snippetRunes is about how long a snippet is.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -26,6 +27,10 @@ func indexSnapshot(ctx context.Context, tx *sqlx.Tx, snap *handoff.Snapshot, age
 	}
 	docid, err := res.LastInsertId()
 	if err != nil {
+		return classify("index snapshot "+snap.ID, err)
+	}
+	if _, err = tx.ExecContext(ctx, "INSERT INTO snapshot_search_rank (docid, grp, at) VALUES (?, ?, ?)",
+		docid, int64(SessionGroup(snap.WorkflowID, key)), snap.CreatedAt.UnixMicro()); err != nil {
 		return classify("index snapshot "+snap.ID, err)
 	}
 	_, err = tx.ExecContext(ctx, "INSERT INTO snapshot_search (docid, decisions, errors, requests, files, prompt) VALUES (?, ?, ?, ?, ?, ?)",
@@ -92,27 +97,31 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) ([]SearchHit, error) 
 	for i, t := range terms {
 		phrases[i] = `"` + t + `"` // terms are letters and digits: nothing to escape
 	}
-	// CROSS JOIN keeps the full-text scan the outer loop; the candidates'
-	// workflow, session and time come from the docs table, so no wide
-	// snapshot row is read until the hits are chosen.
-	query := `SELECT d.docid, d.grp, d.at, matchinfo(snapshot_search, 'pcnx') AS info
-		FROM snapshot_search CROSS JOIN snapshot_search_docs d ON d.docid = snapshot_search.docid
-		WHERE snapshot_search MATCH ?`
+	// CROSS JOIN keeps the full-text scan the outer loop; a candidate's
+	// session group and time come from the narrow rank table (a few
+	// pages for every snapshot), so no wide row is read until the hits
+	// are chosen. Only a workflow filter reads the docs table.
+	query := `SELECT r.docid, r.grp, r.at, matchinfo(snapshot_search, 'pcnx') AS info
+		FROM snapshot_search CROSS JOIN snapshot_search_rank r ON r.docid = snapshot_search.docid`
 	args := []any{strings.Join(phrases, " ")}
 	if q.WorkflowID != "" {
-		query += " AND d.workflow_id = ?"
+		query += ` CROSS JOIN snapshot_search_docs d ON d.docid = r.docid WHERE snapshot_search MATCH ? AND d.workflow_id = ?`
 		args = append(args, q.WorkflowID)
+	} else {
+		query += ` WHERE snapshot_search MATCH ?`
 	}
-	rows, err := s.db.QueryxContext(ctx, query, args...)
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, classify("search", err)
 	}
 	defer rows.Close()
-	var cands []Candidate
+	var (
+		cands []Candidate
+		info  sql.RawBytes // read in place: BM25 keeps nothing of it
+		grp   int64
+		c     Candidate
+	)
 	for rows.Next() {
-		var c Candidate
-		var info []byte
-		var grp int64
 		if err := rows.Scan(&c.Doc, &grp, &c.At, &info); err != nil {
 			return nil, classify("search", err)
 		}

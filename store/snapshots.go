@@ -416,33 +416,49 @@ type ListFilter struct {
 	Limit int
 }
 
-// ListSnapshots summarises stored snapshots, newest first. A row that does
-// not decode is skipped and reported in the second result, so one damaged
-// snapshot never hides the others; the third result is for failures of the
-// listing itself.
+// ListSnapshots summarises stored snapshots, newest first, from the
+// summary table (no snapshot is decoded). A row whose JSON is not the
+// snapshot it is stored under (the problem column the triggers of
+// migration 0006 keep) is skipped and reported in the second result, so
+// one damaged snapshot never hides the others; the third result is for
+// failures of the listing itself.
 func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSummary, []error, error) {
 	if f.Limit < 0 {
 		return nil, nil, handoff.Errorf(handoff.EINVALID, "list snapshots: negative limit %d", f.Limit)
 	}
-	query := `SELECT id, workflow_id, session_number, "trigger", created_at, machine, author, snapshot_json FROM session_snapshots`
+	query := `SELECT ` + listColumns + ` FROM snapshot_summaries s`
 	var args []any
 	if f.WorkflowID != "" {
-		query += " WHERE workflow_id = ?"
+		query += " WHERE s.workflow_id = ?"
 		args = append(args, f.WorkflowID)
 	}
 	// No SQL LIMIT: damaged rows do not count against it, so rows are read
 	// only until enough good ones are found.
-	query += " ORDER BY created_at DESC, id DESC"
-	rows, err := s.db.QueryxContext(ctx, query, args...)
+	query += " ORDER BY s.created_at DESC, s.id DESC"
+	// A long listing sizes its result once (a count down an index).
+	size := f.Limit
+	if size == 0 || size > 1000 {
+		count := "SELECT COUNT(*) FROM snapshot_summaries"
+		if f.WorkflowID != "" {
+			count += " WHERE workflow_id = ?"
+		}
+		var n int
+		if err := s.db.GetContext(ctx, &n, count, args...); err != nil {
+			return nil, nil, classify("list snapshots", err)
+		}
+		size = n
+		if f.Limit > 0 {
+			size = min(n, f.Limit)
+		}
+	}
+	out := make([]SnapshotSummary, 0, size)
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, nil, classify("list snapshots", err)
 	}
 	defer rows.Close()
 
-	var (
-		out     []SnapshotSummary
-		damaged []error
-	)
+	var damaged []error
 	for rows.Next() {
 		sum, err := scanSummary(rows)
 		if err != nil {

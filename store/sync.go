@@ -95,6 +95,62 @@ func MovedAt(w WorkflowState) string {
 	return "moved " + w.changedAt().Format(time.RFC3339)
 }
 
+// MergeRole says which end of a sync a store merging another store's
+// copy of a workflow is (MergeWorkflow).
+type MergeRole int
+
+const (
+	// Receiving: the other store's state is pushed into this one (the
+	// team store, or whichever store sync was pointed at). A status this
+	// store gives way records EventSyncResolved: the state it held came
+	// from elsewhere, and here is where it is overtaken.
+	Receiving MergeRole = iota
+	// Pulling: the store sync runs on takes the other store's state. A
+	// status it gives way records EventSyncResolved only when it moved
+	// here since this store last synced it (MarkSynced): a status it had
+	// already pushed was resolved, if at all, on the store where it was
+	// overtaken, and that store's event arrives with the events. So a
+	// store catching up on moves made and synced elsewhere records
+	// nothing new, and event logs agree after the same syncs that make
+	// statuses agree.
+	Pulling
+)
+
+// Resolution is the EventSyncResolved event a store records when a sync
+// replaces its copy of a workflow's status (local) with another store's
+// (remote): its detail and time follow from the two copies alone, never
+// from which store sees them or when, so every store that meets the same
+// conflict records the same event and CopyEvent (same workflow, type,
+// time and detail) keeps one. That is what lets event logs agree after
+// the same syncs that make statuses agree: the store the winning status
+// reaches first records the event and hands it on in the same sync, and
+// any store that meets the conflict later records a copy of it, not a
+// new one. The time is the later of the two status moves (when the
+// conflict arose), else of the two creations.
+func Resolution(local, remote WorkflowState, why string) (detail string, at time.Time) {
+	side := func(w WorkflowState) string {
+		s := fmt.Sprintf("%s (%s", w.Status, MovedAt(w))
+		if w.PauseReason != "" {
+			s += "; reason: " + w.PauseReason
+		}
+		return s + ")"
+	}
+	detail = fmt.Sprintf("%s -> %s: %s; the stores had %s and %s", local.Status, remote.Status, why, side(local), side(remote))
+	at = later(local.changedAt(), remote.changedAt())
+	if at.IsZero() {
+		at = later(local.CreatedAt.UTC(), remote.CreatedAt.UTC()).Round(time.Microsecond)
+	}
+	return detail, at
+}
+
+// later is the later of two times.
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
 // SameStatus reports whether two copies of a workflow agree on status,
 // reason and when it moved: nothing to merge.
 func SameStatus(a, b WorkflowState) bool {

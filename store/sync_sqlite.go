@@ -30,7 +30,7 @@ func (s *Store) WorkflowStates(ctx context.Context) ([]WorkflowState, error) {
 func (s *Store) SnapshotMetas(ctx context.Context) ([]SnapshotMeta, error) {
 	var out []SnapshotMeta
 	if err := s.db.SelectContext(ctx, &out,
-		"SELECT id, workflow_id, agent_session, digest, machine, author, created_at FROM session_snapshots ORDER BY created_at, id"); err != nil {
+		"SELECT id, workflow_id, agent_session, digest, machine, author, created_at FROM snapshot_summaries ORDER BY created_at, id"); err != nil {
 		return nil, classify("list snapshots to sync", err)
 	}
 	return out, nil
@@ -40,36 +40,42 @@ func (s *Store) SnapshotMetas(ctx context.Context) ([]SnapshotMeta, error) {
 // it, into this store: a workflow missing here is created as it is there;
 // one present takes remote's status, reason and pause time when
 // MergeStatus says remote's wins, recording EventSyncResolved when the
-// status itself changes. The session count and activity time become the
-// larger of the two. It reports whether anything changed.
-func (s *Store) MergeWorkflow(ctx context.Context, remote WorkflowState) (bool, error) {
+// status itself changes and role says so (MergeRole). A status taken from
+// remote counts as synced. The session count and activity time become
+// the larger of the two. It reports whether anything changed.
+func (s *Store) MergeWorkflow(ctx context.Context, remote WorkflowState, role MergeRole) (bool, error) {
 	op := "merge workflow " + remote.ID
 	changed := false
 	err := s.inTx(ctx, op, func(tx *sqlx.Tx) error {
 		changed = false
-		var local WorkflowState
-		err := tx.GetContext(ctx, &local, "SELECT "+stateColumns+" FROM workflows WHERE id = ?", remote.ID)
+		var local struct {
+			WorkflowState
+			Unsynced bool `db:"unsynced"`
+		}
+		err := tx.GetContext(ctx, &local, "SELECT "+stateColumns+", status_synced_at IS NOT status_changed_at AS unsynced FROM workflows WHERE id = ?", remote.ID)
 		if errors.Is(err, sql.ErrNoRows) {
 			changed = true
-			_, err := tx.ExecContext(ctx, `INSERT INTO workflows (id, name, dir, status, session_count, paused_at, pause_reason, start_commit, created_at, updated_at, status_changed_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			_, err := tx.ExecContext(ctx, `INSERT INTO workflows (id, name, dir, status, session_count, paused_at, pause_reason, start_commit, created_at, updated_at,
+				status_changed_at, status_synced_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				remote.ID, remote.Name, remote.Dir, string(remote.Status), remote.SessionCount, optTime(remote.PausedAt), remote.PauseReason,
-				remote.StartCommit, formatTime(remote.CreatedAt), formatTime(remote.UpdatedAt), optTime(remote.StatusChangedAt))
+				remote.StartCommit, formatTime(remote.CreatedAt), formatTime(remote.UpdatedAt), optTime(remote.StatusChangedAt), optTime(remote.StatusChangedAt))
 			return classify(op, err)
 		}
 		if err != nil {
 			return classify(op, err)
 		}
-		if !SameStatus(local, remote) {
-			if wins, why := MergeStatus(local, remote); wins {
+		if !SameStatus(local.WorkflowState, remote) {
+			if wins, why := MergeStatus(local.WorkflowState, remote); wins {
 				changed = true
-				if _, err := tx.ExecContext(ctx, "UPDATE workflows SET status = ?, paused_at = ?, pause_reason = ?, status_changed_at = ? WHERE id = ?",
-					string(remote.Status), optTime(remote.PausedAt), remote.PauseReason, optTime(remote.StatusChangedAt), remote.ID); err != nil {
+				if _, err := tx.ExecContext(ctx, `UPDATE workflows SET status = ?, paused_at = ?, pause_reason = ?, status_changed_at = ?, status_synced_at = ?
+					WHERE id = ?`, string(remote.Status), optTime(remote.PausedAt), remote.PauseReason, optTime(remote.StatusChangedAt),
+					optTime(remote.StatusChangedAt), remote.ID); err != nil {
 					return classify(op, err)
 				}
-				if local.Status != remote.Status {
-					detail := syncDetail(local, remote, why)
-					if err := addEvent(ctx, tx, remote.ID, EventSyncResolved, "", detail, formatTime(s.clock())); err != nil {
+				if local.Status != remote.Status && (role == Receiving || local.Unsynced) {
+					detail, at := Resolution(local.WorkflowState, remote, why)
+					if err := addEventOnce(ctx, tx, remote.ID, EventSyncResolved, detail, formatTime(at)); err != nil {
 						return err
 					}
 				}
@@ -87,14 +93,34 @@ func (s *Store) MergeWorkflow(ctx context.Context, remote WorkflowState) (bool, 
 	return changed, err
 }
 
-// syncDetail words an EventSyncResolved event.
-func syncDetail(local, remote WorkflowState, why string) string {
-	d := fmt.Sprintf("%s -> %s: this store had %s (%s), the other %s (%s); %s",
-		local.Status, remote.Status, local.Status, MovedAt(local), remote.Status, MovedAt(remote), why)
-	if remote.PauseReason != "" {
-		d += "; reason: " + remote.PauseReason
+// MarkSynced records that states, as WorkflowStates read them here, are
+// now on the other store too (sync pushed them): a later pull that
+// overtakes one of them records no EventSyncResolved here (MergeRole).
+// A workflow whose status moved since it was read stays unsynced.
+func (s *Store) MarkSynced(ctx context.Context, states []WorkflowState) error {
+	return s.inTx(ctx, "mark workflows synced", func(tx *sqlx.Tx) error {
+		for _, w := range states {
+			if _, err := tx.ExecContext(ctx, "UPDATE workflows SET status_synced_at = status_changed_at WHERE id = ? AND status_changed_at IS ?",
+				w.ID, optTime(w.StatusChangedAt)); err != nil {
+				return classify("mark workflow "+w.ID+" synced", err)
+			}
+		}
+		return nil
+	})
+}
+
+// addEventOnce records an event unless this store holds the same one
+// (workflow, type, time, detail), as CopyEvent would find it.
+func addEventOnce(ctx context.Context, tx *sqlx.Tx, workflowID string, typ handoff.EventType, detail, at string) error {
+	var n int
+	if err := tx.GetContext(ctx, &n, "SELECT COUNT(*) FROM workflow_events WHERE workflow_id = ? AND type = ? AND created_at = ? AND detail = ?",
+		workflowID, string(typ), at, detail); err != nil {
+		return classify(fmt.Sprintf("record %s event", typ), err)
 	}
-	return d
+	if n > 0 {
+		return nil
+	}
+	return addEvent(ctx, tx, workflowID, typ, "", detail, at)
 }
 
 // optTime is t for a nullable column.
@@ -155,7 +181,8 @@ func (s *Store) ImportSnapshot(ctx context.Context, snap *handoff.Snapshot, meta
 }
 
 // placeTx numbers a snapshot of agent session key taken at `at` before it
-// is inserted, cheaply when it can: a snapshot of a session already
+// is inserted, cheaply when it can (reading the narrow summary rows, not
+// the snapshots): a snapshot of a session already
 // stored and not older than that session's first takes its number; one
 // newer than every snapshot of the workflow starts the next session. Any
 // other (it would start a session before others, or an equal time needs
@@ -168,7 +195,7 @@ func placeTx(ctx context.Context, tx *sqlx.Tx, workflowID, key string, at time.T
 		N  sql.NullInt64  `db:"n"`
 	}
 	if key != "" {
-		if err := tx.GetContext(ctx, &row, "SELECT MIN(created_at) AS at, MIN(session_number) AS n FROM session_snapshots WHERE workflow_id = ? AND agent_session = ?",
+		if err := tx.GetContext(ctx, &row, "SELECT MIN(created_at) AS at, MIN(session_number) AS n FROM snapshot_summaries WHERE workflow_id = ? AND agent_session = ?",
 			workflowID, key); err != nil {
 			return 0, false, classify(op, err)
 		}
@@ -216,7 +243,7 @@ func renumberTx(ctx context.Context, tx *sqlx.Tx, workflowID string) error {
 	op := "number the sessions of workflow " + workflowID
 	var rows []SessionRow
 	if err := tx.SelectContext(ctx, &rows,
-		"SELECT id, agent_session, created_at, session_number FROM session_snapshots WHERE workflow_id = ?", workflowID); err != nil {
+		"SELECT id, agent_session, created_at, session_number FROM snapshot_summaries WHERE workflow_id = ?", workflowID); err != nil {
 		return classify(op, err)
 	}
 	nums := SessionNumbers(rows)

@@ -15,7 +15,8 @@ import (
 // PostgreSQL stores both have it.
 type syncStore interface {
 	WorkflowStates(ctx context.Context) ([]store.WorkflowState, error)
-	MergeWorkflow(ctx context.Context, remote store.WorkflowState) (bool, error)
+	MergeWorkflow(ctx context.Context, remote store.WorkflowState, role store.MergeRole) (bool, error)
+	MarkSynced(ctx context.Context, states []store.WorkflowState) error
 	SnapshotMetas(ctx context.Context) ([]store.SnapshotMeta, error)
 	Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snapshot, error)
 	ImportSnapshot(ctx context.Context, snap *handoff.Snapshot, meta store.SnapshotMeta) (bool, error)
@@ -110,30 +111,42 @@ func (o *syncOptions) run(ctx context.Context, args []string) error {
 		return fmt.Errorf("sync: %w", err)
 	}
 	defer other.Close()
-	type leg struct {
-		src, dst         syncStore
-		srcName, dstName string
-	}
-	// Both ways pulls first, so what the pull resolved here (a status the
-	// other side had, its WORKFLOW_SYNC_RESOLVED event) goes back up in
-	// the push.
-	var legs []leg
+	// Each kind of state crosses both ways before the next: workflows
+	// (pulled first), then snapshots, then events. So a status this sync
+	// resolves on either side, and the WORKFLOW_SYNC_RESOLVED event that
+	// records it, is on both sides when it ends. A pull records a
+	// resolution only for a status that moved here since this store last
+	// synced (store.MergeRole): catching up on moves made and synced
+	// elsewhere adds no event the others lack, and the same conflict met
+	// twice is one event (store.Resolution). The syncs that bring statuses
+	// and snapshots together therefore bring the event logs together too
+	// (sync_converge_test).
+	var legs []*syncLeg
 	if o.to == "" {
-		legs = append(legs, leg{other, local, otherName, localName})
+		legs = append(legs, &syncLeg{src: other, dst: local, srcName: otherName, dstName: localName, role: store.Pulling})
 	}
 	if o.from == "" {
-		legs = append(legs, leg{local, other, localName, otherName})
+		legs = append(legs, &syncLeg{src: local, dst: other, srcName: localName, dstName: otherName, role: store.Receiving})
 	}
-	for _, l := range legs {
-		st, err := syncOnce(ctx, l.src, l.dst, func(done, total int) {
-			a.status("sync: %d/%d snapshots checked", done, total)
-		})
-		a.status("sync %s -> %s: copied %d snapshots, %d already there, %d unreadable skipped; %d workflows updated; %d events copied",
-			redactTarget(l.srcName), redactTarget(l.dstName), st.copied, st.present, st.damaged, st.workflows, st.events)
-		if err != nil {
-			return err
+	report := func() {
+		for _, l := range legs {
+			st := l.stats
+			a.status("sync %s -> %s: copied %d snapshots, %d already there, %d unreadable skipped; %d workflows updated; %d events copied",
+				redactTarget(l.srcName), redactTarget(l.dstName), st.copied, st.present, st.damaged, st.workflows, st.events)
 		}
 	}
+	for _, phase := range []func(context.Context, *syncLeg, func(done, total int)) error{syncWorkflows, syncSnapshots, syncEvents} {
+		for _, l := range legs {
+			err := phase(ctx, l, func(done, total int) {
+				a.status("sync: %d/%d snapshots checked", done, total)
+			})
+			if err != nil {
+				report()
+				return err
+			}
+		}
+	}
+	report()
 	return nil
 }
 
@@ -148,43 +161,80 @@ func redactTarget(t string) string {
 	return t
 }
 
-// syncStats counts what syncOnce did.
+// syncStats counts what one direction of a sync did.
 type syncStats struct{ copied, present, damaged, workflows, events int }
+
+// syncLeg is one direction of a sync: src's state goes into dst, which
+// is the store sync runs on (role store.Pulling) or the other one
+// (store.Receiving).
+type syncLeg struct {
+	src, dst         syncStore
+	srcName, dstName string
+	role             store.MergeRole
+	stats            syncStats
+}
 
 // progressEvery is how many snapshots pass between progress lines.
 const progressEvery = 100
 
-// syncOnce brings src's state into dst: every workflow (created, or its
-// status merged by store.MergeStatus), then every snapshot dst lacks by id
-// (each in its own transaction, which renumbers its workflow's sessions),
-// then every event dst lacks. A failure leaves what was done before it;
-// the next run starts from there.
-func syncOnce(ctx context.Context, src, dst syncStore, progress func(done, total int)) (syncStats, error) {
-	var st syncStats
-	wfs, err := src.WorkflowStates(ctx)
+// syncWorkflows brings every workflow of src into dst: created, or its
+// status merged by store.MergeStatus. A failure leaves what was done
+// before it; the next run starts from there.
+func syncWorkflows(ctx context.Context, l *syncLeg, _ func(done, total int)) error {
+	st := &l.stats
+	wfs, err := l.src.WorkflowStates(ctx)
 	if err != nil {
-		return st, fmt.Errorf("sync: list the source's workflows: %w", err)
+		return fmt.Errorf("sync: list the source's workflows: %w", err)
 	}
 	for _, wf := range wfs {
-		changed, err := dst.MergeWorkflow(ctx, wf)
+		changed, err := l.dst.MergeWorkflow(ctx, wf, l.role)
 		if err != nil {
-			return st, fmt.Errorf("sync: merge workflow %s (%d updated before it; run sync again to resume): %w", wf.ID, st.workflows, err)
+			return fmt.Errorf("sync: merge workflow %s (%d updated before it; run sync again to resume): %w", wf.ID, st.workflows, err)
 		}
 		if changed {
 			st.workflows++
 		}
 	}
-	have, err := dst.SnapshotMetas(ctx)
+	if l.role == store.Receiving {
+		// The statuses pushed are on the other store now (unless another
+		// push overtook one meanwhile): this one's next pull treats them
+		// as exchanged (store.MergeRole).
+		there, err := l.dst.WorkflowStates(ctx)
+		if err != nil {
+			return fmt.Errorf("sync: list the destination's workflows: %w", err)
+		}
+		byID := make(map[string]store.WorkflowState, len(there))
+		for _, w := range there {
+			byID[w.ID] = w
+		}
+		var taken []store.WorkflowState
+		for _, w := range wfs {
+			if d, ok := byID[w.ID]; ok && store.SameStatus(d, w) {
+				taken = append(taken, w)
+			}
+		}
+		if err := l.src.MarkSynced(ctx, taken); err != nil {
+			return fmt.Errorf("sync: %w", err)
+		}
+	}
+	return nil
+}
+
+// syncSnapshots copies every snapshot dst lacks by id, each in its own
+// transaction (which renumbers its workflow's sessions).
+func syncSnapshots(ctx context.Context, l *syncLeg, progress func(done, total int)) error {
+	st := &l.stats
+	have, err := l.dst.SnapshotMetas(ctx)
 	if err != nil {
-		return st, fmt.Errorf("sync: read the destination: %w", err)
+		return fmt.Errorf("sync: read the destination: %w", err)
 	}
 	present := make(map[string]bool, len(have))
 	for _, m := range have {
 		present[m.ID] = true
 	}
-	metas, err := src.SnapshotMetas(ctx)
+	metas, err := l.src.SnapshotMetas(ctx)
 	if err != nil {
-		return st, fmt.Errorf("sync: list the source: %w", err)
+		return fmt.Errorf("sync: list the source: %w", err)
 	}
 	for i, m := range metas {
 		if i > 0 && i%progressEvery == 0 && progress != nil {
@@ -194,14 +244,14 @@ func syncOnce(ctx context.Context, src, dst syncStore, progress func(done, total
 			st.present++
 			continue
 		}
-		snap, err := src.Snapshot(ctx, m.ID)
+		snap, err := l.src.Snapshot(ctx, m.ID)
 		if err != nil {
 			st.damaged++
 			continue
 		}
-		stored, err := dst.ImportSnapshot(ctx, snap, m)
+		stored, err := l.dst.ImportSnapshot(ctx, snap, m)
 		if err != nil {
-			return st, fmt.Errorf("sync: copy snapshot %s (%d copied before it; run sync again to resume): %w", m.ID, st.copied, err)
+			return fmt.Errorf("sync: copy snapshot %s (%d copied before it; run sync again to resume): %w", m.ID, st.copied, err)
 		}
 		if stored {
 			st.copied++
@@ -209,21 +259,27 @@ func syncOnce(ctx context.Context, src, dst syncStore, progress func(done, total
 			st.present++
 		}
 	}
-	evs, _, err := src.ListEvents(ctx, "")
+	return nil
+}
+
+// syncEvents copies every event dst lacks.
+func syncEvents(ctx context.Context, l *syncLeg, _ func(done, total int)) error {
+	st := &l.stats
+	evs, _, err := l.src.ListEvents(ctx, "")
 	if err != nil {
-		return st, fmt.Errorf("sync: list the source's events: %w", err)
+		return fmt.Errorf("sync: list the source's events: %w", err)
 	}
 	for _, ev := range evs {
-		ok, err := dst.CopyEvent(ctx, ev)
+		ok, err := l.dst.CopyEvent(ctx, ev)
 		if handoff.ErrorCode(err) == handoff.ENOTFOUND {
 			continue // a workflow that did not read at the source
 		}
 		if err != nil {
-			return st, fmt.Errorf("sync: copy event %d (%d copied before it; run sync again to resume): %w", ev.ID, st.events, err)
+			return fmt.Errorf("sync: copy event %d (%d copied before it; run sync again to resume): %w", ev.ID, st.events, err)
 		}
 		if ok {
 			st.events++
 		}
 	}
-	return st, nil
+	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -91,17 +92,23 @@ const (
 )
 
 func (t *table) flush() error {
+	// Rows are written through a buffer as they are laid out, not
+	// gathered into one string first: a listing of every snapshot is
+	// megabytes.
+	b := bufio.NewWriterSize(t.out, 64<<10)
 	if !t.tty {
-		var b strings.Builder
 		for _, r := range t.rows {
-			b.WriteString(strings.Join(r, "\t"))
+			for i, c := range r {
+				if i > 0 {
+					b.WriteByte('\t')
+				}
+				b.WriteString(c)
+			}
 			b.WriteByte('\n')
 		}
-		_, err := io.WriteString(t.out, b.String())
-		return err
+		return b.Flush()
 	}
 	widths := t.columnWidths()
-	var b strings.Builder
 	for _, r := range t.rows {
 		var line strings.Builder
 		for i, c := range r {
@@ -119,8 +126,7 @@ func (t *table) flush() error {
 		b.WriteString(strings.TrimRight(line.String(), " "))
 		b.WriteByte('\n')
 	}
-	_, err := io.WriteString(t.out, b.String())
-	return err
+	return b.Flush()
 }
 
 // columnWidths fits the columns to the terminal: the widest column that
@@ -209,7 +215,11 @@ func cut(s string, n int) string {
 
 // oneLine replaces tabs and line breaks with spaces.
 func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\t\r\n") {
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		clean = s[i] != '\t' && s[i] != '\n' && s[i] != '\r'
+	}
+	if clean {
 		return s
 	}
 	return strings.Map(func(r rune) rune {

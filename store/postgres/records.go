@@ -13,8 +13,9 @@ import (
 
 // Decisions returns the decisions stored in snapshots, newest snapshot
 // first and in transcript order within one, with the SQLite store's
-// filters and damage reporting. The query runs over the jsonb column
-// (jsonb_array_elements), so no snapshot is decoded whole.
+// filters and damage reporting. The query reads the decisions kept
+// beside each snapshot (snapshot_records), so no snapshot is decoded;
+// only the decisions returned are.
 func (s *Store) Decisions(ctx context.Context, f store.DecisionFilter) ([]store.StoredDecision, []error, error) {
 	if f.Type != "" && !f.Type.Valid() {
 		var names []string
@@ -23,12 +24,12 @@ func (s *Store) Decisions(ctx context.Context, f store.DecisionFilter) ([]store.
 		}
 		return nil, nil, handoff.Errorf(handoff.EINVALID, "unknown decision type %q (one of %s)", f.Type, strings.Join(names, ", "))
 	}
-	q := &recordQuery{list: "decisions", what: "decision", grep: []string{"description", "rationale", "alternatives_considered"}, timestamp: "timestamp"}
+	q := &recordQuery{list: "decisions", what: "decision", timestamp: true}
 	if f.Type != "" {
-		q.conds = append(q.conds, field("decision_type")+" = "+q.arg(string(f.Type)))
+		q.conds = append(q.conds, "r.kind = "+q.arg(string(f.Type)))
 	}
 	if !f.Superseded {
-		q.conds = append(q.conds, "COALESCE("+field("superseded_by")+", '') = ''")
+		q.conds = append(q.conds, "COALESCE(r.state, '') = ''")
 	}
 	var out []store.StoredDecision
 	damaged, err := s.queryRecords(ctx, q, f.RecordFilter, func(o store.Origin, raw []byte) error {
@@ -48,12 +49,12 @@ func (s *Store) Decisions(ctx context.Context, f store.DecisionFilter) ([]store.
 // Errors returns the error records stored in snapshots, in the order and
 // with the damage reporting of Decisions.
 func (s *Store) Errors(ctx context.Context, f store.ErrorFilter) ([]store.StoredError, []error, error) {
-	q := &recordQuery{list: "errors", what: "error", grep: []string{"error_message", "context", "command", "resolution_notes"}}
+	q := &recordQuery{list: "errors", what: "error"}
 	if f.Unresolved {
-		q.conds = append(q.conds, field("resolution")+" IN ('unresolved', 'deferred')")
+		q.conds = append(q.conds, "r.state IN ('unresolved', 'deferred')")
 	}
 	if f.Type != "" {
-		q.conds = append(q.conds, field("error_type")+" = "+q.arg(f.Type))
+		q.conds = append(q.conds, "r.kind = "+q.arg(f.Type))
 	}
 	var out []store.StoredError
 	damaged, err := s.queryRecords(ctx, q, f.RecordFilter, func(o store.Origin, raw []byte) error {
@@ -70,15 +71,14 @@ func (s *Store) Errors(ctx context.Context, f store.ErrorFilter) ([]store.Stored
 	return out, damaged, err
 }
 
-// recordQuery names one list of a snapshot's JSON, how to search it, and
-// the conditions and arguments built so far ($1 and $2 are the workflow
-// and the all flag).
+// recordQuery names one list of a snapshot's JSON and the conditions
+// and arguments built so far ($1 and $2 are the workflow and the list).
 type recordQuery struct {
 	list, what string
-	grep       []string
-	timestamp  string
-	conds      []string
-	args       []any
+	// timestamp says the elements may hold their own time (the at column).
+	timestamp bool
+	conds     []string
+	args      []any
 }
 
 // arg adds a query argument and returns its placeholder.
@@ -87,40 +87,25 @@ func (q *recordQuery) arg(v any) string {
 	return fmt.Sprintf("$%d", len(q.args)+2)
 }
 
-// field is the SQL for one key of the current element, NULL when the
-// element is not an object.
-func field(key string) string {
-	return "(CASE WHEN jsonb_typeof(r.value) = 'object' THEN r.value ->> '" + key + "' END)"
-}
-
-// snapshotsCTE selects the snapshots in scope, j set only when the stored
-// JSON is the row it is stored under.
-const snapshotsCTE = `WITH snaps AS (
-	SELECT s.id, s.workflow_id, s.session_number, s.created_at, s.seq, COALESCE(w.name, '') AS wname,
-		CASE WHEN s.snapshot_json ->> 'id' = s.id THEN s.snapshot_json END AS j
-	FROM session_snapshots s LEFT JOIN workflows w ON w.id = s.workflow_id
-	WHERE ($1 = '' OR s.workflow_id = $1)
-)`
-
+// queryRecords runs the shared query over snapshot_records, the elements
+// of every snapshot's list that migration 0005's trigger keeps beside
+// the JSON, as store.Store's does: the snapshots in scope (each
+// workflow's latest readable one, or all), newest first, no snapshot
+// decoded; decode turns one returned element into a record.
 func (s *Store) queryRecords(ctx context.Context, q *recordQuery, f store.RecordFilter, decode func(o store.Origin, raw []byte) error) ([]error, error) {
 	op := "query stored " + q.list
 	if f.Limit < 0 {
 		return nil, handoff.Errorf(handoff.EINVALID, "%s: negative limit %d", op, f.Limit)
 	}
 	if f.Grep != "" {
-		parts := make([]string, len(q.grep))
-		for i, k := range q.grep {
-			parts[i] = "COALESCE(" + field(k) + ", '')"
-		}
-		q.conds = append(q.conds, "strpos(lower("+strings.Join(parts, " || chr(10) || ")+"), lower("+q.arg(f.Grep)+")) > 0")
+		q.conds = append(q.conds, "strpos(r.text, lower("+q.arg(f.Grep)+")) > 0")
 	}
 	if !f.Since.IsZero() {
 		when := "p.created_at"
-		if q.timestamp != "" {
-			ts := field(q.timestamp)
+		if q.timestamp {
 			// A malformed timestamp never matches, as in SQLite.
-			when = "CASE WHEN " + ts + " IS NULL THEN p.created_at WHEN " + ts +
-				` ~ '^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$' THEN (` + ts + `)::timestamptz END`
+			when = "CASE WHEN r.at IS NULL THEN p.created_at WHEN r.at" +
+				` ~ '^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$' THEN (r.at)::timestamptz END`
 		}
 		q.conds = append(q.conds, when+" >= "+q.arg(f.Since.UTC()))
 	}
@@ -128,38 +113,40 @@ func (s *Store) queryRecords(ctx context.Context, q *recordQuery, f store.Record
 	for _, c := range q.conds {
 		where += " AND " + c
 	}
-	list := "'" + q.list + "'"
-	query := snapshotsCTE + `,
-ranked AS (
-	SELECT *, MAX(seq) FILTER (WHERE j IS NOT NULL) OVER (PARTITION BY workflow_id) AS latest FROM snaps
-),
-picked AS (
-	SELECT * FROM ranked WHERE j IS NOT NULL AND ($2 OR seq = latest) AND jsonb_typeof(j -> ` + list + `) = 'array'
-)
-SELECT p.id, p.workflow_id, p.wname, p.session_number, p.created_at,
-	COALESCE(p.j #>> '{source,path}', '') AS path,
-	(r.ord - 1)::int AS idx, jsonb_typeof(r.value) AS type, r.value::text AS value
-FROM picked p CROSS JOIN LATERAL jsonb_array_elements(p.j -> ` + list + `) WITH ORDINALITY AS r(value, ord)
+	// The snapshots in scope: every readable one, or each workflow's
+	// latest readable one (the last stored: one step down the partial
+	// index per workflow).
+	picked := `SELECT s.id, s.workflow_id, s.session_number, s.created_at, s.source_path FROM session_snapshots s
+		WHERE s.problem IS NULL AND ($1 = '' OR s.workflow_id = $1)`
+	if !f.All {
+		picked = `SELECT s.id, s.workflow_id, s.session_number, s.created_at, s.source_path
+		FROM workflows w CROSS JOIN LATERAL (SELECT * FROM session_snapshots l
+			WHERE l.workflow_id = w.id AND l.problem IS NULL ORDER BY l.seq DESC LIMIT 1) s
+		WHERE ($1 = '' OR w.id = $1)`
+	}
+	query := `WITH picked AS (` + picked + `)
+SELECT p.id, p.workflow_id, COALESCE(w.name, '') AS wname, p.session_number, p.created_at, p.source_path AS path,
+	r.idx, r.type, r.value
+FROM picked p JOIN snapshot_records r ON r.snapshot_id = p.id AND r.list = $2
+LEFT JOIN workflows w ON w.id = p.workflow_id
 WHERE true` + where + `
-ORDER BY p.created_at DESC, p.id COLLATE "C", idx`
+ORDER BY p.created_at DESC, p.id COLLATE "C", r.idx`
 
 	var damaged []error
 	var bad []struct {
 		ID      string `db:"id"`
 		Problem string `db:"problem"`
 	}
-	if err := s.db.SelectContext(ctx, &bad, snapshotsCTE+`, flagged AS (
-		SELECT id, created_at, CASE WHEN j IS NULL THEN 'its stored JSON is another snapshot'
-			WHEN jsonb_typeof(j -> `+list+`) NOT IN ('array', 'null') THEN 'its "`+q.list+`" is not a list' END AS problem
-		FROM snaps)
-		SELECT id, problem FROM flagged WHERE problem IS NOT NULL ORDER BY created_at DESC, id COLLATE "C"`,
-		f.WorkflowID); err != nil {
+	if err := s.db.SelectContext(ctx, &bad, `SELECT s.id, COALESCE(s.problem, 'its "'||$2||'" is not a list') AS problem FROM session_snapshots s
+		WHERE (s.problem IS NOT NULL OR s.bad_lists IS NOT NULL) AND ($1 = '' OR s.workflow_id = $1)
+			AND (s.problem IS NOT NULL OR $2 = ANY (string_to_array(s.bad_lists, ' ')))
+		ORDER BY s.created_at DESC, s.id COLLATE "C"`, f.WorkflowID, q.list); err != nil {
 		return nil, classify(op, err)
 	}
 	for _, b := range bad {
 		damaged = append(damaged, handoff.Errorf(handoff.ECORRUPT, "snapshot %s is damaged: %s", b.ID, b.Problem))
 	}
-	args := append([]any{f.WorkflowID, f.All}, q.args...)
+	args := append([]any{f.WorkflowID, q.list}, q.args...)
 	rows, err := s.db.QueryxContext(ctx, query, args...)
 	if err != nil {
 		return damaged, classify(op, err)

@@ -343,10 +343,11 @@ func decodeSnapshot(id, body string) (*handoff.Snapshot, error) {
 	return snap, nil
 }
 
-// ListSnapshots summarises stored snapshots, newest first; rows that do
-// not decode are skipped and reported in the second result. With a limit
-// the rows are read a page at a time (keyset on created_at, seq), so a
-// short listing of a long history does not ship every snapshot's JSON;
+// ListSnapshots summarises stored snapshots, newest first, from the
+// summary columns (no snapshot is decoded); rows whose JSON is not the
+// snapshot they are stored under (the problem column migration 0005's
+// trigger keeps) are skipped and reported in the second result. With a
+// limit the rows are read a page at a time (keyset on created_at, seq);
 // damaged rows do not count against the limit.
 func (s *Store) ListSnapshots(ctx context.Context, f store.ListFilter) ([]store.SnapshotSummary, []error, error) {
 	if f.Limit < 0 {
@@ -361,17 +362,17 @@ func (s *Store) ListSnapshots(ctx context.Context, f store.ListFilter) ([]store.
 		}
 	)
 	for {
-		query := `SELECT id, workflow_id, session_number, "trigger", created_at, seq, machine, author, snapshot_json FROM session_snapshots WHERE true`
+		query := `SELECT ` + store.SummaryColumns + `, s.seq FROM session_snapshots s WHERE true`
 		var args []any
 		if f.WorkflowID != "" {
 			args = append(args, f.WorkflowID)
-			query += fmt.Sprintf(" AND workflow_id = $%d", len(args))
+			query += fmt.Sprintf(" AND s.workflow_id = $%d", len(args))
 		}
 		if after != nil {
 			args = append(args, after.at, after.seq)
-			query += fmt.Sprintf(" AND (created_at, seq) < ($%d, $%d)", len(args)-1, len(args))
+			query += fmt.Sprintf(" AND (s.created_at, s.seq) < ($%d, $%d)", len(args)-1, len(args))
 		}
-		query += " ORDER BY created_at DESC, seq DESC"
+		query += " ORDER BY s.created_at DESC, s.seq DESC"
 		page := 0
 		if f.Limit > 0 {
 			page = f.Limit - len(out)
@@ -427,22 +428,16 @@ func (s *Store) listPage(ctx context.Context, query string, args []any, limit in
 	return n, nil
 }
 
-// scanSummary reads one snapshot row into a summary.
-// key, when given, receives the row's keyset position (created_at, seq).
+// scanSummary reads one store.SummaryColumns row (and its seq) into a
+// summary. key, when given, receives the row's keyset position
+// (created_at, seq).
 func scanSummary(rows interface{ StructScan(any) error }, key *struct {
 	At  time.Time `db:"created_at"`
 	Seq int64     `db:"seq"`
 }) (*store.SnapshotSummary, error) {
 	var row struct {
-		ID            string    `db:"id"`
-		WorkflowID    string    `db:"workflow_id"`
-		SessionNumber int       `db:"session_number"`
-		Trigger       string    `db:"trigger"`
-		CreatedAt     time.Time `db:"created_at"`
-		Seq           int64     `db:"seq"`
-		Machine       string    `db:"machine"`
-		Author        string    `db:"author"`
-		JSON          string    `db:"snapshot_json"`
+		store.SummaryRow
+		Seq int64 `db:"seq"`
 	}
 	if err := rows.StructScan(&row); err != nil {
 		return nil, handoff.Errorf(handoff.ECORRUPT, "a snapshot row does not read: %w", err)
@@ -450,23 +445,7 @@ func scanSummary(rows interface{ StructScan(any) error }, key *struct {
 	if key != nil {
 		key.At, key.Seq = row.CreatedAt, row.Seq
 	}
-	snap, err := decodeSnapshot(row.ID, row.JSON)
-	if err != nil {
-		return nil, err
-	}
-	return &store.SnapshotSummary{
-		ID:            row.ID,
-		WorkflowID:    row.WorkflowID,
-		SessionNumber: row.SessionNumber,
-		Trigger:       handoff.Trigger(row.Trigger),
-		CreatedAt:     snap.CreatedAt.UTC(), // exact: the column keeps only microseconds
-		Goal:          snap.Goal,
-		Utilization:   snap.Usage.ContextUtilization,
-		Decisions:     len(snap.CurrentDecisions()),
-		OpenErrors:    len(snap.UnresolvedErrors()),
-		Machine:       row.Machine,
-		User:          row.Author,
-	}, nil
+	return row.Summary()
 }
 
 // ContentHashes returns every stored snapshot's content hash by id, read

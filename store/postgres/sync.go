@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -57,6 +56,20 @@ func (s *Store) WorkflowStates(ctx context.Context) ([]store.WorkflowState, erro
 	return out, nil
 }
 
+// MarkSynced records that states, as WorkflowStates read them here, are
+// now on the other store too, as store.Store.MarkSynced does.
+func (s *Store) MarkSynced(ctx context.Context, states []store.WorkflowState) error {
+	return s.inTx(ctx, "mark workflows synced", true, func(tx *sqlx.Tx) error {
+		for _, w := range states {
+			if _, err := tx.ExecContext(ctx, "UPDATE workflows SET status_synced_at = status_changed_at WHERE id = $1 AND status_changed_at IS NOT DISTINCT FROM $2",
+				w.ID, w.StatusChangedAt); err != nil {
+				return classify("mark workflow "+w.ID+" synced", err)
+			}
+		}
+		return nil
+	})
+}
+
 // SnapshotMetas lists every snapshot's identity, agent session and
 // origin without its JSON, for handoff sync.
 func (s *Store) SnapshotMetas(ctx context.Context) ([]store.SnapshotMeta, error) {
@@ -73,18 +86,22 @@ func (s *Store) SnapshotMetas(ctx context.Context) ([]store.SnapshotMeta, error)
 
 // MergeWorkflow brings remote into this store as store.Store.MergeWorkflow
 // does (created when missing; status by store.MergeStatus, with
-// store.EventSyncResolved when it changes).
-func (s *Store) MergeWorkflow(ctx context.Context, remote store.WorkflowState) (bool, error) {
+// store.EventSyncResolved when it changes and role says so).
+func (s *Store) MergeWorkflow(ctx context.Context, remote store.WorkflowState, role store.MergeRole) (bool, error) {
 	op := "merge workflow " + remote.ID
 	changed := false
 	changedAt := remote.StatusChangedAt
 	err := s.inTx(ctx, op, true, func(tx *sqlx.Tx) error {
 		changed = false
-		var local store.WorkflowState
-		err := tx.GetContext(ctx, &local, "SELECT "+stateColumns+" FROM workflows WHERE id = $1 FOR UPDATE", remote.ID)
+		var local struct {
+			store.WorkflowState
+			Unsynced bool `db:"unsynced"`
+		}
+		err := tx.GetContext(ctx, &local, "SELECT "+stateColumns+", status_synced_at IS DISTINCT FROM status_changed_at AS unsynced FROM workflows WHERE id = $1 FOR UPDATE", remote.ID)
 		if errors.Is(err, sql.ErrNoRows) {
-			res, err := tx.ExecContext(ctx, `INSERT INTO workflows (id, name, dir, status, session_count, paused_at, pause_reason, start_commit, created_at, updated_at, status_changed_at)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`,
+			res, err := tx.ExecContext(ctx, `INSERT INTO workflows (id, name, dir, status, session_count, paused_at, pause_reason, start_commit, created_at, updated_at,
+				status_changed_at, status_synced_at)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) ON CONFLICT (id) DO NOTHING`,
 				remote.ID, remote.Name, remote.Dir, string(remote.Status), remote.SessionCount, remote.PausedAt, remote.PauseReason,
 				remote.StartCommit, remote.CreatedAt, remote.UpdatedAt, changedAt)
 			if err != nil {
@@ -97,22 +114,25 @@ func (s *Store) MergeWorkflow(ctx context.Context, remote store.WorkflowState) (
 		if err != nil {
 			return classify(op, err)
 		}
-		utcState(&local)
-		if !store.SameStatus(local, remote) {
-			if wins, why := store.MergeStatus(local, remote); wins {
+		utcState(&local.WorkflowState)
+		if !store.SameStatus(local.WorkflowState, remote) {
+			if wins, why := store.MergeStatus(local.WorkflowState, remote); wins {
 				changed = true
-				if _, err := tx.ExecContext(ctx, "UPDATE workflows SET status = $1, paused_at = $2, pause_reason = $3, status_changed_at = $4 WHERE id = $5",
+				if _, err := tx.ExecContext(ctx, "UPDATE workflows SET status = $1, paused_at = $2, pause_reason = $3, status_changed_at = $4, status_synced_at = $4 WHERE id = $5",
 					string(remote.Status), remote.PausedAt, remote.PauseReason, changedAt, remote.ID); err != nil {
 					return classify(op, err)
 				}
-				if local.Status != remote.Status {
-					detail := fmt.Sprintf("%s -> %s: this store had %s (%s), the other %s (%s); %s",
-						local.Status, remote.Status, local.Status, store.MovedAt(local), remote.Status, store.MovedAt(remote), why)
-					if remote.PauseReason != "" {
-						detail += "; reason: " + remote.PauseReason
+				if local.Status != remote.Status && (role == store.Receiving || local.Unsynced) {
+					detail, at := store.Resolution(local.WorkflowState, remote, why)
+					var n int
+					if err := tx.GetContext(ctx, &n, "SELECT COUNT(*) FROM workflow_events WHERE workflow_id = $1 AND type = $2 AND created_at = $3 AND detail = $4",
+						remote.ID, string(store.EventSyncResolved), at, detail); err != nil {
+						return classify(op, err)
 					}
-					if err := addEvent(ctx, tx, remote.ID, store.EventSyncResolved, "", detail, s.clock()); err != nil {
-						return err
+					if n == 0 {
+						if err := addEvent(ctx, tx, remote.ID, store.EventSyncResolved, "", detail, at); err != nil {
+							return err
+						}
 					}
 				}
 			}

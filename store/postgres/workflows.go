@@ -284,8 +284,10 @@ func (s *Store) Overview(ctx context.Context) ([]store.WorkflowOverview, []error
 	if err != nil {
 		return nil, damaged, err
 	}
-	rows, err := s.db.QueryxContext(ctx, `SELECT DISTINCT ON (workflow_id) id, workflow_id, session_number, "trigger", created_at, seq, machine, author, snapshot_json
-		FROM session_snapshots ORDER BY workflow_id, created_at DESC, id DESC`)
+	// One indexed lookup per workflow; the summary columns, no JSON.
+	rows, err := s.db.QueryxContext(ctx, `SELECT `+store.SummaryColumns+`, s.seq
+		FROM workflows w CROSS JOIN LATERAL (SELECT * FROM session_snapshots l WHERE l.workflow_id = w.id
+			ORDER BY l.created_at DESC, l.id DESC LIMIT 1) s`)
 	if err != nil {
 		return nil, damaged, classify("list the latest snapshots", err)
 	}

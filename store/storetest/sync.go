@@ -13,7 +13,8 @@ import (
 // SyncStore is what handoff sync needs of a store beside Store.
 type SyncStore interface {
 	WorkflowStates(ctx context.Context) ([]store.WorkflowState, error)
-	MergeWorkflow(ctx context.Context, remote store.WorkflowState) (bool, error)
+	MergeWorkflow(ctx context.Context, remote store.WorkflowState, role store.MergeRole) (bool, error)
+	MarkSynced(ctx context.Context, states []store.WorkflowState) error
 	SnapshotMetas(ctx context.Context) ([]store.SnapshotMeta, error)
 	ImportSnapshot(ctx context.Context, snap *handoff.Snapshot, meta store.SnapshotMeta) (bool, error)
 }
@@ -138,14 +139,14 @@ func testSyncPrimitives(t *testing.T, s Store) {
 	remote.Status, remote.PauseReason = handoff.WorkflowCompleted, ""
 	earlier := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 	remote.StatusChangedAt = &earlier
-	changed, err := ss.MergeWorkflow(ctx, remote)
+	changed, err := ss.MergeWorkflow(ctx, remote, store.Receiving)
 	must(t, err)
 	wf, err := s.Workflow(ctx, "wf_sync")
 	must(t, err)
 	if !changed || wf.Status != handoff.WorkflowCompleted {
 		t.Fatalf("after merging a completed copy: changed=%v status %s", changed, wf.Status)
 	}
-	changed, err = ss.MergeWorkflow(ctx, remote)
+	changed, err = ss.MergeWorkflow(ctx, remote, store.Receiving)
 	must(t, err)
 	if changed {
 		t.Fatal("merging the same state again changed something")
@@ -155,9 +156,41 @@ func testSyncPrimitives(t *testing.T, s Store) {
 	if last := evs[len(evs)-1]; last.Type != store.EventSyncResolved {
 		t.Fatalf("last event %s %q, want %s", last.Type, last.Detail, store.EventSyncResolved)
 	}
+	// Pulled, a status this store already synced gives way without an
+	// event (it was overtaken, with its event, where it was pushed); one
+	// that moved here since records the resolution.
+	for _, tc := range []struct {
+		id     string
+		synced bool
+		events int
+	}{{"wf_pull_synced", true, 0}, {"wf_pull_moved", false, 1}} {
+		must(t, s.SaveSnapshot(ctx, Snap(tc.id, 1), store.WorkflowInfo{}))
+		must(t, s.SetWorkflowStatus(ctx, tc.id, handoff.WorkflowPaused, "here"))
+		if tc.synced {
+			states, err := ss.WorkflowStates(ctx)
+			must(t, err)
+			must(t, ss.MarkSynced(ctx, states))
+		}
+		later := time.Now().Add(time.Hour)
+		pulled := store.WorkflowState{Workflow: handoff.Workflow{ID: tc.id, Status: handoff.WorkflowCompleted, CreatedAt: later, UpdatedAt: later}, StatusChangedAt: &later}
+		changed, err := ss.MergeWorkflow(ctx, pulled, store.Pulling)
+		must(t, err)
+		evs, _, err := s.ListEvents(ctx, tc.id)
+		must(t, err)
+		n := 0
+		for _, e := range evs {
+			if e.Type == store.EventSyncResolved {
+				n++
+			}
+		}
+		if !changed || n != tc.events {
+			t.Errorf("%s: pulled completed over a paused status (synced %v): changed=%v, %d resolution events, want %d", tc.id, tc.synced, changed, n, tc.events)
+		}
+	}
+
 	// A workflow missing here arrives whole.
 	remote.ID, remote.Status = "wf_new", handoff.WorkflowPaused
-	changed, err = ss.MergeWorkflow(ctx, remote)
+	changed, err = ss.MergeWorkflow(ctx, remote, store.Receiving)
 	must(t, err)
 	wf, err = s.Workflow(ctx, "wf_new")
 	must(t, err)

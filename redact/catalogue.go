@@ -35,21 +35,42 @@ type shapeRule struct {
 	// must pass before re runs: rules without a prefix would otherwise
 	// run their regexp at every word.
 	pre func(rest string) bool
+	// shape is read from the pattern on the rule's first candidate, as
+	// re is compiled then: parsing every rule's pattern in New cost each
+	// process several milliseconds.
+	shape func() ruleShape
+	// block marks a multi-line block (PEM, PuTTY) whose content is never
+	// a placeholder.
+	block bool
+}
+
+// ruleShape is what matchShapes learns from a rule's pattern.
+type ruleShape struct {
 	// body, when set, matches the rule without re: the body is one
 	// character class repeated, the shape of most catalogue rules.
 	body *classRun
 	// minLen is the shortest text re can match; a candidate whose run of
 	// non-space bytes is shorter is skipped without running re.
 	minLen int
-	// block marks a multi-line block (PEM, PuTTY) whose content is never
-	// a placeholder.
-	block bool
+}
+
+// lazyShape returns pattern's ruleShape, worked out on first call; body
+// is the part after a literal prefix ("" when the rule has none to read
+// as a classRun).
+func lazyShape(pattern, body string) func() ruleShape {
+	return sync.OnceValue(func() ruleShape {
+		sh := ruleShape{minLen: minMatchLen(pattern)}
+		if body != "" {
+			sh.body = parseClassRun(body)
+		}
+		return sh
+	})
 }
 
 // rule builds a shape rule for prefix+body; body is RE2 syntax.
 func rule(id, kind, prefix, body string) shapeRule {
 	pattern := `^` + regexp.QuoteMeta(prefix) + body
-	return shapeRule{id: id, kind: kind, prefix: prefix, tail: true, entropy: 2, re: lazyCompile(pattern), minLen: minMatchLen(pattern), body: parseClassRun(body)}
+	return shapeRule{id: id, kind: kind, prefix: prefix, tail: true, entropy: 2, re: lazyCompile(pattern), shape: lazyShape(pattern, body)}
 }
 
 // lazyRegexp is a regexp compiled on its first call. New builds some
@@ -170,7 +191,7 @@ func nonSpaceRun(s string, i, limit int) int {
 // pattern, starts the bytes it may begin with, pre its quick test.
 func bare(id, kind, starts, expr string, pre func(string) bool) shapeRule {
 	pattern := `^` + expr
-	return shapeRule{id: id, kind: kind, starts: starts, pre: pre, tail: true, entropy: 3, re: lazyCompile(pattern), minLen: minMatchLen(pattern)}
+	return shapeRule{id: id, kind: kind, starts: starts, pre: pre, tail: true, entropy: 3, re: lazyCompile(pattern), shape: lazyShape(pattern, "")}
 }
 
 // runOf is the length of the run of bytes in class at the start of s,
@@ -404,12 +425,13 @@ func (r *Redactor) matchShapes(s string, i int, ids []int, sc *scanner) {
 		if rl.pre != nil && !rl.pre(rest) {
 			continue
 		}
-		if !rl.block && rl.minLen > len(rl.prefix) && nonSpaceRun(s, i, rl.minLen) < rl.minLen {
+		sh := rl.shape()
+		if !rl.block && sh.minLen > len(rl.prefix) && nonSpaceRun(s, i, sh.minLen) < sh.minLen {
 			continue
 		}
 		var m []int
-		if rl.body != nil {
-			if e := rl.body.match(s, i+len(rl.prefix)); e >= 0 {
+		if sh.body != nil {
+			if e := sh.body.match(s, i+len(rl.prefix)); e >= 0 {
 				m = []int{0, e - i}
 			}
 		} else {
@@ -431,7 +453,7 @@ func (r *Redactor) matchShapes(s string, i int, ids []int, sc *scanner) {
 			for back > start && s[back-1] == '=' {
 				back--
 			}
-			if back == matchEnd || back-i < rl.minLen || !rl.re().MatchString(s[i:back]) {
+			if back == matchEnd || back-i < sh.minLen || !rl.re().MatchString(s[i:back]) {
 				continue
 			}
 			matchEnd = back

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"maps"
 	"math"
 	"regexp/syntax"
 	"slices"
@@ -88,11 +89,9 @@ func newGLEngine() *glEngine {
 		}
 	}
 	g.lists = [][]glKeyword{nil}
-	for k := range 1 << 16 {
-		if list := byKey[uint16(k)]; len(list) > 0 {
-			g.first2[k] = uint16(len(g.lists))
-			g.lists = append(g.lists, list)
-		}
+	for _, k := range slices.Sorted(maps.Keys(byKey)) { // the keys in use, not all 65536
+		g.first2[k] = uint16(len(g.lists))
+		g.lists = append(g.lists, byKey[k])
 	}
 	return g
 }

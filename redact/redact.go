@@ -146,33 +146,38 @@ func New() *Redactor {
 	for c := range r.class {
 		r.class[c] = byteClass(byte(c))
 	}
-	// A slice, not a map: New visits every one of the 65536 keys below,
-	// and map lookups for all of them were most of New's time.
-	byKey := make([][]int, 1<<16)
+	// (key, rule) pairs sorted once, then grouped by key: walking all
+	// 65536 keys (a map lookup or a fresh 1.5 MB slice each) was most of
+	// New's time, and New runs once a process.
+	pairs := make([]uint64, 0, 4096)
 	for i, rule := range r.rules {
 		starts := rule.starts
 		if starts == "" {
 			starts = rule.prefix[:1]
 		}
 		for j := 0; j < len(starts); j++ {
-			f := uint16(starts[j]) << 8
+			f := uint64(starts[j]) << 8
 			if len(rule.prefix) >= 2 {
-				byKey[f|uint16(rule.prefix[1])] = append(byKey[f|uint16(rule.prefix[1])], i)
+				pairs = append(pairs, (f|uint64(rule.prefix[1]))<<32|uint64(i))
 				continue
 			}
-			for second := range 256 {
-				byKey[f|uint16(second)] = append(byKey[f|uint16(second)], i)
+			for second := range uint64(256) {
+				pairs = append(pairs, (f|second)<<32|uint64(i))
 			}
 		}
 	}
+	slices.Sort(pairs) // by key, then catalogue order: the specific rules first
 	r.first2 = make([]uint16, 1<<16)
 	r.lists = [][]int{nil}
-	for k := range 1 << 16 {
-		if ids := byKey[k]; len(ids) > 0 {
-			slices.Sort(ids) // catalogue order: the specific rules first
-			r.first2[k] = uint16(len(r.lists))
-			r.lists = append(r.lists, ids)
+	for len(pairs) > 0 {
+		k := pairs[0] >> 32
+		var ids []int
+		for len(pairs) > 0 && pairs[0]>>32 == k {
+			ids = append(ids, int(uint32(pairs[0])))
+			pairs = pairs[1:]
 		}
+		r.first2[k] = uint16(len(r.lists))
+		r.lists = append(r.lists, ids)
 	}
 	return r
 }

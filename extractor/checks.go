@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A check is a command that verifies the project without running its
@@ -152,7 +153,7 @@ var (
 		[]string{"err", "failed to compile", "build fail", "compilation terminated", ": ***", "! ", "⨯ ", "fatal:"})
 	// checkPassRe is a line in which a build or check says it finished
 	// well.
-	checkPassRe = lazyRE(`(?i)(output written on|built target|linking \S+ (?:static|shared) library|build (?:succeeded|successful|complete|finished)|succeeded after|compiled successfully|successfully (?:built|compiled|tagged)|^\s*finished\b.*\btarget|\bbuilt in\b|build success|✓ (?:compiled|built|ready)|configuration file\(s\) validated|config is valid|syntax ok|no issues found|found 0 errors|all checks passed|success: no issues|\b\d+ (?:binaries|artifacts) built|\bwrote \S+\.(?:pdf|bin|exe|jar|wasm)\b|\b\d+ pages\b)`)
+	checkPassRe = lazyRE(rulebook.Pattern("facts.check-pass"))
 	fileTokenRe = lazyRE(`\w\.[A-Za-z]\w*\b`)
 )
 

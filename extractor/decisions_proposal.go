@@ -2,6 +2,8 @@ package extractor
 
 import (
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A proposal the person approved often carries its choice as a table or
@@ -16,7 +18,7 @@ var (
 	tableSepRe = lazyRE(`^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$`)
 	// configItemRe is a config list entry, commented out or not:
 	// "-   id: check-yaml", "# - id: end-of-file-fixer", "- run: make".
-	configItemRe  = lazyRE(`^#?\s*-\s+[\w.-]+:\s*(\S.*)$`)
+	configItemRe  = lazyRE(rulebook.Pattern("decisions.config-item"))
 	headingMarkRe = lazyRE(`^#{1,6}\s+`)
 )
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // fileSet records modified files; list returns them in order of last
@@ -143,7 +144,7 @@ func (s *fileSet) addCall(c *callInfo) {
 var (
 	// resultEditRe finds the file a result says was written, for calls
 	// whose input does not name it (SpecStory, trimmed records).
-	resultEditRe   = lazyRE(`(?m)(?:^|\x60{3}\w*\n)(?:The file (\S+) has been (?:updated|created|written)|File created successfully at: (\S+)|\*\*(?:Update|Add|Create):? \x60([^\x60]+)\x60\*\*|(?:Updated|Wrote \d+ lines to|Created) (\S+?)(?: with \d+ additions?| \(\d+ lines?\))?$)`)
+	resultEditRe   = lazyRE(rulebook.Pattern("facts.result-edit"))
 	codexUpdatedRe = lazyRE(`(?m)^[MAD] (\S+)$`)
 )
 

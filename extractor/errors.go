@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 var (
@@ -27,7 +28,7 @@ var (
 	// probeWarnRe is a search or read-only tool's own complaint about a
 	// path it was given ("grep: x: No such file or directory", "ugrep:
 	// warning: …", "wc: x: open: …").
-	probeWarnRe   = lazyRE(`(?i)^(?:grep|egrep|fgrep|rg|ugrep|ag|ack|find|fd|ls|cat|head|tail|wc|stat|file|nl|sed):\s`)
+	probeWarnRe   = lazyRE(rulebook.Pattern("facts.probe-warn"))
 	missingPathRe = gated(`(?i)(no such file or directory|cannot access|does not exist|not found|cannot find the path)`)
 	wrapperLineRe = gated(`(?i)^(?:chunk id:.*|wall time:?.*|exit code:? -?\d+|process exited with code -?\d+|process running with session id \d+|original token count:.*|total output lines:.*|output:|command exited with.*|\[?stderr\]?:?|\[?stdout\]?:?|` + "```\\w*" + `|script (?:completed|failed)|<\/?tool_use_error>)$`)
 )

@@ -3,6 +3,8 @@ package extractor
 import (
 	"path"
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 var segSplitRe = lazyRE(`\s*(?:&&|\|\||;|\n)\s*`)
@@ -99,7 +101,7 @@ func helpOnly(cmd string) bool {
 var (
 	// hookFailedRe is a commit hook's verdict line as pre-commit prints
 	// it ("ruff.......Failed").
-	hookFailedRe = lazyRE(`(?m)\.{4,}\s*Failed\s*$`)
+	hookFailedRe = lazyRE(rulebook.Pattern("facts.hook-failed"))
 	installRe    = lazyRE(`(?i)(?:^|\s)(?:pip3?|python3?\s+-m\s+pip|uv\s+pip|uv\s+tool|uv|pipx|poetry|brew|apt-get|apt|dnf|yum|apk|npm|pnpm|yarn|bun|cargo|gem|go|conda|mamba|port|choco|winget)\s+(?:install|add|get|i)\s+(.*)$`)
 )
 

@@ -1,6 +1,10 @@
 package extractor
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
+)
 
 var (
 	exceptionLineRe = gated(`^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure)\b(?::|$)`)
@@ -13,10 +17,10 @@ var (
 	// bannerLineRe is a runner's section header ("=== test session starts
 	// ===", "----- Captured stdout -----"): it frames output, it never
 	// says what went wrong.
-	bannerLineRe = lazyRE(`^[=\-_*#~]{3,}\s*[^=\-]*?\s*[=\-_*#~]{3,}$`)
+	bannerLineRe = lazyRE(rulebook.Pattern("facts.banner-line"))
 	// progressFailRe is a test runner's progress line with failures or
 	// errors in it ("tests/a_spec.py ..FE.s [ 50%]").
-	progressFailRe = lazyRE(`^\S+\s+[.sxFE]*[FE][.sxFE]*\s*(?:\[\s*\d+%\])?$`)
+	progressFailRe = lazyRE(rulebook.Pattern("facts.progress-fail"))
 	// diffMarkRe says the output holds a diff or patch, whose +/- body
 	// lines are the change's text, never the failure's.
 	diffMarkRe     = screened("(?m)^(?:```diff|@@|\\*\\*\\* Begin Patch|\\+\\+\\+ |--- a/)", mayDiffMark)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // openError is an error record with what its resolution is judged by.
@@ -349,7 +350,7 @@ var (
 	// the integration works", "run it again to confirm it passes". said
 	// blanks it before looking for "works" or "fixed". ("This should fix
 	// it" stays a claim of a fix.)
-	hopeSayRe    = lazyRE(`(?i)\b(?:see|check|test|verify|confirm|ensure|make sure|whether|once|until)\b[^.!?\n]{0,60}?\b(?:works|working|fix(?:es|ed)?|resolved?s?|succeeds?|pass(?:es)?)\b`)
+	hopeSayRe    = lazyRE(rulebook.Pattern("facts.hope-say"))
 	negatedSayRe = lazyRE(`(?i)\b(still (?:fail|broken|error|not)|not (?:yet )?(?:fixed|resolved|working)|isn't (?:fixed|working)|(?:didn't|doesn't|does not|did not|won't|not) work|failed again)`)
 )
 

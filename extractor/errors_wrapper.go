@@ -3,6 +3,8 @@ package extractor
 import (
 	"strconv"
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A harness that cannot run a command says so in its own words and dumps
@@ -63,7 +65,7 @@ func harnessPayload(content string) (payload, note string) {
 }
 
 // wrapperStructRe is text that is still a debug struct, not output.
-var wrapperStructRe = lazyRE(`^[A-Z]\w*(?:\([A-Z]\w*)* \{`)
+var wrapperStructRe = lazyRE(rulebook.Pattern("facts.wrapper-struct"))
 
 // payloadText returns the first non-empty string literal of the best
 // payload field in s, unescaped.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // ReadGitSeen reads what the session's own git commands showed about the
@@ -56,11 +57,11 @@ type gitSeen struct {
 var (
 	gitCmdRe = lazyRE(`(?:^|/)git$`)
 	// statusBranchRe is the first line of `git status --short --branch`.
-	statusBranchRe = lazyRE(`^## (?:No commits yet on |Initial commit on )?(\S+?)(?:\.\.\.(\S+))?(?: \[(.+)\])?$`)
+	statusBranchRe = lazyRE(rulebook.Pattern("facts.status-branch"))
 	aheadRe        = lazyRE(`\bahead (\d+)`)
 	behindRe       = lazyRE(`\bbehind (\d+)`)
 	// Long-form status lines.
-	onBranchRe   = lazyRE(`^On branch (\S+)`)
+	onBranchRe   = lazyRE(rulebook.Pattern("facts.on-branch"))
 	upToDateRe   = lazyRE(`^Your branch is up to date with '([^']+)'`)
 	branchAhead  = lazyRE(`^Your branch is ahead of '([^']+)' by (\d+) commits?`)
 	branchBehind = lazyRE(`^Your branch is behind '([^']+)' by (\d+) commits?`)
@@ -71,11 +72,11 @@ var (
 	// leading blanks gone (console pastes lose them): a two-letter code,
 	// or one letter followed by one blank (a worktree change, " M") or
 	// two (an index change, "M ").
-	porcelainRe = lazyRE(`^([MADRCUT?!][MADRCUT?!]|[MADRCUT?!] ?) (\S.*)$`)
+	porcelainRe = lazyRE(rulebook.Pattern("facts.porcelain"))
 	// longStatusRe is output that opens as git's long status does.
 	longStatusRe = lazyRE(`^\s*(?:On branch \S+|HEAD detached (?:at|from) \S+)\s*\n\s*(?:Your branch |Changes |Untracked files|nothing to commit|All conflicts|You have unmerged|Unmerged paths)`)
 	// pushRefRe is a ref update git push printed.
-	pushRefRe    = lazyRE(`^\s*[+*!=-]?\s*(?:[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\[new branch\]|\[new tag\]|\[new reference\]|\[up to date\])\s+(\S+)\s+->\s+(\S+)`)
+	pushRefRe    = lazyRE(rulebook.Pattern("facts.push-ref"))
 	pushToRe     = lazyRE(`(?m)^\s*To (\S+)\s*$`)
 	pushRejectRe = lazyRE(`(?m)\[(?:rejected|remote rejected)\]|^error: failed to push|^fatal: `)
 )

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Grounding: a model's record is kept only when its text is supported by
@@ -387,7 +388,7 @@ func errorSource(m handoff.Message) string {
 
 var (
 	// groundPromptRe is a pasted shell command line.
-	groundPromptRe = lazyRE(`^\s{0,3}\$ \S`)
+	groundPromptRe = lazyRE(rulebook.Pattern("facts.ground-prompt"))
 	// groundFenceRe is a code fence line and its info string.
 	groundFenceRe = lazyRE("^\\s{0,3}(```+|~~~+)\\s*([\\w+-]*)")
 	// groundQuoteRe is a quoted span: “…”, "…" or `…`.

@@ -7,6 +7,7 @@ import (
 	"github.com/abadojack/whatlanggo"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // languageWindow is how many of the person's newest prose messages decide
@@ -49,7 +50,7 @@ func personLanguage(reqs []handoff.Request) string {
 
 // shellPromptRe is a shell prompt line ("me@host:~/repo$ npm test",
 // "$ make"): the message pastes a terminal session.
-var shellPromptRe = lazyRE(`(?m)^(?:\S+@\S+:[^\n$]*\$|\$)\s+\S`)
+var shellPromptRe = lazyRE(rulebook.Pattern("conversation.shell-prompt"))
 
 // proseOnly drops code and lines that look like paths, commands or logs,
 // which would vote English (or anything) whatever the person speaks.

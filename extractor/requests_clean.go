@@ -11,7 +11,7 @@ var (
 	// slashCommandRe is a message that is only a harness command
 	// ("/exit", "/clear", "/add file.go"), not a request. The commands
 	// whose argument is a request (/ask, /code, /architect) keep it.
-	slashCommandRe = lazyRE(`^/[a-z][\w:-]*\b`)
+	slashCommandRe = lazyRE(rulebook.Pattern("conversation.slash-command"))
 	requestCommand = lazyRE(`^/(?:ask|code|architect|plan|agent)\s+`)
 	trivialWords   = map[string]bool{
 		"hi": true, "hello": true, "hey": true, "thanks": true, "thank": true, "you": true, "ok": true, "okay": true,
@@ -71,8 +71,8 @@ func isCommandOnly(s string) bool {
 // running (Claude Code: <command-name>/create-checkpoint</command-name>,
 // with <command-args>).
 var (
-	commandNameRe = lazyRE(`<command-name>\s*(/[^<\s]+)\s*</command-name>`)
-	commandArgsRe = lazyRE(`(?s)<command-args>(.*?)</command-args>`)
+	commandNameRe = lazyRE(rulebook.Pattern("conversation.command-name"))
+	commandArgsRe = lazyRE(rulebook.Pattern("conversation.command-args"))
 )
 
 // commandRequest is the request a custom slash command makes: its name and
@@ -170,4 +170,4 @@ func resolvePick(req, asked string) string {
 // confirmPromptRe is a harness's yes/no prompt echoed with the key the
 // person pressed (Aider's "Add file to the chat? (Y)es/(N)o/… [Yes]: a"):
 // a click, not a request in the person's words.
-var confirmPromptRe = lazyRE(`(?i)\?\s*\(Y\)es/\(N\)o\b.*\[\w+\]:\s*\S*\s*$`)
+var confirmPromptRe = lazyRE(rulebook.Pattern("conversation.confirm-prompt"))

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // People type shell lines into an agent's chat as if it were their
@@ -33,19 +34,19 @@ var shellProgram = map[string]bool{
 // proseWordRe is a word that only prose has: an article, a pronoun, a
 // modal or a question word. "go to the file that fails" and "make it
 // faster" start with a program's name but are requests.
-var proseWordRe = lazyRE(`(?i)^(?:the|a|an|is|are|was|were|be|it|its|it's|this|that|these|those|them|they|we|you|your|i|me|my|please|can|could|would|should|will|why|what|how|when|where|which|who|not|no|and|but|so|if|then|than|because|to|of|for|with|about|into|from|again|also|sure|ok|okay|thanks|faster|better|work|works|working|sense|happen|ahead)$`)
+var proseWordRe = lazyRE(rulebook.Pattern("conversation.prose-word"))
 
 // shellTokenRe is a token a command line is made of: a word, a flag, a
 // path, a glob, a quoted string, an assignment, an operator.
-var shellTokenRe = lazyRE(`^(?:[\w@%+=:,./~*$-]+|"[^"]*"|'[^']*'|[|&;<>]{1,2}|\d?>{1,2})$`)
+var shellTokenRe = lazyRE(rulebook.Pattern("conversation.shell-token"))
 
 // scriptNameRe is a bare name of a script or program of the person's
 // own: lower-case words joined by '-' or '_', or a path to one.
-var scriptNameRe = lazyRE(`^(?:\.{0,2}/)?[a-z][a-z0-9]*(?:[-_/][a-z0-9]+)+(?:\.sh)?$`)
+var scriptNameRe = lazyRE(rulebook.Pattern("conversation.script-name"))
 
 // pathOnlyRe is a file path or name with an extension, after an
 // optional prompt sign: "> schemas/index.ts", "$ ./run.sh".
-var pathOnlyRe = lazyRE(`^[>$%#]?\s*[\w.~/-]*\w\.[A-Za-z0-9]{1,8}$`)
+var pathOnlyRe = lazyRE(rulebook.Pattern("conversation.path-only"))
 
 // shellLine reports a message of one to three lines, each a command line
 // (a known program with command-line arguments, a bare script name, or a
@@ -92,7 +93,7 @@ func commandLine(l string) bool {
 }
 
 // sentenceEndRe is a full stop after a word: prose, not "./...".
-var sentenceEndRe = lazyRE(`\pL\.$`)
+var sentenceEndRe = lazyRE(rulebook.Pattern("conversation.sentence-end"))
 
 // verbProgram lists the programs whose names are English verbs too.
 var verbProgram = map[string]bool{
@@ -103,7 +104,7 @@ var verbProgram = map[string]bool{
 
 // shellMarkRe is a token only a command line has: a flag, a path, a
 // file name with an extension, a glob, a variable, an operator, a quote.
-var shellMarkRe = lazyRE(`^(?:-|\.{0,2}/|~)|[/*$|&;<>"'=]|\w\.\w{1,8}$`)
+var shellMarkRe = lazyRE(rulebook.Pattern("conversation.shell-mark"))
 
 // markShellLines marks the requests that are only shell lines RunsCommand.
 func markShellLines(reqs []handoff.Request) {

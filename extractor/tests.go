@@ -4,17 +4,18 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // testCommandRe recognises test runners.
-var testCommandRe = lazyRE(`(?i)(^|[\s;&|(/])(go test|gotestsum|pytest|py\.test|python3? -m (pytest|unittest)|(npm|pnpm|yarn|bun) (run )?test[:\w-]*|npx (jest|vitest)|jest|vitest|cargo (test|nextest)|ctest|make (test|check)[\w-]*|mvn( \S+)* (test|verify)|\./mvnw( \S+)* test|(\./)?gradlew?( \S+)* test|rspec|phpunit|tox|nox|dotnet test|mix test|deno test|swift test|xcodebuild( \S+)* test|manage\.py test|\./tests?/\S*|\./run_tests\S*|bats |go run gotest)(\s|$|;|&|\|)`)
+var testCommandRe = lazyRE(rulebook.Pattern("facts.test-command"))
 
 func isTestCommand(cmd string) bool {
 	return testCommandRe.MatchString(normalizeCommand(cmd))
 }
 
 // runnerRe names a test runner family and captures what follows it.
-var runnerRe = lazyRE(`(?i)(go test|pytest|py\.test|-m pytest|-m unittest|manage\.py test|(?:npm|pnpm|yarn|bun)(?: run)? test[:\w-]*|jest|vitest|cargo test|cargo nextest|make test[\w-]*|rspec|swift test|xcodebuild|mix test|dotnet test|phpunit)(.*)$`)
+var runnerRe = lazyRE(rulebook.Pattern("facts.runner"))
 
 // suiteCovers reports whether the green run broad covers the failed run
 // narrow: the same runner, and broad's targets include narrow's ("go test

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // callKind is what a tool call does, judged by the shape of its input.
@@ -46,7 +47,7 @@ type callInfo struct {
 
 // codeScriptRe finds a nested tool call in a Codex code-mode script,
 // as the transcript parser does to lift it out.
-var codeScriptRe = lazyRE(`\btools\.[A-Za-z_]\w*\s*\(`)
+var codeScriptRe = lazyRE(rulebook.Pattern("facts.code-script"))
 
 // shell reports a call that ran a shell command.
 func (c *callInfo) shell() bool { return c != nil && c.kind == kindShell }

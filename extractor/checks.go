@@ -79,11 +79,7 @@ func (l *checkLog) states(codeEdits int) []handoff.CheckState {
 // probeProgs are programs that only read or filter what a check wrote:
 // a chain's failure after them is theirs as much as the check's (a grep
 // that matched nothing exits 1).
-var probeProgs = map[string]bool{
-	"grep": true, "rg": true, "egrep": true, "tail": true, "head": true, "ls": true, "cat": true, "wc": true,
-	"find": true, "test": true, "[": true, "file": true, "stat": true, "du": true, "tee": true, "sed": true, "awk": true,
-	"open": true, "xdg-open": true,
-}
+var probeProgs = vocabulary("facts.probe-programs")
 
 // checkSegment finds the last segment of a chain that is a check: what it
 // is (kind), and whether other commands run after it (trailing), which

@@ -15,11 +15,7 @@ var attributiveRe = lazyRE(rulebook.Pattern("conversation.attributive"))
 
 // predicateAfter are the words after a predicative "important": "important
 // to/that/for/because/here/now/enough/too", and "important: …" has no word.
-var predicateAfter = map[string]bool{
-	"to": true, "that": true, "for": true, "because": true, "here": true, "now": true,
-	"enough": true, "too": true, "as": true, "than": true, "and": true, "but": true, "is": true, "are": true,
-	"if": true, "when": true, "since": true, "so": true,
-}
+var predicateAfter = vocabulary("conversation.predicate-after")
 
 // withoutAttributives masks each attributive "important" in sent.
 func withoutAttributives(sent string) string {

@@ -24,12 +24,7 @@ var taskOpenRe = lazyRE(rulebook.Pattern("conversation.task-open"))
 
 // ruleVerbs are the verbs a rule opens with after "please" or "let's":
 // "please don't …", "let's never …", "please keep …", "please use …".
-var ruleVerbs = map[string]bool{
-	"don't": true, "don’t": true, "dont": true, "do": true, "never": true, "always": true, "not": true, "no": true,
-	"keep": true, "avoid": true, "stop": true, "only": true, "use": true, "prefer": true, "remember": true,
-	"ask": true, "check": true, "leave": true, "preserve": true, "stick": true, "follow": true, "refrain": true,
-	"respect": true, "stay": true, "note": true,
-}
+var ruleVerbs = vocabulary("conversation.rule-verbs")
 
 // asksForTask reports a sentence that opens by asking for a piece of
 // work ("Please move …", "let's decide …") rather than with a rule

@@ -22,7 +22,7 @@ import (
 // statusWords are the subcommands that ask how something stands or who
 // one is: `gh auth status`, `git status`, `npm whoami`, `kubectl auth
 // can-i`, `aws sts get-caller-identity`.
-var statusWords = []string{"status", "whoami", "can-i", "get-caller-identity"}
+var statusWords = rulebook.Words("facts.status-words")
 
 // askingCommand reports whether cmd only asks a question whose failing
 // answer is information: a status or identity subcommand run on its own

@@ -396,7 +396,7 @@ var (
 )
 
 // groundConsoleInfo are fence info strings of terminal sessions and output.
-var groundConsoleInfo = map[string]bool{"console": true, "shell-session": true, "terminal": true, "output": true, "log": true}
+var groundConsoleInfo = vocabulary("facts.console-fences")
 
 // minToolEcho is the shortest line or quoted span taken to repeat tool
 // output when the window's output holds it: shorter ones ("go test ./...")

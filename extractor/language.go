@@ -69,12 +69,7 @@ func proseOnly(text string) string {
 // englishWords are English function words: a trigram guess on a short
 // message ("Say hello and list files.") can name Danish, but a message in
 // which one word in seven is one of these is English.
-var englishWords = map[string]bool{
-	"the": true, "and": true, "to": true, "of": true, "a": true, "in": true, "is": true, "it": true, "you": true,
-	"that": true, "for": true, "on": true, "with": true, "this": true, "be": true, "are": true, "please": true,
-	"can": true, "what": true, "why": true, "how": true, "do": true, "not": true, "we": true, "i": true, "my": true,
-	"let's": true, "lets": true, "now": true, "all": true, "from": true, "add": true, "fix": true, "make": true,
-}
+var englishWords = vocabulary("conversation.english-words")
 
 // readsEnglish reports a text in which at least one word in seven is an
 // English function word.

@@ -13,14 +13,7 @@ var (
 	// whose argument is a request (/ask, /code, /architect) keep it.
 	slashCommandRe = lazyRE(rulebook.Pattern("conversation.slash-command"))
 	requestCommand = lazyRE(`^/(?:ask|code|architect|plan|agent)\s+`)
-	trivialWords   = map[string]bool{
-		"hi": true, "hello": true, "hey": true, "thanks": true, "thank": true, "you": true, "ok": true, "okay": true,
-		"yes": true, "yep": true, "yeah": true, "no": true, "nope": true, "sure": true, "continue": true, "go": true,
-		"ahead": true, "proceed": true, "y": true, "n": true, "lgtm": true, "do": true, "it": true, "please": true,
-		"great": true, "good": true, "cool": true, "nice": true, "k": true, "fine": true, "done": true, "perfect": true,
-		"awesome": true, "next": true, "right": true, "correct": true, "exactly": true, "agreed": true, "sounds": true,
-		"ty": true, "thx": true, "go-ahead": true, "on": true, "carry": true, "keep": true, "going": true,
-	}
+	trivialWords   = vocabulary("conversation.trivial-words")
 )
 
 // cleanRequest strips harness syntax from a request: an Aider-style

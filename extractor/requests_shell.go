@@ -17,19 +17,7 @@ import (
 
 // shellProgram lists programs people type by name: a line that starts
 // with one and reads as a command line (shellArgs) ran it.
-var shellProgram = map[string]bool{
-	"pwd": true, "ls": true, "ll": true, "cd": true, "cat": true, "less": true, "head": true, "tail": true,
-	"mkdir": true, "rm": true, "rmdir": true, "mv": true, "cp": true, "touch": true, "chmod": true, "chown": true,
-	"ln": true, "find": true, "grep": true, "rg": true, "echo": true, "export": true, "source": true, "env": true,
-	"which": true, "whoami": true, "clear": true, "tree": true, "du": true, "df": true, "ps": true, "kill": true,
-	"git": true, "gh": true, "npm": true, "npx": true, "pnpm": true, "yarn": true, "bun": true, "node": true,
-	"deno": true, "make": true, "cmake": true, "cargo": true, "go": true, "python": true, "python3": true,
-	"pip": true, "pip3": true, "uv": true, "poetry": true, "pytest": true, "ruby": true, "bundle": true,
-	"rake": true, "gradle": true, "mvn": true, "dotnet": true, "swift": true, "docker": true, "kubectl": true,
-	"terraform": true, "curl": true, "wget": true, "ssh": true, "scp": true, "brew": true, "apt": true,
-	"apt-get": true, "sudo": true, "bash": true, "sh": true, "zsh": true, "code": true, "open": true,
-	"aider": true, "claude": true, "codex": true, "gemini": true,
-}
+var shellProgram = vocabulary("conversation.shell-programs")
 
 // proseWordRe is a word that only prose has: an article, a pronoun, a
 // modal or a question word. "go to the file that fails" and "make it
@@ -96,11 +84,7 @@ func commandLine(l string) bool {
 var sentenceEndRe = lazyRE(rulebook.Pattern("conversation.sentence-end"))
 
 // verbProgram lists the programs whose names are English verbs too.
-var verbProgram = map[string]bool{
-	"make": true, "go": true, "open": true, "find": true, "touch": true, "code": true, "source": true,
-	"clear": true, "which": true, "kill": true, "cat": true, "head": true, "tail": true, "less": true,
-	"bundle": true, "export": true, "echo": true, "tree": true, "env": true, "ln": true, "run": true,
-}
+var verbProgram = vocabulary("conversation.verb-programs")
 
 // shellMarkRe is a token only a command line has: a flag, a path, a
 // file name with an extension, a glob, a variable, an operator, a quote.

@@ -13,7 +13,7 @@ var (
 	gitCommitRe = screened(`(?m)^\[([^\s\]]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+?)\s*$`, mayGitCommit)
 	// aiderCommitRe is Aider's auto-commit line.
 	aiderCommitRe = lazyRE(rulebook.Pattern("facts.aider-commit"))
-	switchedRe    = lazyRE(`(?m)^Switched to (?:a new )?branch '([^']+)'|^On branch (\S+)`)
+	switchedRe    = lazyRE(rulebook.Pattern("facts.switched"))
 )
 
 // commitLog collects the session's commits and the branch it worked on.

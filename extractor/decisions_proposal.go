@@ -14,12 +14,12 @@ import (
 // GITHUB_TOKEN; …", "Remove these: trailing-whitespace, end-of-file-fixer".
 
 var (
-	tableRowRe = lazyRE(`^\|.*\|$`)
-	tableSepRe = lazyRE(`^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$`)
+	tableRowRe = lazyRE(rulebook.Pattern("decisions.table-row"))
+	tableSepRe = lazyRE(rulebook.Pattern("decisions.table-sep"))
 	// configItemRe is a config list entry, commented out or not:
 	// "-   id: check-yaml", "# - id: end-of-file-fixer", "- run: make".
 	configItemRe  = lazyRE(rulebook.Pattern("decisions.config-item"))
-	headingMarkRe = lazyRE(`^#{1,6}\s+`)
+	headingMarkRe = lazyRE(rulebook.Pattern("decisions.heading-mark"))
 )
 
 // compactProposal joins a proposal's lines into one: table rows become

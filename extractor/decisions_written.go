@@ -28,12 +28,12 @@ var (
 	// "Architecture", "Approach" heading. "Decision Tree" or "Decision
 	// Capture System" names a thing, not a list of choices.
 	decisionsHeadingRe = lazyRE(rulebook.Pattern("decisions.decisions-heading"))
-	altsHeadingRe      = lazyRE(`(?i)^(?:alternatives?(?: considered)?|options considered|rejected(?: options| alternatives)?)\s*:?$`)
-	writtenHeadingRe   = lazyRE(`^(#{1,6})\s+(.+?)\s*#*$`)
+	altsHeadingRe      = lazyRE(rulebook.Pattern("decisions.alts-heading"))
+	writtenHeadingRe   = lazyRE(rulebook.Pattern("decisions.written-heading"))
 	// writtenRationaleRe and writtenAltsRe label the lines a decision
 	// record gives its why and what it was chosen over.
 	writtenRationaleRe = lazyRE(rulebook.Pattern("decisions.written-rationale"))
-	writtenAltsRe      = lazyRE(`(?i)^(?:[-*+]\s+)?(?:\*\*)?(?:alternatives?(?: considered)?|rejected|options considered)(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.*)$`)
+	writtenAltsRe      = lazyRE(rulebook.Pattern("decisions.written-alts"))
 	// heredocRe is a shell command that writes a file from a here-document:
 	// `cat > path <<'EOF'` or `cat <<'EOF' > path`, the body up to EOF.
 	heredocRe = lazyRE(`(?s)\b(?:cat|tee)\s+(?:>>?\s*([^\s<>|;&]+)\s+<<-?\s*['"]?(\w+)['"]?|<<-?\s*['"]?(\w+)['"]?\s*>>?\s*([^\s<>|;&]+))[^\n]*\n(.*?)\n[ \t]*(?:EOF|END|MD|DOC|EOT|\w+)[ \t]*(?:\n|$)`)

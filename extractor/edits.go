@@ -145,7 +145,7 @@ var (
 	// resultEditRe finds the file a result says was written, for calls
 	// whose input does not name it (SpecStory, trimmed records).
 	resultEditRe   = lazyRE(rulebook.Pattern("facts.result-edit"))
-	codexUpdatedRe = lazyRE(`(?m)^[MAD] (\S+)$`)
+	codexUpdatedRe = lazyRE(rulebook.Pattern("facts.codex-updated"))
 )
 
 // addResult records files a result says were written when its call named
@@ -178,7 +178,7 @@ func (s *fileSet) addResult(c *callInfo, content string) {
 
 var (
 	searchBlockRe = lazyRE("(?m)^([^\\s`][^\\n]*?)\\s*\\n```[\\w+-]*\\s*\\n<<<<<<< SEARCH")
-	appliedEditRe = lazyRE(`(?m)^>?\s*Applied edit to (\S[^\n]*?)\s*$`)
+	appliedEditRe = lazyRE(rulebook.Pattern("facts.applied-edit"))
 )
 
 // addAssistantText records Aider SEARCH/REPLACE blocks: the file name is

@@ -89,12 +89,12 @@ func outputBody(content string) []string {
 	return lines
 }
 
-var toolErrTagRe = lazyRE(`</?tool_use_error>`)
+var toolErrTagRe = lazyRE(rulebook.Pattern("facts.tool-err-tag"))
 
 var (
 	buildErrorRe = gated(`(?i)(undefined: |cannot use |syntax error|error\[E\d+\]|error TS\d+|compilation (?:failed|terminated)|build failed|cannot find package|could not compile|does not compile|undefined reference to|no required module provides|expected ['"]?[;)}\]]|imported and not used|declared and not used|\.go:\d+:\d+: |\.\w+:\d+:\d+: (?:fatal )?error:)`)
-	buildCmdRe   = lazyRE(`(?i)(^|\s|&&|;)(go (build|vet|install)|cargo (build|check)|make(\s|$)|tsc(\s|$)|npm run build|yarn build|pnpm build|cmake --build|gcc |g\+\+ |clang |nvcc |javac |mvn (compile|package)|gradlew? build|swift build|xcodebuild(?: build)?\s)`)
-	testFailRe   = lazyRE(`(?m)(^=+ test session starts =+$|^--- FAIL: |^FAILED |^FAIL: | FAILED$|✕ |^Tests:.*\bfailed\b|AssertionError|^=+ .*\bfailed\b|\(\d+ tests? \| \d+ failed\))`)
+	buildCmdRe   = lazyRE(rulebook.Pattern("facts.build-cmd"))
+	testFailRe   = lazyRE(rulebook.Pattern("facts.test-fail"))
 )
 
 // classifyError names the class of a failure from the command and output.

@@ -7,7 +7,7 @@ import (
 	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
-var segSplitRe = lazyRE(`\s*(?:&&|\|\||;|\n)\s*`)
+var segSplitRe = lazyRE(rulebook.Pattern("facts.seg-split"))
 
 // segments splits a command into its sequential parts, without those that
 // only set up the environment (cd, export, source, mkdir -p, set).
@@ -102,7 +102,7 @@ var (
 	// hookFailedRe is a commit hook's verdict line as pre-commit prints
 	// it ("ruff.......Failed").
 	hookFailedRe = lazyRE(rulebook.Pattern("facts.hook-failed"))
-	installRe    = lazyRE(`(?i)(?:^|\s)(?:pip3?|python3?\s+-m\s+pip|uv\s+pip|uv\s+tool|uv|pipx|poetry|brew|apt-get|apt|dnf|yum|apk|npm|pnpm|yarn|bun|cargo|gem|go|conda|mamba|port|choco|winget)\s+(?:install|add|get|i)\s+(.*)$`)
+	installRe    = lazyRE(rulebook.Pattern("facts.install"))
 )
 
 // installPackages lists the packages an install command asks for, bare

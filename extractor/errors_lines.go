@@ -24,7 +24,7 @@ var (
 	// diffMarkRe says the output holds a diff or patch, whose +/- body
 	// lines are the change's text, never the failure's.
 	diffMarkRe     = screened("(?m)^(?:```diff|@@|\\*\\*\\* Begin Patch|\\+\\+\\+ |--- a/)", mayDiffMark)
-	diffBodyLineRe = lazyRE(`^(?:[+-]$|[+-][^+-]|\+-|-\+|\+\+[^+]|--[^-])`)
+	diffBodyLineRe = lazyRE(rulebook.Pattern("facts.diff-body-line"))
 )
 
 // scoredPrefix is how much of a line lineScore reads.

@@ -44,8 +44,8 @@ var (
 	italicLineRe = lazyRE(rulebook.Pattern("facts.italic-line"))
 	// boilerplateRe starts a line that dates or frames a document.
 	boilerplateRe = lazyRE(rulebook.Pattern("facts.boilerplate"))
-	noteItemRe    = lazyRE(`^(?:[-*+•]\s|\d{1,2}[.)]\s)`)
-	ruleLineRe    = lazyRE(`^(?:-{3,}|\*{3,}|_{3,}|={3,})$`)
+	noteItemRe    = lazyRE(rulebook.Pattern("facts.note-item"))
+	ruleLineRe    = lazyRE(rulebook.Pattern("facts.rule-line"))
 )
 
 // isNotesFile reports whether an agent's edit of p writes its own notes.

@@ -58,16 +58,16 @@ var (
 	gitCmdRe = lazyRE(`(?:^|/)git$`)
 	// statusBranchRe is the first line of `git status --short --branch`.
 	statusBranchRe = lazyRE(rulebook.Pattern("facts.status-branch"))
-	aheadRe        = lazyRE(`\bahead (\d+)`)
-	behindRe       = lazyRE(`\bbehind (\d+)`)
+	aheadRe        = lazyRE(rulebook.Pattern("facts.ahead"))
+	behindRe       = lazyRE(rulebook.Pattern("facts.behind"))
 	// Long-form status lines.
 	onBranchRe   = lazyRE(rulebook.Pattern("facts.on-branch"))
-	upToDateRe   = lazyRE(`^Your branch is up to date with '([^']+)'`)
-	branchAhead  = lazyRE(`^Your branch is ahead of '([^']+)' by (\d+) commits?`)
+	upToDateRe   = lazyRE(rulebook.Pattern("facts.up-to-date"))
+	branchAhead  = lazyRE(rulebook.Pattern("facts.branch-ahead"))
 	branchBehind = lazyRE(`^Your branch is behind '([^']+)' by (\d+) commits?`)
 	divergedRe   = lazyRE(`^Your branch and '([^']+)' have diverged`)
 	divergedNRe  = lazyRE(`^and have (\d+) and (\d+) different commits`)
-	longEntryRe  = lazyRE(`^(?:modified|new file|deleted|renamed|copied|typechange|both modified|both added|both deleted|deleted by us|deleted by them|added by us|added by them):\s+(.+)$`)
+	longEntryRe  = lazyRE(rulebook.Pattern("facts.long-entry"))
 	// porcelainRe is one line of `git status --short/--porcelain` with its
 	// leading blanks gone (console pastes lose them): a two-letter code,
 	// or one letter followed by one blank (a worktree change, " M") or
@@ -77,8 +77,8 @@ var (
 	longStatusRe = lazyRE(`^\s*(?:On branch \S+|HEAD detached (?:at|from) \S+)\s*\n\s*(?:Your branch |Changes |Untracked files|nothing to commit|All conflicts|You have unmerged|Unmerged paths)`)
 	// pushRefRe is a ref update git push printed.
 	pushRefRe    = lazyRE(rulebook.Pattern("facts.push-ref"))
-	pushToRe     = lazyRE(`(?m)^\s*To (\S+)\s*$`)
-	pushRejectRe = lazyRE(`(?m)\[(?:rejected|remote rejected)\]|^error: failed to push|^fatal: `)
+	pushToRe     = lazyRE(rulebook.Pattern("facts.push-to"))
+	pushRejectRe = lazyRE(rulebook.Pattern("facts.push-reject"))
 )
 
 // result reads one tool result.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A numbered procedure is a request (often a slash command's expanded
@@ -14,8 +15,8 @@ import (
 // clipped quote of the request hides.
 
 var (
-	stepRe      = lazyRE(`^(\s*)(?:\*\*)?(\d{1,2})[.)](?:\*\*)?\s+(\S.*)$`)
-	headingRe   = lazyRE(`^\s*#{1,6}\s`)
+	stepRe      = lazyRE(rulebook.Pattern("conversation.step"))
+	headingRe   = lazyRE(rulebook.Pattern("conversation.heading"))
 	backtickRe  = lazyRE("`([^`\n]+)`")
 	stepFileRe  = lazyRE(`[\w.-]*[\w-]\.[A-Za-z]{1,5}$`)
 	placeholder = lazyRE(`^[\[<{]`)

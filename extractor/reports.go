@@ -35,7 +35,7 @@ var (
 	// figureRe is a figure worth keeping: a count with its unit, a ratio,
 	// a number of two digits or more (a lone "1" in "Option 1" is not).
 	figureRe  = screened(`(?i)\d{2,}|\d+\.\d+|\d+\s*(?:tests?|pages?|files?|errors?|warnings?|passed|failed|findings?|%|×|ms\b)`, mayFigure)
-	tableRule = lazyRE(`^\|?\s*:?-{2,}`)
+	tableRule = lazyRE(rulebook.Pattern("conversation.table-rule"))
 )
 
 // keyLines reads the assistant's last long reports in the main thread —

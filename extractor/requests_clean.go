@@ -12,7 +12,7 @@ var (
 	// ("/exit", "/clear", "/add file.go"), not a request. The commands
 	// whose argument is a request (/ask, /code, /architect) keep it.
 	slashCommandRe = lazyRE(rulebook.Pattern("conversation.slash-command"))
-	requestCommand = lazyRE(`^/(?:ask|code|architect|plan|agent)\s+`)
+	requestCommand = lazyRE(rulebook.Pattern("conversation.request-command"))
 	trivialWords   = vocabulary("conversation.trivial-words")
 )
 
@@ -128,8 +128,8 @@ func trivialRequest(s string) bool {
 }
 
 var (
-	pickRe       = lazyRE(`(?i)^\s*(?:(?:it'?s|it is|(?:i'?d|i would|i'?ll|i will|let'?s|we'?ll)?\s*(?:go\s+(?:with|for)|do|pick|choose|prefer|take|use)|option|answer:?|definitely|probably)\s+)?(?:options?\s+)?\(?([a-h1-9])\)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?\s*[.!]?\s*(?:please)?[.!]?\s*$`)
-	optionLineRe = lazyRE(`(?im)^\s*(?:[-*]\s*)?(?:\*\*)?(?:option\s+)?\(?([a-h1-9])[).:]\)?(?:\*\*)?\s+(.+)$`)
+	pickRe       = lazyRE(rulebook.Pattern("conversation.pick"))
+	optionLineRe = lazyRE(rulebook.Pattern("conversation.option-line"))
 )
 
 // resolvePick resolves an option pick ("(a) and (c)", "option 2", "b",

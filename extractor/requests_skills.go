@@ -23,7 +23,7 @@ var (
 	// frontNameRe and frontDescRe read a skill file's name and
 	// description from its front matter, as a tool printed it.
 	frontNameRe = lazyRE(rulebook.Pattern("conversation.front-name"))
-	frontDescRe = lazyRE(`(?m)^description:\s*["']?([^\n]+?)["']?\s*$`)
+	frontDescRe = lazyRE(rulebook.Pattern("conversation.front-desc"))
 )
 
 // skillMention is the skill a request names, and the words after it;

@@ -249,7 +249,7 @@ func consolePath(sum string) string {
 }
 
 var (
-	heredocWriteRe = lazyRE(`(?m)(?:^|[;&|]\s*)(?:cat|tee(?: -a)?)\s+(?:>>?\s*)?([^\s<>|;&'"]+)\s*<<-?\s*['"]?\w+|(?:^|[;&|]\s*)cat\s+<<-?\s*['"]?\w+['"]?\s*>>?\s*([^\s<>|;&'"]+)`)
+	heredocWriteRe = lazyRE(rulebook.Pattern("facts.heredoc-write"))
 	sweEditRe      = lazyRE(`^edit\s+\d+:\d+`)
 )
 
@@ -390,7 +390,7 @@ func patchText(raw json.RawMessage) string {
 	return ""
 }
 
-var patchHeaderRe = lazyRE(`(?m)^(?:\*\*\* (?:Update|Add|Delete) File: (.+?)|\*\*\* Move to: (.+?)|\+\+\+ (?:b/)?(.+?))\s*$`)
+var patchHeaderRe = lazyRE(rulebook.Pattern("facts.patch-header"))
 
 // patchFiles lists the files a patch (Codex apply_patch or unified diff)
 // changes.
@@ -502,7 +502,7 @@ func (p *pairing) settle(r handoff.ToolResult) (*callInfo, bool) {
 	return call, true
 }
 
-var sessionRe = lazyRE(`Process running with session ID (\d+)`)
+var sessionRe = lazyRE(rulebook.Pattern("facts.session"))
 
 // continuation reports a result of a write_stdin call. The parser puts a
 // process's final status and output on the exec_command that started it,

@@ -188,6 +188,27 @@ func conversationPatterns() []Rule {
 			Counter:  []string{"Clearing it on start fixes this. Should I do that?"},
 		},
 		{
+			ID: "conversation.question-end", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches text that ends on a question mark (bold or not), so the last words are read as a question.",
+			Pattern:  `\?\s*(?:\*\*)?\s*$`,
+			Examples: []string{"Clearing it on start fixes this. Should I do that?", "Kannst du bitte die Tests für den Parser reparieren?"},
+			Counter:  []string{"I will now execute the commit with this message."},
+		},
+		{
+			ID: "conversation.list-item", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches the marker that opens a list item: a bullet, a number or a letter.",
+			Pattern:  `^(?:[-*•]|\d+[.)]|[a-h][.)])\s+`,
+			Examples: []string{"-        return int(x / y)", "- Phase 2: simplify the context loader ⏳ PENDING"},
+			Counter:  []string{"I will now execute the commit with this message."},
+		},
+		{
+			ID: "conversation.local-output", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches Claude Code's local command output block (stdout or stderr) and its text.",
+			Pattern:  `(?s)<local-command-(stdout|stderr)>(.*?)(?:</local-command-(?:stdout|stderr)>|$)`,
+			Examples: []string{"<local-command-stdout>done</local-command-stdout>", "<local-command-stdout></local-command-stdout>"},
+			Counter:  []string{"Please fix the cloud filter in the list command now", "API error then full context, recovery command named"},
+		},
+		{
 			ID: "conversation.deferred", Layer: LayerConversation, Kind: KindPattern,
 			Purpose:  "Opens the part of a request the person put off to the next session: \"next time: …\", \"next session, …\", \"nächstes Mal: …\", \"la prochaine fois : …\", \"la próxima vez: …\".",
 			Pattern:  `(?i)\b(?:next (?:time|session)|(?:beim |in der )?nächste[ns]? (?:mal|sitzung|session)|la prochaine (?:fois|session)|la próxima (?:vez|sesión))\s*[:—–,]\s*`,
@@ -349,6 +370,20 @@ func conversationPatterns() []Rule {
 			Counter:  []string{"exports only 2 schemas", "unverified claim"},
 		},
 		{
+			ID: "conversation.step", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a numbered step of a procedure, its indent, number and text.",
+			Pattern:  `^(\s*)(?:\*\*)?(\d{1,2})[.)](?:\*\*)?\s+(\S.*)$`,
+			Examples: []string{"3. **Confirm** with the commit hash.", "2. **Commit a checkpoint**:"},
+			Counter:  []string{"a question put to the person comes before a procedure step"},
+		},
+		{
+			ID: "conversation.heading", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a markdown heading, which ends a procedure's list of steps.",
+			Pattern:  `^\s*#{1,6}\s`,
+			Examples: []string{"# Checkpoint", "## Format"},
+			Counter:  []string{"a question put to the person comes before a procedure step"},
+		},
+		{
 			ID: "conversation.verdict", Layer: LayerConversation, Kind: KindPattern,
 			Purpose:  "Marks a line that says how something went or stands.",
 			Pattern:  `(?i)✅|❌|⚠|✔|✗|✘|🔴|🟢|\b(?:pass(?:es|ed|ing)?|fail(?:s|ed|ing|ure)?|compiles?|compiled|builds?|built|works?|working|broken|error|errors|crash(?:es|ed)?|fixed|resolved|done|complete[d]?|verified|implemented|not (?:yet )?(?:implemented|working|done|run|tested|verified)|missing|todo|blocked|stub)\b`,
@@ -361,6 +396,13 @@ func conversationPatterns() []Rule {
 			Pattern:  `(?i)🎯|\b(?:next|remaining|still (?:need|needs|to)|left to|todo|priority|pending|to be done)\b`,
 			Examples: []string{"- Phase 2: simplify the context loader ⏳ PENDING", "Next time: migrate the config loader to TOML files"},
 			Counter:  []string{"<local-command-stdout>done</local-command-stdout>", "Something is still broken somewhere in the pipeline."},
+		},
+		{
+			ID: "conversation.table-rule", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a markdown table's separator row, which carries no words of a report.",
+			Pattern:  `^\|?\s*:?-{2,}`,
+			Examples: []string{"--- FAIL: TestClient_RespectsLimit (2.41s)", "--- FAIL: TestBar/sub (0.00s)"},
+			Counter:  []string{"- Matrix multiplication: 3.54× vs cuBLAS"},
 		},
 		{
 			ID: "conversation.versioned-file", Layer: LayerConversation, Kind: KindPattern,
@@ -377,6 +419,13 @@ func conversationPatterns() []Rule {
 			Counter:  []string{"Clearing it on start fixes this. Should I do that?"},
 		},
 		{
+			ID: "conversation.request-command", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches an Aider-style request command whose argument is the request (/ask, /code, /architect, /plan, /agent).",
+			Pattern:  `^/(?:ask|code|architect|plan|agent)\s+`,
+			Examples: []string{"/ask why does the build fail"},
+			Counter:  []string{"claude-code/vsla-5f8cbb78-sidechain-532lines.jsonl", "codex/ship-codex0.114-subagent-fork-coverage.jsonl"},
+		},
+		{
 			ID: "conversation.command-name", Layer: LayerConversation, Kind: KindPattern,
 			Purpose:  "Finds the slash command a harness records a person running (Claude Code: <command-name>/create-checkpoint</command-name>, with <command-args>).",
 			Pattern:  `<command-name>\s*(/[^<\s]+)\s*</command-name>`,
@@ -389,6 +438,20 @@ func conversationPatterns() []Rule {
 			Pattern:  `(?s)<command-args>(.*?)</command-args>`,
 			Examples: []string{"<command-args></command-args>", "<command-args>create TODO app by Next.js</command-args>"},
 			Counter:  []string{"Please fix the cloud filter in the list command now", "API error then full context, recovery command named"},
+		},
+		{
+			ID: "conversation.pick", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a reply that picks one of the options the assistant offered (\"I'd go with (c)\"), and the option picked.",
+			Pattern:  `(?i)^\s*(?:(?:it'?s|it is|(?:i'?d|i would|i'?ll|i will|let'?s|we'?ll)?\s*(?:go\s+(?:with|for)|do|pick|choose|prefer|take|use)|option|answer:?|definitely|probably)\s+)?(?:options?\s+)?\(?([a-h1-9])\)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?\s*[.!]?\s*(?:please)?[.!]?\s*$`,
+			Examples: []string{"I'd go with (c).", "let's go with b"},
+			Counter:  []string{"And please keep it always in sync with the README.", "Perhaps we could do it without the wrapper script."},
+		},
+		{
+			ID: "conversation.option-line", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches an option the assistant offered as a list line (\"(a) …\", \"1. …\", \"Option B: …\"), its label and text.",
+			Pattern:  `(?im)^\s*(?:[-*]\s*)?(?:\*\*)?(?:option\s+)?\(?([a-h1-9])[).:]\)?(?:\*\*)?\s+(.+)$`,
+			Examples: []string{"1. Move sessions from files to SQLite with WAL mode.", "(a) keep the cache in memory; (c) add a TTL of 5 minutes"},
+			Counter:  []string{"explain both options to me before you try to implement one", "I don't understand the tradeoffs in the options you offered."},
 		},
 		{
 			ID: "conversation.confirm-prompt", Layer: LayerConversation, Kind: KindPattern,
@@ -501,6 +564,13 @@ func conversationPatterns() []Rule {
 			Pattern:  `(?m)^name:\s*["']?([^"'\n]+?)["']?\s*$`,
 			Examples: []string{"name: \"speckit-implement\"", "name: getspecstory  # This pushes to the PUBLIC repo"},
 			Counter:  []string{"<command-name>/implement-plan</command-name>", "src/a.ts(1,1): error TS2304: Cannot find name 'x'."},
+		},
+		{
+			ID: "conversation.front-desc", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a skill file's front-matter description.",
+			Pattern:  `(?m)^description:\s*["']?([^\n]+?)["']?\s*$`,
+			Examples: []string{"description: \"Execute the implementation plan by processing and executing all tasks defined in tasks.md\"", "description: 'Replace this with actual learnings',"},
+			Counter:  []string{",\"decision_type\":\"approach\",\"description\":\"", ",\"decision_type\":\"approach\",\"description\":"},
 		},
 	}
 }

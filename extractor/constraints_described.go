@@ -26,7 +26,7 @@ const describedAdverb = `(?:\w+ly\s+|still\s+|just\s+|already\s+|also\s+|now\s+)
 var describedKeptRe = lazyRE(rulebook.Pattern("conversation.described-kept"))
 
 // toRe opens the rest of a sentence with "to".
-var toRe = lazyRE(`^\s+to\b`)
+var toRe = lazyRE(rulebook.Pattern("conversation.to-rest"))
 
 // quotedRe is a span of quoted text: an error message, a log line, a
 // line of a document the person cites. A quote the person did not close
@@ -35,7 +35,7 @@ var quotedRe = lazyRE(rulebook.Pattern("conversation.quoted"))
 
 // quotedRuleRe opens a quote that is itself a rule ("I said "never push""):
 // the person quoting their own instruction.
-var quotedRuleRe = lazyRE(`(?i)^["“«„]\s*(?:don'?t|do not|never|always|make sure|avoid|please)\b`)
+var quotedRuleRe = lazyRE(rulebook.Pattern("conversation.quoted-rule"))
 
 // ruleWords is sent with what carries a constraint word without setting
 // a rule masked: notRuleRe's phrases, then withoutDescriptions. The

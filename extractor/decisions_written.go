@@ -36,7 +36,7 @@ var (
 	writtenAltsRe      = lazyRE(rulebook.Pattern("decisions.written-alts"))
 	// heredocRe is a shell command that writes a file from a here-document:
 	// `cat > path <<'EOF'` or `cat <<'EOF' > path`, the body up to EOF.
-	heredocRe = lazyRE(`(?s)\b(?:cat|tee)\s+(?:>>?\s*([^\s<>|;&]+)\s+<<-?\s*['"]?(\w+)['"]?|<<-?\s*['"]?(\w+)['"]?\s*>>?\s*([^\s<>|;&]+))[^\n]*\n(.*?)\n[ \t]*(?:EOF|END|MD|DOC|EOT|\w+)[ \t]*(?:\n|$)`)
+	heredocRe = lazyRE(rulebook.Pattern("decisions.heredoc"))
 )
 
 // writtenEntry is one decision read from a written file.

@@ -177,7 +177,7 @@ func (s *fileSet) addResult(c *callInfo, content string) {
 }
 
 var (
-	searchBlockRe = lazyRE("(?m)^([^\\s`][^\\n]*?)\\s*\\n```[\\w+-]*\\s*\\n<<<<<<< SEARCH")
+	searchBlockRe = lazyRE(rulebook.Pattern("facts.search-block"))
 	appliedEditRe = lazyRE(rulebook.Pattern("facts.applied-edit"))
 )
 

@@ -43,7 +43,7 @@ func submittedPatch(main []handoff.Message) []string {
 
 var (
 	localOutputRe = lazyRE(rulebook.Pattern("conversation.local-output"))
-	ansiRe        = lazyRE(`\x1b\[[0-9;?]*[A-Za-z]`)
+	ansiRe        = lazyRE(rulebook.Pattern("text.ansi"))
 )
 
 // commandsAfter returns the harness commands the person ran after message

@@ -19,7 +19,7 @@ var (
 	// words whose name says it resumes, recovers or restores a session
 	// ("/recover-from-checkpoint", "/resume"): the way back the session
 	// itself set up.
-	resumeCommandRe = lazyRE("`(/[a-z][\\w:-]*(?:recover|resume|restore|reload|continue|checkpoint)[\\w:-]*|/(?:recover|resume|restore|reload|continue)[\\w:-]*)(?:\\s[^`]*)?`")
+	resumeCommandRe = lazyRE(rulebook.Pattern("conversation.resume-command"))
 )
 
 // contextFullAt is the share of the context window a report must show for

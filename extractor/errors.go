@@ -118,7 +118,7 @@ func classifyError(call *callInfo, content string) string {
 }
 
 var (
-	fenceRe = lazyRE("(?s)```.*?(?:```|$)")
+	fenceRe = lazyRE(rulebook.Pattern("text.fence-block"))
 )
 
 // firstSentences returns the first n sentences of prose, code removed.

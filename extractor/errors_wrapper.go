@@ -21,7 +21,7 @@ import (
 
 // wrapperHeadRe is a harness's wrapper line: "<tool> failed[ for
 // `<command>`]: <Struct>[(<Variant>…] {".
-var wrapperHeadRe = lazyRE("^[\\w.-]+ failed(?: for `[^`\n]*`)?: ([A-Z]\\w*)((?:\\([A-Z]\\w*)*) \\{")
+var wrapperHeadRe = lazyRE(rulebook.Pattern("facts.wrapper-head"))
 
 // payloadFields are the struct fields that hold what the process or the
 // harness said, best first: the output as the terminal showed it, then

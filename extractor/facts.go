@@ -256,11 +256,11 @@ func (fp *factsPass) finish() (Facts, []string) {
 }
 
 var (
-	quotedCommandRe = lazyRE("^\x60([^\x60\n]+)\x60")
+	quotedCommandRe = lazyRE(rulebook.Pattern("facts.quoted-command"))
 	// specStoryShellRe is SpecStory's shell result: an optional
 	// description line, the command in backticks, then the output in a
 	// fence.
-	specStoryShellRe = lazyRE("(?s)^(?:[^\n\x60][^\n]*\n\\s*)?\x60([^\x60\n]+)\x60[ \t]*\n\\s*\x60\x60\x60\\w*\n(.*?)(?:\n\x60\x60\x60\\s*$|\\z)")
+	specStoryShellRe = lazyRE(rulebook.Pattern("facts.specstory-shell"))
 )
 
 // quotedCommand reads the command SpecStory writes at the head of a shell
@@ -320,7 +320,7 @@ func decodeObject(raw json.RawMessage) map[string]any {
 }
 
 var (
-	spaceRun    = lazyRE(`\s+`)
+	spaceRun    = lazyRE(rulebook.Pattern("text.space-run"))
 	leadingCd   = lazyRE(rulebook.Pattern("facts.leading-cd"))
 	trailingCut = lazyRE(`\s*(?:2>&1\s*)?(?:\|\s*(?:head|tail)(?:\s+-n)?(?:\s+-?\d+)?\s*)?$`)
 )

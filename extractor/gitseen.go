@@ -55,7 +55,7 @@ type gitSeen struct {
 }
 
 var (
-	gitCmdRe = lazyRE(`(?:^|/)git$`)
+	gitCmdRe = lazyRE(rulebook.Pattern("facts.git-program"))
 	// statusBranchRe is the first line of `git status --short --branch`.
 	statusBranchRe = lazyRE(rulebook.Pattern("facts.status-branch"))
 	aheadRe        = lazyRE(rulebook.Pattern("facts.ahead"))
@@ -64,9 +64,9 @@ var (
 	onBranchRe   = lazyRE(rulebook.Pattern("facts.on-branch"))
 	upToDateRe   = lazyRE(rulebook.Pattern("facts.up-to-date"))
 	branchAhead  = lazyRE(rulebook.Pattern("facts.branch-ahead"))
-	branchBehind = lazyRE(`^Your branch is behind '([^']+)' by (\d+) commits?`)
-	divergedRe   = lazyRE(`^Your branch and '([^']+)' have diverged`)
-	divergedNRe  = lazyRE(`^and have (\d+) and (\d+) different commits`)
+	branchBehind = lazyRE(rulebook.Pattern("facts.branch-behind"))
+	divergedRe   = lazyRE(rulebook.Pattern("facts.diverged"))
+	divergedNRe  = lazyRE(rulebook.Pattern("facts.diverged-counts"))
 	longEntryRe  = lazyRE(rulebook.Pattern("facts.long-entry"))
 	// porcelainRe is one line of `git status --short/--porcelain` with its
 	// leading blanks gone (console pastes lose them): a two-letter code,
@@ -74,7 +74,7 @@ var (
 	// two (an index change, "M ").
 	porcelainRe = lazyRE(rulebook.Pattern("facts.porcelain"))
 	// longStatusRe is output that opens as git's long status does.
-	longStatusRe = lazyRE(`^\s*(?:On branch \S+|HEAD detached (?:at|from) \S+)\s*\n\s*(?:Your branch |Changes |Untracked files|nothing to commit|All conflicts|You have unmerged|Unmerged paths)`)
+	longStatusRe = lazyRE(rulebook.Pattern("facts.long-status"))
 	// pushRefRe is a ref update git push printed.
 	pushRefRe    = lazyRE(rulebook.Pattern("facts.push-ref"))
 	pushToRe     = lazyRE(rulebook.Pattern("facts.push-to"))

@@ -390,9 +390,9 @@ var (
 	// groundPromptRe is a pasted shell command line.
 	groundPromptRe = lazyRE(rulebook.Pattern("facts.ground-prompt"))
 	// groundFenceRe is a code fence line and its info string.
-	groundFenceRe = lazyRE("^\\s{0,3}(```+|~~~+)\\s*([\\w+-]*)")
+	groundFenceRe = lazyRE(rulebook.Pattern("text.fence-line"))
 	// groundQuoteRe is a quoted span: “…”, "…" or `…`.
-	groundQuoteRe = lazyRE("“[^”]{12,}”|\"[^\"\\n]{12,}\"|`[^`\\n]{12,}`")
+	groundQuoteRe = lazyRE(rulebook.Pattern("text.ground-quote"))
 )
 
 // groundConsoleInfo are fence info strings of terminal sessions and output.

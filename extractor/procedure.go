@@ -17,7 +17,7 @@ import (
 var (
 	stepRe      = lazyRE(rulebook.Pattern("conversation.step"))
 	headingRe   = lazyRE(rulebook.Pattern("conversation.heading"))
-	backtickRe  = lazyRE("`([^`\n]+)`")
+	backtickRe  = lazyRE(rulebook.Pattern("text.code-span"))
 	stepFileRe  = lazyRE(`[\w.-]*[\w-]\.[A-Za-z]{1,5}$`)
 	placeholder = lazyRE(`^[\[<{]`)
 )

@@ -33,7 +33,7 @@ func cleanRequest(s string) string {
 // sweIssueRe is SWE-agent's task template: a preamble, the issue after
 // "ISSUE:", and the harness's standing instructions to the model after
 // "INSTRUCTIONS:" ("YOU CAN ONLY ENTER ONE COMMAND AT A TIME …").
-var sweIssueRe = lazyRE(`(?s)^[^\n]*\bissue\b[^\n]*:\s*\nISSUE:\s*\n(.+?)\n\s*INSTRUCTIONS:\s*\n`)
+var sweIssueRe = lazyRE(rulebook.Pattern("conversation.swe-issue"))
 
 // issueOnly is a task template's issue: the person's (the issue
 // author's) words, without the harness's preamble and instructions,

@@ -93,7 +93,7 @@ var (
 	cargoFailRe   = lazyRE(rulebook.Pattern("facts.cargo-fail"))
 	genericFailRe = lazyRE(rulebook.Pattern("facts.generic-fail"))
 	rspecFailRe   = lazyRE(rulebook.Pattern("facts.rspec-fail"))
-	swiftFailRe   = lazyRE(`(?m)error: -\[(\S+ \S+)\] : .*failed`)
+	swiftFailRe   = lazyRE(rulebook.Pattern("facts.swift-fail"))
 	summaryRe     = lazyRE(rulebook.Pattern("facts.summary"))
 	failSummaryRe = lazyRE(rulebook.Pattern("facts.fail-summary"))
 	zeroFailRe    = lazyRE(rulebook.Pattern("facts.zero-fail"))

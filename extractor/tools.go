@@ -250,7 +250,7 @@ func consolePath(sum string) string {
 
 var (
 	heredocWriteRe = lazyRE(rulebook.Pattern("facts.heredoc-write"))
-	sweEditRe      = lazyRE(`^edit\s+\d+:\d+`)
+	sweEditRe      = lazyRE(rulebook.Pattern("facts.swe-edit"))
 )
 
 // shellEdits lists the files a shell command writes by shape: an
@@ -361,7 +361,7 @@ func isShellBinary(s string) bool {
 	return false
 }
 
-var shellWrapRe = lazyRE(`(?s)^(?:/\S*/)?(?:bash|sh|zsh)\s+-l?c\s+(?:"(.*)"|'(.*)')\s*$`)
+var shellWrapRe = lazyRE(rulebook.Pattern("facts.shell-wrap"))
 
 // unwrapShell turns `bash -lc "<script>"` into the script.
 func unwrapShell(cmd string) string {

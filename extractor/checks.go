@@ -150,7 +150,7 @@ var (
 	// checkPassRe is a line in which a build or check says it finished
 	// well.
 	checkPassRe = lazyRE(rulebook.Pattern("facts.check-pass"))
-	fileTokenRe = lazyRE(`\w\.[A-Za-z]\w*\b`)
+	fileTokenRe = lazyRE(rulebook.Pattern("facts.pass-line-file"))
 )
 
 // checkOutcome reads a check's status and the line that says so. A chain

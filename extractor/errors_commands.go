@@ -82,7 +82,7 @@ func isWrapper(w string) bool {
 	return false
 }
 
-var wordRe = lazyRE(`^[A-Za-z][\w:-]*$`)
+var wordRe = lazyRE(rulebook.Pattern("facts.command-word"))
 
 func isWord(s string) bool { return wordRe.MatchString(s) }
 

@@ -43,7 +43,7 @@ var (
 	hedgeRe = lazyRE(rulebook.Pattern("conversation.hedge"))
 	// solvedRe is a line that reports a fix, not a problem.
 	solvedRe    = lazyRE(rulebook.Pattern("conversation.solved"))
-	lowerWordRe = lazyRE(`^[a-z][a-z0-9-]{3,}$`)
+	lowerWordRe = lazyRE(rulebook.Pattern("conversation.lower-word"))
 	// proseWriteRe is a call input that writes a notes file.
 	proseWriteRe = lazyRE(rulebook.Pattern("conversation.prose-write"))
 	// problemFixedRe is a later message saying something was fixed.

@@ -18,8 +18,8 @@ var (
 	stepRe      = lazyRE(rulebook.Pattern("conversation.step"))
 	headingRe   = lazyRE(rulebook.Pattern("conversation.heading"))
 	backtickRe  = lazyRE(rulebook.Pattern("text.code-span"))
-	stepFileRe  = lazyRE(`[\w.-]*[\w-]\.[A-Za-z]{1,5}$`)
-	placeholder = lazyRE(`^[\[<{]`)
+	stepFileRe  = lazyRE(rulebook.Pattern("conversation.step-file"))
+	placeholder = lazyRE(rulebook.Pattern("conversation.step-placeholder"))
 )
 
 // procStep is one numbered step and what shows it was done: the files it

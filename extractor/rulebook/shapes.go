@@ -183,3 +183,45 @@ func shapeRules() []Rule {
 		},
 	}
 }
+
+// wordShapeRules are small word and file-name shapes the extractor
+// tests tokens with, moved verbatim.
+func wordShapeRules() []Rule {
+	return []Rule{
+		{
+			ID: "facts.pass-line-file", Layer: LayerFacts, Kind: KindPattern,
+			Purpose:  "Matches a file name's dot and extension in a pass line, so a line that names what was built (\"Output written on paper.pdf\") is preferred over a bare \"Built target x\".",
+			Pattern:  `\w\.[A-Za-z]\w*\b`,
+			Examples: []string{"Output written on paper.pdf (25 pages, 4 bytes).", "[ 40%] Linking C shared library libvsla.so"},
+			Counter:  []string{"[100%] Built target vsla", "Build succeeded."},
+		},
+		{
+			ID: "facts.command-word", Layer: LayerFacts, Kind: KindPattern,
+			Purpose:  "Matches a word that can be a program or subcommand name (a letter, then letters, digits, _, : or -), not a path, flag or argument.",
+			Pattern:  `^[A-Za-z][\w:-]*$`,
+			Examples: []string{"git", "get-caller-identity", "test:unit"},
+			Counter:  []string{"./run.sh", "--version", "src/app.py"},
+		},
+		{
+			ID: "conversation.lower-word", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a lower-case subject of four or more letters, digits or hyphens opening a problem sentence (\"sharp is missing …\"): it names the thing, for finding later work on it.",
+			Pattern:  `^[a-z][a-z0-9-]{3,}$`,
+			Examples: []string{"sharp", "cuda-runtime"},
+			Counter:  []string{"The", "npm", "Parser"},
+		},
+		{
+			ID: "conversation.step-file", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a code span of a procedure's step that ends as a file name does (a dot and a short extension), whose base name a tool call would show.",
+			Pattern:  `[\w.-]*[\w-]\.[A-Za-z]{1,5}$`,
+			Examples: []string{"SESSION_STATUS.md", "/h/.claude/SESSION_STATUS.md"},
+			Counter:  []string{"git status", "v1.2"},
+		},
+		{
+			ID: "conversation.step-placeholder", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a token that opens with a bracket (\"[message]\", \"<file>\", \"{name}\"), a placeholder of a step, not a word a call would show.",
+			Pattern:  `^[\[<{]`,
+			Examples: []string{"[message]", "<file>", "{name}"},
+			Counter:  []string{"commit", "-m"},
+		},
+	}
+}

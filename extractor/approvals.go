@@ -6,14 +6,15 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 var (
 	// approvalRe is a short reply that approves what was just proposed.
-	approvalRe = lazyRE(`(?i)^\s*(?:yes|yep|yeah|yup|ok(?:ay)?|sure|sounds good|looks good|lgtm|perfect|great|go ahead|go for it|do it|let'?s do (?:it|that)|approved?|agreed|proceed|ship it|ja|oui|si|да)\b[^?]{0,80}$`)
+	approvalRe = lazyRE(rulebook.Pattern("conversation.approval"))
 	// proposalRe is a sentence in which the assistant proposes or asks
 	// leave to do something.
-	proposalRe = lazyRE(`(?i)\b(?:I (?:propose|suggest|recommend|'d recommend|would recommend|'d suggest|plan to|'d like to)|my recommendation|recommendation:|the plan is|here'?s (?:the|my) plan|should I|shall I|would you like me to|do you want me to|want me to|I can (?:now )?(?:either|go ahead))\b`)
+	proposalRe = lazyRE(rulebook.Pattern("conversation.proposal"))
 )
 
 // approvals finds the decisions a person made by answering: a proposal of

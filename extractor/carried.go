@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Kinds of compaction-summary section, for ranking in the prompt.
@@ -25,12 +26,12 @@ var (
 	// summaryHeadingRe is a top-level numbered heading of a compaction
 	// summary ("7. Pending Tasks:", "8. **Current Work**:"): a number at
 	// the line start, a short title, a colon.
-	summaryHeadingRe = lazyRE(`(?m)^(\d{1,2})\.\s+(?:\*\*)?([^\n:*]{3,60}?)(?:\*\*)?:(?:\*\*)?[ \t]*`)
+	summaryHeadingRe = lazyRE(rulebook.Pattern("conversation.summary-heading"))
 	// markdownHeadingRe is the same as a markdown heading ("## 7. Pending
 	// Tasks"), where the colon is optional and the title ends the line.
-	markdownHeadingRe = lazyRE(`(?m)^#{1,4}[ \t]*(\d{1,2})\.\s+(?:\*\*)?([^\n:*]{3,60}?)(?:\*\*)?:?[ \t]*$`)
+	markdownHeadingRe = lazyRE(rulebook.Pattern("conversation.markdown-heading"))
 	// stateTagRe opens a section of a Gemini <state_snapshot>.
-	stateTagRe = lazyRE(`<([a-z_]{3,40})>`)
+	stateTagRe = lazyRE(rulebook.Pattern("conversation.state-tag"))
 )
 
 // readCarried cuts a compaction summary into its sections. Claude Code's

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A check is a command that verifies the project without running its
@@ -78,11 +79,7 @@ func (l *checkLog) states(codeEdits int) []handoff.CheckState {
 // probeProgs are programs that only read or filter what a check wrote:
 // a chain's failure after them is theirs as much as the check's (a grep
 // that matched nothing exits 1).
-var probeProgs = map[string]bool{
-	"grep": true, "rg": true, "egrep": true, "tail": true, "head": true, "ls": true, "cat": true, "wc": true,
-	"find": true, "test": true, "[": true, "file": true, "stat": true, "du": true, "tee": true, "sed": true, "awk": true,
-	"open": true, "xdg-open": true,
-}
+var probeProgs = vocabulary("facts.probe-programs")
 
 // checkSegment finds the last segment of a chain that is a check: what it
 // is (kind), and whether other commands run after it (trailing), which
@@ -152,8 +149,8 @@ var (
 		[]string{"err", "failed to compile", "build fail", "compilation terminated", ": ***", "! ", "⨯ ", "fatal:"})
 	// checkPassRe is a line in which a build or check says it finished
 	// well.
-	checkPassRe = lazyRE(`(?i)(output written on|built target|linking \S+ (?:static|shared) library|build (?:succeeded|successful|complete|finished)|succeeded after|compiled successfully|successfully (?:built|compiled|tagged)|^\s*finished\b.*\btarget|\bbuilt in\b|build success|✓ (?:compiled|built|ready)|configuration file\(s\) validated|config is valid|syntax ok|no issues found|found 0 errors|all checks passed|success: no issues|\b\d+ (?:binaries|artifacts) built|\bwrote \S+\.(?:pdf|bin|exe|jar|wasm)\b|\b\d+ pages\b)`)
-	fileTokenRe = lazyRE(`\w\.[A-Za-z]\w*\b`)
+	checkPassRe = lazyRE(rulebook.Pattern("facts.check-pass"))
+	fileTokenRe = lazyRE(rulebook.Pattern("facts.pass-line-file"))
 )
 
 // checkOutcome reads a check's status and the line that says so. A chain

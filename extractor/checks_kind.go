@@ -4,10 +4,12 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // checkRedirectRe is a shell redirection with its target ("> log 2>&1").
-var checkRedirectRe = lazyRE(`\d?>>?\s*&?\S+|<\s*\S+`)
+var checkRedirectRe = lazyRE(rulebook.Pattern("facts.check-redirect"))
 
 // checkFields are a segment's words without redirections, environment
 // assignments and wrappers (sudo, timeout 60, npx).
@@ -24,7 +26,7 @@ func checkFields(seg string) []string {
 
 // scriptCheckRe is a package-script name that builds or verifies
 // ("build", "build:prod", "typecheck", "lint:fix" is not: it changes code).
-var scriptCheckRe = lazyRE(`^(build|compile|typecheck|type-check|tsc|check|check-types|lint|validate)(:[\w-]+)?$`)
+var scriptCheckRe = lazyRE(rulebook.Pattern("facts.script-check"))
 
 // checkCall is a command segment split for the check rules: the program's
 // base name, its arguments and the first of them that is not a flag.

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 var (
@@ -11,8 +12,8 @@ var (
 	// message" (also "(root-commit)", detached HEAD).
 	gitCommitRe = screened(`(?m)^\[([^\s\]]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+?)\s*$`, mayGitCommit)
 	// aiderCommitRe is Aider's auto-commit line.
-	aiderCommitRe = lazyRE(`(?m)^>?\s*Commit ([0-9a-f]{7,40}) (.+?)\s*$`)
-	switchedRe    = lazyRE(`(?m)^Switched to (?:a new )?branch '([^']+)'|^On branch (\S+)`)
+	aiderCommitRe = lazyRE(rulebook.Pattern("facts.aider-commit"))
+	switchedRe    = lazyRE(rulebook.Pattern("facts.switched"))
 )
 
 // commitLog collects the session's commits and the branch it worked on.

@@ -5,10 +5,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // constraintRe finds a person's standing instruction or preference.
-var constraintRe = lazyRE(`(?i)\b(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|keep|avoid|without|only use|use only|instead of|rather than|not \w+ but|prefer|(?:use|using|go with)\b[^.;]{1,60}\b(?:not|instead of|over)\b|ask (?:me )?before|let me know before|check with me|no need to|(?:^|please |, )stop|let(?:'?s| us) (?:not|never|always)|shouldn'?t|should not|not allowed|forbid|mustn't|important(?:ly)?|remember|mandatory|non-negotiable|off[- ]limits)\b`)
+var constraintRe = lazyRE(rulebook.Pattern("conversation.constraint"))
 
 var (
 	// notRuleRe are the phrases that carry a constraint word without
@@ -16,12 +17,12 @@ var (
 	// know or have ("I don't understand", "you simply don't have"), and a
 	// guess ("Must be a bug", "it must have been"). A sentence whose only
 	// constraint words sit in these is no constraint.
-	notRuleRe = lazyRE(`(?i)\b(?:i|we|they|he|she|it|you)\s+(?:\w+\s+)?(?:don'?t|do not|didn'?t|did not|never)\s+(?:know|understand|think|see|have|get|remember|care|feel|like|mind|want to know)\b|^\s*must (?:be|have)\b|\b(?:it|that|this|there|which) must (?:be|have)\b|\bi feel\b`)
+	notRuleRe = lazyRE(rulebook.Pattern("conversation.not-rule"))
 	// ruleTagRe is a rule of the person's instructions file named by its
 	// tag ("a <tdd_discipline> violation", "adhere to <code_style/>"):
 	// people who write CLAUDE.md/AGENTS.md in tagged sections point back
 	// at them this way. A tag name with '_' or '-' is not HTML.
-	ruleTagRe = lazyRE(`<[a-z][a-z0-9]*[_-][a-z0-9_-]*\s*/?>`)
+	ruleTagRe = lazyRE(rulebook.Pattern("conversation.rule-tag"))
 )
 
 // isConstraint reports whether a sentence of the person's states a rule or
@@ -43,7 +44,7 @@ func isConstraint(sent string) bool {
 
 // backRefRe opens a sentence with a pronoun standing for something said
 // before it.
-var backRefRe = lazyRE(`(?i)^\s*(?:that|this|it|those|these|they|das|dies|es|ça|cela|это|то)\b`)
+var backRefRe = lazyRE(rulebook.Pattern("conversation.back-ref"))
 
 // pointsBack reports whether sent is a short sentence whose subject is a
 // pronoun for something said before it: out of context it names nothing.
@@ -53,9 +54,9 @@ func pointsBack(sent string) bool {
 
 var (
 	// askRe opens a request put as a question without its question mark.
-	askRe = lazyRE(`(?i)^\s*(?:can|could|would|will) you\b`)
+	askRe = lazyRE(rulebook.Pattern("conversation.ask"))
 	// standingRuleRe is a rule that stands beyond the request it is in.
-	standingRuleRe = lazyRE(`(?i)\b(?:don'?t|do not|never|always|from now on|in future)\b`)
+	standingRuleRe = lazyRE(rulebook.Pattern("conversation.standing-rule"))
 )
 
 // constraints returns the person's constraints, standing rules first and

@@ -1,21 +1,21 @@
 package extractor
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
+)
 
 // attributiveRe is "important" before a noun ("important tasks", "of
 // important note"): it qualifies a thing the sentence is about; only
 // "important" as a predicate ("it's important to credit …", "X is
 // important", "Importantly, …") states a requirement. Group 1 is the word
 // after it.
-var attributiveRe = lazyRE(`(?i)\b(?:of\s+)?important\s+([a-z]+)\b`)
+var attributiveRe = lazyRE(rulebook.Pattern("conversation.attributive"))
 
 // predicateAfter are the words after a predicative "important": "important
 // to/that/for/because/here/now/enough/too", and "important: …" has no word.
-var predicateAfter = map[string]bool{
-	"to": true, "that": true, "for": true, "because": true, "here": true, "now": true,
-	"enough": true, "too": true, "as": true, "than": true, "and": true, "but": true, "is": true, "are": true,
-	"if": true, "when": true, "since": true, "so": true,
-}
+var predicateAfter = vocabulary("conversation.predicate-after")
 
 // withoutAttributives masks each attributive "important" in sent.
 func withoutAttributives(sent string) string {

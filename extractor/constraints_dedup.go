@@ -14,13 +14,7 @@ import (
 
 // ruleFrame are the words that frame a rule rather than say what it is
 // about: its verbs of keeping and insisting, and function words.
-var ruleFrame = map[string]bool{
-	"keep": true, "ensure": true, "make": true, "sure": true, "preserve": true, "always": true,
-	"never": true, "don't": true, "dont": true, "not": true, "must": true, "should": true, "please": true,
-	"use": true, "the": true, "and": true, "with": true, "all": true, "any": true, "that": true, "this": true,
-	"for": true, "are": true, "is": true, "it": true, "its": true, "to": true, "of": true, "in": true, "on": true,
-	"be": true, "we": true, "you": true, "our": true, "your": true, "existing": true, "also": true,
-}
+var ruleFrame = vocabulary("conversation.rule-frame")
 
 // ruleTopic is the set of a rule's topic words, each cut to its first
 // five letters, so "aligns", "aligned" and "alignment" are one.

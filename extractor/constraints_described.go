@@ -1,5 +1,7 @@
 package extractor
 
+import "github.com/handoff-cli/handoff/extractor/rulebook"
+
 // describedRe is a constraint word in a statement about a third party
 // rather than a rule for the agent: "it never modifies the semantics",
 // "a user which never ran the app", "the flag now always produces a
@@ -21,19 +23,19 @@ const describedAdverb = `(?:\w+ly\s+|still\s+|just\s+|already\s+|also\s+|now\s+)
 
 // describedKeptRe ends a described match that is a rule after all:
 // "it always has to", "never needs to" say what must be.
-var describedKeptRe = lazyRE(`(?i)\b(?:has|have|needs?)$`)
+var describedKeptRe = lazyRE(rulebook.Pattern("conversation.described-kept"))
 
 // toRe opens the rest of a sentence with "to".
-var toRe = lazyRE(`^\s+to\b`)
+var toRe = lazyRE(rulebook.Pattern("conversation.to-rest"))
 
 // quotedRe is a span of quoted text: an error message, a log line, a
 // line of a document the person cites. A quote the person did not close
 // before the sentence ends runs to its end.
-var quotedRe = lazyRE(`"[^"]*(?:"|$)|“[^”]*(?:”|$)|«[^»]*(?:»|$)|„[^“”]*(?:[“”]|$)`)
+var quotedRe = lazyRE(rulebook.Pattern("conversation.quoted"))
 
 // quotedRuleRe opens a quote that is itself a rule ("I said "never push""):
 // the person quoting their own instruction.
-var quotedRuleRe = lazyRE(`(?i)^["“«„]\s*(?:don'?t|do not|never|always|make sure|avoid|please)\b`)
+var quotedRuleRe = lazyRE(rulebook.Pattern("conversation.quoted-rule"))
 
 // ruleWords is sent with what carries a constraint word without setting
 // a rule masked: notRuleRe's phrases, then withoutDescriptions. The

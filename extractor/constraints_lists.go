@@ -2,6 +2,8 @@ package extractor
 
 import (
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 var (
@@ -9,11 +11,11 @@ var (
 	// "**Rules**", "## Requirements", "Don'ts:"): every item under it is a
 	// constraint whatever its wording ("No new dependencies", "Batch 3 is
 	// someone else's").
-	ruleListHeadRe = lazyRE(`(?i)^\s*(?:#+\s*)?(?:\*\*|__)?(?:hard |strict |ground |house |important |project |repo )?(?:constraints?|rules?|requirements?|restrictions?|guardrails?|limitations?|don'?ts|do nots?)(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*:?\s*$`)
+	ruleListHeadRe = lazyRE(rulebook.Pattern("conversation.rule-list-head"))
 	// formatLeadRe introduces the shape the answer must take ("Output ONLY
 	// concrete findings, each as:", "Reply in this format:"); the line after
 	// it is the format, and the two are one constraint.
-	formatLeadRe = lazyRE(`(?i)(?:^\s*(?:output|reply|respond|answer|return|print|report|write|give|list|format)\b.*\b(?:as|like|format|form|following)\s*:\s*$|\b(?:each|one per line|in this format|in the following format|using this format|with this format) *:\s*$)`)
+	formatLeadRe = lazyRE(rulebook.Pattern("conversation.format-lead"))
 )
 
 // listedConstraints returns the items of the lists a rule heading opens
@@ -64,7 +66,7 @@ func withFormat(sents []string, j int) (string, bool) {
 // statement's end closing it. Words people open sentences with (from,
 // let, using, return) are not keywords here: "let me know before (…)". Code sets
 // no rule even when it holds a rule word ("if (!ensure(x)) {").
-var codeLineRe = lazyRE(`^\s*(?:import|export|const|var|func|function|def|package|#include)\b[^.!?]*[;{}=]|[;{]\s*$|^\s*[}\])]`)
+var codeLineRe = lazyRE(rulebook.Pattern("conversation.code-line"))
 
 // codeLine reports a sentence that is a line of code.
 func codeLine(s string) bool {

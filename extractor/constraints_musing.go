@@ -1,5 +1,7 @@
 package extractor
 
+import "github.com/handoff-cli/handoff/extractor/rulebook"
+
 // musingRe is the person hedging about their own next move ("Maybe I
 // should try to create a local user without an Apple ID", "I wonder if we
 // could skip the cache"): a thought aloud, no rule for the agent. The
@@ -8,7 +10,7 @@ package extractor
 // hedge to the end of its clause, so a rule joined to it ("…, but never
 // push") is still read. A hedge about the agent ("maybe you should
 // always…") is a soft rule and is not matched.
-var musingRe = lazyRE(`(?i)(?:^|[,;:(—–]\s*|\b(?:and|but|so|or)\s+)(?:\W+\s*)?(?:maybe|perhaps|possibly|i wonder (?:if|whether)|i(?:'m| am| was) wondering (?:if|whether))\s+(?:i|we)\b[^;]*?(?:;|,\s*(?:but|and)\b|\bbut\b|$)`)
+var musingRe = lazyRE(rulebook.Pattern("conversation.musing"))
 
 // withoutMusings masks the person's musings about their own action in
 // sent, so that the constraint words inside them set no rule.

@@ -3,16 +3,18 @@ package extractor
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // prohibitionRe opens a sentence that forbids something ("YOU DO NOT run
 // builds or tests.", "Do NOT run mutating commands", "IMPORTANT: Never
 // push", "MUST NOT invent requirements"); group 1 is what it forbids.
-var prohibitionRe = lazyRE(`(?i)^\s*(?:\W*(?:important|note|rule)\s*:\s*)?(?:you\s+)?(?:do not|don'?t|never|must not|mustn'?t|shall not|should not|shouldn'?t)\s+(.+)$`)
+var prohibitionRe = lazyRE(rulebook.Pattern("conversation.prohibition"))
 
 // itemEndRe ends what a prohibition forbids: its reason, exception or
 // alternative follows.
-var itemEndRe = lazyRE(`\s+(?:—|–|-|\(|unless\b|because\b|instead\b|if\b|when\b|as\b)|[.;:,]\s`)
+var itemEndRe = lazyRE(rulebook.Pattern("conversation.item-end"))
 
 // prohibitionsLimit bounds the folded constraint in runes: shorter than
 // constraintLimit, since it stands for many rules at once and a small

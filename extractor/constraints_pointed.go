@@ -5,13 +5,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // instructionFileRe names the project instruction files harnesses inject
 // into a session (Codex's "# AGENTS.md instructions for …", Claude Code's
 // CLAUDE.md, Gemini CLI's GEMINI.md, Aider's CONVENTIONS.md, Cursor's
 // rules, Copilot's instructions).
-var instructionFileRe = lazyRE(`(?i)\b(?:AGENTS|CLAUDE|GEMINI|CONVENTIONS)\.md\b|\.cursorrules\b|\bcopilot-instructions\.md\b`)
+var instructionFileRe = lazyRE(rulebook.Pattern("conversation.instruction-file"))
 
 // maxPointedRules bounds the rules taken from one instructions file.
 const maxPointedRules = 6

@@ -2,6 +2,7 @@ package extractor
 
 import (
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // ruleShapeRe is a constraint put as a standing rule rather than a
@@ -38,7 +39,7 @@ func ruleShaped(text string) bool {
 
 // absoluteRe is the word of a rule without exceptions: never, always,
 // don't, let's not, must (not), forbidden, off limits.
-var absoluteRe = lazyRE(`(?i)\b(?:don'?t|do not|never|always|must(?:n'?t| not)?|shall not|let(?:'?s| us) not|forbidden|not allowed|off[- ]limits)\b`)
+var absoluteRe = lazyRE(rulebook.Pattern("conversation.absolute"))
 
 // ruleShape reads a constraint's words (ruleWords) once for both tests:
 // shaped, it reads as a standing rule; absolute, it is a rule that admits

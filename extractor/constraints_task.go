@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A constraint states a rule that holds beyond the task in hand ("don't
@@ -19,16 +20,11 @@ import (
 // taskOpenRe opens a sentence that asks for work: "please", "kindly",
 // "let's" or "let us", after an acknowledgement or "now", and the verb
 // after it (group 1).
-var taskOpenRe = lazyRE(`(?i)^\W*(?:(?:ok(?:ay)?|so|and|now|great|good|thanks|then)\W+)*(?:please|pls|kindly|let'?s|let us)\W+(?:(?:now|also|just|then|first|next|go ahead and)\W+)*([\p{L}'’]+)`)
+var taskOpenRe = lazyRE(rulebook.Pattern("conversation.task-open"))
 
 // ruleVerbs are the verbs a rule opens with after "please" or "let's":
 // "please don't …", "let's never …", "please keep …", "please use …".
-var ruleVerbs = map[string]bool{
-	"don't": true, "don’t": true, "dont": true, "do": true, "never": true, "always": true, "not": true, "no": true,
-	"keep": true, "avoid": true, "stop": true, "only": true, "use": true, "prefer": true, "remember": true,
-	"ask": true, "check": true, "leave": true, "preserve": true, "stick": true, "follow": true, "refrain": true,
-	"respect": true, "stay": true, "note": true,
-}
+var ruleVerbs = vocabulary("conversation.rule-verbs")
 
 // asksForTask reports a sentence that opens by asking for a piece of
 // work ("Please move …", "let's decide …") rather than with a rule
@@ -87,7 +83,7 @@ func withoutQuotedEchoes(cons []handoff.Constraint, shown ...string) []handoff.C
 // ruleOpenRe opens a sentence with a rule, after an acknowledgement or
 // a filler: "Don't …", "wait — never …", "Please keep …", "Ask me
 // before …", "Only ofx.py …".
-var ruleOpenRe = lazyRE(`(?i)^\W*(?:(?:ok(?:ay)?|so|and|also|but|wait|actually|please|pls|just|again|remember|important)\W+)*(?:don'?t|don’t|dont|do not|never|always|must|mustn'?t|keep|avoid|only|use|prefer|ask|make sure|ensure|no|not|stop|leave|preserve|stick|follow|check with|let me know|from now on|in future)\b`)
+var ruleOpenRe = lazyRE(rulebook.Pattern("conversation.rule-open"))
 
 // opensWithRule reports a sentence whose first words state a rule rather
 // than ask for a task.

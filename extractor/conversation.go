@@ -245,7 +245,7 @@ func goalAndLatest(reqs []handoff.Request, summaryGoal string, main []handoff.Me
 }
 
 // markdownLinkRe is a markdown link: [text](target).
-var markdownLinkRe = lazyRE(`\[([^\]\n]{1,200})\]\(([^)\s]{1,400})\)`)
+var markdownLinkRe = lazyRE(rulebook.Pattern("conversation.markdown-link"))
 
 // tidyText makes the assistant's text cheaper to quote without losing
 // anything: a markdown link to a file becomes the file's path, and paths

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // questionCalls finds calls that put questions to the person, by shape: an
@@ -104,4 +105,4 @@ func answerText(content string) string {
 }
 
 // answerPairRe is one "question"="answer" pair of a Claude Code answer.
-var answerPairRe = lazyRE(`"((?:[^"\\]|\\.)*)"="((?:[^"\\]|\\.)*)"`)
+var answerPairRe = lazyRE(rulebook.Pattern("conversation.answer-pair"))

@@ -2,11 +2,13 @@ package extractor
 
 import (
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // bareLetsNotRe is "let's not <verb>" with nothing after the verb ("OK,
 // good start, but let's not rush."): a tone, not a choice of anything.
-var bareLetsNotRe = lazyRE(`(?i)\blet'?s\s+not\s+[\p{L}-]+[\s.!,]*$`)
+var bareLetsNotRe = lazyRE(rulebook.Pattern("decisions.bare-lets-not"))
 
 // answerIsChoice reports whether a person's reply to an option question
 // (answers holds the question and, when the tool listed them, "(options:

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A hedged claim is not a settled choice. "`X = 3` appears to be the
@@ -23,7 +24,7 @@ var hedgedRe = lazyRE(`(?i)\b(?:appears?|appeared|seems?|seemed|seemingly|appare
 	`|\bI (?:think|believe|guess|suspect|assume)\b.*\b(?:could|might|may|should work)\b`)
 
 // claimConfirmRe is a word that settles a claim: the session checked it.
-var claimConfirmRe = lazyRE(`(?i)\b(?:confirm(?:s|ed|ing)?|verified|verifies|proven|proved|is indeed|are indeed|definitely|definitively|established|settled|works|worked|passes|passed)\b`)
+var claimConfirmRe = lazyRE(rulebook.Pattern("decisions.claim-confirm"))
 
 // hedgedClaim reports whether the clauses of a sentence that choose are
 // all hedged: the main claim is a guess. A hedge in the reason ("I'll use

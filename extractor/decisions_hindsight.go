@@ -1,6 +1,10 @@
 package extractor
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
+)
 
 // Hindsight is not a decision. "I should have used ripgrep rather than
 // the Task tool", "we shouldn't have pinned it", "it would have been
@@ -36,11 +40,11 @@ const pastParticiple = `(?:\w+ed|been|done|gone|made|taken|written|run|known|see
 
 // hindsightAllRe is an adverbial that puts the whole sentence in
 // hindsight: "In hindsight, choosing X over Y was overkill".
-var hindsightAllRe = lazyRE(`(?i)\b(?:in hindsight|in retrospect|with hindsight|rétrospectivement|im nachhinein|en retrospectiva)\b`)
+var hindsightAllRe = lazyRE(rulebook.Pattern("decisions.hindsight-all"))
 
 // clauseBreakRe splits a sentence into clauses: punctuation, a spaced
 // dash, or a conjunction that opens a new main clause.
-var clauseBreakRe = lazyRE(`(?i)[,;:]\s+|\s+[—–-]\s+|\s+(?:so|but|and now|now|therefore|hence|then)\s+`)
+var clauseBreakRe = lazyRE(rulebook.Pattern("decisions.clause-break"))
 
 // hindsightOnly reports whether a sentence chooses only in hindsight: it
 // has a counterfactual clause, and without its counterfactual clauses it

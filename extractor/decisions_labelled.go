@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Decisions the assistant numbered in its own words. A design session
@@ -19,12 +20,12 @@ import (
 // mark, bold, then "D<n>", "ADR-<n>" or "Decision", then a separator
 // (":", a dash, or the bold's close) and the decision itself. "D<n>" must
 // be upper case in prose, where "d3" is more likely a name than a label.
-var labelledDecisionRe = lazyRE(`^(?:[-*+]\s+)?(?:\*\*)?(D\d{1,2}|(?i:adr[- ]?\d{1,4}|decision(?:\s+\d{1,3})?))(?:(?:\*\*)?\s*[:—–]\s*(?:\*\*)?|\s+[-—–]\s+|\*\*\s+)\s*(\S.{2,})$`)
+var labelledDecisionRe = lazyRE(rulebook.Pattern("decisions.labelled-decision"))
 
 // aboutLabelRe is a body that goes on talking about the label instead of
 // stating a decision: "**D9** is now purely machine identity", "**D6**
 // recorded", "D5 and D7 stay".
-var aboutLabelRe = lazyRE(`^(?:is|was|are|were|has|had|have|now|still|already|also|and|or|but|which|that|then|so|stays?|remains?|says|said|covers|records?|recorded|captures?|captured|holds|landed|needs|moved|changed|updated|added|removed|(?:to|in|on|with|from|of|for)\b)\b`)
+var aboutLabelRe = lazyRE(rulebook.Pattern("decisions.about-label"))
 
 // decisionLabel is the key a label is compared by: "adr 3", "ADR-3" and
 // "ADR3" are one label; a bare "Decision" is no label at all.

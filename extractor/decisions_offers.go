@@ -1,5 +1,7 @@
 package extractor
 
+import "github.com/handoff-cli/handoff/extractor/rulebook"
+
 // An offer to show, explain or look is no proposal of a choice: "Should
 // I show you the uncommitted changes?", "Want me to check the logs
 // first?". The person's "Sure" lets the assistant look; it settles
@@ -31,7 +33,7 @@ func offersOnly(line string) bool {
 // interjectionRe is an opening exclamation of one or two words
 // ("Perfect! ", "Got it! "): tone, not part of what was proposed. Only
 // "!": "Use pgx. Want me to do that?" opens with the proposal itself.
-var interjectionRe = lazyRE(`^[\p{L}'’]+(?:\s+[\p{L}'’]+)?!\s+`)
+var interjectionRe = lazyRE(rulebook.Pattern("decisions.interjection"))
 
 // trimInterjection drops an opening exclamation from a proposal.
 func trimInterjection(p string) string {

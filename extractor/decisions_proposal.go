@@ -2,6 +2,8 @@ package extractor
 
 import (
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A proposal the person approved often carries its choice as a table or
@@ -12,12 +14,12 @@ import (
 // GITHUB_TOKEN; …", "Remove these: trailing-whitespace, end-of-file-fixer".
 
 var (
-	tableRowRe = lazyRE(`^\|.*\|$`)
-	tableSepRe = lazyRE(`^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$`)
+	tableRowRe = lazyRE(rulebook.Pattern("decisions.table-row"))
+	tableSepRe = lazyRE(rulebook.Pattern("decisions.table-sep"))
 	// configItemRe is a config list entry, commented out or not:
 	// "-   id: check-yaml", "# - id: end-of-file-fixer", "- run: make".
-	configItemRe  = lazyRE(`^#?\s*-\s+[\w.-]+:\s*(\S.*)$`)
-	headingMarkRe = lazyRE(`^#{1,6}\s+`)
+	configItemRe  = lazyRE(rulebook.Pattern("decisions.config-item"))
+	headingMarkRe = lazyRE(rulebook.Pattern("decisions.heading-mark"))
 )
 
 // compactProposal joins a proposal's lines into one: table rows become

@@ -3,6 +3,8 @@ package extractor
 import (
 	"slices"
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A choice said twice is listed once, in its newest words. An agent
@@ -24,7 +26,7 @@ const restateJaccard = 0.8
 
 // openingSpanRe is a code span that opens a sentence, after a list mark,
 // emphasis or a quote: the subject the sentence is about.
-var openingSpanRe = lazyRE("^[\\s*>•\"“'-]*`([^`\n]+)`")
+var openingSpanRe = lazyRE(rulebook.Pattern("decisions.opening-span"))
 
 // restates reports whether candidate c chooses what old chose.
 func restates(c, old candidate) bool {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A change that was tried and then undone is a decision too: "X tried
@@ -17,18 +18,18 @@ const revertEpisode = 4 // messages within which a report describes the same rev
 var (
 	// gitRevertLineRe is the line `git revert` prints for the commit it
 	// made: `[main bcb5223] Revert "refactor: Consolidate …"`.
-	gitRevertLineRe = lazyRE(`(?m)^\s*\[[^\]\n]+\]\s+Revert\s+"(.+)"\s*$`)
+	gitRevertLineRe = lazyRE(rulebook.Pattern("decisions.git-revert-line"))
 	// conventionalRe is a commit subject's type prefix ("feat(ui): ").
-	conventionalRe = lazyRE(`^[a-z]+(?:\([^)]*\))?!?:\s*`)
+	conventionalRe = lazyRE(rulebook.Pattern("decisions.conventional"))
 	// revertedWordRe marks a message that reports a revert.
-	revertedWordRe = lazyRE(`(?i)\b(?:reverted|rolled back|undid|undone)\b`)
+	revertedWordRe = lazyRE(rulebook.Pattern("decisions.reverted-word"))
 	// goneRe is what the report says is gone: "the LibraryPaths dataclass
 	// is gone", "the retry wrapper has been removed".
-	goneRe = lazyRE(`(?i)(?:^|[,;:]\s*|\bbut\s+)(?:the\s+)?([^,;:.!?]{3,80}?)\s+(?:is|are|has been|have been|was|were)\s+(?:now\s+)?(?:gone|removed|reverted|undone|rolled back)\b`)
+	goneRe = lazyRE(rulebook.Pattern("decisions.gone"))
 	// triedRe is "tried X, reverted" / "tried X but rolled it back".
-	triedRe = lazyRE(`(?i)\btried\s+(.{3,80}?)(?:,\s*|\s+and\s+|\s+but\s+)(?:then\s+)?(?:reverted|rolled (?:it |that )?back|undid)`)
+	triedRe = lazyRE(rulebook.Pattern("decisions.tried"))
 	// revertAskRe is the person asking for a revert.
-	revertAskRe = lazyRE(`(?i)\b(?:revert|undo|roll (?:it |that )?back|back (?:it |that )?out)\b`)
+	revertAskRe = lazyRE(rulebook.Pattern("decisions.revert-ask"))
 )
 
 // revertTracker finds tried-and-reverted changes as the messages go by.

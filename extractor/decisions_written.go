@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Decisions an agent wrote down in a file rather than said: a research or
@@ -20,22 +21,22 @@ const (
 var (
 	// decisionTitleRe is a heading or label that is itself one decision:
 	// "### Decision: Use X", "D2: keep Y", "**Decision**: Z", "ADR-003: W".
-	decisionTitleRe = lazyRE(`(?i)^(?:#{1,6}\s*)?(?:[-*+]\s+)?(?:\*\*)?(decision|d\d{1,2}|adr[- ]?\d{1,4})(?:\*\*)?(?:\s*[:—–]|\s+-)\s*(?:\*\*)?\s*(.{3,})$`)
+	decisionTitleRe = lazyRE(rulebook.Pattern("decisions.decision-title"))
 	// decisionsHeadingRe is a heading whose section lists decisions: its
 	// words are decisions, optionally qualified ("Key Architectural
 	// Decisions", "Design decisions made"), or a bare "Design",
 	// "Architecture", "Approach" heading. "Decision Tree" or "Decision
 	// Capture System" names a thing, not a list of choices.
-	decisionsHeadingRe = lazyRE(`(?i)^(?:\d{1,2}[.)]?\s*)?(?:(?:(?:key|main|major|important|architectur\w*|design|technical|technology|tech|implementation|recent|core|our|the|made|chosen|final|accepted)\s+)*decisions?(?:\s+made|\s+log|\s+record)?|(?:(?:the|our|chosen|final|proposed|selected|overall)\s+)?(?:design|architecture|approach))\s*(?:\([^)]*\))?\s*:?$`)
-	altsHeadingRe      = lazyRE(`(?i)^(?:alternatives?(?: considered)?|options considered|rejected(?: options| alternatives)?)\s*:?$`)
-	writtenHeadingRe   = lazyRE(`^(#{1,6})\s+(.+?)\s*#*$`)
+	decisionsHeadingRe = lazyRE(rulebook.Pattern("decisions.decisions-heading"))
+	altsHeadingRe      = lazyRE(rulebook.Pattern("decisions.alts-heading"))
+	writtenHeadingRe   = lazyRE(rulebook.Pattern("decisions.written-heading"))
 	// writtenRationaleRe and writtenAltsRe label the lines a decision
 	// record gives its why and what it was chosen over.
-	writtenRationaleRe = lazyRE(`(?i)^(?:[-*+]\s+)?(?:\*\*)?(?:rationale|why|reason|because)(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.+)$`)
-	writtenAltsRe      = lazyRE(`(?i)^(?:[-*+]\s+)?(?:\*\*)?(?:alternatives?(?: considered)?|rejected|options considered)(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.*)$`)
+	writtenRationaleRe = lazyRE(rulebook.Pattern("decisions.written-rationale"))
+	writtenAltsRe      = lazyRE(rulebook.Pattern("decisions.written-alts"))
 	// heredocRe is a shell command that writes a file from a here-document:
 	// `cat > path <<'EOF'` or `cat <<'EOF' > path`, the body up to EOF.
-	heredocRe = lazyRE(`(?s)\b(?:cat|tee)\s+(?:>>?\s*([^\s<>|;&]+)\s+<<-?\s*['"]?(\w+)['"]?|<<-?\s*['"]?(\w+)['"]?\s*>>?\s*([^\s<>|;&]+))[^\n]*\n(.*?)\n[ \t]*(?:EOF|END|MD|DOC|EOT|\w+)[ \t]*(?:\n|$)`)
+	heredocRe = lazyRE(rulebook.Pattern("decisions.heredoc"))
 )
 
 // writtenEntry is one decision read from a written file.

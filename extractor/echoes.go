@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Tool output the assistant repeats. An assistant often quotes what a
@@ -17,7 +18,7 @@ import (
 // echoQuoteRe is a quoted span of a sentence or more: “…” or "…". Code
 // spans (`…`) are left alone: they name files and libraries the
 // assistant's own choices are about.
-var echoQuoteRe = lazyRE("“[^”]{12,}”|\"[^\"\\n]{12,}\"")
+var echoQuoteRe = lazyRE(rulebook.Pattern("text.echo-quote"))
 
 // toolEchoes strips the spans of a session's tool output from the
 // assistant's text. The folded output is built on first need: most texts

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // fileSet records modified files; list returns them in order of last
@@ -143,8 +144,8 @@ func (s *fileSet) addCall(c *callInfo) {
 var (
 	// resultEditRe finds the file a result says was written, for calls
 	// whose input does not name it (SpecStory, trimmed records).
-	resultEditRe   = lazyRE(`(?m)(?:^|\x60{3}\w*\n)(?:The file (\S+) has been (?:updated|created|written)|File created successfully at: (\S+)|\*\*(?:Update|Add|Create):? \x60([^\x60]+)\x60\*\*|(?:Updated|Wrote \d+ lines to|Created) (\S+?)(?: with \d+ additions?| \(\d+ lines?\))?$)`)
-	codexUpdatedRe = lazyRE(`(?m)^[MAD] (\S+)$`)
+	resultEditRe   = lazyRE(rulebook.Pattern("facts.result-edit"))
+	codexUpdatedRe = lazyRE(rulebook.Pattern("facts.codex-updated"))
 )
 
 // addResult records files a result says were written when its call named
@@ -176,8 +177,8 @@ func (s *fileSet) addResult(c *callInfo, content string) {
 }
 
 var (
-	searchBlockRe = lazyRE("(?m)^([^\\s`][^\\n]*?)\\s*\\n```[\\w+-]*\\s*\\n<<<<<<< SEARCH")
-	appliedEditRe = lazyRE(`(?m)^>?\s*Applied edit to (\S[^\n]*?)\s*$`)
+	searchBlockRe = lazyRE(rulebook.Pattern("facts.search-block"))
+	appliedEditRe = lazyRE(rulebook.Pattern("facts.applied-edit"))
 )
 
 // addAssistantText records Aider SEARCH/REPLACE blocks: the file name is

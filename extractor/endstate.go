@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // The stated-next patterns' shared alternatives.
@@ -21,7 +22,7 @@ const (
 var (
 	statedNextRe = lazyRE(`(?i)(?:^(?:#+\s*|\*\*)?(?:recommended |suggested |immediate |possible )?next steps?\b|\bnext steps?\s*:|\bthe next (?:step|thing) (?:is|would be|will be)\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will) (?:now|then|next)\b|\bthen I(?:'ll| will)\b|^(?:#+\s*|\*\*)?remaining(?: work| tasks| items| issues)?\b.*:|\bstill (?:need|needs) to\b|\bleft to do\b|\bto do next\b|\bshould I\b|\bshall I\b|` + offerPhrases + `|\b(?:in the )?next (?:session|time)\s*[:—–,]|\bfor the next session\b)`)
 	offeredNext  = lazyRE(`(?i)` + offerPhrases)
-	questionEnd  = lazyRE(`\?\s*(?:\*\*)?\s*$`)
+	questionEnd  = lazyRE(rulebook.Pattern("conversation.question-end"))
 )
 
 // endState reads where the session stopped.
@@ -286,6 +287,6 @@ func sentenceStart(s string, at int) int {
 	return 0
 }
 
-var listItemRe = lazyRE(`^(?:[-*•]|\d+[.)]|[a-h][.)])\s+`)
+var listItemRe = lazyRE(rulebook.Pattern("conversation.list-item"))
 
 func listItem(s string) bool { return listItemRe.MatchString(s) }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // patchLimit bounds the submitted patch lines kept: enough for a focused
@@ -41,8 +42,8 @@ func submittedPatch(main []handoff.Message) []string {
 }
 
 var (
-	localOutputRe = lazyRE(`(?s)<local-command-(stdout|stderr)>(.*?)(?:</local-command-(?:stdout|stderr)>|$)`)
-	ansiRe        = lazyRE(`\x1b\[[0-9;?]*[A-Za-z]`)
+	localOutputRe = lazyRE(rulebook.Pattern("conversation.local-output"))
+	ansiRe        = lazyRE(rulebook.Pattern("text.ansi"))
 )
 
 // commandsAfter returns the harness commands the person ran after message

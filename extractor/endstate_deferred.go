@@ -4,12 +4,13 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // deferredRe opens the part of a request the person put off to the next
 // session: "next time: …", "next session, …", "nächstes Mal: …", "la
 // prochaine fois : …", "la próxima vez: …".
-var deferredRe = lazyRE(`(?i)\b(?:next (?:time|session)|(?:beim |in der )?nächste[ns]? (?:mal|sitzung|session)|la prochaine (?:fois|session)|la próxima (?:vez|sesión))\s*[:—–,]\s*`)
+var deferredRe = lazyRE(rulebook.Pattern("conversation.deferred"))
 
 // deferredRequest is the work the person's latest request put off to the
 // next session, "" when it put off none: what they asked to be done first

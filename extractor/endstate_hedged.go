@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // hedgedFixRe is a sentence that expects a fix to work without having
@@ -11,7 +12,7 @@ import (
 // pass." Said last, it leaves the fix unverified, and a successor that
 // reads it as done builds on a guess. "should be fixed" is left out: it
 // as often says what still needs fixing.
-var hedgedFixRe = lazyRE(`(?i)\b(?:should|ought to)\s+(?:now\s+)?(?:work|pass|succeed|build|be\s+(?:working|passing|resolved))\b`)
+var hedgedFixRe = lazyRE(rulebook.Pattern("conversation.hedged-fix"))
 
 // hedgedFix returns the last sentence of the session's final assistant
 // message that expects a fix to work (hedgedFixRe), when no check passed

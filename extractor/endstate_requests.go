@@ -2,11 +2,13 @@ package extractor
 
 import (
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // placeholderRe is a harness's stand-in for content it did not keep: an
 // attachment ("[image]", "[Image #1]"), a trimmed or elided part.
-var placeholderRe = lazyRE(`\[[^\[\]\n]{1,60}\]`)
+var placeholderRe = lazyRE(rulebook.Pattern("conversation.placeholder"))
 
 // placeholderOnly reports a message that is only placeholders (an image
 // pasted without words, content a fixture trimmed): it asks for nothing
@@ -21,7 +23,7 @@ func placeholderOnly(s string) bool {
 
 // commandWordRe is a slash command as a word of its own: "/hi", "/review",
 // not a path ("/usr/bin", "src/x") nor a fraction.
-var commandWordRe = lazyRE(`^/[a-z][\w:-]*$`)
+var commandWordRe = lazyRE(rulebook.Pattern("conversation.command-word"))
 
 // invokesCommand reports a short message that only runs a slash command
 // in words ("Execute /hi", "run /deploy please"): at most three words, one

@@ -5,20 +5,21 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 var (
 	// apiErrorRe is a harness's report that a model request failed: an
 	// HTTP status from the provider's API, or the harness's own words.
-	apiErrorRe = lazyRE(`(?i)(?:^|\b)(?:api error\b|error:?\s*[45]\d\d\b|\b[45]\d\d\s*\{|invalid_request_error|overloaded_error|rate_limit_error|prompt is too long|context (?:window|length) exceeded)`)
+	apiErrorRe = lazyRE(rulebook.Pattern("conversation.api-error"))
 	// contextFullRe is a context report's figure: "201k/200k tokens (100%)";
 	// only a report that counts tokens is one.
-	contextFullRe = lazyRE(`\((\d{1,3})%\)`)
+	contextFullRe = lazyRE(rulebook.Pattern("conversation.context-full"))
 	// resumeCommandRe is a slash command in a code span of the assistant's
 	// words whose name says it resumes, recovers or restores a session
 	// ("/recover-from-checkpoint", "/resume"): the way back the session
 	// itself set up.
-	resumeCommandRe = lazyRE("`(/[a-z][\\w:-]*(?:recover|resume|restore|reload|continue|checkpoint)[\\w:-]*|/(?:recover|resume|restore|reload|continue)[\\w:-]*)(?:\\s[^`]*)?`")
+	resumeCommandRe = lazyRE(rulebook.Pattern("conversation.resume-command"))
 )
 
 // contextFullAt is the share of the context window a report must show for
@@ -74,7 +75,7 @@ func contextFigure(answer string) string {
 }
 
 // apiMessageRe is the message of a provider's JSON error body.
-var apiMessageRe = lazyRE(`"message"\s*:\s*"((?:[^"\\]|\\.){1,200})`)
+var apiMessageRe = lazyRE(rulebook.Pattern("conversation.api-message"))
 
 // harnessAPIError is an API error said short: its status and the message of
 // its JSON body ("Error: 400 … Expected `thinking` …"), not the body.
@@ -92,7 +93,7 @@ func harnessAPIError(s string) string {
 }
 
 // statusRe is an HTTP error status after "Error".
-var statusRe = lazyRE(`(?i)\b(?:api )?error:?\s*[45]\d\d\b`)
+var statusRe = lazyRE(rulebook.Pattern("conversation.status"))
 
 // resumeCommand is the slash command the assistant's last words name for
 // resuming the session, "" when they name none.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 var (
@@ -27,7 +28,7 @@ var (
 	// probeWarnRe is a search or read-only tool's own complaint about a
 	// path it was given ("grep: x: No such file or directory", "ugrep:
 	// warning: …", "wc: x: open: …").
-	probeWarnRe   = lazyRE(`(?i)^(?:grep|egrep|fgrep|rg|ugrep|ag|ack|find|fd|ls|cat|head|tail|wc|stat|file|nl|sed):\s`)
+	probeWarnRe   = lazyRE(rulebook.Pattern("facts.probe-warn"))
 	missingPathRe = gated(`(?i)(no such file or directory|cannot access|does not exist|not found|cannot find the path)`)
 	wrapperLineRe = gated(`(?i)^(?:chunk id:.*|wall time:?.*|exit code:? -?\d+|process exited with code -?\d+|process running with session id \d+|original token count:.*|total output lines:.*|output:|command exited with.*|\[?stderr\]?:?|\[?stdout\]?:?|` + "```\\w*" + `|script (?:completed|failed)|<\/?tool_use_error>)$`)
 )
@@ -88,12 +89,12 @@ func outputBody(content string) []string {
 	return lines
 }
 
-var toolErrTagRe = lazyRE(`</?tool_use_error>`)
+var toolErrTagRe = lazyRE(rulebook.Pattern("facts.tool-err-tag"))
 
 var (
 	buildErrorRe = gated(`(?i)(undefined: |cannot use |syntax error|error\[E\d+\]|error TS\d+|compilation (?:failed|terminated)|build failed|cannot find package|could not compile|does not compile|undefined reference to|no required module provides|expected ['"]?[;)}\]]|imported and not used|declared and not used|\.go:\d+:\d+: |\.\w+:\d+:\d+: (?:fatal )?error:)`)
-	buildCmdRe   = lazyRE(`(?i)(^|\s|&&|;)(go (build|vet|install)|cargo (build|check)|make(\s|$)|tsc(\s|$)|npm run build|yarn build|pnpm build|cmake --build|gcc |g\+\+ |clang |nvcc |javac |mvn (compile|package)|gradlew? build|swift build|xcodebuild(?: build)?\s)`)
-	testFailRe   = lazyRE(`(?m)(^=+ test session starts =+$|^--- FAIL: |^FAILED |^FAIL: | FAILED$|✕ |^Tests:.*\bfailed\b|AssertionError|^=+ .*\bfailed\b|\(\d+ tests? \| \d+ failed\))`)
+	buildCmdRe   = lazyRE(rulebook.Pattern("facts.build-cmd"))
+	testFailRe   = lazyRE(rulebook.Pattern("facts.test-fail"))
 )
 
 // classifyError names the class of a failure from the command and output.
@@ -117,7 +118,7 @@ func classifyError(call *callInfo, content string) string {
 }
 
 var (
-	fenceRe = lazyRE("(?s)```.*?(?:```|$)")
+	fenceRe = lazyRE(rulebook.Pattern("text.fence-block"))
 )
 
 // firstSentences returns the first n sentences of prose, code removed.

@@ -3,9 +3,11 @@ package extractor
 import (
 	"path"
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
-var segSplitRe = lazyRE(`\s*(?:&&|\|\||;|\n)\s*`)
+var segSplitRe = lazyRE(rulebook.Pattern("facts.seg-split"))
 
 // segments splits a command into its sequential parts, without those that
 // only set up the environment (cd, export, source, mkdir -p, set).
@@ -80,7 +82,7 @@ func isWrapper(w string) bool {
 	return false
 }
 
-var wordRe = lazyRE(`^[A-Za-z][\w:-]*$`)
+var wordRe = lazyRE(rulebook.Pattern("facts.command-word"))
 
 func isWord(s string) bool { return wordRe.MatchString(s) }
 
@@ -99,8 +101,8 @@ func helpOnly(cmd string) bool {
 var (
 	// hookFailedRe is a commit hook's verdict line as pre-commit prints
 	// it ("ruff.......Failed").
-	hookFailedRe = lazyRE(`(?m)\.{4,}\s*Failed\s*$`)
-	installRe    = lazyRE(`(?i)(?:^|\s)(?:pip3?|python3?\s+-m\s+pip|uv\s+pip|uv\s+tool|uv|pipx|poetry|brew|apt-get|apt|dnf|yum|apk|npm|pnpm|yarn|bun|cargo|gem|go|conda|mamba|port|choco|winget)\s+(?:install|add|get|i)\s+(.*)$`)
+	hookFailedRe = lazyRE(rulebook.Pattern("facts.hook-failed"))
+	installRe    = lazyRE(rulebook.Pattern("facts.install"))
 )
 
 // installPackages lists the packages an install command asks for, bare

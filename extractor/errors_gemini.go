@@ -2,6 +2,8 @@ package extractor
 
 import (
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Gemini CLI's shell tool frames a command's output with a header and a
@@ -22,9 +24,9 @@ import (
 // output, the footer's "Error:" scores as a failure headline on every
 // Gemini shell result.
 var (
-	gemFooterRe = lazyRE(`^(?:Error|Stderr|Stdout|Output|Signal|Background PIDs|Process Group PGID|Exit Code): (?:\((?:none|empty)\)|-?\d+)$`)
-	gemHeaderRe = lazyRE(`^(?:Command|Directory): `)
-	gemOutputRe = lazyRE(`^(?:Output|Stdout|Stderr): `)
+	gemFooterRe = lazyRE(rulebook.Pattern("facts.gem-footer"))
+	gemHeaderRe = lazyRE(rulebook.Pattern("facts.gem-header"))
+	gemOutputRe = lazyRE(rulebook.Pattern("facts.gem-output"))
 )
 
 // gemShellFramed reports content in the Gemini shell frame: it opens

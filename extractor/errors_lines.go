@@ -3,6 +3,8 @@ package extractor
 import (
 	"strings"
 	"unicode"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 var (
@@ -16,14 +18,14 @@ var (
 	// bannerLineRe is a runner's section header ("=== test session starts
 	// ===", "----- Captured stdout -----"): it frames output, it never
 	// says what went wrong.
-	bannerLineRe = lazyRE(`^[=\-_*#~]{3,}\s*[^=\-]*?\s*[=\-_*#~]{3,}$`)
+	bannerLineRe = lazyRE(rulebook.Pattern("facts.banner-line"))
 	// progressFailRe is a test runner's progress line with failures or
 	// errors in it ("tests/a_spec.py ..FE.s [ 50%]").
-	progressFailRe = lazyRE(`^\S+\s+[.sxFE]*[FE][.sxFE]*\s*(?:\[\s*\d+%\])?$`)
+	progressFailRe = lazyRE(rulebook.Pattern("facts.progress-fail"))
 	// diffMarkRe says the output holds a diff or patch, whose +/- body
 	// lines are the change's text, never the failure's.
 	diffMarkRe     = screened("(?m)^(?:```diff|@@|\\*\\*\\* Begin Patch|\\+\\+\\+ |--- a/)", mayDiffMark)
-	diffBodyLineRe = lazyRE(`^(?:[+-]$|[+-][^+-]|\+-|-\+|\+\+[^+]|--[^-])`)
+	diffBodyLineRe = lazyRE(rulebook.Pattern("facts.diff-body-line"))
 )
 
 // scoredPrefix is how much of a line lineScore reads.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // openError is an error record with what its resolution is judged by.
@@ -58,7 +59,7 @@ func errorKey(tool, command string) string {
 	return strings.ToLower(tool) + "\x00" + normalizeCommand(command)
 }
 
-var fileRefRe = lazyRE(`[\w./-]*[\w-]\.(?:go|py|rs|ts|tsx|js|jsx|c|h|cc|cpp|hpp|cu|java|kt|swift|rb|php|cs|sh|md|json|ya?ml|toml|sql|txt|css|html|vue|plist|mjs|cjs)\b`)
+var fileRefRe = lazyRE(rulebook.Pattern("facts.file-ref"))
 
 // observe records one result: a failure becomes (or repeats) an error; a
 // success resolves what it answers.
@@ -310,7 +311,7 @@ func (l *errorLog) committed(m handoff.Message) {
 	}
 }
 
-var userFailRe = lazyRE(`(?im)^(?:error\b|fatal\b|failed\b|x |✗|×)`)
+var userFailRe = lazyRE(rulebook.Pattern("facts.user-fail"))
 
 // userPasted reads a message of the person's: when it quotes the command
 // of an open error followed by output that shows no failure, the person
@@ -343,14 +344,14 @@ func (e *openError) resolve(res handoff.Resolution, ref handoff.MessageRef) {
 }
 
 var (
-	fixedSayRe      = lazyRE(`(?i)\b(fixed|works|working now|is working|now works|resolved|succeeded|succeeds now|passes now|now pass(?:es)?|(?:compiles?|compiled|builds?|built|installed|ran|completed) (?:now|successfully|fine|cleanly)|successfully (?:compiled|built|installed|ran|created|completed)|that worked|all tests pass|tests? (?:now )?pass(?:ing)?)\b`)
-	workaroundSayRe = lazyRE(`(?i)\b(instead|work ?around|worked around|alternative(?:ly)?|different approach|fall ?back|not needed|unnecessary|no need|can be ignored|safe to ignore|harmless|expected(?: since| because| —| -|,)|skip(?:ping)? (?:it|this|that)|doesn't matter|not (?:a|an) (?:problem|issue))\b`)
+	fixedSayRe      = lazyRE(rulebook.Pattern("facts.fixed-say"))
+	workaroundSayRe = lazyRE(rulebook.Pattern("facts.workaround-say"))
 	// hopeSayRe is a check still to run, not a report: "let me see if
 	// the integration works", "run it again to confirm it passes". said
 	// blanks it before looking for "works" or "fixed". ("This should fix
 	// it" stays a claim of a fix.)
-	hopeSayRe    = lazyRE(`(?i)\b(?:see|check|test|verify|confirm|ensure|make sure|whether|once|until)\b[^.!?\n]{0,60}?\b(?:works|working|fix(?:es|ed)?|resolved?s?|succeeds?|pass(?:es)?)\b`)
-	negatedSayRe = lazyRE(`(?i)\b(still (?:fail|broken|error|not)|not (?:yet )?(?:fixed|resolved|working)|isn't (?:fixed|working)|(?:didn't|doesn't|does not|did not|won't|not) work|failed again)`)
+	hopeSayRe    = lazyRE(rulebook.Pattern("facts.hope-say"))
+	negatedSayRe = lazyRE(rulebook.Pattern("facts.negated-say"))
 )
 
 // said reads an assistant turn of the main thread against the errors of

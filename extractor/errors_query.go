@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A question asked of the machine fails as its answer: `gh auth status`
@@ -20,7 +22,7 @@ import (
 // statusWords are the subcommands that ask how something stands or who
 // one is: `gh auth status`, `git status`, `npm whoami`, `kubectl auth
 // can-i`, `aws sts get-caller-identity`.
-var statusWords = []string{"status", "whoami", "can-i", "get-caller-identity"}
+var statusWords = rulebook.Words("facts.status-words")
 
 // askingCommand reports whether cmd only asks a question whose failing
 // answer is information: a status or identity subcommand run on its own
@@ -83,7 +85,7 @@ func stashProbe(segs []string) bool {
 }
 
 // blockerSayRe is a sentence saying work is held up by something.
-var blockerSayRe = lazyRE(`(?i)\b(?:blocked|blocking|blocker|cannot (?:proceed|continue|go on)|can't (?:proceed|continue|go on)|unable to (?:proceed|continue)|prevents?|bloqu\w*|blockiert)\b`)
+var blockerSayRe = lazyRE(rulebook.Pattern("facts.blocker-say"))
 
 // queryBlocked marks the open question errors that an assistant sentence
 // names (the command, or its program and subcommand: "gh auth status")

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // More evidence that settles an error: a rerun of the same file from
@@ -157,9 +158,9 @@ func chainCovers(failed, ok string) bool {
 var (
 	// blockedSayRe is a report that something could not be had: an
 	// install blocked, a package unavailable.
-	blockedSayRe = lazyRE(`(?i)\b(blocked|unavailable|not available|isn't available|(?:cannot|can't|could not|couldn't) (?:be )?install(?:ed)?|not installable|network restrictions?|no network|offline|sandbox(?:ed)?)\b`)
+	blockedSayRe = lazyRE(rulebook.Pattern("facts.blocked-say"))
 	// wentOnSayRe is how the work went on without it.
-	wentOnSayRe = lazyRE(`(?i)\b(so|instead|therefore|thus|hence|used|using|switched|fell back|falling back|in place of|rather than|without)\b`)
+	wentOnSayRe = lazyRE(rulebook.Pattern("facts.went-on-say"))
 )
 
 // laterReport reads an assistant report at any distance from an error:

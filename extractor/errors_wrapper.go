@@ -3,6 +3,8 @@ package extractor
 import (
 	"strconv"
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A harness that cannot run a command says so in its own words and dumps
@@ -19,7 +21,7 @@ import (
 
 // wrapperHeadRe is a harness's wrapper line: "<tool> failed[ for
 // `<command>`]: <Struct>[(<Variant>…] {".
-var wrapperHeadRe = lazyRE("^[\\w.-]+ failed(?: for `[^`\n]*`)?: ([A-Z]\\w*)((?:\\([A-Z]\\w*)*) \\{")
+var wrapperHeadRe = lazyRE(rulebook.Pattern("facts.wrapper-head"))
 
 // payloadFields are the struct fields that hold what the process or the
 // harness said, best first: the output as the terminal showed it, then
@@ -63,7 +65,7 @@ func harnessPayload(content string) (payload, note string) {
 }
 
 // wrapperStructRe is text that is still a debug struct, not output.
-var wrapperStructRe = lazyRE(`^[A-Z]\w*(?:\([A-Z]\w*)* \{`)
+var wrapperStructRe = lazyRE(rulebook.Pattern("facts.wrapper-struct"))
 
 // payloadText returns the first non-empty string literal of the best
 // payload field in s, unescaped.

@@ -337,7 +337,7 @@ func reportedNext(e *handoff.EndState) string {
 // namedNextRe is a line that names the next step after a label ("Next:",
 // "🎯 Next Priority Task: …", "Remaining: …"), not one that only says a
 // next step exists ("updated STATUS.md with the next priority task").
-var namedNextRe = lazyRE(`(?i)(?:🎯|\b(?:next(?: priority)?(?: steps?| tasks?)?|remaining(?: work| tasks?)?|todo|still to do)\s*(?:\*\*)?\s*[:—–])`)
+var namedNextRe = lazyRE(rulebook.Pattern("facts.named-next"))
 
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -349,11 +349,11 @@ func plural(n int, one, many string) string {
 // landsRe is a call whose purpose is to record or publish work: a commit,
 // a push, a script named for one. When such a call has no result, what
 // to check is whether it landed.
-var landsRe = lazyRE(`(?i)\bgit\s+(?:\S+\s+)*?(?:commit|push|tag)\b|\b[\w.-]*(?:commit|push)[\w.-]*\.(?:sh|py|js|ts)\b|\bgh\s+(?:pr|release)\s+create\b`)
+var landsRe = lazyRE(rulebook.Pattern("facts.lands"))
 
 // successReportRe is an assistant's closing report that the work is done
 // and working.
-var successReportRe = lazyRE(`(?i)\b(?:all (?:\d+ )?tests? (?:now )?pass|tests? (?:are |now )?(?:all )?passing|successfully (?:committed|pushed|built|installed|completed|fixed|implemented|updated|created)|(?:is|are) (?:now )?(?:fixed|resolved|working)|build (?:now )?succeeds|committed (?:as|in|to)\b)`)
+var successReportRe = lazyRE(rulebook.Pattern("facts.success-report"))
 
 // mootError reports an open error that later evidence made moot for the
 // next step: a passing test run, a commit, or the assistant's success

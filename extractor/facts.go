@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Facts are the parts of a snapshot that can be computed from the
@@ -255,11 +256,11 @@ func (fp *factsPass) finish() (Facts, []string) {
 }
 
 var (
-	quotedCommandRe = lazyRE("^\x60([^\x60\n]+)\x60")
+	quotedCommandRe = lazyRE(rulebook.Pattern("facts.quoted-command"))
 	// specStoryShellRe is SpecStory's shell result: an optional
 	// description line, the command in backticks, then the output in a
 	// fence.
-	specStoryShellRe = lazyRE("(?s)^(?:[^\n\x60][^\n]*\n\\s*)?\x60([^\x60\n]+)\x60[ \t]*\n\\s*\x60\x60\x60\\w*\n(.*?)(?:\n\x60\x60\x60\\s*$|\\z)")
+	specStoryShellRe = lazyRE(rulebook.Pattern("facts.specstory-shell"))
 )
 
 // quotedCommand reads the command SpecStory writes at the head of a shell
@@ -285,7 +286,7 @@ func specStoryShell(content string) (cmd, out string, ok bool) {
 	return m[1], m[2], true
 }
 
-var checkboxRe = lazyRE(`(?m)^\s*(?:⎿\s*)?([☐☒◼■□✓✔]|\[[ xX~]\])\s+(\S.*?)\s*$`)
+var checkboxRe = lazyRE(rulebook.Pattern("facts.checkbox"))
 
 // checkboxTasks reads a terminal-paste todo list (☐ pending, ☒ done, ◼ in
 // progress), for sessions without a plan tool; nil when text holds none.
@@ -319,8 +320,8 @@ func decodeObject(raw json.RawMessage) map[string]any {
 }
 
 var (
-	spaceRun    = lazyRE(`\s+`)
-	leadingCd   = lazyRE(`^cd\s+(?:"[^"]*"|'[^']*'|\S+)\s*(?:&&|;)\s*`)
+	spaceRun    = lazyRE(rulebook.Pattern("text.space-run"))
+	leadingCd   = lazyRE(rulebook.Pattern("facts.leading-cd"))
 	trailingCut = lazyRE(`\s*(?:2>&1\s*)?(?:\|\s*(?:head|tail)(?:\s+-n)?(?:\s+-?\d+)?\s*)?$`)
 )
 
@@ -418,8 +419,8 @@ func currentAndNext(tasks []handoff.Task) (current, next string) {
 }
 
 var (
-	wrapperBlockRe = lazyRE(`(?s)<(command-name|command-message|local-command-stdout|local-command-stderr|system-reminder|environment_context|user_instructions|user-prompt-submit-hook)>.*?</(command-name|command-message|local-command-stdout|local-command-stderr|system-reminder|environment_context|user_instructions|user-prompt-submit-hook)>`)
-	argsTagRe      = lazyRE(`</?command-args>`)
+	wrapperBlockRe = lazyRE(rulebook.Pattern("facts.wrapper-block"))
+	argsTagRe      = lazyRE(rulebook.Pattern("facts.args-tag"))
 )
 
 // userRequest returns what a person actually asked in a user message, or
@@ -439,7 +440,7 @@ func userRequest(text string) string {
 	return t
 }
 
-var primaryRequestRe = lazyRE(`(?is)primary request(?: and intent)?\**:?\**\s*(.+?)(?:\n\s*(?:\d+\.|#+)\s|\z)`)
+var primaryRequestRe = lazyRE(rulebook.Pattern("facts.primary-request"))
 
 // primaryRequest returns the "Primary Request" section of a compaction
 // summary, one line per line of the section: the summaries write it as a

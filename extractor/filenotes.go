@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Limits on file notes.
@@ -24,27 +25,27 @@ const (
 
 var (
 	// notesFileRe names the files agents keep their own notes in.
-	notesFileRe = lazyRE(`(?i)(^|[-_./])(status|decisions?|adr|todo|plan|notes|progress|roadmap|handoff|next[-_]?steps|tasks|session[-_]?status|changelog)([-_.]|$)`)
+	notesFileRe = lazyRE(rulebook.Pattern("facts.notes-file"))
 	// notesDirRe names folders of decision records.
-	notesDirRe = lazyRE(`(?i)(^|/)(adr|adrs|decisions|docs/decisions)/`)
+	notesDirRe = lazyRE(rulebook.Pattern("facts.notes-dir"))
 	// noteHeadingRe is a heading whose section a successor needs: what was
 	// decided, what stands and what is next.
-	noteHeadingRe = lazyRE(`(?i)\b(?:decision|decided|architecture|approach|design|next|todo|to do|pending|remaining|priorit|status|plan|open|issue|known|blocker|blocked|pinned|current|chose|choice|broken|incomplete|complete|done|working|progress|fail|missing|critical|problem|finding|result|goal|phase|milestone)|❌|✅|⚠|🎯|🚧`)
+	noteHeadingRe = lazyRE(rulebook.Pattern("facts.note-heading"))
 	// mdHeadingRe is a heading: markdown's, a bold line, or a label line
 	// ("NEXT:", "Status:") that heads the lines below it.
-	mdHeadingRe = lazyRE(`^#{1,6}\s+\S|^\*\*[^*]+\*\*:?\s*$|^\p{Lu}[\p{L} ]{1,30}:$`)
+	mdHeadingRe = lazyRE(rulebook.Pattern("facts.md-heading"))
 	// openStateRe says something is still to do or not working.
-	openStateRe = lazyRE(`(?i)\bnext\b|\bstatus\b|priorit|\btodo\b|remaining|pending|\bbroken\b|\bblocked\b|blocker|not (?:yet )?(?:implemented|working|done)|❌|🎯|⚠|\[ \]`)
+	openStateRe = lazyRE(rulebook.Pattern("facts.open-state"))
 	// stateLineRe is a line that carries state by itself, under any
 	// heading: a status mark, a checkbox, or a state word leading it.
-	stateLineRe = lazyRE(`^(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\*\*)?\s*(?:❌|✅|⚠|🎯|🚧|⏳|🔴|🟡|🟢|☐|☒|✔|✗|✘|\[[ xX]\]|(?i:todo|next|current(?:ly)?|broken|blocked|blockers?|done|fixed|failing|fails|pending|remaining|status|in progress|wip|incomplete|not (?:yet )?(?:implemented|working|done))\b)`)
+	stateLineRe = lazyRE(rulebook.Pattern("facts.state-line"))
 	// italicLineRe is a line set wholly in italics: a document's header or
 	// footer ("*Last Updated: …*"), never its state.
-	italicLineRe = lazyRE(`^(?:\*[^*\s][^*]*\*|_[^_\s][^_]*_)$`)
+	italicLineRe = lazyRE(rulebook.Pattern("facts.italic-line"))
 	// boilerplateRe starts a line that dates or frames a document.
-	boilerplateRe = lazyRE(`(?i)^(?:[-*]\s*)?(?:\*\*)?(?:last updated|next update|updated on|generated (?:by|on)|copyright|table of contents)\b`)
-	noteItemRe    = lazyRE(`^(?:[-*+•]\s|\d{1,2}[.)]\s)`)
-	ruleLineRe    = lazyRE(`^(?:-{3,}|\*{3,}|_{3,}|={3,})$`)
+	boilerplateRe = lazyRE(rulebook.Pattern("facts.boilerplate"))
+	noteItemRe    = lazyRE(rulebook.Pattern("facts.note-item"))
+	ruleLineRe    = lazyRE(rulebook.Pattern("facts.rule-line"))
 )
 
 // isNotesFile reports whether an agent's edit of p writes its own notes.

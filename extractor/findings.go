@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Limits on the earlier findings: key lines of the reports before the
@@ -36,15 +37,15 @@ const (
 // problem is left out: most were fixed by the reports that followed, and
 // those still open are the open errors' business (reported problems of
 // the last reports, failing commands).
-var problemLineRe = lazyRE(`(?i)❌|⚠|✗|✘|🔴|🚧|\b(?:fail(?:s|ed|ing|ure|ures)?|errors?|broken|crash(?:es|ed)?|missing|blocked|stub(?:bed|s)?|bugs?|issues?|problems?|cannot|can't|unable|doesn't|don't|isn't|aren't|not (?:yet )?(?:implemented|working|done|run|tested|verified|supported|found)|undefined|undeclared|not declared|wrong|incorrect|needs?|to be fixed|not confirmed|(?:is|are) still|left (?:is|are)|left open|still open|remains? open|haven[’']t|hasn[’']t|didn[’']t|wasn[’']t|weren[’']t|won[’']t)\b|^\[ \]`)
+var problemLineRe = lazyRE(rulebook.Pattern("conversation.problem-line"))
 
 // guessLineRe marks a line that guesses, asks or plans rather than
 // states: a hypothesis from back then is not a finding.
-var guessLineRe = lazyRE(`(?i)\?|\b(?:could|might|maybe|perhaps|probably|likely|seems?|appears?|apparently|I think|let me|let[’']s|I[’']ll|we[’']ll|I[’']m (?:now|\w+ing)|I am (?:now|\w+ing)|we should|you should|should we)\b`)
+var guessLineRe = lazyRE(rulebook.Pattern("conversation.guess-line"))
 
 // planLineRe is a line that starts with an instruction ("Verify that …",
 // "[PR] Create PR: …"): a step of a plan, not a result.
-var planLineRe = lazyRE(`(?i)^(?:\[[^\]]*\]\s*)?(?:[\w /.-]{1,40}:\s*)?(?:verify|create|add|run|install|update|implement|check|test|make|write|remove|delete|use|set up|build|fix|ensure|move|rename|configure|deploy|review|consider|try|open|start)\b`)
+var planLineRe = lazyRE(rulebook.Pattern("conversation.plan-line"))
 
 // findingLike reports whether a scored line states a result that can
 // still hold: a verdict or a figure, not a list's lead-in ("… please
@@ -131,18 +132,18 @@ func earlierFindings(main []handoff.Message, before int, shown string, seen map[
 
 // unitRe is a measurement's unit ("131 lines", "94% coverage"): a later
 // figure in the same unit replaces an older one.
-var unitRe = lazyRE(`(?i)\d\s*(%|×|ms\b|(?:lines|tests|pages|files|errors|warnings|findings|passed|failed|commits|bytes|kb|mb|gb)\b|(?:line|test|page|file|error|warning|finding|commit|byte)\b)`)
+var unitRe = lazyRE(rulebook.Pattern("conversation.unit"))
 
 // labelRe is a line's leading label ("GPU Hardware: ✅ …").
-var labelRe = lazyRE(`^([^:]{3,40}):\s`)
+var labelRe = lazyRE(rulebook.Pattern("conversation.label"))
 
 // doneRe is a change reported as made ("Removed the hard-coded names",
 // "Second refactoring (reverted)"): what was done is a finding too.
-var doneRe = lazyRE(`(?i)\b(?:added|created|removed|deleted|renamed|replaced|reverted|converted|moved|extracted|consolidated|merged|committed|pushed|installed|upgraded|downgraded|updated|migrated|refactored|wrote|written|generated|documented|switched|enabled|disabled|configured|confirmed|detected)\b`)
+var doneRe = lazyRE(rulebook.Pattern("conversation.done"))
 
 // changeArrowRe is a change written as an arrow ("`art/` → `Art/`",
 // "142 -> 126 lines"): a verdict in any language.
-var changeArrowRe = lazyRE(`\S\s*(?:→|->|⇒|=>)\s*\S`)
+var changeArrowRe = lazyRE(rulebook.Pattern("conversation.change-arrow"))
 
 // pascalRe is a PascalCase identifier of two humps or more
 // (LibraryPaths, SignalScorer), which factRe's lower camelCase misses.

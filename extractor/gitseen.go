@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // ReadGitSeen reads what the session's own git commands showed about the
@@ -54,30 +55,30 @@ type gitSeen struct {
 }
 
 var (
-	gitCmdRe = lazyRE(`(?:^|/)git$`)
+	gitCmdRe = lazyRE(rulebook.Pattern("facts.git-program"))
 	// statusBranchRe is the first line of `git status --short --branch`.
-	statusBranchRe = lazyRE(`^## (?:No commits yet on |Initial commit on )?(\S+?)(?:\.\.\.(\S+))?(?: \[(.+)\])?$`)
-	aheadRe        = lazyRE(`\bahead (\d+)`)
-	behindRe       = lazyRE(`\bbehind (\d+)`)
+	statusBranchRe = lazyRE(rulebook.Pattern("facts.status-branch"))
+	aheadRe        = lazyRE(rulebook.Pattern("facts.ahead"))
+	behindRe       = lazyRE(rulebook.Pattern("facts.behind"))
 	// Long-form status lines.
-	onBranchRe   = lazyRE(`^On branch (\S+)`)
-	upToDateRe   = lazyRE(`^Your branch is up to date with '([^']+)'`)
-	branchAhead  = lazyRE(`^Your branch is ahead of '([^']+)' by (\d+) commits?`)
-	branchBehind = lazyRE(`^Your branch is behind '([^']+)' by (\d+) commits?`)
-	divergedRe   = lazyRE(`^Your branch and '([^']+)' have diverged`)
-	divergedNRe  = lazyRE(`^and have (\d+) and (\d+) different commits`)
-	longEntryRe  = lazyRE(`^(?:modified|new file|deleted|renamed|copied|typechange|both modified|both added|both deleted|deleted by us|deleted by them|added by us|added by them):\s+(.+)$`)
+	onBranchRe   = lazyRE(rulebook.Pattern("facts.on-branch"))
+	upToDateRe   = lazyRE(rulebook.Pattern("facts.up-to-date"))
+	branchAhead  = lazyRE(rulebook.Pattern("facts.branch-ahead"))
+	branchBehind = lazyRE(rulebook.Pattern("facts.branch-behind"))
+	divergedRe   = lazyRE(rulebook.Pattern("facts.diverged"))
+	divergedNRe  = lazyRE(rulebook.Pattern("facts.diverged-counts"))
+	longEntryRe  = lazyRE(rulebook.Pattern("facts.long-entry"))
 	// porcelainRe is one line of `git status --short/--porcelain` with its
 	// leading blanks gone (console pastes lose them): a two-letter code,
 	// or one letter followed by one blank (a worktree change, " M") or
 	// two (an index change, "M ").
-	porcelainRe = lazyRE(`^([MADRCUT?!][MADRCUT?!]|[MADRCUT?!] ?) (\S.*)$`)
+	porcelainRe = lazyRE(rulebook.Pattern("facts.porcelain"))
 	// longStatusRe is output that opens as git's long status does.
-	longStatusRe = lazyRE(`^\s*(?:On branch \S+|HEAD detached (?:at|from) \S+)\s*\n\s*(?:Your branch |Changes |Untracked files|nothing to commit|All conflicts|You have unmerged|Unmerged paths)`)
+	longStatusRe = lazyRE(rulebook.Pattern("facts.long-status"))
 	// pushRefRe is a ref update git push printed.
-	pushRefRe    = lazyRE(`^\s*[+*!=-]?\s*(?:[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\[new branch\]|\[new tag\]|\[new reference\]|\[up to date\])\s+(\S+)\s+->\s+(\S+)`)
-	pushToRe     = lazyRE(`(?m)^\s*To (\S+)\s*$`)
-	pushRejectRe = lazyRE(`(?m)\[(?:rejected|remote rejected)\]|^error: failed to push|^fatal: `)
+	pushRefRe    = lazyRE(rulebook.Pattern("facts.push-ref"))
+	pushToRe     = lazyRE(rulebook.Pattern("facts.push-to"))
+	pushRejectRe = lazyRE(rulebook.Pattern("facts.push-reject"))
 )
 
 // result reads one tool result.

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Grounding: a model's record is kept only when its text is supported by
@@ -387,15 +388,15 @@ func errorSource(m handoff.Message) string {
 
 var (
 	// groundPromptRe is a pasted shell command line.
-	groundPromptRe = lazyRE(`^\s{0,3}\$ \S`)
+	groundPromptRe = lazyRE(rulebook.Pattern("facts.ground-prompt"))
 	// groundFenceRe is a code fence line and its info string.
-	groundFenceRe = lazyRE("^\\s{0,3}(```+|~~~+)\\s*([\\w+-]*)")
+	groundFenceRe = lazyRE(rulebook.Pattern("text.fence-line"))
 	// groundQuoteRe is a quoted span: “…”, "…" or `…`.
-	groundQuoteRe = lazyRE("“[^”]{12,}”|\"[^\"\\n]{12,}\"|`[^`\\n]{12,}`")
+	groundQuoteRe = lazyRE(rulebook.Pattern("text.ground-quote"))
 )
 
 // groundConsoleInfo are fence info strings of terminal sessions and output.
-var groundConsoleInfo = map[string]bool{"console": true, "shell-session": true, "terminal": true, "output": true, "log": true}
+var groundConsoleInfo = vocabulary("facts.console-fences")
 
 // minToolEcho is the shortest line or quoted span taken to repeat tool
 // output when the window's output holds it: shorter ones ("go test ./...")

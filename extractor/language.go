@@ -7,6 +7,7 @@ import (
 	"github.com/abadojack/whatlanggo"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // languageWindow is how many of the person's newest prose messages decide
@@ -49,7 +50,7 @@ func personLanguage(reqs []handoff.Request) string {
 
 // shellPromptRe is a shell prompt line ("me@host:~/repo$ npm test",
 // "$ make"): the message pastes a terminal session.
-var shellPromptRe = lazyRE(`(?m)^(?:\S+@\S+:[^\n$]*\$|\$)\s+\S`)
+var shellPromptRe = lazyRE(rulebook.Pattern("conversation.shell-prompt"))
 
 // proseOnly drops code and lines that look like paths, commands or logs,
 // which would vote English (or anything) whatever the person speaks.
@@ -68,12 +69,7 @@ func proseOnly(text string) string {
 // englishWords are English function words: a trigram guess on a short
 // message ("Say hello and list files.") can name Danish, but a message in
 // which one word in seven is one of these is English.
-var englishWords = map[string]bool{
-	"the": true, "and": true, "to": true, "of": true, "a": true, "in": true, "is": true, "it": true, "you": true,
-	"that": true, "for": true, "on": true, "with": true, "this": true, "be": true, "are": true, "please": true,
-	"can": true, "what": true, "why": true, "how": true, "do": true, "not": true, "we": true, "i": true, "my": true,
-	"let's": true, "lets": true, "now": true, "all": true, "from": true, "add": true, "fix": true, "make": true,
-}
+var englishWords = vocabulary("conversation.english-words")
 
 // readsEnglish reports a text in which at least one word in seven is an
 // English function word.

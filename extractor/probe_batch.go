@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A probe batch is one step that runs a script several times on
@@ -36,7 +38,7 @@ func scriptHead(cmd string) string {
 	return ""
 }
 
-var scriptInterpreters = []string{"bash", "sh", "zsh", "python", "python3", "node", "ruby", "perl", "deno", "bun"}
+var scriptInterpreters = rulebook.Words("facts.probe-interpreters")
 
 func isScriptPath(s string) bool {
 	switch path.Ext(s) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Open problems the assistant reported in prose: not a command that
@@ -28,25 +29,25 @@ const (
 var (
 	// defectRe is a small, general list of words that state a defect or
 	// a gap, not an action.
-	defectRe = lazyRE(`(?i)(\bnot (?:yet )?(?:been )?(?:implemented|verified|tested|installed|written|created|committed|pushed|fixed|resolved|supported|wired|exported|applied|built|run)\b|\bmissing\b|\bstill (?:fails?|failing|broken|wrong|inaccurate|incorrect|missing|not)\b|\binconsistent\b|\bincorrect\b|\binaccurate\b|\bmismatch(?:es|ed)?\b|\bstubs?\b|\bbroken\b|\bfails\b|\bfailing\b|\bunverified\b|\bnever (?:written|run|created|tested|called|verified)\b|\b(?:does not|doesn't|do not|don't) (?:exist|compile|build|work|match)\b|\bonly \d+\b[^.;]*\b(?:while|but|whereas)\b|⚠️)`)
+	defectRe = lazyRE(rulebook.Pattern("conversation.defect"))
 	// todoRe is a TODO marker as a defect ("is just a TODO placeholder"),
 	// case-sensitive: a "TODO app" is a product.
-	todoRe = lazyRE(`\b(?:a|an|is|still a|just a) TODO\b|\bTODO(?::| stub| placeholder)`)
+	todoRe = lazyRE(rulebook.Pattern("conversation.todo"))
 	// conditionRe is a conditional or a diagnosis of the past, not an
 	// open finding.
-	conditionRe = lazyRE(`(?i)(\b(?:if|when|whenever|unless|whether)\b|^(?:root cause|cause|the (?:problem|issue|bug|reason) was)\b)`)
+	conditionRe = lazyRE(rulebook.Pattern("conversation.condition"))
 	// namedRe is a named thing: a code span, a file, an identifier with an
 	// underscore, a dot call or inner capitals.
 	namedRe = lazyRE("`[^`\n]{2,}`|" + `[\w./-]*[\w-]\.(?:go|py|rs|ts|tsx|js|jsx|mjs|c|h|cc|cpp|hpp|cu|java|kt|swift|rb|php|cs|sh|md|json|ya?ml|toml|sql|tex|pdf|plist)\b|\b[A-Za-z]+_[A-Za-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b\w+\(\)`)
 	// hedgeRe is a plan, an offer or a condition, not a finding.
-	hedgeRe = lazyRE(`(?i)^(?:i'll|i will|let me|let's|we could|we can|we should|you could|you can|you may|would you|do you|should i|if\b|once\b|when\b|to\b|make sure|ensure|please\b|consider\b)`)
+	hedgeRe = lazyRE(rulebook.Pattern("conversation.hedge"))
 	// solvedRe is a line that reports a fix, not a problem.
-	solvedRe    = lazyRE(`(?i)(\b(?:fixed|resolved|added|implemented|now (?:works|passes|builds|compiles)|no longer|removed|replaced)\b|✅)`)
-	lowerWordRe = lazyRE(`^[a-z][a-z0-9-]{3,}$`)
+	solvedRe    = lazyRE(rulebook.Pattern("conversation.solved"))
+	lowerWordRe = lazyRE(rulebook.Pattern("conversation.lower-word"))
 	// proseWriteRe is a call input that writes a notes file.
-	proseWriteRe = lazyRE(`"(?:file_path|path|filename)"\s*:\s*"[^"]*\.(?:md|txt|rst)"`)
+	proseWriteRe = lazyRE(rulebook.Pattern("conversation.prose-write"))
 	// problemFixedRe is a later message saying something was fixed.
-	problemFixedRe = lazyRE(`(?i)\b(?:fixed|resolved|corrected|now (?:works|passes|builds|compiles|matches|exports|verified)|implemented|added|updated|verified)\b`)
+	problemFixedRe = lazyRE(rulebook.Pattern("conversation.problem-fixed"))
 )
 
 // reportedProblems reads the last reports of the main thread for open

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A numbered procedure is a request (often a slash command's expanded
@@ -14,11 +15,11 @@ import (
 // clipped quote of the request hides.
 
 var (
-	stepRe      = lazyRE(`^(\s*)(?:\*\*)?(\d{1,2})[.)](?:\*\*)?\s+(\S.*)$`)
-	headingRe   = lazyRE(`^\s*#{1,6}\s`)
-	backtickRe  = lazyRE("`([^`\n]+)`")
-	stepFileRe  = lazyRE(`[\w.-]*[\w-]\.[A-Za-z]{1,5}$`)
-	placeholder = lazyRE(`^[\[<{]`)
+	stepRe      = lazyRE(rulebook.Pattern("conversation.step"))
+	headingRe   = lazyRE(rulebook.Pattern("conversation.heading"))
+	backtickRe  = lazyRE(rulebook.Pattern("text.code-span"))
+	stepFileRe  = lazyRE(rulebook.Pattern("conversation.step-file"))
+	placeholder = lazyRE(rulebook.Pattern("conversation.step-placeholder"))
 )
 
 // procStep is one numbered step and what shows it was done: the files it

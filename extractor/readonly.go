@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // What a read-only call did, for handoff.Turn.ReadOnly: a successor
@@ -107,7 +108,7 @@ func nameWords(name string) []string {
 
 // redirectRe is an output redirection into a file; /dev/null and fd
 // duplications (2>&1) write nothing.
-var redirectRe = lazyRE(`(?:^|[^0-9&<>])>>?\s*([^&\s>|;]+)|\d>>?\s*([^&\s>|;]+)`)
+var redirectRe = lazyRE(rulebook.Pattern("facts.redirect"))
 
 // readOnlyShell judges a shell command: read-only when every stage of
 // every segment runs a program that only reads (ls, cat, sed -n, nl, rg,
@@ -260,7 +261,7 @@ func lastPathArg(args []string) string {
 }
 
 // redirectTokenRe is a redirection word: 2>/dev/null, >&2, <in.txt.
-var redirectTokenRe = lazyRE(`^\d*(?:[<>]|>>|&>)`)
+var redirectTokenRe = lazyRE(rulebook.Pattern("facts.redirect-token"))
 
 // withoutRedirects drops a stage's redirections (and the file word after
 // a bare "2>"), which are no arguments of its program.

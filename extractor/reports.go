@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Limits on the key lines read from the assistant's reports.
@@ -25,16 +26,16 @@ const (
 
 var (
 	// verdictRe marks a line that says how something went or stands.
-	verdictRe = lazyRE(`(?i)✅|❌|⚠|✔|✗|✘|🔴|🟢|\b(?:pass(?:es|ed|ing)?|fail(?:s|ed|ing|ure)?|compiles?|compiled|builds?|built|works?|working|broken|error|errors|crash(?:es|ed)?|fixed|resolved|done|complete[d]?|verified|implemented|not (?:yet )?(?:implemented|working|done|run|tested|verified)|missing|todo|blocked|stub)\b`)
+	verdictRe = lazyRE(rulebook.Pattern("conversation.verdict"))
 	// nextLineRe marks a line about what comes next or is left.
-	nextLineRe = lazyRE(`(?i)🎯|\b(?:next|remaining|still (?:need|needs|to)|left to|todo|priority|pending|to be done)\b`)
+	nextLineRe = lazyRE(rulebook.Pattern("conversation.next-line"))
 	// factRe marks a line naming something concrete: code, a path, a
 	// file with an extension, an identifier.
 	factRe = screened("`[^`\n]+`|\\b[\\w.-]+/[\\w./-]+|\\b\\w+\\.(?:go|py|rs|ts|tsx|js|jsx|mjs|c|h|cc|cpp|cu|java|kt|swift|rb|php|cs|sh|md|tex|bib|json|ya?ml|toml|sql|html|css)\\b|\\b[a-z]+_[a-z0-9_]+\\b|\\b[a-z]+[A-Z]\\w+\\b", mayFact)
 	// figureRe is a figure worth keeping: a count with its unit, a ratio,
 	// a number of two digits or more (a lone "1" in "Option 1" is not).
 	figureRe  = screened(`(?i)\d{2,}|\d+\.\d+|\d+\s*(?:tests?|pages?|files?|errors?|warnings?|passed|failed|findings?|%|×|ms\b)`, mayFigure)
-	tableRule = lazyRE(`^\|?\s*:?-{2,}`)
+	tableRule = lazyRE(rulebook.Pattern("conversation.table-rule"))
 )
 
 // keyLines reads the assistant's last long reports in the main thread —

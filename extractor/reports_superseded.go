@@ -20,7 +20,7 @@ import (
 // "v"), and an extension ("paper_v0.43.pdf", "app-1.2.3.tar.gz",
 // "api_v2.yaml"). Group 1 is the stem up to the version, 2 the version,
 // 3 the rest of the name.
-var versionedFileRe = lazyRE(`\b([A-Za-z][\w-]*?[_-][vV]?)(\d+(?:\.\d+)+|\d+)((?:[_-][A-Za-z][\w-]*)?\.[A-Za-z][A-Za-z0-9]{0,4}(?:\.[A-Za-z0-9]{1,4})?)\b`)
+var versionedFileRe = lazyRE(rulebook.Pattern("conversation.versioned-file"))
 
 // versionedFile is one versioned file a line names.
 type versionedFile struct {

@@ -11,16 +11,9 @@ var (
 	// slashCommandRe is a message that is only a harness command
 	// ("/exit", "/clear", "/add file.go"), not a request. The commands
 	// whose argument is a request (/ask, /code, /architect) keep it.
-	slashCommandRe = lazyRE(`^/[a-z][\w:-]*\b`)
-	requestCommand = lazyRE(`^/(?:ask|code|architect|plan|agent)\s+`)
-	trivialWords   = map[string]bool{
-		"hi": true, "hello": true, "hey": true, "thanks": true, "thank": true, "you": true, "ok": true, "okay": true,
-		"yes": true, "yep": true, "yeah": true, "no": true, "nope": true, "sure": true, "continue": true, "go": true,
-		"ahead": true, "proceed": true, "y": true, "n": true, "lgtm": true, "do": true, "it": true, "please": true,
-		"great": true, "good": true, "cool": true, "nice": true, "k": true, "fine": true, "done": true, "perfect": true,
-		"awesome": true, "next": true, "right": true, "correct": true, "exactly": true, "agreed": true, "sounds": true,
-		"ty": true, "thx": true, "go-ahead": true, "on": true, "carry": true, "keep": true, "going": true,
-	}
+	slashCommandRe = lazyRE(rulebook.Pattern("conversation.slash-command"))
+	requestCommand = lazyRE(rulebook.Pattern("conversation.request-command"))
+	trivialWords   = vocabulary("conversation.trivial-words")
 )
 
 // cleanRequest strips harness syntax from a request: an Aider-style
@@ -40,7 +33,7 @@ func cleanRequest(s string) string {
 // sweIssueRe is SWE-agent's task template: a preamble, the issue after
 // "ISSUE:", and the harness's standing instructions to the model after
 // "INSTRUCTIONS:" ("YOU CAN ONLY ENTER ONE COMMAND AT A TIME …").
-var sweIssueRe = lazyRE(`(?s)^[^\n]*\bissue\b[^\n]*:\s*\nISSUE:\s*\n(.+?)\n\s*INSTRUCTIONS:\s*\n`)
+var sweIssueRe = lazyRE(rulebook.Pattern("conversation.swe-issue"))
 
 // issueOnly is a task template's issue: the person's (the issue
 // author's) words, without the harness's preamble and instructions,
@@ -71,8 +64,8 @@ func isCommandOnly(s string) bool {
 // running (Claude Code: <command-name>/create-checkpoint</command-name>,
 // with <command-args>).
 var (
-	commandNameRe = lazyRE(`<command-name>\s*(/[^<\s]+)\s*</command-name>`)
-	commandArgsRe = lazyRE(`(?s)<command-args>(.*?)</command-args>`)
+	commandNameRe = lazyRE(rulebook.Pattern("conversation.command-name"))
+	commandArgsRe = lazyRE(rulebook.Pattern("conversation.command-args"))
 )
 
 // commandRequest is the request a custom slash command makes: its name and
@@ -135,8 +128,8 @@ func trivialRequest(s string) bool {
 }
 
 var (
-	pickRe       = lazyRE(`(?i)^\s*(?:(?:it'?s|it is|(?:i'?d|i would|i'?ll|i will|let'?s|we'?ll)?\s*(?:go\s+(?:with|for)|do|pick|choose|prefer|take|use)|option|answer:?|definitely|probably)\s+)?(?:options?\s+)?\(?([a-h1-9])\)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?(?:\s*(?:,|&|and|\+|plus)\s*\(?([a-h1-9])\)?)?\s*[.!]?\s*(?:please)?[.!]?\s*$`)
-	optionLineRe = lazyRE(`(?im)^\s*(?:[-*]\s*)?(?:\*\*)?(?:option\s+)?\(?([a-h1-9])[).:]\)?(?:\*\*)?\s+(.+)$`)
+	pickRe       = lazyRE(rulebook.Pattern("conversation.pick"))
+	optionLineRe = lazyRE(rulebook.Pattern("conversation.option-line"))
 )
 
 // resolvePick resolves an option pick ("(a) and (c)", "option 2", "b",
@@ -170,4 +163,4 @@ func resolvePick(req, asked string) string {
 // confirmPromptRe is a harness's yes/no prompt echoed with the key the
 // person pressed (Aider's "Add file to the chat? (Y)es/(N)o/… [Yes]: a"):
 // a click, not a request in the person's words.
-var confirmPromptRe = lazyRE(`(?i)\?\s*\(Y\)es/\(N\)o\b.*\[\w+\]:\s*\S*\s*$`)
+var confirmPromptRe = lazyRE(rulebook.Pattern("conversation.confirm-prompt"))

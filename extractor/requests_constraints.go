@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // withoutRequestEchoes drops the constraints read from the message shown
@@ -38,4 +39,4 @@ func withoutRequestEchoes(cons []handoff.Constraint, reqs []handoff.Request, sho
 
 // askFirstRe is a rule about asking the person first ("let me know before
 // you start", "ask before deleting"): it stands for the whole session.
-var askFirstRe = lazyRE(`(?i)\b(?:ask(?: me)? (?:first|before)|let me know (?:first|before)|check with me|without asking)\b`)
+var askFirstRe = lazyRE(rulebook.Pattern("conversation.ask-first"))

@@ -3,6 +3,8 @@ package extractor
 import (
 	"strings"
 	"unicode"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // goalFit says whether a request of the person's can be the session's
@@ -49,16 +51,16 @@ var (
 	// askAnyRe opens a request put as a question, in the languages people
 	// are seen writing in: "can/could/would you", "kannst du", "peux-tu",
 	// "puedes", "можешь".
-	askAnyRe = lazyRE(`(?i)^\s*(?:please\s+|bitte\s+)?(?:(?:can|could|would|will) you|kannst du|könntest du|können sie|könnten sie|peux[- ]tu|pourrais[- ]tu|pouvez[- ]vous|pourriez[- ]vous|puedes|podrías|podría usted|puoi|potresti|можешь|можете|мог бы|могла бы|могли бы)\b`)
+	askAnyRe = lazyRE(rulebook.Pattern("conversation.ask-any"))
 	// ruleWordRe marks a rule that stands beyond one request: always,
 	// never (not "never mind"), whenever, from now on, in future, every
 	// time, in the same languages.
-	ruleWordRe = lazyRE(`(?i)(?:\b(?:always|never(?:\s+mind)?|whenever|from now on|in (?:the )?future|every time|at all times|immer|niemals|ab jetzt|künftig|toujours|jamais|désormais|siempre|nunca|sempre|mai più)\b|(?:^|\s)(?:всегда|никогда|впредь)(?:\s|$|[,.!]))`)
+	ruleWordRe = lazyRE(rulebook.Pattern("conversation.rule-word"))
 	// ruleSentenceRe is a sentence that spells a rule out rather than asks
 	// for work: "should/must … every/each/all …".
-	ruleSentenceRe = lazyRE(`(?i)\b(?:should|must|shall)\b.*\b(?:every|each|all|any)\b`)
+	ruleSentenceRe = lazyRE(rulebook.Pattern("conversation.rule-sentence"))
 	// lookBackRe names the previous session or conversation.
-	lookBackRe = lazyRE(`(?i)(?:\b(?:last|previous|prior|earlier|yesterday'?s)\s+(?:session|conversation|chat)\b|\b(?:letzten|vorherigen|vorigen|gestrigen)\s+(?:session|sitzung|unterhaltung)\b|\b(?:session|conversation)\s+(?:précédente|dernière|anterior|pasada)\b|\bdernière\s+session\b|(?:прошл|предыдущ|последн)\p{L}*\s+(?:сесси|разговор|чат)\p{L}*)`)
+	lookBackRe = lazyRE(rulebook.Pattern("conversation.look-back"))
 )
 
 // goalFitness classifies a request for the goal choice.

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // People type shell lines into an agent's chat as if it were their
@@ -16,36 +17,24 @@ import (
 
 // shellProgram lists programs people type by name: a line that starts
 // with one and reads as a command line (shellArgs) ran it.
-var shellProgram = map[string]bool{
-	"pwd": true, "ls": true, "ll": true, "cd": true, "cat": true, "less": true, "head": true, "tail": true,
-	"mkdir": true, "rm": true, "rmdir": true, "mv": true, "cp": true, "touch": true, "chmod": true, "chown": true,
-	"ln": true, "find": true, "grep": true, "rg": true, "echo": true, "export": true, "source": true, "env": true,
-	"which": true, "whoami": true, "clear": true, "tree": true, "du": true, "df": true, "ps": true, "kill": true,
-	"git": true, "gh": true, "npm": true, "npx": true, "pnpm": true, "yarn": true, "bun": true, "node": true,
-	"deno": true, "make": true, "cmake": true, "cargo": true, "go": true, "python": true, "python3": true,
-	"pip": true, "pip3": true, "uv": true, "poetry": true, "pytest": true, "ruby": true, "bundle": true,
-	"rake": true, "gradle": true, "mvn": true, "dotnet": true, "swift": true, "docker": true, "kubectl": true,
-	"terraform": true, "curl": true, "wget": true, "ssh": true, "scp": true, "brew": true, "apt": true,
-	"apt-get": true, "sudo": true, "bash": true, "sh": true, "zsh": true, "code": true, "open": true,
-	"aider": true, "claude": true, "codex": true, "gemini": true,
-}
+var shellProgram = vocabulary("conversation.shell-programs")
 
 // proseWordRe is a word that only prose has: an article, a pronoun, a
 // modal or a question word. "go to the file that fails" and "make it
 // faster" start with a program's name but are requests.
-var proseWordRe = lazyRE(`(?i)^(?:the|a|an|is|are|was|were|be|it|its|it's|this|that|these|those|them|they|we|you|your|i|me|my|please|can|could|would|should|will|why|what|how|when|where|which|who|not|no|and|but|so|if|then|than|because|to|of|for|with|about|into|from|again|also|sure|ok|okay|thanks|faster|better|work|works|working|sense|happen|ahead)$`)
+var proseWordRe = lazyRE(rulebook.Pattern("conversation.prose-word"))
 
 // shellTokenRe is a token a command line is made of: a word, a flag, a
 // path, a glob, a quoted string, an assignment, an operator.
-var shellTokenRe = lazyRE(`^(?:[\w@%+=:,./~*$-]+|"[^"]*"|'[^']*'|[|&;<>]{1,2}|\d?>{1,2})$`)
+var shellTokenRe = lazyRE(rulebook.Pattern("conversation.shell-token"))
 
 // scriptNameRe is a bare name of a script or program of the person's
 // own: lower-case words joined by '-' or '_', or a path to one.
-var scriptNameRe = lazyRE(`^(?:\.{0,2}/)?[a-z][a-z0-9]*(?:[-_/][a-z0-9]+)+(?:\.sh)?$`)
+var scriptNameRe = lazyRE(rulebook.Pattern("conversation.script-name"))
 
 // pathOnlyRe is a file path or name with an extension, after an
 // optional prompt sign: "> schemas/index.ts", "$ ./run.sh".
-var pathOnlyRe = lazyRE(`^[>$%#]?\s*[\w.~/-]*\w\.[A-Za-z0-9]{1,8}$`)
+var pathOnlyRe = lazyRE(rulebook.Pattern("conversation.path-only"))
 
 // shellLine reports a message of one to three lines, each a command line
 // (a known program with command-line arguments, a bare script name, or a
@@ -92,18 +81,14 @@ func commandLine(l string) bool {
 }
 
 // sentenceEndRe is a full stop after a word: prose, not "./...".
-var sentenceEndRe = lazyRE(`\pL\.$`)
+var sentenceEndRe = lazyRE(rulebook.Pattern("conversation.sentence-end"))
 
 // verbProgram lists the programs whose names are English verbs too.
-var verbProgram = map[string]bool{
-	"make": true, "go": true, "open": true, "find": true, "touch": true, "code": true, "source": true,
-	"clear": true, "which": true, "kill": true, "cat": true, "head": true, "tail": true, "less": true,
-	"bundle": true, "export": true, "echo": true, "tree": true, "env": true, "ln": true, "run": true,
-}
+var verbProgram = vocabulary("conversation.verb-programs")
 
 // shellMarkRe is a token only a command line has: a flag, a path, a
 // file name with an extension, a glob, a variable, an operator, a quote.
-var shellMarkRe = lazyRE(`^(?:-|\.{0,2}/|~)|[/*$|&;<>"'=]|\w\.\w{1,8}$`)
+var shellMarkRe = lazyRE(rulebook.Pattern("conversation.shell-mark"))
 
 // markShellLines marks the requests that are only shell lines RunsCommand.
 func markShellLines(reqs []handoff.Request) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A transcript can hold several sittings: runs of the agent that each
@@ -21,11 +22,11 @@ import (
 var (
 	// harnessBannerRe is the version line a harness prints when it starts
 	// a fresh chat (Aider: "Aider v0.85.2"), recorded as harness output.
-	harnessBannerRe = lazyRE(`(?m)^\s*Aider v\d+\.\d+`)
+	harnessBannerRe = lazyRE(rulebook.Pattern("conversation.harness-banner"))
 	// contextResetRe is a person's command that empties the agent's
 	// context: Claude Code's and Aider's /clear, Aider's /reset, Codex's
 	// /new, typed bare or recorded as Claude Code's command name.
-	contextResetRe = lazyRE(`^\s*(?:<command-name>\s*)?/(?:clear|reset|new)\s*(?:</command-name>|$)`)
+	contextResetRe = lazyRE(rulebook.Pattern("conversation.context-reset"))
 )
 
 // sittingStarts returns the Index of each main-thread message after which

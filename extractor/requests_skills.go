@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A person can start a session by naming a skill or running a command
@@ -18,11 +19,11 @@ var (
 	// skillRefRe is a message that only names a skill: a path into a
 	// skills folder (to the skill's folder or its SKILL.md), or a Codex
 	// skill mention ("$name"), with at most a few words after it.
-	skillRefRe = lazyRE(`^(?:(?:\S*/)?skills/([A-Za-z0-9][\w-]*)(?:/SKILL\.md)?/?|\$([a-z][\w-]*))(?:\s+(.*))?$`)
+	skillRefRe = lazyRE(rulebook.Pattern("conversation.skill-ref"))
 	// frontNameRe and frontDescRe read a skill file's name and
 	// description from its front matter, as a tool printed it.
-	frontNameRe = lazyRE(`(?m)^name:\s*["']?([^"'\n]+?)["']?\s*$`)
-	frontDescRe = lazyRE(`(?m)^description:\s*["']?([^\n]+?)["']?\s*$`)
+	frontNameRe = lazyRE(rulebook.Pattern("conversation.front-name"))
+	frontDescRe = lazyRE(rulebook.Pattern("conversation.front-desc"))
 )
 
 // skillMention is the skill a request names, and the words after it;

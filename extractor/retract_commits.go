@@ -2,16 +2,18 @@ package extractor
 
 import (
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 var (
 	// aiderRemovedRe is Aider's answer to /undo: "Removed: 7e3d1b2 msg".
-	aiderRemovedRe = lazyRE(`(?m)^>?\s*Removed: ([0-9a-f]{7,40})\b`)
+	aiderRemovedRe = lazyRE(rulebook.Pattern("facts.aider-removed"))
 	// gitRevertRe is git's summary of a revert commit: `[main abc1234]
 	// Revert "msg"`.
-	gitRevertRe = lazyRE(`(?m)^\[[^\s\]]+ [0-9a-f]{7,40}\] Revert "(.+)"\s*$`)
+	gitRevertRe = lazyRE(rulebook.Pattern("facts.git-revert"))
 	// headNowRe is git's answer to a hard reset: "HEAD is now at abc1234 msg".
-	headNowRe = lazyRE(`(?m)^HEAD is now at ([0-9a-f]{7,40})\b`)
+	headNowRe = lazyRE(rulebook.Pattern("facts.head-now"))
 )
 
 // undoneHashes returns the commits harness text says were taken back

@@ -4,11 +4,12 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // aiderRemovedLineRe is Aider's whole /undo answer line: "Removed:
 // 7e3d1b2 feat: skip own-account transfers in importers".
-var aiderRemovedLineRe = lazyRE(`(?m)^>?\s*Removed: ([0-9a-f]{7,40}) (.+?)\s*$`)
+var aiderRemovedLineRe = lazyRE(rulebook.Pattern("decisions.aider-removed-line"))
 
 // undoDecisions are the commits the person took back with the harness's
 // undo (Aider's /undo): each a tried-and-reverted change, so that a

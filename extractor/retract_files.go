@@ -4,10 +4,12 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // shellSegmentRe splits a shell command line into its simple commands.
-var shellSegmentRe = lazyRE(`\s*(?:&&|\|\||;|\||\n)\s*`)
+var shellSegmentRe = lazyRE(rulebook.Pattern("facts.shell-segment"))
 
 // moveAndRemove applies a shell command's renames and removals of files
 // the session edited: `mv a b` (also `git mv`) moves a's entry to b, and

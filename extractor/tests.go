@@ -4,17 +4,18 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // testCommandRe recognises test runners.
-var testCommandRe = lazyRE(`(?i)(^|[\s;&|(/])(go test|gotestsum|pytest|py\.test|python3? -m (pytest|unittest)|(npm|pnpm|yarn|bun) (run )?test[:\w-]*|npx (jest|vitest)|jest|vitest|cargo (test|nextest)|ctest|make (test|check)[\w-]*|mvn( \S+)* (test|verify)|\./mvnw( \S+)* test|(\./)?gradlew?( \S+)* test|rspec|phpunit|tox|nox|dotnet test|mix test|deno test|swift test|xcodebuild( \S+)* test|manage\.py test|\./tests?/\S*|\./run_tests\S*|bats |go run gotest)(\s|$|;|&|\|)`)
+var testCommandRe = lazyRE(rulebook.Pattern("facts.test-command"))
 
 func isTestCommand(cmd string) bool {
 	return testCommandRe.MatchString(normalizeCommand(cmd))
 }
 
 // runnerRe names a test runner family and captures what follows it.
-var runnerRe = lazyRE(`(?i)(go test|pytest|py\.test|-m pytest|-m unittest|manage\.py test|(?:npm|pnpm|yarn|bun)(?: run)? test[:\w-]*|jest|vitest|cargo test|cargo nextest|make test[\w-]*|rspec|swift test|xcodebuild|mix test|dotnet test|phpunit)(.*)$`)
+var runnerRe = lazyRE(rulebook.Pattern("facts.runner"))
 
 // suiteCovers reports whether the green run broad covers the failed run
 // narrow: the same runner, and broad's targets include narrow's ("go test
@@ -85,17 +86,17 @@ func testTargets(args string) (targets []string, selected bool) {
 }
 
 var (
-	goFailRe      = lazyRE(`(?m)^\s*--- FAIL: (\S+)`)
-	pytestFailRe  = lazyRE(`(?m)^FAILED ([^\s(]\S*?)(?:\s+-\s.*)?$`)
-	pytestFail2Re = lazyRE(`(?m)^(\S+::\S+) FAILED`)
-	jestFailRe    = lazyRE(`(?m)^\s*[✕×] (.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?\s*$`)
-	cargoFailRe   = lazyRE(`(?m)^test (\S+) \.\.\. FAILED`)
-	genericFailRe = lazyRE(`(?m)^(?:FAIL|ERROR): (\S+)`)
-	rspecFailRe   = lazyRE(`(?m)^rspec (\./\S+:\d+)`)
-	swiftFailRe   = lazyRE(`(?m)error: -\[(\S+ \S+)\] : .*failed`)
-	summaryRe     = lazyRE(`(?i)(^(ok|fail)\s+\S+\s+[\d.]+s|^(ok|fail|pass)$|^=+ .*\b(passed|failed|errors?|no tests ran)\b.*=+$|^tests?:\s+\d|^test result:|^\d+ (passed|failed|failing|passing|tests?)\b|\b\d+ (passed|failed|failing|passing)\b|^ran \d+ tests? in|^(failed|ok) \(|^ok$|^tests run: \d+|\d+ examples?, \d+ failures?|executed \d+ tests?, with \d+ failures?|\*\* test (succeeded|failed) \*\*|^test files\s+\d)`)
-	failSummaryRe = lazyRE(`(?i)(^fail\b|\bfailed\b|\b[1-9]\d* (failing|errors?|failures?)\b|^test result: failed|\*\* test failed \*\*)`)
-	zeroFailRe    = lazyRE(`(?i)\b0 (failed|failing|errors?|failures?)\b`)
+	goFailRe      = lazyRE(rulebook.Pattern("facts.go-fail"))
+	pytestFailRe  = lazyRE(rulebook.Pattern("facts.pytest-fail"))
+	pytestFail2Re = lazyRE(rulebook.Pattern("facts.pytest-fail2"))
+	jestFailRe    = lazyRE(rulebook.Pattern("facts.jest-fail"))
+	cargoFailRe   = lazyRE(rulebook.Pattern("facts.cargo-fail"))
+	genericFailRe = lazyRE(rulebook.Pattern("facts.generic-fail"))
+	rspecFailRe   = lazyRE(rulebook.Pattern("facts.rspec-fail"))
+	swiftFailRe   = lazyRE(rulebook.Pattern("facts.swift-fail"))
+	summaryRe     = lazyRE(rulebook.Pattern("facts.summary"))
+	failSummaryRe = lazyRE(rulebook.Pattern("facts.fail-summary"))
+	zeroFailRe    = lazyRE(rulebook.Pattern("facts.zero-fail"))
 )
 
 // testState reads the outcome of a test run from its result.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // callKind is what a tool call does, judged by the shape of its input.
@@ -46,7 +47,7 @@ type callInfo struct {
 
 // codeScriptRe finds a nested tool call in a Codex code-mode script,
 // as the transcript parser does to lift it out.
-var codeScriptRe = lazyRE(`\btools\.[A-Za-z_]\w*\s*\(`)
+var codeScriptRe = lazyRE(rulebook.Pattern("facts.code-script"))
 
 // shell reports a call that ran a shell command.
 func (c *callInfo) shell() bool { return c != nil && c.kind == kindShell }
@@ -248,8 +249,8 @@ func consolePath(sum string) string {
 }
 
 var (
-	heredocWriteRe = lazyRE(`(?m)(?:^|[;&|]\s*)(?:cat|tee(?: -a)?)\s+(?:>>?\s*)?([^\s<>|;&'"]+)\s*<<-?\s*['"]?\w+|(?:^|[;&|]\s*)cat\s+<<-?\s*['"]?\w+['"]?\s*>>?\s*([^\s<>|;&'"]+)`)
-	sweEditRe      = lazyRE(`^edit\s+\d+:\d+`)
+	heredocWriteRe = lazyRE(rulebook.Pattern("facts.heredoc-write"))
+	sweEditRe      = lazyRE(rulebook.Pattern("facts.swe-edit"))
 )
 
 // shellEdits lists the files a shell command writes by shape: an
@@ -360,7 +361,7 @@ func isShellBinary(s string) bool {
 	return false
 }
 
-var shellWrapRe = lazyRE(`(?s)^(?:/\S*/)?(?:bash|sh|zsh)\s+-l?c\s+(?:"(.*)"|'(.*)')\s*$`)
+var shellWrapRe = lazyRE(rulebook.Pattern("facts.shell-wrap"))
 
 // unwrapShell turns `bash -lc "<script>"` into the script.
 func unwrapShell(cmd string) string {
@@ -389,7 +390,7 @@ func patchText(raw json.RawMessage) string {
 	return ""
 }
 
-var patchHeaderRe = lazyRE(`(?m)^(?:\*\*\* (?:Update|Add|Delete) File: (.+?)|\*\*\* Move to: (.+?)|\+\+\+ (?:b/)?(.+?))\s*$`)
+var patchHeaderRe = lazyRE(rulebook.Pattern("facts.patch-header"))
 
 // patchFiles lists the files a patch (Codex apply_patch or unified diff)
 // changes.
@@ -501,7 +502,7 @@ func (p *pairing) settle(r handoff.ToolResult) (*callInfo, bool) {
 	return call, true
 }
 
-var sessionRe = lazyRE(`Process running with session ID (\d+)`)
+var sessionRe = lazyRE(rulebook.Pattern("facts.session"))
 
 // continuation reports a result of a write_stdin call. The parser puts a
 // process's final status and output on the exec_command that started it,

@@ -71,7 +71,7 @@ type Rule struct {
 // Catalogue is the ordered list of every rule. It is built anew on each
 // call, so nothing can change a rule at run time.
 func Catalogue() []Rule {
-	return slices.Concat(nextRules(), factRules(), conversationRules())
+	return slices.Concat(nextRules(), factRules(), conversationRules(), factPatterns(), conversationPatterns(), decisionPatterns(), vocabularyRules(), shapeRules(), wordShapeRules())
 }
 
 // ByID returns the rule with id, false when there is none.
@@ -105,6 +105,18 @@ func Regexp(id string) *regexp.Regexp {
 		panic(fmt.Sprintf("rulebook: %q is not a pattern rule", id))
 	}
 	return re
+}
+
+// Pattern returns the expression of the pattern rule id, for the
+// extractor to compile its own way (lazyRE gates it behind its literals);
+// it panics when id is not a pattern rule, a programming error every test
+// that builds a snapshot catches.
+func Pattern(id string) string {
+	r, ok := ByID(id)
+	if !ok || r.Kind != KindPattern {
+		panic(fmt.Sprintf("rulebook: %q is not a pattern rule", id))
+	}
+	return r.Pattern
 }
 
 // Words returns the word list of the rule id.

@@ -165,7 +165,13 @@ BEGIN
     UPDATE snapshot_summaries SET session_number = NEW.session_number WHERE id = NEW.id;
 END;
 
+-- A renumbering rewrites only the JSON's session_number, for every later
+-- snapshot of the workflow: what is derived stays as it was, and deriving
+-- it again per row made out-of-order saves quadratic in writes.
 CREATE TRIGGER session_snapshots_rederive AFTER UPDATE OF snapshot_json ON session_snapshots
+WHEN CASE WHEN json_valid(OLD.snapshot_json) AND json_valid(NEW.snapshot_json)
+    THEN json_remove(OLD.snapshot_json, '$.session_number') IS NOT json_remove(NEW.snapshot_json, '$.session_number')
+    ELSE OLD.snapshot_json IS NOT NEW.snapshot_json END
 BEGIN
     UPDATE snapshot_summaries SET (problem, bad_lists, source_path) = (SELECT d.problem, d.bad_lists, d.source_path FROM snapshot_derived d WHERE d.id = NEW.id)
         WHERE id = NEW.id;

@@ -98,5 +98,13 @@ BEGIN
 END;
 $$;
 
-CREATE TRIGGER session_snapshots_derive_records AFTER INSERT OR UPDATE OF snapshot_json ON session_snapshots
+CREATE TRIGGER session_snapshots_derive_records AFTER INSERT ON session_snapshots
     FOR EACH ROW EXECUTE FUNCTION session_snapshots_derive_records();
+-- A renumbering rewrites only the JSON's session_number, for every later
+-- snapshot of the workflow: the records stay as they were, and deriving
+-- them again per row made out-of-order saves quadratic in writes.
+CREATE TRIGGER session_snapshots_rederive_records AFTER UPDATE OF snapshot_json ON session_snapshots
+    FOR EACH ROW WHEN (CASE WHEN jsonb_typeof(OLD.snapshot_json) = 'object' AND jsonb_typeof(NEW.snapshot_json) = 'object'
+        THEN (OLD.snapshot_json - 'session_number') IS DISTINCT FROM (NEW.snapshot_json - 'session_number')
+        ELSE OLD.snapshot_json IS DISTINCT FROM NEW.snapshot_json END)
+    EXECUTE FUNCTION session_snapshots_derive_records();

@@ -76,8 +76,8 @@ func Catalogue() []Rule {
 
 // ByID returns the rule with id, false when there is none.
 func ByID(id string) (Rule, bool) {
-	i := slices.IndexFunc(catalogue(), func(r Rule) bool { return r.ID == id })
-	if i < 0 {
+	i, ok := index()[id]
+	if !ok {
 		return Rule{}, false
 	}
 	return catalogue()[i], true
@@ -86,12 +86,23 @@ func ByID(id string) (Rule, bool) {
 // catalogue is Catalogue built once, for lookups inside the package.
 var catalogue = sync.OnceValue(Catalogue)
 
-// compiled holds each pattern rule's regexp, compiled on first use.
-var compiled = sync.OnceValue(func() map[string]*regexp.Regexp {
-	out := map[string]*regexp.Regexp{}
+// index maps each rule id to its place in catalogue().
+var index = sync.OnceValue(func() map[string]int {
+	out := make(map[string]int, len(catalogue()))
+	for i, r := range catalogue() {
+		out[r.ID] = i
+	}
+	return out
+})
+
+// compiled holds each pattern rule's regexp, each compiled on its own
+// first use: compiling all 270 when one is asked for cost every process
+// tens of milliseconds.
+var compiled = sync.OnceValue(func() map[string]func() *regexp.Regexp {
+	out := map[string]func() *regexp.Regexp{}
 	for _, r := range catalogue() {
 		if r.Kind == KindPattern {
-			out[r.ID] = regexp.MustCompile(r.Pattern)
+			out[r.ID] = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(r.Pattern) })
 		}
 	}
 	return out
@@ -104,7 +115,7 @@ func Regexp(id string) *regexp.Regexp {
 	if !ok {
 		panic(fmt.Sprintf("rulebook: %q is not a pattern rule", id))
 	}
-	return re
+	return re()
 }
 
 // Pattern returns the expression of the pattern rule id, for the

@@ -53,10 +53,7 @@ func readCrushStore(ctx context.Context, path string, d *Decoder) error {
 			}
 		}
 	}
-	if !isSQLite(path) {
-		return errNotThisStore
-	}
-	db, err := openSQLite(path)
+	db, err := openStoreDB(path)
 	if err != nil {
 		return err
 	}
@@ -187,10 +184,7 @@ func crushMessage(d *Decoder, id, role string, raw []byte, model string, ts time
 // findCrush lists the newest Crush session of dir (<dir>/.crush/crush.db).
 func findCrush(ctx context.Context, _, dir string) []SessionRef {
 	path := filepath.Join(dir, ".crush", "crush.db")
-	if !isSQLite(path) {
-		return nil
-	}
-	db, err := openSQLite(path)
+	db, err := openStoreDB(path)
 	if err != nil {
 		return nil
 	}

@@ -56,10 +56,7 @@ type cursorBubble struct {
 
 // readCursorStore reads a chat from Cursor's state.vscdb.
 func readCursorStore(ctx context.Context, path string, d *Decoder) error {
-	if !isSQLite(path) {
-		return errNotThisStore
-	}
-	db, err := openSQLite(path)
+	db, err := openStoreDB(path)
 	if err != nil {
 		return err
 	}

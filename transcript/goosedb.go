@@ -32,10 +32,7 @@ func readGooseStore(ctx context.Context, path string, d *Decoder) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		path = filepath.Join(path, "sessions.db")
 	}
-	if !isSQLite(path) {
-		return errNotThisStore
-	}
-	db, err := openSQLite(path)
+	db, err := openStoreDB(path)
 	if err != nil {
 		return err
 	}
@@ -114,10 +111,7 @@ func readGooseStore(ctx context.Context, path string, d *Decoder) error {
 // sessions.db.
 func findGooseStore(ctx context.Context, home, dir string) []SessionRef {
 	path := gooseStore(home)
-	if !isSQLite(path) {
-		return nil
-	}
-	db, err := openSQLite(path)
+	db, err := openStoreDB(path)
 	if err != nil {
 		return nil
 	}

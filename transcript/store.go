@@ -51,6 +51,15 @@ func openSQLite(path string) (*sql.DB, error) {
 	return db, nil
 }
 
+// openStoreDB opens the agent store at path read-only, or answers
+// errNotThisStore when path is no SQLite file, so a reader can pass it on.
+func openStoreDB(path string) (*sql.DB, error) {
+	if !isSQLite(path) {
+		return nil, errNotThisStore
+	}
+	return openSQLite(path)
+}
+
 // hasTables reports whether db has every named table.
 func hasTables(ctx context.Context, db *sql.DB, names ...string) bool {
 	for _, n := range names {

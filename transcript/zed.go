@@ -409,10 +409,7 @@ func readZedStore(ctx context.Context, path string, d *Decoder) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		path = filepath.Join(path, "threads.db")
 	}
-	if !isSQLite(path) {
-		return errNotThisStore
-	}
-	db, err := openSQLite(path)
+	db, err := openStoreDB(path)
 	if err != nil {
 		return err
 	}

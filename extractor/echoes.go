@@ -74,7 +74,7 @@ func (e *toolEchoes) holds(s string) bool {
 		var b strings.Builder
 		for _, m := range e.msgs {
 			for _, r := range m.ToolResults {
-				b.WriteString(foldText(r.Content))
+				foldInto(&b, r.Content)
 				b.WriteString("\n")
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 )
@@ -29,10 +28,7 @@ func gooseStore(home string) string {
 // readGooseStore reads a session from sessions.db (or the folder holding
 // it): --session names it, else the newest of the person's sessions.
 func readGooseStore(ctx context.Context, path string, d *Decoder) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, "sessions.db")
-	}
-	db, err := openStoreDB(path)
+	db, path, err := openStoreIn(path, "sessions.db")
 	if err != nil {
 		return err
 	}

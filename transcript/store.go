@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	_ "github.com/mattn/go-sqlite3" // agents' SQLite session stores
@@ -58,6 +59,17 @@ func openStoreDB(path string) (*sql.DB, error) {
 		return nil, errNotThisStore
 	}
 	return openSQLite(path)
+}
+
+// openStoreIn is openStoreDB for a store the person may name by its
+// folder: a directory path means the file called name inside it. It
+// returns the file's path, for the reader's messages.
+func openStoreIn(path, name string) (*sql.DB, string, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, name)
+	}
+	db, err := openStoreDB(path)
+	return db, path, err
 }
 
 // hasTables reports whether db has every named table.

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -406,10 +405,7 @@ func zedDoc(b []byte) bool {
 // folder holding it): --session names the thread, else the newest
 // top-level one.
 func readZedStore(ctx context.Context, path string, d *Decoder) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, "threads.db")
-	}
-	db, err := openStoreDB(path)
+	db, path, err := openStoreIn(path, "threads.db")
 	if err != nil {
 		return err
 	}

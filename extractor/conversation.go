@@ -1,6 +1,7 @@
 package extractor
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -47,12 +48,12 @@ const (
 // ReadConversation reads the person's requests, constraints and the
 // session's end state from a transcript. It is deterministic and offline.
 func ReadConversation(t *handoff.Transcript) Conversation {
-	return readConversation(t, mainThread(t.Messages), nil, rulebook.Switches{})
+	return readConversationWith(t, mainThread(t.Messages), nil, rulebook.Switches{})
 }
 
 // readConversation is ReadConversation over main, t's main thread, sharing
 // heads with the rest of a Build.
-func readConversation(t *handoff.Transcript, main []handoff.Message, heads *headlines, sw rulebook.Switches) Conversation {
+func readConversationWith(t *handoff.Transcript, main []handoff.Message, heads *headlines, sw rulebook.Switches) Conversation {
 	var c Conversation
 	results := resultsByCall(main)
 	rr := requestReader{c: &c, questions: questionCalls(main, heads), seen: map[string]bool{}, full: map[int]string{}}
@@ -322,6 +323,23 @@ func resultsByCall(msgs []handoff.Message) map[string]handoff.ToolResult {
 			if r.CallID != "" {
 				out[r.CallID] = r
 			}
+		}
+	}
+	return out
+}
+
+// mainThread returns the messages that are not subagent traffic: msgs
+// itself when none is (most transcripts; a copy of a long session's
+// messages is megabytes the snapshot never keeps), else a copy without
+// them. Callers only read it.
+func mainThread(msgs []handoff.Message) []handoff.Message {
+	if !slices.ContainsFunc(msgs, func(m handoff.Message) bool { return m.Sidechain }) {
+		return msgs
+	}
+	out := make([]handoff.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if !m.Sidechain {
+			out = append(out, m)
 		}
 	}
 	return out

@@ -83,3 +83,8 @@ func (e *toolEchoes) holds(s string) bool {
 	}
 	return strings.Contains(*e.fold, f)
 }
+
+// minToolEcho is the shortest line or quoted span taken to repeat tool
+// output when the window's output holds it: shorter ones ("go test ./...")
+// are as likely the speaker's own.
+const minToolEcho = 16

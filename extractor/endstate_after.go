@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // patchLimit bounds the submitted patch lines kept: enough for a focused
@@ -40,11 +39,6 @@ func submittedPatch(main []handoff.Message) []string {
 	}
 	return nil
 }
-
-var (
-	localOutputRe = lazyRE(rulebook.Pattern("conversation.local-output"))
-	ansiRe        = lazyRE(rulebook.Pattern("text.ansi"))
-)
 
 // commandsAfter returns the harness commands the person ran after message
 // index last (the last assistant text) that answered with an error or

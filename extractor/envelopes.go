@@ -3,6 +3,8 @@ package extractor
 import (
 	"strings"
 	"unicode"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // stripEnvelopes removes harness envelopes from the start of a message: a
@@ -93,3 +95,8 @@ func harnessAnswer(s string) string {
 	}
 	return truncate(strings.Join(keep, " · "), 160)
 }
+
+var (
+	localOutputRe = lazyRE(rulebook.Pattern("conversation.local-output"))
+	ansiRe        = lazyRE(rulebook.Pattern("text.ansi"))
+)

@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/extractor/rulebook"
@@ -92,7 +91,7 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 	// The main thread, read by several passes below: a transcript with
 	// sub-agent traffic would otherwise be copied once per pass.
 	main := mainThread(t.Messages)
-	conv := readConversation(t, main, heads, opts.Rules)
+	conv := readConversationWith(t, main, heads, opts.Rules)
 	snap := &handoff.Snapshot{
 		Goal:          conv.Goal,
 		LatestRequest: conv.LatestRequest,
@@ -169,23 +168,6 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 		snap.NextStep = judgedNext
 	}
 	return snap, nil
-}
-
-// mainThread returns the messages that are not subagent traffic: msgs
-// itself when none is (most transcripts; a copy of a long session's
-// messages is megabytes the snapshot never keeps), else a copy without
-// them. Callers only read it.
-func mainThread(msgs []handoff.Message) []handoff.Message {
-	if !slices.ContainsFunc(msgs, func(m handoff.Message) bool { return m.Sidechain }) {
-		return msgs
-	}
-	out := make([]handoff.Message, 0, len(msgs))
-	for _, m := range msgs {
-		if !m.Sidechain {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // mergeJudged adds an LLM extractor's judgement of where the session
@@ -317,155 +299,4 @@ func relativeFiles(files []handoff.FileChange, cwd string) []handoff.FileChange 
 		}
 	}
 	return out
-}
-
-// reportedNext returns the best key line of the assistant's last reports
-// that names what comes next ("🎯 Next Priority: implement …"), "" when
-// none does.
-func reportedNext(e *handoff.EndState) string {
-	if e == nil {
-		return ""
-	}
-	for _, k := range e.KeyLines {
-		if namedNextRe.MatchString(k.Text) {
-			return k.Text
-		}
-	}
-	return ""
-}
-
-// namedNextRe is a line that names the next step after a label ("Next:",
-// "🎯 Next Priority Task: …", "Remaining: …"), not one that only says a
-// next step exists ("updated STATUS.md with the next priority task").
-var namedNextRe = lazyRE(rulebook.Pattern("facts.named-next"))
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// landsRe is a call whose purpose is to record or publish work: a commit,
-// a push, a script named for one. When such a call has no result, what
-// to check is whether it landed.
-var landsRe = lazyRE(rulebook.Pattern("facts.lands"))
-
-// successReportRe is an assistant's closing report that the work is done
-// and working.
-var successReportRe = lazyRE(rulebook.Pattern("facts.success-report"))
-
-// mootError reports an open error that later evidence made moot for the
-// next step: a passing test run, a commit, or the assistant's success
-// report after it. Such an error stays listed (it may still matter) but
-// is not what to do first; nor is a sandbox's refusal, which is the
-// environment's rule, not the project's fault.
-func mootError(s *handoff.Snapshot, e handoff.ErrorRecord) bool {
-	return mootErrorWith(s, e, func() bool { return successReportRe.MatchString(s.EndState.LastAssistant) })
-}
-
-// mootErrors is mootError for each of s's errors, with the assistant's
-// last message read for a success report at most once (nextStep asks for
-// every error: sixteen readings of the same text on the largest file).
-func mootErrors(s *handoff.Snapshot) func(handoff.ErrorRecord) bool {
-	reported := sync.OnceValue(func() bool { return successReportRe.MatchString(s.EndState.LastAssistant) })
-	return func(e handoff.ErrorRecord) bool { return mootErrorWith(s, e, reported) }
-}
-
-// mootErrorWith is mootError, asking reported whether the assistant's
-// last message reports success.
-func mootErrorWith(s *handoff.Snapshot, e handoff.ErrorRecord, reported func() bool) bool {
-	if strings.Contains(e.Message, "Sandbox(Denied") || strings.Contains(e.Message, "SandboxDenied") {
-		return true
-	}
-	at := e.Source.Index
-	if ts := s.TestState; ts != nil && ts.Status == handoff.TestsPassing && ts.Source.Index > at {
-		return true
-	}
-	for _, c := range s.Commits {
-		if c.Source.Index > at {
-			return true
-		}
-	}
-	if end := s.EndState; end != nil && end.LastSource.Index > at && reported() {
-		return true
-	}
-	return false
-}
-
-// lastRequestIndex is the message index of the person's latest message,
-// or -1.
-func lastRequestIndex(s *handoff.Snapshot) int {
-	if n := len(s.Requests); n > 0 {
-		return s.Requests[n-1].Source.Index
-	}
-	return -1
-}
-
-// firstSentence returns the first sentence of text that says something:
-// six words or more, joined to the short ones before it ("Yes. I ran
-// them …").
-func firstSentence(text string) string {
-	var out []string
-	for _, s := range splitSentences(withoutMarkup(stripCode(text))) {
-		out = append(out, strings.TrimSpace(s))
-		if len(strings.Fields(s)) >= 6 || len(out) == 3 {
-			break
-		}
-	}
-	return strings.Join(out, " ")
-}
-
-// withoutMarkup drops the lines of a message that are layout, not words:
-// table rows, rules ("---", an escaped "\---"), and headings or labels of
-// fewer than three words, so that a report's first sentence is prose.
-func withoutMarkup(text string) string {
-	var keep []string
-	for _, line := range strings.Split(text, "\n") {
-		l := strings.TrimSpace(line)
-		switch {
-		case l == "", strings.HasPrefix(l, "|"), strings.Trim(l, `-*_=\ `) == "":
-			continue
-		case wordCount(l) < 3 && (strings.HasPrefix(l, "#") || strings.HasPrefix(l, "**") || strings.HasSuffix(l, ":")):
-			continue
-		}
-		keep = append(keep, l)
-	}
-	return strings.Join(keep, "\n")
-}
-
-// newestOpenError returns the newest error that is still open, worth a
-// successor's time, and met while working on the person's latest message
-// (after index since): an error from before it was either dealt with or
-// set aside by the person, and is listed, not made the next step.
-func newestOpenError(errs []handoff.ErrorRecord, since int) (handoff.ErrorRecord, bool) {
-	best := -1
-	for i, e := range errs {
-		if e.Resolution != handoff.ResolutionUnresolved || benign(e) || e.Source.Index < since || e.Type == ReportedProblem {
-			continue
-		}
-		if best < 0 || e.Source.Index > errs[best].Source.Index {
-			best = i
-		}
-	}
-	if best < 0 {
-		return handoff.ErrorRecord{}, false
-	}
-	return errs[best], true
-}
-
-// benign reports failures that are not problems to resolve: a search that
-// found nothing, a tool use the person declined.
-func benign(e handoff.ErrorRecord) bool {
-	m := strings.ToLower(e.Message)
-	if strings.Contains(m, "doesn't want to proceed") || strings.Contains(m, "tool use was rejected") || strings.Contains(m, "request interrupted by user") {
-		return true
-	}
-	cmd := normalizeCommand(e.Command)
-	first, _, _ := strings.Cut(cmd, " ")
-	switch first {
-	case "grep", "rg", "ag", "ls", "find", "which", "test", "[", "diff", "pgrep":
-		return e.Message == "(no output)" || !strings.Contains(cmd, "&&")
-	}
-	return false
 }

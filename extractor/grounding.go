@@ -5,10 +5,8 @@ import (
 	"math"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Grounding: a model's record is kept only when its text is supported by
@@ -387,22 +385,8 @@ func errorSource(m handoff.Message) string {
 // tool's word passed off as the speaker's ("We decided to use evil-orm" in
 // a cat of CHANGELOG.md), so a decision's source leaves it out.
 
-var (
-	// groundPromptRe is a pasted shell command line.
-	groundPromptRe = lazyRE(rulebook.Pattern("facts.ground-prompt"))
-	// groundFenceRe is a code fence line and its info string.
-	groundFenceRe = lazyRE(rulebook.Pattern("text.fence-line"))
-	// groundQuoteRe is a quoted span: “…”, "…" or `…`.
-	groundQuoteRe = lazyRE(rulebook.Pattern("text.ground-quote"))
-)
-
 // groundConsoleInfo are fence info strings of terminal sessions and output.
 var groundConsoleInfo = vocabulary("facts.console-fences")
-
-// minToolEcho is the shortest line or quoted span taken to repeat tool
-// output when the window's output holds it: shorter ones ("go test ./...")
-// are as likely the speaker's own.
-const minToolEcho = 16
 
 // ownWords is text without the command output nested in it ("$ cmd" and
 // the lines under it up to a blank line, terminal fences) and without the
@@ -464,40 +448,4 @@ func (w *citeWindow) foldedToolText() string {
 		w.toolText = &t
 	}
 	return *w.toolText
-}
-
-// foldText lower-cases s and joins its runs of white space into one
-// space, so a quote matches its source across line breaks and case.
-func foldText(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	foldInto(&b, s)
-	return b.String()
-}
-
-// foldInto writes s folded as foldText does, in one pass: lower case,
-// runs of space as one, none at the ends. strings.Join(strings.Fields(
-// strings.ToLower(s)), " ") said the same with three copies of s, which
-// was most of the cost of folding a session's tool output.
-func foldInto(b *strings.Builder, s string) {
-	space, started := false, false
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			space = started
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		started = true
-		if r < utf8.RuneSelf {
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			b.WriteByte(byte(r))
-			continue
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
 }

@@ -116,10 +116,6 @@ func reportedProblems(main []handoff.Message) []handoff.ErrorRecord {
 	return out
 }
 
-// ReportedProblem is the error type of a problem the assistant reported in
-// prose, not a failed command.
-const ReportedProblem = "reported"
-
 // problemFixedLater reports whether, after index at, an assistant message
 // names one of the problem's things and says it was fixed, or a tool call
 // works on one of them (then it is no longer the report's word that

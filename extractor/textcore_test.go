@@ -1,4 +1,4 @@
-package text
+package extractor
 
 import (
 	"reflect"
@@ -19,11 +19,11 @@ func TestProseSentences(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []string
-		for _, s := range ProseSentences(tt.text) {
+		for _, s := range proseSentences(tt.text) {
 			got = append(got, strings.TrimSpace(s))
 		}
 		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("ProseSentences(%q)\n got %q\nwant %q", tt.text, got, tt.want)
+			t.Errorf("proseSentences(%q)\n got %q\nwant %q", tt.text, got, tt.want)
 		}
 	}
 }
@@ -33,8 +33,8 @@ func FuzzProseSentences(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		// Splitting drops only white space between sentences: nothing is
 		// lost, nothing added.
-		if got := strings.Join(strings.Fields(strings.Join(ProseSentences(s), "")), ""); got != strings.Join(strings.Fields(s), "") {
-			t.Fatalf("sentences do not rejoin to the text: %q → %q", s, ProseSentences(s))
+		if got := strings.Join(strings.Fields(strings.Join(proseSentences(s), "")), ""); got != strings.Join(strings.Fields(s), "") {
+			t.Fatalf("sentences do not rejoin to the text: %q → %q", s, proseSentences(s))
 		}
 	})
 }
@@ -51,8 +51,8 @@ func TestTruncate(t *testing.T) {
 		{"héllo wörld", 6, "héllo…"},
 	}
 	for _, tt := range tests {
-		if got := Truncate(tt.s, tt.n); got != tt.want {
-			t.Errorf("Truncate(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		if got := truncate(tt.s, tt.n); got != tt.want {
+			t.Errorf("truncate(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
 		}
 	}
 }
@@ -68,8 +68,8 @@ func TestClipSentences(t *testing.T) {
 		{"no sentence end in this rather long line of words", 30, "no sentence end in this …"},
 	}
 	for _, tt := range tests {
-		if got := ClipSentences(tt.s, tt.n); got != tt.want {
-			t.Errorf("ClipSentences(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		if got := clipSentences(tt.s, tt.n); got != tt.want {
+			t.Errorf("clipSentences(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
 		}
 	}
 }
@@ -81,8 +81,8 @@ func TestASCIILower(t *testing.T) {
 		{"ÉTÉ Kelvin \u212A", "ÉtÉ kelvin \u212A"}, // only ASCII letters fold
 	}
 	for _, tt := range tests {
-		if got := ASCIILower(tt.s); got != tt.want {
-			t.Errorf("ASCIILower(%q) = %q, want %q", tt.s, got, tt.want)
+		if got := asciiLower(tt.s); got != tt.want {
+			t.Errorf("asciiLower(%q) = %q, want %q", tt.s, got, tt.want)
 		}
 	}
 }
@@ -97,8 +97,8 @@ func TestWordCount(t *testing.T) {
 		{"", 0},
 	}
 	for _, tt := range tests {
-		if got := WordCount(tt.s); got != tt.want {
-			t.Errorf("WordCount(%q) = %d, want %d", tt.s, got, tt.want)
+		if got := wordCount(tt.s); got != tt.want {
+			t.Errorf("wordCount(%q) = %d, want %d", tt.s, got, tt.want)
 		}
 	}
 }

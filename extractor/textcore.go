@@ -1,7 +1,4 @@
-// Package text is the extractor's lowest layer (rulebook.LayerText): the
-// shared helpers that cut, split and fold text. It imports nothing of the
-// extractor, so every layer above can use it.
-package text
+package extractor
 
 import (
 	"strings"
@@ -9,8 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// Truncate cuts s to at most n runes, marking the cut with "…".
-func Truncate(s string, n int) string {
+// truncate cuts s to at most n runes, marking the cut with "…".
+func truncate(s string, n int) string {
 	s = strings.TrimSpace(s)
 	r := []rune(s)
 	if len(r) <= n {
@@ -19,25 +16,25 @@ func Truncate(s string, n int) string {
 	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
-// FirstLine is s's first line, truncated to 120 runes.
-func FirstLine(s string) string {
+// firstLine is s's first line, truncated to 120 runes.
+func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
-	return Truncate(s, 120)
+	return truncate(s, 120)
 }
 
-// HeadOf is s's first n bytes: enough of a long output to judge it by.
-func HeadOf(s string, n int) string {
+// headOf is s's first n bytes: enough of a long output to judge it by.
+func headOf(s string, n int) string {
 	if len(s) > n {
 		return s[:n]
 	}
 	return s
 }
 
-// ClipSentences shortens s to at most n runes, cutting after the last
+// clipSentences shortens s to at most n runes, cutting after the last
 // sentence (or line) that fits rather than mid-word; "…" marks a cut.
-func ClipSentences(s string, n int) string {
+func clipSentences(s string, n int) string {
 	s = strings.TrimSpace(s)
 	if utf8.RuneCountInString(s) <= n {
 		return s
@@ -67,12 +64,12 @@ func ClipSentences(s string, n int) string {
 	return strings.TrimSpace(cut) + "…"
 }
 
-// ProseSentences splits prose into sentences, each with its closing
+// proseSentences splits prose into sentences, each with its closing
 // punctuation. A sentence ends at '.', '!' or '?' followed by white space
 // or the end of the text, or at a line break — never at a dot inside a
 // word ("Vue.js", "~/.bashrc", "v1.2.3") or inside a `code span`, which
 // would tear names apart when the sentences are joined again.
-func ProseSentences(text string) []string {
+func proseSentences(text string) []string {
 	var out []string
 	start, inCode := 0, false
 	emit := func(end int) {
@@ -104,9 +101,9 @@ func ProseSentences(text string) []string {
 	return out
 }
 
-// WordCount counts the fields made of letters only (no paths, numbers or
+// wordCount counts the fields made of letters only (no paths, numbers or
 // identifiers with punctuation inside).
-func WordCount(text string) int {
+func wordCount(text string) int {
 	n := 0
 	for _, f := range strings.Fields(text) {
 		f = strings.TrimFunc(f, func(r rune) bool { return unicode.IsPunct(r) })
@@ -117,18 +114,18 @@ func WordCount(text string) int {
 	return n
 }
 
-// LowerASCII lower-cases an ASCII letter.
-func LowerASCII(b byte) byte {
+// lowerASCII lower-cases an ASCII letter.
+func lowerASCII(b byte) byte {
 	if 'A' <= b && b <= 'Z' {
 		return b + 'a' - 'A'
 	}
 	return b
 }
 
-// ASCIILower lower-cases ASCII letters only, leaving every other byte as
+// asciiLower lower-cases ASCII letters only, leaving every other byte as
 // it is (strings.ToLower would also map non-ASCII runes, and allocates
 // the same).
-func ASCIILower(s string) string {
+func asciiLower(s string) string {
 	i := 0
 	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
 		i++

@@ -19,6 +19,12 @@ import (
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/extractor/rulebook"
+
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/decisions"
+	"github.com/handoff-cli/handoff/extractor/facts"
+	"github.com/handoff-cli/handoff/extractor/nextstep"
+	"github.com/handoff-cli/handoff/extractor/prose"
 )
 
 // Extractor supplies the judgement part of a snapshot: the decisions taken
@@ -81,17 +87,17 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("build snapshot: %w", err)
 	}
-	heads := newHeadlines()
-	facts, contexts := computeFactsWith(t.Messages, heads)
-	for i := range facts.Errors {
-		if i < len(contexts) && facts.Errors[i].Context == "" {
-			facts.Errors[i].Context = errorContext(contexts[i])
+	heads := facts.NewHeadlines()
+	computed, contexts := facts.ComputeFactsWith(t.Messages, heads)
+	for i := range computed.Errors {
+		if i < len(contexts) && computed.Errors[i].Context == "" {
+			computed.Errors[i].Context = facts.ErrorContext(contexts[i])
 		}
 	}
 	// The main thread, read by several passes below: a transcript with
 	// sub-agent traffic would otherwise be copied once per pass.
-	main := mainThread(t.Messages)
-	conv := readConversationWith(t, main, heads, opts.Rules)
+	main := conversation.MainThread(t.Messages)
+	conv := conversation.ReadConversationWith(t, main, heads, opts.Rules)
 	snap := &handoff.Snapshot{
 		Goal:          conv.Goal,
 		LatestRequest: conv.LatestRequest,
@@ -102,24 +108,24 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 		Recent:        conv.Recent,
 		Carried:       conv.Carried,
 		FileNotes:     conv.FileNotes,
-		Tasks:         facts.Tasks,
-		CurrentTaskID: facts.CurrentTaskID,
-		NextTaskID:    facts.NextTaskID,
-		Errors:        facts.Errors,
-		TestState:     facts.TestState,
-		Checks:        facts.Checks,
-		FilesModified: relativeFiles(facts.FilesModified, t.Session.CWD),
-		Commits:       facts.Commits,
-		GitSeen:       readGitSeenWith(t.Messages, t.Session.CWD, heads),
-		Usage:         handoff.Usage{ToolCalls: facts.ToolCalls},
+		Tasks:         computed.Tasks,
+		CurrentTaskID: computed.CurrentTaskID,
+		NextTaskID:    computed.NextTaskID,
+		Errors:        computed.Errors,
+		TestState:     computed.TestState,
+		Checks:        computed.Checks,
+		FilesModified: relativeFiles(computed.FilesModified, t.Session.CWD),
+		Commits:       computed.Commits,
+		GitSeen:       facts.ReadGitSeenWith(t.Messages, t.Session.CWD, heads),
+		Usage:         handoff.Usage{ToolCalls: computed.ToolCalls},
 	}
-	calls := sessionCalls(main, resultsByCall(main), heads)
-	addWorkInFlight(snap, main, calls, opts.Rules)
+	calls := facts.SessionCalls(main, conversation.ResultsByCall(main), heads)
+	facts.AddWorkInFlight(snap, main, calls, opts.Rules)
 	if opts.Rules.On("facts.approved-plan") {
-		snap.PlanDoc = readPlanDoc(calls, main)
+		snap.PlanDoc = conversation.ReadPlanDoc(calls, main)
 	}
 	if opts.Rules.On("next.agent-note") {
-		if note := readAgentNote(snap, main, calls); note != nil {
+		if note := conversation.ReadAgentNote(snap, main, calls); note != nil {
 			if snap.EndState == nil {
 				snap.EndState = &handoff.EndState{}
 			}
@@ -127,19 +133,19 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 			// The note is shown as the note; the last message keeps what
 			// it said around it.
 			if e := snap.EndState; e.LastSource == note.Source {
-				if i := strings.Index(e.LastAssistant, noteTitle()); i >= 0 {
+				if i := strings.Index(e.LastAssistant, conversation.NoteTitle()); i >= 0 {
 					e.LastAssistant = strings.TrimSpace(strings.TrimRight(e.LastAssistant[:i], "# \n"))
 				}
 			}
 		}
 	}
 	if opts.Rules.On("facts.plan-done-by-later-calls") {
-		reconcilePlan(snap, main, calls, t.Session.CWD)
+		facts.ReconcilePlan(snap, main, calls, t.Session.CWD)
 	}
-	if snap.Goal == "" && cleanRequest(facts.Goal) != "" {
-		snap.Goal = facts.Goal // placeholders ("[image]") ask for nothing
+	if snap.Goal == "" && conversation.CleanRequest(computed.Goal) != "" {
+		snap.Goal = computed.Goal // placeholders ("[image]") ask for nothing
 	}
-	personal := append(approvals(main, conv.Requests), undoDecisions(main)...)
+	personal := append(decisions.Approvals(main, conv.Requests), decisions.UndoDecisions(main)...)
 	var judgedNext string
 	if ex == nil {
 		snap.Decisions = personal
@@ -156,10 +162,10 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 			judgedNext = mergeJudged(snap, res)
 		}
 	}
-	snap.Errors = append(snap.Errors, reportedProblems(main)...)
-	settleByLaterCalls(snap, main, calls, opts.Rules)
-	snap.NextStep, _ = decideNext(snap, opts.Rules)
-	if p := procedureNext(main, procedureInFlight(snap)); p != "" && procedureLeads(snap) {
+	snap.Errors = append(snap.Errors, conversation.ReportedProblems(main)...)
+	facts.SettleByLaterCalls(snap, main, calls, opts.Rules)
+	snap.NextStep, _ = nextstep.DecideNext(snap, opts.Rules)
+	if p := conversation.ProcedureNext(main, conversation.ProcedureInFlight(snap)); p != "" && conversation.ProcedureLeads(snap) {
 		snap.NextStep = p
 	}
 	// An LLM's grounded next step is preferred, except over a message of
@@ -178,7 +184,7 @@ func mergeJudged(snap *handoff.Snapshot, res *Result) string {
 		if snap.EndState == nil {
 			snap.EndState = &handoff.EndState{}
 		}
-		snap.EndState.CurrentWork = truncate(res.CurrentWork.Text, statedNextLimit)
+		snap.EndState.CurrentWork = prose.Truncate(res.CurrentWork.Text, conversation.StatedNextLimit)
 	}
 	known := map[string]bool{}
 	for _, c := range snap.Constraints {
@@ -187,7 +193,7 @@ func mergeJudged(snap *handoff.Snapshot, res *Result) string {
 	for _, c := range res.Constraints {
 		if t := strings.TrimSpace(c.Text); t != "" && !known[strings.ToLower(t)] {
 			known[strings.ToLower(t)] = true
-			c.Text = truncate(t, constraintLimit)
+			c.Text = prose.Truncate(t, conversation.ConstraintLimit)
 			snap.Constraints = append(snap.Constraints, c)
 		}
 	}
@@ -195,7 +201,7 @@ func mergeJudged(snap *handoff.Snapshot, res *Result) string {
 		// The model's words are data like the transcript's: quoted, with
 		// the message they rest on.
 		return fmt.Sprintf("Next step as the LLM extractor judged it (message %d): %s",
-			res.NextStep.Source.Index, quoteData(truncate(strings.TrimSpace(res.NextStep.Text), statedNextLimit)))
+			res.NextStep.Source.Index, facts.QuoteData(prose.Truncate(strings.TrimSpace(res.NextStep.Text), conversation.StatedNextLimit)))
 	}
 	return ""
 }
@@ -214,7 +220,7 @@ func cleanDecisions(ds []handoff.Decision) []handoff.Decision {
 		if d.ID == "" {
 			d.ID = "d" + strconv.Itoa(i+1)
 		}
-		d.Description = truncate(d.Description, descriptionLimit)
+		d.Description = prose.Truncate(d.Description, prose.DescriptionLimit)
 		out = append(out, d)
 	}
 	return out

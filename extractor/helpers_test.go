@@ -9,12 +9,15 @@ import (
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/transcript"
+
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 // goalCase is a conversation and the goal read from it.
 type goalCase struct {
 	name string
-	fill func(c *convo)
+	fill func(c *sessiontest.Convo)
 	want string
 }
 
@@ -23,9 +26,9 @@ func runGoalCases(t *testing.T, tests []goalCase) {
 	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newConvo(t)
+			c := sessiontest.NewConvo(t)
 			tc.fill(c)
-			if got := ReadConversation(c.transcript()).Goal; got != tc.want {
+			if got := conversation.ReadConversation(c.Transcript()).Goal; got != tc.want {
 				t.Errorf("goal = %q, want %q", got, tc.want)
 			}
 		})

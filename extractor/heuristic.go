@@ -7,6 +7,10 @@ import (
 	"log/slog"
 
 	"github.com/handoff-cli/handoff"
+
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/decisions"
+	"github.com/handoff-cli/handoff/extractor/facts"
 )
 
 // Heuristic is the offline, deterministic Extractor: sentence patterns
@@ -16,7 +20,7 @@ import (
 // always runs.
 type Heuristic struct {
 	logger *slog.Logger
-	pat    decisionPatterns
+	pat    decisions.DecisionPatterns
 }
 
 // NewHeuristic returns the heuristic extractor. A nil logger discards
@@ -25,7 +29,7 @@ func NewHeuristic(logger *slog.Logger) *Heuristic {
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Heuristic{logger: logger, pat: compileDecisionPatterns()}
+	return &Heuristic{logger: logger, pat: decisions.CompileDecisionPatterns()}
 }
 
 // Name implements Extractor.
@@ -35,10 +39,10 @@ func (h *Heuristic) Name() string { return "heuristic" }
 // visible text and the user's own requests: never from tool results,
 // reasoning, or text the harness injected.
 func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Result, error) {
-	ds := decisionSet{pat: &h.pat}
-	reverts := newRevertTracker()
+	ds := decisions.DecisionSet{Pat: &h.pat}
+	reverts := decisions.NewRevertTracker()
 	var currentTask string
-	echoes := newToolEchoes(msgs)
+	echoes := facts.NewToolEchoes(msgs)
 	for i, m := range msgs {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -48,36 +52,36 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 		if m.Sidechain || m.Meta || m.CompactSummary {
 			continue
 		}
-		reverts.see(&ds, m, currentTask)
-		ds.confirm(i, m)
+		reverts.See(&ds, m, currentTask)
+		ds.Confirm(i, m)
 		switch m.Role {
 		case handoff.RoleAssistant:
-			text, labelled := ds.labelledDecisions(m, echoes.strip(withoutThinking(m.Text)), currentTask)
+			text, labelled := ds.LabelledDecisions(m, echoes.Strip(facts.WithoutThinking(m.Text)), currentTask)
 			for _, c := range labelled {
-				ds.add(c)
+				ds.Add(c)
 			}
-			ds.scan(i, m, text, false, currentTask)
-			ds.scanWritten(m, currentTask)
+			ds.Scan(i, m, text, false, currentTask)
+			ds.ScanWritten(m, currentTask)
 		case handoff.RoleUser:
-			req := userRequest(m.Text)
+			req := facts.UserRequest(m.Text)
 			if req != "" {
-				ds.scan(i, m, req, true, currentTask)
+				ds.Scan(i, m, req, true, currentTask)
 			}
-			if cleanRequest(req) != "" {
-				ds.lastUser = i
+			if conversation.CleanRequest(req) != "" {
+				ds.LastUser = i
 			}
 		}
 		for _, c := range m.ToolCalls {
-			if tasks, ok := planTasks(c, nil); ok {
-				currentTask, _ = currentAndNext(tasks)
+			if tasks, ok := facts.PlanTasks(c, nil); ok {
+				currentTask, _ = facts.CurrentAndNext(tasks)
 			}
 		}
 	}
-	unconfirmed := len(ds.pending)
-	ds.addUnconfirmed()
-	h.logger.Debug("heuristic extraction", "messages", len(msgs), "decisions", len(ds.list), "unconfirmed", unconfirmed)
+	unconfirmed := len(ds.Pending)
+	ds.AddUnconfirmed()
+	h.logger.Debug("heuristic extraction", "messages", len(msgs), "decisions", len(ds.List), "unconfirmed", unconfirmed)
 	return &Result{
-		Decisions: ds.list,
+		Decisions: ds.List,
 		Usage:     &handoff.ExtractionUsage{Extractor: h.Name()},
 	}, nil
 }

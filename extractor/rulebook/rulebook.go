@@ -139,6 +139,17 @@ func Words(id string) []string {
 	return r.Words
 }
 
+// WordSet returns the word list of the rule id as a set, for a
+// package-level var built once and only read after.
+func WordSet(id string) map[string]bool {
+	words := Words(id)
+	set := make(map[string]bool, len(words))
+	for _, w := range words {
+		set[w] = true
+	}
+	return set
+}
+
 // HasWord reports whether text holds one of the rule's words as a whole
 // word, case-insensitively.
 func HasWord(id, text string) bool {

@@ -75,7 +75,7 @@ func TestLabelledDecisionNewestWording(t *testing.T) {
 func TestDecisionLabelKey(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{"D4": "D4", "ADR-3": "ADR3", "adr 3": "ADR3", "Decision": "", "decision": ""} {
-		if got := decisions.DecisionLabel(in); got != want {
+		if got := decisions.Label(in); got != want {
 			t.Errorf("decisionLabel(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -25,7 +25,7 @@ func TestInFlightEditNotDone(t *testing.T) {
 		c.Bash("", "pytest -q", "3 passed", 0)
 		c.Call("Documenting it.", "Edit", edit("docs/cli.md"))
 		c.User("[Request interrupted by user]")
-		f := facts.ComputeFacts(c.Msgs)
+		f := facts.Compute(c.Msgs)
 		if len(f.FilesModified) != 1 || f.FilesModified[0].Path != "src/cache.py" {
 			t.Errorf("files = %+v, want only src/cache.py", f.FilesModified)
 		}
@@ -34,7 +34,7 @@ func TestInFlightEditNotDone(t *testing.T) {
 		c := sessiontest.NewConvo(t).User("add the cache")
 		c.Result(c.Call("", "Edit", edit("src/cache.py")), "ok", false, -1)
 		c.Call("", "Edit", edit("src/cache.py"))
-		f := facts.ComputeFacts(c.Msgs)
+		f := facts.Compute(c.Msgs)
 		if len(f.FilesModified) != 1 || f.FilesModified[0].Edits != 1 {
 			t.Errorf("files = %+v, want src/cache.py with 1 edit", f.FilesModified)
 		}
@@ -43,7 +43,7 @@ func TestInFlightEditNotDone(t *testing.T) {
 		c := sessiontest.NewConvo(t).User("add the cache")
 		c.Call("", "Edit", edit("src/cache.py"))
 		c.Call("", "Edit", edit("docs/cli.md"))
-		if f := facts.ComputeFacts(c.Msgs); len(f.FilesModified) != 2 {
+		if f := facts.Compute(c.Msgs); len(f.FilesModified) != 2 {
 			t.Errorf("files = %+v, want both", f.FilesModified)
 		}
 	})
@@ -78,7 +78,7 @@ func TestCodeModeWrapper(t *testing.T) {
 			{CallID: "w2#1", Name: "apply_patch", ExitCode: &zero, Content: "Exit code: 0\nOutput:\nSuccess. Updated the following files:\nM a.py\n"},
 		}},
 	}
-	f := facts.ComputeFacts(msgs)
+	f := facts.Compute(msgs)
 	if len(f.Errors) != 1 || f.Errors[0].Command != "uv run pytest -q" {
 		t.Errorf("errors = %+v, want only the nested pytest failure", f.Errors)
 	}

@@ -27,7 +27,7 @@ func TestRealReRunsSettleErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.rel+" "+tt.command, func(t *testing.T) {
 			t.Parallel()
-			f := facts.ComputeFacts(realMessages(t, tt.rel))
+			f := facts.Compute(realMessages(t, tt.rel))
 			seen := false
 			for _, e := range f.Errors {
 				if strings.Contains(e.Command, tt.command) {

@@ -88,7 +88,7 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 		return nil, fmt.Errorf("build snapshot: %w", err)
 	}
 	heads := facts.NewHeadlines()
-	computed, contexts := facts.ComputeFactsWith(t.Messages, heads)
+	computed, contexts := facts.ComputeWith(t.Messages, heads)
 	for i := range computed.Errors {
 		if i < len(contexts) && computed.Errors[i].Context == "" {
 			computed.Errors[i].Context = facts.ErrorContext(contexts[i])
@@ -97,7 +97,7 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 	// The main thread, read by several passes below: a transcript with
 	// sub-agent traffic would otherwise be copied once per pass.
 	main := conversation.MainThread(t.Messages)
-	conv := conversation.ReadConversationWith(t, main, heads, opts.Rules)
+	conv := conversation.ReadWith(t, main, heads, opts.Rules)
 	snap := &handoff.Snapshot{
 		Goal:          conv.Goal,
 		LatestRequest: conv.LatestRequest,
@@ -164,7 +164,7 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 	}
 	snap.Errors = append(snap.Errors, conversation.ReportedProblems(main)...)
 	facts.SettleByLaterCalls(snap, main, calls, opts.Rules)
-	snap.NextStep, _ = nextstep.DecideNext(snap, opts.Rules)
+	snap.NextStep, _ = nextstep.Decide(snap, opts.Rules)
 	if p := conversation.ProcedureNext(main, conversation.ProcedureInFlight(snap)); p != "" && conversation.ProcedureLeads(snap) {
 		snap.NextStep = p
 	}

@@ -100,7 +100,7 @@ func TestLabelledFactsTable(t *testing.T) {
 	}
 	var b strings.Builder
 	for _, rel := range labelledFiles(t) {
-		f := facts.ComputeFacts(realMessages(t, rel))
+		f := facts.Compute(realMessages(t, rel))
 		b.WriteString(rel)
 		b.WriteString("\t")
 		b.WriteString(sessiontest.Itoa(len(f.Errors)))
@@ -132,7 +132,7 @@ func TestRealSessionsErrorsAndEdits(t *testing.T) {
 		}
 		t.Run(rel, func(t *testing.T) {
 			t.Parallel()
-			f := facts.ComputeFacts(realMessages(t, rel))
+			f := facts.Compute(realMessages(t, rel))
 			if n := unresolvedCount(f); n > most {
 				t.Errorf("%d unresolved errors, want ≤ %d", n, most)
 			}
@@ -151,7 +151,7 @@ func TestRealSessionsErrorsAndEdits(t *testing.T) {
 	for _, rel := range []string{"codex/youtube-mcp-codex0.106-exec_command-tdd.jsonl", "codex/ship-codex0.114-subagent-fork-coverage.jsonl", "codex/resting-codex0.120-tui-swift-sandbox-denied.jsonl", "codex/test-framework-codex0.92-shell_command-gitflow.jsonl"} {
 		t.Run(rel, func(t *testing.T) {
 			t.Parallel()
-			f := facts.ComputeFacts(realMessages(t, rel))
+			f := facts.Compute(realMessages(t, rel))
 			if len(f.FilesModified) == 0 || f.TestState == nil && !strings.Contains(rel, "gitflow") {
 				t.Errorf("files %d, tests %+v", len(f.FilesModified), f.TestState)
 			}
@@ -165,20 +165,20 @@ func TestRealSessionsErrorsAndEdits(t *testing.T) {
 	for _, rel := range []string{"aider-md/afi-core.aider.chat.history.md", "specstory-md/specstory-claude-code-release-audit.md", "claude-code-console/bookminder-day-010.txt", "swe-agent-traj/pydicom-1458-gpt4.traj", "swe-agent-traj/marshmallow-1867-function-calling.traj"} {
 		t.Run(rel, func(t *testing.T) {
 			t.Parallel()
-			if f := facts.ComputeFacts(realMessages(t, rel)); len(f.FilesModified) == 0 {
+			if f := facts.Compute(realMessages(t, rel)); len(f.FilesModified) == 0 {
 				t.Error("no files modified")
 			}
 		})
 	}
 	t.Run("aider commits", func(t *testing.T) {
 		t.Parallel()
-		if f := facts.ComputeFacts(realMessages(t, "aider-md/afi-core.aider.chat.history.md")); len(f.Commits) == 0 {
+		if f := facts.Compute(realMessages(t, "aider-md/afi-core.aider.chat.history.md")); len(f.Commits) == 0 {
 			t.Error("no commits")
 		}
 	})
 	t.Run("console todos", func(t *testing.T) {
 		t.Parallel()
-		if f := facts.ComputeFacts(realMessages(t, "claude-code-console/bookminder-day-010.txt")); len(f.Tasks) == 0 {
+		if f := facts.Compute(realMessages(t, "claude-code-console/bookminder-day-010.txt")); len(f.Tasks) == 0 {
 			t.Error("no tasks from ☐/☒ lists")
 		}
 	})

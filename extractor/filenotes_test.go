@@ -273,7 +273,7 @@ func TestFileNotesReal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			conv := conversation.ReadConversation(tr)
+			conv := conversation.Read(tr)
 			notes := conv.FileNotes
 			if tc.path == "(reasoning)" && conv.End != nil {
 				notes = []handoff.FileNote{{Path: tc.path, Text: conv.End.Reasoning}}
@@ -314,7 +314,7 @@ func BenchmarkFileNotes(b *testing.B) {
 		}
 		b.Run(name+"/ReadConversation", func(b *testing.B) {
 			for b.Loop() {
-				conversation.ReadConversation(tr)
+				conversation.Read(tr)
 			}
 		})
 		b.Run(name+"/fileNotes", func(b *testing.B) {

@@ -28,7 +28,7 @@ func runGoalCases(t *testing.T, tests []goalCase) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := sessiontest.NewConvo(t)
 			tc.fill(c)
-			if got := conversation.ReadConversation(c.Transcript()).Goal; got != tc.want {
+			if got := conversation.Read(c.Transcript()).Goal; got != tc.want {
 				t.Errorf("goal = %q, want %q", got, tc.want)
 			}
 		})

@@ -20,7 +20,7 @@ import (
 // always runs.
 type Heuristic struct {
 	logger *slog.Logger
-	pat    decisions.DecisionPatterns
+	pat    decisions.Patterns
 }
 
 // NewHeuristic returns the heuristic extractor. A nil logger discards
@@ -29,7 +29,7 @@ func NewHeuristic(logger *slog.Logger) *Heuristic {
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Heuristic{logger: logger, pat: decisions.CompileDecisionPatterns()}
+	return &Heuristic{logger: logger, pat: decisions.CompilePatterns()}
 }
 
 // Name implements Extractor.
@@ -39,7 +39,7 @@ func (h *Heuristic) Name() string { return "heuristic" }
 // visible text and the user's own requests: never from tool results,
 // reasoning, or text the harness injected.
 func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Result, error) {
-	ds := decisions.DecisionSet{Pat: &h.pat}
+	ds := decisions.Set{Pat: &h.pat}
 	reverts := decisions.NewRevertTracker()
 	var currentTask string
 	echoes := facts.NewToolEchoes(msgs)

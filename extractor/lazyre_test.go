@@ -28,7 +28,7 @@ func TestLazyPatternsCompile(t *testing.T) {
 	if len(patterns) < 200 {
 		t.Errorf("found %d patterns; the package and its rulebook declare about two hundred and fifty", len(patterns))
 	}
-	p := decisions.CompileDecisionPatterns()
+	p := decisions.CompilePatterns()
 	all := append(append(append([]prose.LazyRegexp{p.NotChoice, p.Rationale, p.Follow, p.Reversal,
 		p.Workaround, p.Skip, p.Layout, p.Library, p.Architecture}, p.Assistant...), p.User...), p.ChosenAlt...)
 	for _, re := range all {

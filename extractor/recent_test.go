@@ -16,7 +16,7 @@ import (
 // recentTools returns the tool lines of a conversation's recent turns.
 func recentTools(t *testing.T, c *sessiontest.Convo) []handoff.Turn {
 	t.Helper()
-	conv := conversation.ReadConversation(c.Transcript())
+	conv := conversation.Read(c.Transcript())
 	var out []handoff.Turn
 	for _, turn := range conv.Recent {
 		if turn.Role == handoff.RoleTool {

@@ -55,7 +55,7 @@ func TestForkReplayIsNotThisSessionsWork(t *testing.T) {
 			c := sessiontest.NewConvo(t)
 			tt.build(c)
 			var got []string
-			for _, f := range facts.ComputeFacts(c.Msgs).FilesModified {
+			for _, f := range facts.Compute(c.Msgs).FilesModified {
 				got = append(got, f.Path)
 			}
 			slices.Sort(got)

@@ -81,7 +81,7 @@ func TestSittingOf(t *testing.T) {
 // whose ESM, DAG and .d.ts work the log ends on.
 func TestAiderLogGoalIsLastLaunchsWork(t *testing.T) {
 	msgs := realMessages(t, "aider-md/afi-core.aider.chat.history.md")
-	goal := conversation.ReadConversation(&handoff.Transcript{Messages: msgs}).Goal
+	goal := conversation.Read(&handoff.Transcript{Messages: msgs}).Goal
 	if strings.Contains(goal, "add a comment") || !strings.Contains(goal, "ESM") {
 		t.Errorf("goal = %q, want the last launch's audit", goal)
 	}

@@ -72,7 +72,7 @@ func TestCommandTheSessionWorksOnIsTheGoal(t *testing.T) {
 // report sent halfway through is not the goal.
 func TestCodexSkillSessionGoal(t *testing.T) {
 	msgs := realMessages(t, "codex/resting-codex0.120-tui-swift-sandbox-denied.jsonl")
-	goal := conversation.ReadConversation(&handoff.Transcript{Messages: msgs}).Goal
+	goal := conversation.Read(&handoff.Transcript{Messages: msgs}).Goal
 	if !strings.HasPrefix(goal, ".agents/skills/speckit-implement — the skill's task: Execute the implementation plan") {
 		t.Errorf("goal = %q, want the skill invocation with its task", goal)
 	}

@@ -194,7 +194,7 @@ func TestStepExamples(t *testing.T) {
 					t.Fatalf("no way to tell whether %s fired", r.ID)
 				}
 				if fired != want {
-					t.Errorf("%q: fired = %v, want %v (next step %q)", name, fired, want, nextstep.NextStep(s))
+					t.Errorf("%q: fired = %v, want %v (next step %q)", name, fired, want, nextstep.For(s))
 				}
 			}
 			for _, name := range r.Examples {

@@ -216,7 +216,7 @@ func TestResolutionEvidence(t *testing.T) {
 	c.Bash("", "cp vendor/x .", "", 0)
 	c.Bash("Now deploy the manifest to the cluster.", "kubectl apply -f k.yaml", "error: You must be logged in to the server", 1)
 	c.Say("Login is needed. I cannot continue without credentials.")
-	f := facts.ComputeFacts(c.Msgs)
+	f := facts.Compute(c.Msgs)
 	byCmd := map[string]handoff.ErrorRecord{}
 	for _, e := range f.Errors {
 		byCmd[e.Command] = e
@@ -253,7 +253,7 @@ func TestNonErrorsNotRecorded(t *testing.T) {
 	c.Bash("", "which nvcc", "", 1)
 	c.Bash("", "rm -rf /", "The user doesn't want to proceed with this tool use.", 1)
 	c.Result(c.Call("", "Write", map[string]string{"file_path": "a.go", "content": "x"}), "File has not been read yet. Read it first before writing to it.", true, -1)
-	f := facts.ComputeFacts(c.Msgs)
+	f := facts.Compute(c.Msgs)
 	if len(f.Errors) != 0 {
 		t.Errorf("errors = %+v, want none", f.Errors)
 	}
@@ -269,7 +269,7 @@ func TestWriteStdinContinuesExecCommand(t *testing.T) {
 	c.Result(id, "Chunk ID: 1\nWall time: 10 seconds\nProcess running with session ID 42\nOriginal token count: 3\nOutput:\nRUN v1", false, -1)
 	id2 := c.Call("", "write_stdin", map[string]any{"session_id": 42, "chars": ""})
 	c.Result(id2, "Chunk ID: 2\nWall time: 3 seconds\nProcess exited with code 1\nOutput:\n ❯ src/a.test.ts (4 tests | 2 failed) 10ms\nTest Files  1 failed (1)", false, -1)
-	f := facts.ComputeFacts(c.Msgs)
+	f := facts.Compute(c.Msgs)
 	if len(f.Errors) != 1 || f.Errors[0].Command != "pnpm vitest run" || f.Errors[0].Type != "test_failure" {
 		t.Fatalf("errors = %+v, want one test failure of the exec_command", f.Errors)
 	}
@@ -287,7 +287,7 @@ func TestTextFormatsEditsTodosCommits(t *testing.T) {
 	c.Result(c.Call("", "Update", map[string]string{"summary": "specs/cli_spec.py"}), "Updated specs/cli_spec.py with 2 additions", false, -1)
 	c.Push(handoff.Message{Role: handoff.RoleTool, ToolResults: []handoff.ToolResult{{Name: "TodoWrite", Content: "☒ Write failing test\n   ◼ Make it pass\n   ☐ Refactor"}}})
 	c.Bash("", "git commit -am 'fix: parse dates'", "[feature/dates 1a2b3c4] fix: parse dates\n 1 file changed", 0)
-	f := facts.ComputeFacts(c.Msgs)
+	f := facts.Compute(c.Msgs)
 	var paths []string
 	for _, fc := range f.FilesModified {
 		paths = append(paths, fc.Path)

@@ -39,7 +39,7 @@ func TestEditsAfterTestRun(t *testing.T) {
 			c := sessiontest.NewConvo(t)
 			c.User("fix the parser please")
 			tc.build(c)
-			f := facts.ComputeFacts(c.Msgs)
+			f := facts.Compute(c.Msgs)
 			if f.TestState == nil {
 				t.Fatal("no test state")
 			}

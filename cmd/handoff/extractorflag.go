@@ -125,7 +125,7 @@ func (a *app) newExtractor(f extractorFlags, in extractorSetup) (*builtExtractor
 	if in.counter != nil {
 		cfg.CountTokens = in.counter.Count
 	}
-	l, err := llm.NewLLM(cfg)
+	l, err := llm.New(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -41,7 +41,7 @@ func TestConstraintQuotedInTheRequestOpeningIsDropped(t *testing.T) {
 	c.Say("Done.")
 	c.User("Actually make due_date nullable and don't backfill — billing wants to set it per customer later. Remember the migration rules.")
 	c.Say("Adding a new migration.")
-	conv := ReadConversation(c.Transcript())
+	conv := Read(c.Transcript())
 	for _, k := range conv.Constraints {
 		if k.Text == "Actually make due_date nullable and don't backfill — billing wants to set it per customer later." {
 			t.Errorf("constraint %q repeats the opening of the latest request", k.Text)

@@ -48,15 +48,15 @@ const (
 	maxConstraints = 16
 )
 
-// ReadConversation reads the person's requests, constraints and the
+// Read reads the person's requests, constraints and the
 // session's end state from a transcript. It is deterministic and offline.
-func ReadConversation(t *handoff.Transcript) Conversation {
-	return ReadConversationWith(t, MainThread(t.Messages), nil, rulebook.Switches{})
+func Read(t *handoff.Transcript) Conversation {
+	return ReadWith(t, MainThread(t.Messages), nil, rulebook.Switches{})
 }
 
-// readConversation is ReadConversation over main, t's main thread, sharing
+// ReadWith is Read over main, t's main thread, sharing
 // heads with the rest of a Build.
-func ReadConversationWith(t *handoff.Transcript, main []handoff.Message, heads *facts.Headlines, sw rulebook.Switches) Conversation {
+func ReadWith(t *handoff.Transcript, main []handoff.Message, heads *facts.Headlines, sw rulebook.Switches) Conversation {
 	var c Conversation
 	results := ResultsByCall(main)
 	rr := requestReader{c: &c, questions: QuestionCalls(main, heads), seen: map[string]bool{}, full: map[int]string{}}

@@ -42,7 +42,7 @@ func TestBareLetsNot(t *testing.T) {
 }
 
 func TestProseDecisions(t *testing.T) {
-	p := CompileDecisionPatterns()
+	p := CompilePatterns()
 	for _, tc := range []struct {
 		sent string
 		want bool

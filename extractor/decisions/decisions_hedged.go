@@ -94,14 +94,14 @@ func subjectsOf(c candidate) []string {
 }
 
 // hold keeps a hedged candidate until something confirms it.
-func (s *DecisionSet) hold(c candidate, msg int) {
+func (s *Set) hold(c candidate, msg int) {
 	s.Pending = append(s.Pending, hypothesis{c: c, msg: msg, subjects: subjectsOf(c)})
 }
 
 // AddUnconfirmed lists the hypotheses nothing confirmed as decisions
 // marked unconfirmed (handoff.UnconfirmedPrefix): a successor needs the
 // session's best guess, said as a guess; two guesses at one thing are one.
-func (s *DecisionSet) AddUnconfirmed() {
+func (s *Set) AddUnconfirmed() {
 	for _, h := range s.Pending {
 		h.c.unconfirmed = true
 		s.Add(h.c)
@@ -112,7 +112,7 @@ func (s *DecisionSet) AddUnconfirmed() {
 // Confirm reads a later message for confirmations of the held
 // hypotheses and adds those it confirms as decisions, in the order they
 // were said.
-func (s *DecisionSet) Confirm(i int, m handoff.Message) {
+func (s *Set) Confirm(i int, m handoff.Message) {
 	if len(s.Pending) == 0 {
 		return
 	}
@@ -165,7 +165,7 @@ func readConfirmEvidence(m handoff.Message) *confirmEvidence {
 }
 
 // confirms reports whether a message's evidence confirms hypothesis h.
-func (s *DecisionSet) confirms(h hypothesis, ev *confirmEvidence) bool {
+func (s *Set) confirms(h hypothesis, ev *confirmEvidence) bool {
 	switch ev.role {
 	case handoff.RoleUser:
 		// The person's first reply after the claim approves it (an

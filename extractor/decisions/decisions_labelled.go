@@ -30,9 +30,9 @@ var labelledDecisionRe = prose.LazyRE(rulebook.Pattern("decisions.labelled-decis
 // recorded", "D5 and D7 stay".
 var aboutLabelRe = prose.LazyRE(rulebook.Pattern("decisions.about-label"))
 
-// DecisionLabel is the key a label is compared by: "adr 3", "ADR-3" and
+// Label is the key a label is compared by: "adr 3", "ADR-3" and
 // "ADR3" are one label; a bare "Decision" is no label at all.
-func DecisionLabel(label string) string {
+func Label(label string) string {
 	key := strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(label))
 	if key == "DECISION" {
 		return ""
@@ -59,7 +59,7 @@ func labelledLine(line string) (label, body string, ok bool) {
 // labelled decision lines, and those lines as candidates: the rest of
 // the text is left to the sentence patterns, which would read the same
 // line again (and drop the code blocks themselves).
-func (s *DecisionSet) LabelledDecisions(m handoff.Message, text, task string) (string, []candidate) {
+func (s *Set) LabelledDecisions(m handoff.Message, text, task string) (string, []candidate) {
 	lines := strings.Split(facts.StripCode(text), "\n")
 	var found []candidate
 	kept := lines[:0:0]
@@ -69,7 +69,7 @@ func (s *DecisionSet) LabelledDecisions(m handoff.Message, text, task string) (s
 			kept = append(kept, l)
 			continue
 		}
-		key, desc := DecisionLabel(label), body
+		key, desc := Label(label), body
 		if key != "" {
 			desc = label + ": " + body
 		}

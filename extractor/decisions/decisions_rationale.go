@@ -14,7 +14,7 @@ import "strings"
 // sentenceRationale returns the reason sent gives for its choice, or "".
 // decides reports whether a text states a choice: the words after a dash
 // that choose again are a second decision, not the first one's why.
-func sentenceRationale(p *DecisionPatterns, sent string, decides func(string) bool) string {
+func sentenceRationale(p *Patterns, sent string, decides func(string) bool) string {
 	if loc := p.Rationale.FindStringSubmatchIndex(sent); loc != nil {
 		why := sent[loc[2]:loc[3]]
 		if strings.TrimSpace(sent[:loc[0]]) == "" {

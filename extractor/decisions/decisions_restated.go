@@ -70,7 +70,7 @@ func normSpace(s string) string { return strings.Join(strings.Fields(strings.ToL
 // newer decisions go: c takes i's id (decisions that i superseded keep
 // pointing at the same choice) and keeps i's why and rejected options
 // when it gives none itself.
-func (s *DecisionSet) restated(i int, c candidate) candidate {
+func (s *Set) restated(i int, c candidate) candidate {
 	old := s.meta[i]
 	c.ID = old.ID
 	if c.Rationale == "" {

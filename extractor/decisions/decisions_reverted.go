@@ -45,7 +45,7 @@ type revertTracker struct {
 func NewRevertTracker() *revertTracker { return &revertTracker{last: -1 - revertEpisode} }
 
 // See reads one main-thread message and adds any revert it records.
-func (r *revertTracker) See(s *DecisionSet, m handoff.Message, task string) {
+func (r *revertTracker) See(s *Set, m handoff.Message, task string) {
 	switch m.Role {
 	case handoff.RoleUser:
 		if req := strings.TrimSpace(conversation.CleanRequest(facts.UserRequest(m.Text))); req != "" {
@@ -68,7 +68,7 @@ func (r *revertTracker) See(s *DecisionSet, m handoff.Message, task string) {
 	}
 }
 
-func (r *revertTracker) Add(s *DecisionSet, m handoff.Message, task, what string) {
+func (r *revertTracker) Add(s *Set, m handoff.Message, task, what string) {
 	what = prose.Truncate(strings.Trim(what, " `*\"'"), prose.AlternativeLimit)
 	c := candidate{Decision: handoff.Decision{
 		Timestamp: m.Timestamp, TaskID: task, Source: m.Ref(),

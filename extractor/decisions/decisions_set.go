@@ -11,8 +11,8 @@ import (
 	"github.com/handoff-cli/handoff/extractor/prose"
 )
 
-// DecisionPatterns are the compiled sentence patterns.
-type DecisionPatterns struct {
+// Patterns are the compiled sentence patterns.
+type Patterns struct {
 	Assistant []prose.LazyRegexp
 	User      []prose.LazyRegexp
 	NotChoice prose.LazyRegexp
@@ -28,7 +28,7 @@ type DecisionPatterns struct {
 // end closes a captured phrase: a clause word or punctuation.
 const end = `(?:\s+(?:because|since|so that|so|as|for|which|to|in|and|but|when|while|here|now|from|instead|over|rather)\b|[,;:!?()"]|\.(?:\s|$)|$)`
 
-func CompileDecisionPatterns() DecisionPatterns {
+func CompilePatterns() Patterns {
 	c := func(s string) prose.LazyRegexp { return prose.LazyRE(`(?i)` + s) }
 	we := `(?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to|we'?re going to|i'?d rather|we should|i'?m|we'?re)`
 	// weChoose is a first person choosing, not narrating progress: "I'm
@@ -41,7 +41,7 @@ func CompileDecisionPatterns() DecisionPatterns {
 	for _, p := range proseDecisionPatterns {
 		prosePatterns = append(prosePatterns, c(p))
 	}
-	return DecisionPatterns{
+	return Patterns{
 		Assistant: append(prosePatterns,
 			c(`\b`+weChoose+`\b.*\binstead\b`),
 			c(`\binstead of\b.+,\s*`+weChoose+`\b`),
@@ -113,10 +113,10 @@ type candidate struct {
 	label string
 }
 
-// DecisionSet accumulates decisions in order, folding near-duplicates and
+// Set accumulates decisions in order, folding near-duplicates and
 // marking reversed ones superseded.
-type DecisionSet struct {
-	Pat  *DecisionPatterns
+type Set struct {
+	Pat  *Patterns
 	List []handoff.Decision
 	meta []candidate
 	// Pending are hedged candidates no later message has confirmed yet;
@@ -127,7 +127,7 @@ type DecisionSet struct {
 }
 
 // Scan reads the text of message at (m) for decisions.
-func (s *DecisionSet) Scan(at int, m handoff.Message, text string, fromUser bool, task string) {
+func (s *Set) Scan(at int, m handoff.Message, text string, fromUser bool, task string) {
 	sentences := prose.SplitSentences(facts.StripCode(text))
 	for i, sent := range sentences {
 		if strings.HasSuffix(sent, "?") || (fromUser && len(sent) > prose.UserSentenceLimit) {
@@ -157,7 +157,7 @@ func (s *DecisionSet) Scan(at int, m handoff.Message, text string, fromUser bool
 }
 
 // judge builds a candidate decision from a sentence that matched.
-func (s *DecisionSet) judge(m handoff.Message, sent, next string, fromUser bool, task string) candidate {
+func (s *Set) judge(m handoff.Message, sent, next string, fromUser bool, task string) candidate {
 	p := s.Pat
 	c := candidate{Decision: handoff.Decision{
 		Timestamp:   m.Timestamp,
@@ -205,7 +205,7 @@ func (s *DecisionSet) judge(m handoff.Message, sent, next string, fromUser bool,
 	return c
 }
 
-func (s *DecisionSet) Classify(sent string, fromUser bool) handoff.DecisionType {
+func (s *Set) Classify(sent string, fromUser bool) handoff.DecisionType {
 	p := s.Pat
 	switch {
 	case fromUser:
@@ -226,7 +226,7 @@ func (s *DecisionSet) Classify(sent string, fromUser bool) handoff.DecisionType 
 
 // Add appends a candidate, in place of a current decision it restates
 // (restates), and marks the current decisions it reverses as superseded.
-func (s *DecisionSet) Add(c candidate) {
+func (s *Set) Add(c candidate) {
 	c.ID = "d" + strconv.Itoa(len(s.List)+1)
 	for i := range s.List {
 		if s.List[i].SupersededBy == "" && restates(c, s.meta[i]) {

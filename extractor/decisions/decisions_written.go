@@ -147,7 +147,7 @@ func (r *decisionReader) line(raw string) {
 	}
 	if m := decisionTitleRe.FindStringSubmatch(t); m != nil {
 		r.flush()
-		r.cur = &writtenEntry{text: strings.Trim(m[2], "*_ "), label: DecisionLabel(m[1])}
+		r.cur = &writtenEntry{text: strings.Trim(m[2], "*_ "), label: Label(m[1])}
 		if level > 0 && r.section <= 0 {
 			r.section = -level
 		}
@@ -253,7 +253,7 @@ func abs(n int) int {
 
 // ScanWritten adds the decisions the calls of one assistant message write
 // down, sourced to that message.
-func (s *DecisionSet) ScanWritten(m handoff.Message, task string) {
+func (s *Set) ScanWritten(m handoff.Message, task string) {
 	for _, c := range m.ToolCalls {
 		for _, e := range writtenDecisions(c) {
 			cand := candidate{Decision: handoff.Decision{

@@ -55,7 +55,7 @@ func TestReusedIDResultsReachTheirCalls(t *testing.T) {
 			{CallID: "run-7", Name: "run_shell_command", ExitCode: &exit0, Content: gemShell(`grep -rn "health" src/server.ts`, "src/server.ts:31:app.get('/status')", "(none)", 0)},
 		}},
 	}
-	f := ComputeFacts(msgs)
+	f := Compute(msgs)
 	if len(f.Errors) != 1 {
 		t.Fatalf("errors = %+v, want one", f.Errors)
 	}

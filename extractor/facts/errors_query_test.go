@@ -82,7 +82,7 @@ func TestQuestionsAreNotErrors(t *testing.T) {
 			c := sessiontest.NewConvo(t)
 			c.User("set up the release")
 			tt.build(c)
-			f := ComputeFacts(c.Msgs)
+			f := Compute(c.Msgs)
 			var got []string
 			for _, e := range f.Errors {
 				got = append(got, e.Command)

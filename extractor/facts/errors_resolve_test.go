@@ -59,7 +59,7 @@ func TestRerunsSettleErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := sessiontest.NewConvo(t).User("do the work")
 			tt.build(c)
-			f := ComputeFacts(c.Msgs)
+			f := Compute(c.Msgs)
 			if len(f.Errors) != 1 || f.Errors[0].Resolution != tt.want {
 				t.Fatalf("errors = %+v, want one %s", f.Errors, tt.want)
 			}
@@ -93,7 +93,7 @@ func TestRerunsSettleErrors(t *testing.T) {
 	for i, build := range open {
 		c := sessiontest.NewConvo(t).User("do the work")
 		build(c)
-		if f := ComputeFacts(c.Msgs); len(f.Errors) != 1 || f.Errors[0].Resolution != handoff.ResolutionUnresolved {
+		if f := Compute(c.Msgs); len(f.Errors) != 1 || f.Errors[0].Resolution != handoff.ResolutionUnresolved {
 			t.Errorf("case %d: errors = %+v, want one unresolved", i, f.Errors)
 		}
 	}

@@ -62,15 +62,15 @@ const (
 	errorContextLimit = 200
 )
 
-// ComputeFacts derives the facts from a transcript's messages. Goal, plan,
+// Compute derives the facts from a transcript's messages. Goal, plan,
 // errors and tests come from the main thread; files modified include the
 // subagents' edits, since those changed the tree too.
-func ComputeFacts(msgs []handoff.Message) Facts {
+func Compute(msgs []handoff.Message) Facts {
 	f, _ := computeFacts(msgs)
 	return f
 }
 
-// computeFacts is ComputeFacts that also returns, for each error (in the
+// computeFacts is Compute that also returns, for each error (in the
 // order of Facts.Errors), the assistant text said just before the failing
 // call, for the heuristic extractor's error context.
 //
@@ -78,11 +78,11 @@ func ComputeFacts(msgs []handoff.Message) Facts {
 // their input, results are paired with their calls as they arrive, and
 // every error is resolved by evidence that comes after it.
 func computeFacts(msgs []handoff.Message) (Facts, []string) {
-	return ComputeFactsWith(msgs, nil)
+	return ComputeWith(msgs, nil)
 }
 
-// ComputeFactsWith is computeFacts sharing heads with the rest of a Build.
-func ComputeFactsWith(msgs []handoff.Message, heads *Headlines) (Facts, []string) {
+// ComputeWith is computeFacts sharing heads with the rest of a Build.
+func ComputeWith(msgs []handoff.Message, heads *Headlines) (Facts, []string) {
 	fp := newFactsPass(heads)
 	// A forked rollout (Codex) opens with its parent's history replayed
 	// as sidechain traffic before its own first message: those edits are

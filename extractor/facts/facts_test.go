@@ -139,7 +139,7 @@ func TestErrorsResolveFoldAndStayOpen(t *testing.T) {
 	c.Bash("Lint again.", "golangci-lint run", "a.go:1: lint error", 1)
 	id := c.Call("Edit it.", "Edit", map[string]string{"file_path": "/home/dev/app/a.go", "old_string": "x", "new_string": "y"})
 	c.Result(id, "String to replace not found in file.", true, -1)
-	f := ComputeFacts(c.Msgs)
+	f := Compute(c.Msgs)
 	if len(f.Errors) != 3 {
 		t.Fatalf("errors = %+v, want 3", f.Errors)
 	}
@@ -164,7 +164,7 @@ func TestTasksFromLatestPlan(t *testing.T) {
 	c.User("build it")
 	c.Result(c.Call("", "TodoWrite", sessiontest.Todos([2]string{"old", "pending"})), "ok", false, -1)
 	c.Result(c.Call("", "TodoWrite", sessiontest.Todos([2]string{"Write parser", "completed"}, [2]string{"Add tests", "in_progress"}, [2]string{"Docs", "pending"})), "ok", false, -1)
-	f := ComputeFacts(c.Msgs)
+	f := Compute(c.Msgs)
 	want := []handoff.Task{{ID: "1", Content: "Write parser", Status: handoff.TaskCompleted}, {ID: "2", Content: "Add tests", Status: handoff.TaskInProgress}, {ID: "3", Content: "Docs", Status: handoff.TaskPending}}
 	if !reflect.DeepEqual(f.Tasks, want) || f.CurrentTaskID != "2" || f.NextTaskID != "3" {
 		t.Errorf("tasks = %+v current %q next %q", f.Tasks, f.CurrentTaskID, f.NextTaskID)
@@ -172,14 +172,14 @@ func TestTasksFromLatestPlan(t *testing.T) {
 
 	codex := sessiontest.NewConvo(t)
 	codex.Call("", "update_plan", map[string]any{"plan": []map[string]string{{"step": "Read code", "status": "completed"}, {"step": "Patch", "status": "pending"}}})
-	f = ComputeFacts(codex.Msgs)
+	f = Compute(codex.Msgs)
 	if len(f.Tasks) != 2 || f.Tasks[1].Content != "Patch" || f.CurrentTaskID != "" || f.NextTaskID != "2" {
 		t.Errorf("codex tasks = %+v current %q next %q", f.Tasks, f.CurrentTaskID, f.NextTaskID)
 	}
 
 	withIDs := sessiontest.NewConvo(t)
 	withIDs.Call("", "TodoWrite", json.RawMessage(`{"todos":[{"id":"a7","content":"X","status":"in_progress","priority":"high"}]}`))
-	f = ComputeFacts(withIDs.Msgs)
+	f = Compute(withIDs.Msgs)
 	if len(f.Tasks) != 1 || f.Tasks[0].ID != "a7" || f.Tasks[0].Priority != "high" || f.CurrentTaskID != "a7" {
 		t.Errorf("tasks with ids = %+v", f.Tasks)
 	}
@@ -202,7 +202,7 @@ func TestFilesModified(t *testing.T) {
 	side := c.Call("", "Write", map[string]string{"file_path": "/r/sub.go"})
 	c.Msgs[len(c.Msgs)-1].Sidechain = true
 	_ = side
-	f := ComputeFacts(c.Msgs)
+	f := Compute(c.Msgs)
 	var paths []string
 	for _, fc := range f.FilesModified {
 		paths = append(paths, fc.Path)
@@ -250,13 +250,13 @@ func TestGoalSkipsHarnessText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := ComputeFacts(tt.msgs).Goal; got != tt.want {
+			if got := Compute(tt.msgs).Goal; got != tt.want {
 				t.Errorf("goal = %q, want %q", got, tt.want)
 			}
 		})
 	}
 	long := strings.Repeat("word ", 400)
-	f := ComputeFacts([]handoff.Message{{Role: handoff.RoleUser, Text: long}, {Role: handoff.RoleUser, Text: "last one"}})
+	f := Compute([]handoff.Message{{Role: handoff.RoleUser, Text: long}, {Role: handoff.RoleUser, Text: "last one"}})
 	if n := len([]rune(f.Goal)); n > goalLimit {
 		t.Errorf("goal has %d runes, limit %d", n, goalLimit)
 	}
@@ -303,7 +303,7 @@ func TestFailuresThatAreNotErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := sessiontest.NewConvo(t).User("do it")
 			tt.build(c)
-			f := ComputeFacts(c.Msgs)
+			f := Compute(c.Msgs)
 			if len(f.Errors) != 0 {
 				t.Fatalf("errors = %+v, want none", f.Errors)
 			}
@@ -315,7 +315,7 @@ func TestFailuresThatAreNotErrors(t *testing.T) {
 	// A real failure is still one: a server that could not start.
 	c := sessiontest.NewConvo(t).User("run it")
 	c.Bash("", "python3 -m http.server 8000", "OSError: [Errno 98] Address already in use", 1)
-	if f := ComputeFacts(c.Msgs); len(f.Errors) != 1 {
+	if f := Compute(c.Msgs); len(f.Errors) != 1 {
 		t.Errorf("a server that failed to start: errors = %+v, want one", f.Errors)
 	}
 }
@@ -346,7 +346,7 @@ func TestCallLessEditRetryCloses(t *testing.T) {
 	c.Result(id, "**Update: `docs/SUMMARY.md`**\n\n```diff\n@@\n+new line\n```\n\napply_patch verification failed: Failed to find expected lines in /home/dev/app/docs/SUMMARY.md", false, -1)
 	id = c.Call("", "apply_patch", json.RawMessage(`null`))
 	c.Result(id, "**Update: `docs/SUMMARY.md`**\n\n```diff\n@@\n+new line\n```", false, -1)
-	f := ComputeFacts(c.Msgs)
+	f := Compute(c.Msgs)
 	if len(f.Errors) != 1 || f.Errors[0].Resolution != handoff.ResolutionFixed {
 		t.Fatalf("errors = %+v, want one fixed", f.Errors)
 	}
@@ -386,7 +386,7 @@ func TestLaterEvidenceClosesErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := sessiontest.NewConvo(t).User("do the work")
 			tt.build(c)
-			f := ComputeFacts(c.Msgs)
+			f := Compute(c.Msgs)
 			if len(f.Errors) != 1 || f.Errors[0].Resolution != handoff.ResolutionFixed {
 				t.Fatalf("errors = %+v, want one fixed", f.Errors)
 			}
@@ -411,7 +411,7 @@ func TestLaterEvidenceClosesErrors(t *testing.T) {
 	for i, build := range open {
 		c := sessiontest.NewConvo(t).User("do the work")
 		build(c)
-		if f := ComputeFacts(c.Msgs); len(f.Errors) != 1 || f.Errors[0].Resolution != handoff.ResolutionUnresolved {
+		if f := Compute(c.Msgs); len(f.Errors) != 1 || f.Errors[0].Resolution != handoff.ResolutionUnresolved {
 			t.Errorf("case %d: errors = %+v, want one unresolved", i, f.Errors)
 		}
 	}

@@ -62,7 +62,7 @@ func TestProbeBatch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := sessiontest.NewConvo(t).User("add a PR validator")
 			tt.build(c)
-			if got := ComputeFacts(c.Msgs).Errors; len(got) != tt.want {
+			if got := Compute(c.Msgs).Errors; len(got) != tt.want {
 				t.Errorf("errors = %+v, want %d", got, tt.want)
 			}
 		})

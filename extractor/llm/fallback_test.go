@@ -23,7 +23,7 @@ func TestFallbackToHeuristic(t *testing.T) {
 	f := newFakeServer(t, func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
 		apiError(w, 500, "server_error", "", "", "The server had an error")
 	})
-	l := newTestLLM(t, f, &sleepRecorder{}, func(c *LLMConfig) { c.MaxRetries = 2 })
+	l := newTestLLM(t, f, &sleepRecorder{}, func(c *Config) { c.MaxRetries = 2 })
 	var mu sync.Mutex
 	var calls []bool
 	fb := &Fallback{Primary: l, Secondary: extractor.NewHeuristic(nil), OnFallback: func(err error, down bool) {
@@ -90,7 +90,7 @@ func TestModeRememberedAcrossRuns(t *testing.T) {
 		completion(w, goodAnswer, "stop", "")
 	})
 	cache := &memCache{}
-	mod := func(c *LLMConfig) { c.Cache = cache }
+	mod := func(c *Config) { c.Cache = cache }
 	if _, err := newTestLLM(t, f, nil, mod).Extract(context.Background(), sessionWithSecret(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestModeRememberedAcrossRuns(t *testing.T) {
 		}
 	}
 	// A different model on the same endpoint starts from the top.
-	l3 := newTestLLM(t, f, nil, func(c *LLMConfig) { c.Cache = cache; c.Model = "other-model" })
+	l3 := newTestLLM(t, f, nil, func(c *Config) { c.Cache = cache; c.Model = "other-model" })
 	if l3.modeFor(context.Background()) != modeStrictSchema {
 		t.Errorf("other model starts at %s", l3.OutputMode())
 	}
@@ -126,7 +126,7 @@ func TestHistoryExtractors(t *testing.T) {
 	f := newFakeServer(t, func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
 		completion(w, historyAnswer(req), "stop", "")
 	})
-	cfg := func(c *LLMConfig) { c.ChunkTokens = 600; c.ChunkOverlap = 2; c.Window = 10 }
+	cfg := func(c *Config) { c.ChunkTokens = 600; c.ChunkOverlap = 2; c.Window = 10 }
 	l := newTestLLM(t, f, nil, cfg)
 	msgs := longSession(t)
 	window, err := l.Extract(context.Background(), msgs)

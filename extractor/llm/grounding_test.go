@@ -423,11 +423,11 @@ func TestJudgedFieldsCached(t *testing.T) {
 	t.Parallel()
 	f := newFakeServer(t, serveInMode("json_schema_strict", fullAnswer))
 	cache := &memCache{}
-	first, err := newTestLLM(t, f, nil, func(c *LLMConfig) { c.Cache = cache }).Extract(context.Background(), decisionSession(t))
+	first, err := newTestLLM(t, f, nil, func(c *Config) { c.Cache = cache }).Extract(context.Background(), decisionSession(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := newTestLLM(t, f, nil, func(c *LLMConfig) { c.Cache = cache }).Extract(context.Background(), decisionSession(t))
+	second, err := newTestLLM(t, f, nil, func(c *Config) { c.Cache = cache }).Extract(context.Background(), decisionSession(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,14 +21,14 @@ import (
 // at once, and the results are merged: duplicates from the overlaps folded,
 // decisions that a later one reverses marked SupersededBy. Each chunk has
 // its own Timeout. The first failing chunk cancels the rest.
-func (l *LLM) ExtractHistory(ctx context.Context, msgs []handoff.Message) (*extractor.Result, error) {
+func (l *Client) ExtractHistory(ctx context.Context, msgs []handoff.Message) (*extractor.Result, error) {
 	return l.extractHistory(ctx, l.Name(), msgs)
 }
 
 // History returns an Extractor that reads the whole history with
 // ExtractHistory, for batch extraction over past sessions, where Extract
 // reads only the checkpoint window.
-func (l *LLM) History() extractor.Extractor {
+func (l *Client) History() extractor.Extractor {
 	return historyExtractor{name: l.Name(), run: func(ctx context.Context, msgs []handoff.Message) (*extractor.Result, error) {
 		return l.extractHistory(ctx, l.Name(), msgs)
 	}}
@@ -56,7 +56,7 @@ func (x historyExtractor) Extract(ctx context.Context, msgs []handoff.Message) (
 	return x.run(ctx, msgs)
 }
 
-func (l *LLM) extractHistory(ctx context.Context, name string, msgs []handoff.Message) (*extractor.Result, error) {
+func (l *Client) extractHistory(ctx context.Context, name string, msgs []handoff.Message) (*extractor.Result, error) {
 	chunks := l.historyChunks(msgs)
 	parts := make([]records, len(chunks))
 	stats := make([]callStats, len(chunks))
@@ -108,7 +108,7 @@ func (l *LLM) extractHistory(ctx context.Context, name string, msgs []handoff.Me
 // ChunkTokens, each starting ChunkOverlap messages before the previous one
 // ended. A single message larger than the limit is a chunk of its own (its
 // parts are cut when rendered).
-func (l *LLM) historyChunks(msgs []handoff.Message) [][]handoff.Message {
+func (l *Client) historyChunks(msgs []handoff.Message) [][]handoff.Message {
 	var eligible []handoff.Message
 	for _, m := range msgs {
 		if sendable(m) {

@@ -68,7 +68,7 @@ func TestHistoryChunksOverlapAndCoverAll(t *testing.T) {
 	t.Parallel()
 	f := newFakeServer(t, nil)
 	msgs := longSession(t)
-	l := newTestLLM(t, f, nil, func(c *LLMConfig) { c.ChunkTokens = 600; c.ChunkOverlap = 2 })
+	l := newTestLLM(t, f, nil, func(c *Config) { c.ChunkTokens = 600; c.ChunkOverlap = 2 })
 	chunks := l.historyChunks(msgs)
 	if len(chunks) < 3 {
 		t.Fatalf("%d chunks; the test wants several", len(chunks))
@@ -101,7 +101,7 @@ func TestExtractHistoryMergesChunks(t *testing.T) {
 		completion(w, historyAnswer(req), "stop", "")
 	})
 	cache := &memCache{}
-	cfg := func(c *LLMConfig) { c.ChunkTokens = 600; c.ChunkOverlap = 2; c.Concurrency = 3; c.Cache = cache }
+	cfg := func(c *Config) { c.ChunkTokens = 600; c.ChunkOverlap = 2; c.Concurrency = 3; c.Cache = cache }
 	l := newTestLLM(t, f, nil, cfg)
 	msgs := longSession(t)
 	res, err := l.ExtractHistory(context.Background(), msgs)
@@ -150,7 +150,7 @@ func TestExtractHistoryFailsOnAChunkError(t *testing.T) {
 		}
 		completion(w, historyAnswer(req), "stop", "")
 	})
-	l := newTestLLM(t, f, nil, func(c *LLMConfig) { c.ChunkTokens = 600; c.Concurrency = 1 })
+	l := newTestLLM(t, f, nil, func(c *Config) { c.ChunkTokens = 600; c.Concurrency = 1 })
 	_, err := l.ExtractHistory(context.Background(), longSession(t))
 	if err == nil || handoff.ErrorCode(err) != handoff.EINVALID || !strings.Contains(err.Error(), "chunk") {
 		t.Errorf("err = %v", err)
@@ -183,7 +183,7 @@ func TestExtractHistoryBoundsConcurrency(t *testing.T) {
 		mu.Unlock()
 		completion(w, `{"decisions":[],"errors":[]}`, "stop", "")
 	})
-	l := newTestLLM(t, f, nil, func(c *LLMConfig) { c.ChunkTokens = 600; c.Concurrency = 2 })
+	l := newTestLLM(t, f, nil, func(c *Config) { c.ChunkTokens = 600; c.Concurrency = 2 })
 	if _, err := l.ExtractHistory(context.Background(), longSession(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +280,7 @@ func TestConcurrentFallback(t *testing.T) {
 		}
 		completion(w, historyAnswer(req), "stop", "")
 	})
-	l := newTestLLM(t, f, nil, func(c *LLMConfig) { c.ChunkTokens = 600; c.Concurrency = 4 })
+	l := newTestLLM(t, f, nil, func(c *Config) { c.ChunkTokens = 600; c.Concurrency = 4 })
 	res, err := l.ExtractHistory(context.Background(), longSession(t))
 	if err != nil {
 		t.Fatal(err)
@@ -338,7 +338,7 @@ func TestExtractHistoryNextStepFromTheEnd(t *testing.T) {
 		}
 		completion(w, `{"decisions":[],"errors":[],"user_decisions":[],"constraints":[],"current_work":{"source_index":-1,"text":""},"next_step":{"source_index":`+sessiontest.Itoa(last)+`,"text":"`+text+`"}}`, "stop", "")
 	})
-	l := newTestLLM(t, f, nil, func(c *LLMConfig) { c.ChunkTokens = 600; c.Concurrency = 3 })
+	l := newTestLLM(t, f, nil, func(c *Config) { c.ChunkTokens = 600; c.Concurrency = 3 })
 	res, err := l.ExtractHistory(context.Background(), longSession(t))
 	if err != nil {
 		t.Fatal(err)

@@ -20,18 +20,18 @@ import (
 // the session stopped). Only those are sent, so fewer tokens go out than
 // with LLM alone over the same window.
 type Hybrid struct {
-	llm    *LLM
-	pat    decisions.DecisionPatterns
+	llm    *Client
+	pat    decisions.Patterns
 	logger *slog.Logger
 }
 
 // NewHybrid returns a Hybrid extractor that asks llm. A nil logger uses
 // llm's.
-func NewHybrid(llm *LLM, logger *slog.Logger) *Hybrid {
+func NewHybrid(llm *Client, logger *slog.Logger) *Hybrid {
 	if logger == nil {
 		logger = llm.logger
 	}
-	return &Hybrid{llm: llm, pat: decisions.CompileDecisionPatterns(), logger: logger}
+	return &Hybrid{llm: llm, pat: decisions.CompilePatterns(), logger: logger}
 }
 
 // Name implements Extractor.

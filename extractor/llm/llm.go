@@ -57,9 +57,9 @@ type Cache interface {
 	CachePut(ctx context.Context, key string, v []byte) error
 }
 
-// LLMConfig configures the LLM extractor. Zero fields take the defaults
+// Config configures the LLM extractor. Zero fields take the defaults
 // above; ConfigFromEnv fills the endpoint from the environment.
-type LLMConfig struct {
+type Config struct {
 	// BaseURL is any OpenAI-compatible endpoint (OpenAI, Ollama, vLLM,
 	// llama.cpp server, LM Studio, OpenRouter), ending in /v1.
 	BaseURL string
@@ -101,8 +101,8 @@ type LLMConfig struct {
 // ConfigFromEnv reads the endpoint from OPENAI_API_KEY, OPENAI_BASE_URL
 // and HANDOFF_MODEL (default DefaultModel). getenv is os.Getenv in
 // production, a map lookup in tests.
-func ConfigFromEnv(getenv func(string) string) LLMConfig {
-	cfg := LLMConfig{
+func ConfigFromEnv(getenv func(string) string) Config {
+	cfg := Config{
 		APIKey:  strings.TrimSpace(getenv("OPENAI_API_KEY")),
 		BaseURL: strings.TrimSpace(getenv("OPENAI_BASE_URL")),
 		Model:   strings.TrimSpace(getenv("HANDOFF_MODEL")),
@@ -113,15 +113,15 @@ func ConfigFromEnv(getenv func(string) string) LLMConfig {
 	return cfg
 }
 
-// LLM is the Extractor that asks an OpenAI-compatible model for decisions
+// Client is the Extractor that asks an OpenAI-compatible model for decisions
 // (the assistant's and the person's), error notes, the person's
 // constraints, the current work and the next step. It redacts everything
 // before sending, sends the transcript as delimited data, validates every
 // answer locally — each record must be grounded in the message it cites
 // (see grounded) — and remembers which structured-output mode the endpoint
 // accepts. It is safe for concurrent use.
-type LLM struct {
-	cfg         LLMConfig
+type Client struct {
+	cfg         Config
 	client      *openai.Client
 	logger      *slog.Logger
 	sleep       func(context.Context, time.Duration) error
@@ -136,8 +136,8 @@ type LLM struct {
 	modeLoaded bool
 }
 
-// NewLLM checks cfg, fills its defaults and builds the client.
-func NewLLM(cfg LLMConfig) (*LLM, error) {
+// New checks cfg, fills its defaults and builds the client.
+func New(cfg Config) (*Client, error) {
 	if cfg.APIKey == "" && cfg.BaseURL == "" {
 		return nil, handoff.Errorf(handoff.EINVALID, "LLM extractor: no API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local server")
 	}
@@ -173,7 +173,7 @@ func NewLLM(cfg LLMConfig) (*LLM, error) {
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
 	oc.HTTPClient = newHTTPClient(cfg.HTTPClient, cfg.Timeout, cfg.Concurrency)
-	l := &LLM{
+	l := &Client{
 		cfg:         cfg,
 		client:      openai.NewClientWithConfig(oc),
 		logger:      cfg.Logger,
@@ -194,24 +194,24 @@ func NewLLM(cfg LLMConfig) (*LLM, error) {
 }
 
 // Name implements Extractor.
-func (l *LLM) Name() string { return "llm" }
+func (l *Client) Name() string { return "llm" }
 
 // Model returns the model the extractor asks.
-func (l *LLM) Model() string { return l.cfg.Model }
+func (l *Client) Model() string { return l.cfg.Model }
 
 // OutputMode names the structured-output mode the next request will use:
 // json_schema_strict, json_schema, json_object or text.
-func (l *LLM) OutputMode() string { return l.currentMode().String() }
+func (l *Client) OutputMode() string { return l.currentMode().String() }
 
 // Extract implements Extractor for a checkpoint: it sends the last Window
 // main-thread messages (fewer if they exceed ChunkTokens) in one request.
-func (l *LLM) Extract(ctx context.Context, msgs []handoff.Message) (*extractor.Result, error) {
+func (l *Client) Extract(ctx context.Context, msgs []handoff.Message) (*extractor.Result, error) {
 	return l.extractSelected(ctx, l.Name(), msgs, nil)
 }
 
 // extractSelected extracts from the latest window of msgs. pick, if set,
 // chooses which of the window's messages to send (Hybrid's selection).
-func (l *LLM) extractSelected(ctx context.Context, name string, msgs []handoff.Message, pick func([]handoff.Message) []handoff.Message) (*extractor.Result, error) {
+func (l *Client) extractSelected(ctx context.Context, name string, msgs []handoff.Message, pick func([]handoff.Message) []handoff.Message) (*extractor.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, l.cfg.Timeout)
 	defer cancel()
 	window := l.checkpointWindow(msgs, pick)
@@ -229,7 +229,7 @@ func (l *LLM) extractSelected(ctx context.Context, name string, msgs []handoff.M
 
 // checkpointWindow is the last Window sendable messages, narrowed by pick
 // when given, and cut from the front to fit ChunkTokens.
-func (l *LLM) checkpointWindow(msgs []handoff.Message, pick func([]handoff.Message) []handoff.Message) []handoff.Message {
+func (l *Client) checkpointWindow(msgs []handoff.Message, pick func([]handoff.Message) []handoff.Message) []handoff.Message {
 	var eligible []handoff.Message
 	for _, m := range msgs {
 		if sendable(m) {
@@ -263,7 +263,7 @@ type callStats struct {
 // (prompts.ExtractionPromptVersion), the output schema (so a schema edit
 // made without bumping the version still misses) and the redacted window
 // content.
-func (l *LLM) cacheKey(rendered string) string {
+func (l *Client) cacheKey(rendered string) string {
 	h := sha256.New()
 	for _, part := range []string{l.cfg.Model, prompts.ExtractionPromptVersion, extractionSchema, rendered} {
 		h.Write([]byte(part))
@@ -275,7 +275,7 @@ func (l *LLM) cacheKey(rendered string) string {
 // extractWindow returns the records of one window: from the cache when it
 // has them, else from the model. An answer cut at the output limit is
 // asked again over the newer half of the window.
-func (l *LLM) extractWindow(ctx context.Context, window []handoff.Message, st *callStats) (records, error) {
+func (l *Client) extractWindow(ctx context.Context, window []handoff.Message, st *callStats) (records, error) {
 	key := l.cacheKey(renderWindow(renderAll(window)))
 	if l.cfg.Cache != nil {
 		v, ok, err := l.cfg.Cache.CacheGet(ctx, key)
@@ -323,7 +323,7 @@ func renderAll(window []handoff.Message) []string {
 // ask sends one window and validates the answer, stepping down the
 // structured-output chain when the endpoint rejects a mode and asking once
 // more when the answer is not JSON at all.
-func (l *LLM) ask(ctx context.Context, window []handoff.Message, st *callStats) (records, error) {
+func (l *Client) ask(ctx context.Context, window []handoff.Message, st *callStats) (records, error) {
 	rendered := renderWindow(renderAll(window))
 	askedAgain := false
 	for {
@@ -389,7 +389,7 @@ func (l *LLM) ask(ctx context.Context, window []handoff.Message, st *callStats) 
 }
 
 // Result merges windows' records and sums their accounting.
-func (l *LLM) Result(name string, parts []records, stats []callStats) *extractor.Result {
+func (l *Client) Result(name string, parts []records, stats []callStats) *extractor.Result {
 	merged := mergeRecords(parts)
 	usage := &handoff.ExtractionUsage{Extractor: name, Model: l.cfg.Model}
 	var warnings []string
@@ -415,9 +415,9 @@ func (l *LLM) Result(name string, parts []records, stats []callStats) *extractor
 	}
 }
 
-func (l *LLM) endpointKey() string { return l.cfg.BaseURL + "\x00" + l.cfg.Model }
+func (l *Client) endpointKey() string { return l.cfg.BaseURL + "\x00" + l.cfg.Model }
 
-func (l *LLM) currentMode() outputMode {
+func (l *Client) currentMode() outputMode {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.modes[l.endpointKey()]
@@ -425,7 +425,7 @@ func (l *LLM) currentMode() outputMode {
 
 // modeCacheKey is where the Cache remembers the endpoint's mode between
 // runs: a hash, so a base URL carrying credentials is not stored.
-func (l *LLM) modeCacheKey() string {
+func (l *Client) modeCacheKey() string {
 	sum := sha256.Sum256([]byte(l.endpointKey()))
 	return "extract-mode:" + hex.EncodeToString(sum[:])
 }
@@ -434,7 +434,7 @@ func (l *LLM) modeCacheKey() string {
 // mode an earlier run remembered in the Cache, so a process that asks an
 // endpoint without json_schema support once does not pay the rejected
 // requests again on every run.
-func (l *LLM) modeFor(ctx context.Context) outputMode {
+func (l *Client) modeFor(ctx context.Context) outputMode {
 	l.mu.Lock()
 	if l.modeLoaded || l.cfg.Cache == nil {
 		defer l.mu.Unlock()
@@ -467,7 +467,7 @@ func parseMode(s string) (outputMode, bool) {
 // stepDown moves the endpoint's mode below from, unless a concurrent call
 // already moved it further, remembers it in the Cache, and returns the
 // mode now in force.
-func (l *LLM) stepDown(ctx context.Context, from outputMode) outputMode {
+func (l *Client) stepDown(ctx context.Context, from outputMode) outputMode {
 	l.mu.Lock()
 	key := l.endpointKey()
 	if l.modes[key] <= from {

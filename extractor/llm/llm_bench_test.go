@@ -89,7 +89,7 @@ func TestBatchOverRealTranscripts(t *testing.T) {
 	cache := &memCache{}
 	// Tokens are estimated (4 bytes a token) to keep the test light; the
 	// benchmark below counts with the real tokenizer.
-	cfg := func(c *LLMConfig) { c.Cache = cache; c.Concurrency = 2 }
+	cfg := func(c *Config) { c.Cache = cache; c.Concurrency = 2 }
 	l := newTestLLM(t, f, nil, cfg)
 	var calls, tokens, decisions int
 	for name, tr := range sessions {
@@ -133,7 +133,7 @@ func BenchmarkTokensPerCheckpoint(b *testing.B) {
 	sessions := realClaudeCode(b)
 	counter := newCounter(b)
 	f := newFakeServer(b, echoFirstAssistant)
-	l, err := NewLLM(LLMConfig{BaseURL: f.srv.URL + "/v1", APIKey: "test-key-not-a-secret", CountTokens: counter.Count})
+	l, err := New(Config{BaseURL: f.srv.URL + "/v1", APIKey: "test-key-not-a-secret", CountTokens: counter.Count})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func BenchmarkExtractHistoryConcurrency(b *testing.B) {
 	})
 	msgs := longSession(b)
 	run := func(concurrency int) time.Duration {
-		l, err := NewLLM(LLMConfig{BaseURL: f.srv.URL + "/v1", APIKey: "test-key-not-a-secret", ChunkTokens: 250, ChunkOverlap: 1, Concurrency: concurrency})
+		l, err := New(Config{BaseURL: f.srv.URL + "/v1", APIKey: "test-key-not-a-secret", ChunkTokens: 250, ChunkOverlap: 1, Concurrency: concurrency})
 		if err != nil {
 			b.Fatal(err)
 		}

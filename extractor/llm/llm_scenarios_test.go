@@ -95,7 +95,7 @@ func TestLLMScenarios(t *testing.T) {
 	cases := []struct {
 		name  string
 		reply func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request)
-		cfg   func(*LLMConfig)
+		cfg   func(*Config)
 		want  llmOutcome
 	}{
 		{
@@ -155,7 +155,7 @@ func TestLLMScenarios(t *testing.T) {
 				w.WriteHeader(502)
 				_, _ = io.WriteString(w, "<html><body><h1>502 Bad Gateway</h1></body></html>")
 			},
-			cfg:  func(c *LLMConfig) { c.MaxRetries = 2 },
+			cfg:  func(c *Config) { c.MaxRetries = 2 },
 			want: llmOutcome{requests: 3, nWaits: 2, code: handoff.EUNAVAILABLE, errSubstr: "HTTP 502: 502 Bad Gateway"},
 		},
 		{
@@ -245,7 +245,7 @@ func TestLLMScenarios(t *testing.T) {
 			reply: func(n int, req fakeRequest, w http.ResponseWriter, r *http.Request) {
 				<-r.Context().Done()
 			},
-			cfg:  func(c *LLMConfig) { c.Timeout = 300 * time.Millisecond },
+			cfg:  func(c *Config) { c.Timeout = 300 * time.Millisecond },
 			want: llmOutcome{requests: 1, code: handoff.EUNAVAILABLE, is: context.DeadlineExceeded},
 		},
 		{

@@ -185,16 +185,16 @@ func (s *sleepRecorder) recorded() []time.Duration {
 	return append([]time.Duration(nil), s.waits...)
 }
 
-func newTestLLM(t testing.TB, f *fakeServer, sl *sleepRecorder, mod func(*LLMConfig)) *LLM {
+func newTestLLM(t testing.TB, f *fakeServer, sl *sleepRecorder, mod func(*Config)) *Client {
 	t.Helper()
-	cfg := LLMConfig{BaseURL: f.srv.URL + "/v1", APIKey: "test-key-not-a-secret", Model: "gpt-4o-mini", Timeout: 10 * time.Second}
+	cfg := Config{BaseURL: f.srv.URL + "/v1", APIKey: "test-key-not-a-secret", Model: "gpt-4o-mini", Timeout: 10 * time.Second}
 	if sl != nil {
 		cfg.Sleep = sl.sleep
 	}
 	if mod != nil {
 		mod(&cfg)
 	}
-	l, err := NewLLM(cfg)
+	l, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,13 +397,13 @@ func TestCacheSecondRunMakesNoCalls(t *testing.T) {
 		completion(w, goodAnswer, "stop", "")
 	})
 	cache := &memCache{}
-	l := newTestLLM(t, f, nil, func(c *LLMConfig) { c.Cache = cache })
+	l := newTestLLM(t, f, nil, func(c *Config) { c.Cache = cache })
 	first, err := l.Extract(context.Background(), sessionWithSecret(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A fresh extractor, as a rerun of the program would build.
-	l2 := newTestLLM(t, f, nil, func(c *LLMConfig) { c.Cache = cache })
+	l2 := newTestLLM(t, f, nil, func(c *Config) { c.Cache = cache })
 	second, err := l2.Extract(context.Background(), sessionWithSecret(t))
 	if err != nil {
 		t.Fatal(err)
@@ -434,20 +434,20 @@ func TestCacheSecondRunMakesNoCalls(t *testing.T) {
 
 func TestNewLLMConfig(t *testing.T) {
 	t.Parallel()
-	if _, err := NewLLM(LLMConfig{}); handoff.ErrorCode(err) != handoff.EINVALID {
+	if _, err := New(Config{}); handoff.ErrorCode(err) != handoff.EINVALID {
 		t.Errorf("no key, no base URL: err = %v", err)
 	}
-	if _, err := NewLLM(LLMConfig{APIKey: "k", Window: -1}); handoff.ErrorCode(err) != handoff.EINVALID {
+	if _, err := New(Config{APIKey: "k", Window: -1}); handoff.ErrorCode(err) != handoff.EINVALID {
 		t.Errorf("negative window: err = %v", err)
 	}
-	l, err := NewLLM(LLMConfig{BaseURL: "http://localhost:11434/v1/"})
+	l, err := New(Config{BaseURL: "http://localhost:11434/v1/"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if l.cfg.BaseURL != "http://localhost:11434/v1" || l.Model() != DefaultModel || l.cfg.Window != DefaultWindow || l.cfg.MaxRetries != DefaultMaxRetries {
 		t.Errorf("defaults not applied: %+v", l.cfg)
 	}
-	if l2, _ := NewLLM(LLMConfig{APIKey: "k", MaxRetries: -1}); l2.cfg.MaxRetries != 0 {
+	if l2, _ := New(Config{APIKey: "k", MaxRetries: -1}); l2.cfg.MaxRetries != 0 {
 		t.Errorf("MaxRetries -1 gives %d retries", l2.cfg.MaxRetries)
 	}
 }
@@ -456,11 +456,11 @@ func TestConfigFromEnv(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		env  map[string]string
-		want LLMConfig
+		want Config
 	}{
-		{map[string]string{}, LLMConfig{Model: DefaultModel}},
+		{map[string]string{}, Config{Model: DefaultModel}},
 		{map[string]string{"OPENAI_API_KEY": " test-key ", "OPENAI_BASE_URL": "http://localhost:11434/v1", "HANDOFF_MODEL": "qwen2.5-coder"},
-			LLMConfig{APIKey: "test-key", BaseURL: "http://localhost:11434/v1", Model: "qwen2.5-coder"}},
+			Config{APIKey: "test-key", BaseURL: "http://localhost:11434/v1", Model: "qwen2.5-coder"}},
 	}
 	for _, tc := range cases {
 		got := ConfigFromEnv(func(k string) string { return tc.env[k] })

@@ -256,7 +256,7 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 // createWithRetry sends one chat completion request, retrying rate limits,
 // server errors and network failures with backoff until MaxRetries or the
 // context's deadline.
-func (l *LLM) createWithRetry(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
+func (l *Client) createWithRetry(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
 	for attempt := 0; ; attempt++ {
 		slot := &retryAfterSlot{}
 		resp, err := l.client.CreateChatCompletion(context.WithValue(ctx, retryAfterKey{}, slot), req)
@@ -285,7 +285,7 @@ func (l *LLM) createWithRetry(ctx context.Context, req openai.ChatCompletionRequ
 }
 
 // finalError gives a failed call its error class.
-func (l *LLM) finalError(ce *callError, attempts int) error {
+func (l *Client) finalError(ce *callError, attempts int) error {
 	code := handoff.EUNAVAILABLE
 	hint := ""
 	switch ce.status {

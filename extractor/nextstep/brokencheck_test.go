@@ -25,7 +25,7 @@ func TestBrokenCheckNextStep(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &handoff.Snapshot{Errors: tc.errs, TestState: tc.ts, LatestRequest: "Update the docs.", Requests: []handoff.Request{{Text: "Update the docs.", Source: handoff.MessageRef{Index: 10}}},
 				EndState: &handoff.EndState{LastAssistant: "The docs have been updated for the new layout.", LastSource: handoff.MessageRef{Index: 12}}}
-			got := NextStep(s)
+			got := For(s)
 			if tc.want == "" && !strings.HasPrefix(got, "The last turn ended") {
 				t.Fatalf("NextStep = %q, want the check-with-the-person fallback", got)
 			}

@@ -134,7 +134,7 @@ func TestChecksNewestWins(t *testing.T) {
 	c.Bash("Lint.", "npm run lint", "", 0)
 	c.Bash("Type check.", "npx tsc --noEmit", "src/b.ts(2,2): error TS2322: Type 'string' is not assignable to type 'number'.", 2)
 	c.Bash("Tests.", "npm test", "Tests: 3 passed, 3 total", 0)
-	f := facts.ComputeFacts(c.Msgs)
+	f := facts.Compute(c.Msgs)
 	if len(f.Checks) != 3 {
 		t.Fatalf("checks = %+v, want build, lint and type check", f.Checks)
 	}
@@ -155,7 +155,7 @@ func TestChecksNewestWins(t *testing.T) {
 	// Failing again after a pass: a regression, counted run by run.
 	c.Bash("Build.", "npm run build", "Failed to compile.\n./src/c.ts: Module not found", 1)
 	c.Bash("Build.", "npm run build", "Failed to compile.\n./src/c.ts: Module not found", 1)
-	f = facts.ComputeFacts(c.Msgs)
+	f = facts.Compute(c.Msgs)
 	last := f.Checks[len(f.Checks)-1]
 	if last.Command != "npm run build" || last.Status != handoff.TestsFailing || last.Failures != 2 || !last.PassedBefore {
 		t.Errorf("build = %+v, want failing twice in a row after an earlier pass", last)
@@ -193,7 +193,7 @@ func TestFailingBuildNextStep(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &handoff.Snapshot{Checks: tc.checks, TestState: tc.ts, LatestRequest: "Add the parser.",
 				EndState: &handoff.EndState{LastAssistant: "I added the parser module.", LastSource: handoff.MessageRef{Index: 12}}}
-			got := NextStep(s)
+			got := For(s)
 			if tc.want == "" && strings.Contains(got, "Fix the build") || tc.want != "" && !strings.Contains(got, tc.want) {
 				t.Errorf("NextStep = %q, want %q", got, tc.want)
 			}
@@ -225,11 +225,11 @@ func TestFailingBuildSuperseded(t *testing.T) {
 		{Command: "pdflatex src/paper.tex", Kind: "build", Status: handoff.TestsFailing, Summary: "! LaTeX Error: File `preamble.tex' not found.", Source: handoff.MessageRef{Index: 4}},
 		{Command: "cd src && bibtex paper && pdflatex other.tex", Kind: "build", Status: handoff.TestsUnknown, Summary: "Output written on other.pdf (25 pages).", Source: handoff.MessageRef{Index: 6}},
 	}, EndState: &handoff.EndState{LastAssistant: "The paper compiles.", LastSource: handoff.MessageRef{Index: 9}}}
-	if got := NextStep(s); strings.Contains(got, "Fix the build") {
+	if got := For(s); strings.Contains(got, "Fix the build") {
 		t.Errorf("NextStep = %q: pdflatex ran again after the failure without failing", got)
 	}
 	s.Checks = s.Checks[:1]
-	if got := NextStep(s); !strings.Contains(got, "Fix the build: `pdflatex src/paper.tex`") {
+	if got := For(s); !strings.Contains(got, "Fix the build: `pdflatex src/paper.tex`") {
 		t.Errorf("NextStep = %q, want the failing build", got)
 	}
 }
@@ -244,7 +244,7 @@ func TestBareFailureIsUnknown(t *testing.T) {
 	c.Result(id, "Error", true, -1)
 	id = c.Call("Tests.", "Bash", map[string]string{"command": "cd build && make && ./tests/run_tests"})
 	c.Result(id, "Error", true, -1)
-	f := facts.ComputeFacts(c.Msgs)
+	f := facts.Compute(c.Msgs)
 	if len(f.Checks) != 1 || f.Checks[0].Status != handoff.TestsUnknown {
 		t.Errorf("checks = %+v, want one with an unknown outcome", f.Checks)
 	}
@@ -253,7 +253,7 @@ func TestBareFailureIsUnknown(t *testing.T) {
 	}
 	// With an exit code the failure is the command's own.
 	c.Bash("Build.", "make", "", 2)
-	if f = facts.ComputeFacts(c.Msgs); f.Checks[0].Status != handoff.TestsFailing {
+	if f = facts.Compute(c.Msgs); f.Checks[0].Status != handoff.TestsFailing {
 		t.Errorf("make exiting 2 = %+v, want failing", f.Checks[0])
 	}
 }

@@ -12,19 +12,19 @@ import (
 	"github.com/handoff-cli/handoff/extractor/prose"
 )
 
-// NextStep says the single most useful thing to do first on resuming, by
+// For says the single most useful thing to do first on resuming, by
 // evidence: the first rule of nextCascade that has something to say. Its
 // wording quotes only the person's and the assistant's own words; from
 // tool output it names the failing command or test, never the output's
 // text.
-func NextStep(s *handoff.Snapshot) string {
-	step, _ := DecideNext(s, rulebook.Switches{})
+func For(s *handoff.Snapshot) string {
+	step, _ := Decide(s, rulebook.Switches{})
 	return step
 }
 
-// DecideNext is NextStep with rules switched off, and the id of the rule
+// Decide is For with rules switched off, and the id of the rule
 // that decided ("" when none did).
-func DecideNext(s *handoff.Snapshot, sw rulebook.Switches) (string, string) {
+func Decide(s *handoff.Snapshot, sw rulebook.Switches) (string, string) {
 	if s == nil {
 		return "", ""
 	}

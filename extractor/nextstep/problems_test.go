@@ -59,7 +59,7 @@ func TestReportedProblems(t *testing.T) {
 // never becomes the next step's "fix the open error": it has no command.
 func TestReportedProblemNotNextStep(t *testing.T) {
 	s := &handoff.Snapshot{Errors: []handoff.ErrorRecord{{Type: facts.ReportedProblem, Message: "`x.go` is a stub", Resolution: handoff.ResolutionUnresolved}}}
-	if got := NextStep(s); strings.Contains(got, "open") {
+	if got := For(s); strings.Contains(got, "open") {
 		t.Fatalf("NextStep = %q, want no open-error step", got)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor/decisions"
 )
 

@@ -10,10 +10,9 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/transcript"
-
 	"github.com/handoff-cli/handoff/extractor/facts"
 	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
+	"github.com/handoff-cli/handoff/transcript"
 )
 
 // sharedDir is the public transcript corpus, relative to this package.

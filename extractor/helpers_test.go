@@ -8,10 +8,9 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/transcript"
-
 	"github.com/handoff-cli/handoff/extractor/conversation"
 	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
+	"github.com/handoff-cli/handoff/transcript"
 )
 
 // goalCase is a conversation and the goal read from it.

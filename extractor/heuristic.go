@@ -7,7 +7,6 @@ import (
 	"log/slog"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor/conversation"
 	"github.com/handoff-cli/handoff/extractor/decisions"
 	"github.com/handoff-cli/handoff/extractor/facts"

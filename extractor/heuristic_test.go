@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 	"github.com/handoff-cli/handoff/extractor/prose"
 )

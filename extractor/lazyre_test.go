@@ -7,11 +7,10 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-	"github.com/handoff-cli/handoff/internal/lazyre"
-
 	"github.com/handoff-cli/handoff/extractor/decisions"
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
+	"github.com/handoff-cli/handoff/internal/lazyre"
 )
 
 // TestLazyPatternsCompile compiles every pattern the package's source

@@ -12,11 +12,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/transcript"
-
 	"github.com/handoff-cli/handoff/extractor/conversation"
 	"github.com/handoff-cli/handoff/extractor/facts"
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/transcript"
 )
 
 func TestRequiredLiterals(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor/conversation"
 	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )

@@ -7,11 +7,10 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/conversation"
 	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 	"github.com/handoff-cli/handoff/extractor/nextstep"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // stepCase is a named example of the rulebook's step rules: a snapshot

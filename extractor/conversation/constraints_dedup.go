@@ -5,7 +5,6 @@ import (
 	"unicode"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
 	"github.com/handoff-cli/handoff/extractor/rulebook"
 )

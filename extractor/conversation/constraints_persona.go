@@ -4,9 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // prohibitionRe opens a sentence that forbids something ("YOU DO NOT run

@@ -5,9 +5,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // instructionFileRe names the project instruction files harnesses inject

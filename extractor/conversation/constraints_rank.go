@@ -2,9 +2,8 @@ package conversation
 
 import (
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // ruleShapeRe is a constraint put as a standing rule rather than a

@@ -3,9 +3,8 @@ package conversation
 import (
 	"strings"
 
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // placeholderRe is a harness's stand-in for content it did not keep: an

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
 )
 

@@ -5,12 +5,10 @@ import (
 	"unicode"
 
 	"github.com/abadojack/whatlanggo"
-
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/facts"
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // languageWindow is how many of the person's newest prose messages decide

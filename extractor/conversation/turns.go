@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor/facts"
 	"github.com/handoff-cli/handoff/extractor/prose"
 )

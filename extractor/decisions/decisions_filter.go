@@ -3,9 +3,8 @@ package decisions
 import (
 	"strings"
 
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // bareLetsNotRe is "let's not <verb>" with nothing after the verb ("OK,

@@ -3,9 +3,8 @@ package decisions
 import (
 	"strings"
 
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Hindsight is not a decision. "I should have used ripgrep rather than

@@ -3,9 +3,8 @@ package decisions
 import (
 	"strings"
 
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A proposal the person approved often carries its choice as a table or

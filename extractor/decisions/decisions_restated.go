@@ -4,9 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A choice said twice is listed once, in its newest words. An agent

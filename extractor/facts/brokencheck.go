@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
 )
 

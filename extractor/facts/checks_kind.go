@@ -5,9 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // checkRedirectRe is a shell redirection with its target ("> log 2>&1").

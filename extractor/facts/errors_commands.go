@@ -4,9 +4,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 var segSplitRe = prose.LazyRE(rulebook.Pattern("facts.seg-split"))

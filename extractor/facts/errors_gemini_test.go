@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 

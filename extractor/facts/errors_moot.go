@@ -5,9 +5,8 @@ import (
 	"sync"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // LandsRe is a call whose purpose is to record or publish work: a commit,

@@ -5,9 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A question asked of the machine fails as its answer: `gh auth status`

@@ -4,9 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A harness that cannot run a command says so in its own words and dumps

@@ -6,9 +6,8 @@ import (
 	"unicode"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // ReconcilePlan marks the plan's unfinished tasks that successful calls

@@ -5,9 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // shellSegmentRe splits a shell command line into its simple commands.

@@ -3,9 +3,8 @@ package llm
 import (
 	"encoding/json"
 
-	openai "github.com/sashabaranov/go-openai"
-
 	"github.com/handoff-cli/handoff/prompts"
+	openai "github.com/sashabaranov/go-openai"
 )
 
 // extractionUserPreamble introduces the transcript in the user turn. The

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor"
 )
 

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor"
 )
 

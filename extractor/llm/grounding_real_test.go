@@ -8,9 +8,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/transcript"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/transcript"
 )
 
 // overlap is a record's content-word count and how many of them a source

@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor"
 	"github.com/handoff-cli/handoff/extractor/decisions"
 	"github.com/handoff-cli/handoff/extractor/prose"

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor"
 	"github.com/handoff-cli/handoff/extractor/decisions"
 	"github.com/handoff-cli/handoff/extractor/facts"

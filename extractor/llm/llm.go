@@ -14,13 +14,11 @@ import (
 	"sync"
 	"time"
 
-	openai "github.com/sashabaranov/go-openai"
-
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/prompts"
-
 	"github.com/handoff-cli/handoff/extractor"
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/prompts"
+	openai "github.com/sashabaranov/go-openai"
 )
 
 // Defaults of LLMConfig's zero fields.

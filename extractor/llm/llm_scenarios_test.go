@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor"
 )
 

@@ -13,10 +13,9 @@ import (
 	"time"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/prompts"
-
 	"github.com/handoff-cli/handoff/extractor"
 	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
+	"github.com/handoff-cli/handoff/prompts"
 )
 
 // fakeSecret is planted in every test transcript; no request body may

@@ -5,9 +5,8 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/redact"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/redact"
 )
 
 // Per-message bounds on what is sent, in runes: enough to judge, not a

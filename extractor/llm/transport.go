@@ -13,11 +13,9 @@ import (
 	"sync"
 	"time"
 
-	openai "github.com/sashabaranov/go-openai"
-
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor/prose"
+	openai "github.com/sashabaranov/go-openai"
 )
 
 // Backoff bounds between retries. A server's Retry-After wins over the

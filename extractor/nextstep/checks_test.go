@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
-
 	"github.com/handoff-cli/handoff/extractor/facts"
 	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )

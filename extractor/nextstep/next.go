@@ -5,11 +5,10 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/extractor/rulebook"
-
 	"github.com/handoff-cli/handoff/extractor/conversation"
 	"github.com/handoff-cli/handoff/extractor/facts"
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // For says the single most useful thing to do first on resuming, by

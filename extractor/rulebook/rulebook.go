@@ -60,6 +60,11 @@ type Rule struct {
 	Purpose string
 	// Pattern is the rule's RE2 expression (KindPattern).
 	Pattern string
+	// Switch says the extractor consults Switches for this rule, so
+	// Options.Disable (and the ablation run) turns it off. Most pattern
+	// and word rules are consulted through the code that uses them and
+	// cannot be switched off alone.
+	Switch bool
 	// Words is the rule's word list (KindWords).
 	Words []string
 	// Examples must fire; Counter must not. Every rule has at least one of
@@ -194,13 +199,36 @@ func Disable(ids ...string) (Switches, error) {
 		if id == "" {
 			continue
 		}
-		if _, ok := ByID(id); !ok {
+		r, ok := ByID(id)
+		if !ok {
 			return Switches{}, fmt.Errorf("rulebook: no rule %q (go run ./eval/cmd/rules lists them)", id)
+		}
+		if !r.Switch {
+			return Switches{}, fmt.Errorf("rulebook: rule %q cannot be switched off: the extractor does not consult its switch (go run ./eval/cmd/rules lists those it does)", id)
 		}
 		s.off[id] = true
 	}
 	return s, nil
 }
 
-// On reports whether the rule id is switched on.
-func (s Switches) On(id string) bool { return !s.off[id] }
+// On reports whether the rule id is switched on. Asking for a rule that
+// is not switchable is a programming error: its switch would never turn
+// it off, so the ablation would measure nothing and say it earns nothing.
+func (s Switches) On(id string) bool {
+	if r, ok := ByID(id); !ok || !r.Switch {
+		panic(fmt.Sprintf("rulebook: Switches.On(%q): not a switchable rule (set Switch in its catalogue entry)", id))
+	}
+	return !s.off[id]
+}
+
+// Switchable returns the rules Options.Disable can turn off, in
+// catalogue order.
+func Switchable() []Rule {
+	var out []Rule
+	for _, r := range Catalogue() {
+		if r.Switch {
+			out = append(out, r)
+		}
+	}
+	return out
+}

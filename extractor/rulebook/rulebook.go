@@ -12,7 +12,6 @@ package rulebook
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -100,31 +99,9 @@ var index = sync.OnceValue(func() map[string]int {
 	return out
 })
 
-// compiled holds each pattern rule's regexp, each compiled on its own
-// first use: compiling all 270 when one is asked for cost every process
-// tens of milliseconds.
-var compiled = sync.OnceValue(func() map[string]func() *regexp.Regexp {
-	out := map[string]func() *regexp.Regexp{}
-	for _, r := range catalogue() {
-		if r.Kind == KindPattern {
-			out[r.ID] = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(r.Pattern) })
-		}
-	}
-	return out
-})
-
-// Regexp returns the compiled pattern of the rule id; it panics when id is
-// not a pattern rule, a programming error TestCatalogue catches.
-func Regexp(id string) *regexp.Regexp {
-	re, ok := compiled()[id]
-	if !ok {
-		panic(fmt.Sprintf("rulebook: %q is not a pattern rule", id))
-	}
-	return re()
-}
-
 // Pattern returns the expression of the pattern rule id, for the
-// extractor to compile its own way (lazyRE gates it behind its literals);
+// extractor to compile with prose.LazyRE (on first use, gated behind its
+// literals): the one way a layer reaches a catalogue pattern;
 // it panics when id is not a pattern rule, a programming error every test
 // that builds a snapshot catches.
 func Pattern(id string) string {

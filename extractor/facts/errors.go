@@ -84,9 +84,6 @@ func OutputBody(content string) []string {
 		}
 		lines = append(lines, l)
 	}
-	if GemShellFramed(content) {
-		lines = GemShellLines(lines)
-	}
 	return lines
 }
 

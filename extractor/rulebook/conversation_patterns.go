@@ -13,7 +13,7 @@ func conversationPatterns() []Rule {
 			Counter:  []string{"Clearing it on start fixes this. Should I do that?", "Now that the README is done, we have:"},
 		},
 		{
-			ID: "conversation.next-list-label", Layer: LayerConversation, Kind: KindPattern,
+			ID: "conversation.next-list-label", Layer: LayerConversation, Kind: KindPattern, Switch: true,
 			Purpose:  "Matches a label that stands alone on its line and opens the list of what comes next (\"**NEXT:**\", \"## Next steps:\", \"Remaining tasks:\"): the steps are the list under it, not words after the colon.",
 			Pattern:  `(?i)^[\s#>*_]*(?:next(?: steps?| tasks?| priorit(?:y|ies))?|remaining(?: work| tasks?| steps?)?|todo|still to do|open items)[\s*_]*:[\s*_]*$`,
 			Examples: []string{"**NEXT:**", "## Next steps:", "Remaining tasks:"},

@@ -272,7 +272,7 @@ func nextResumedReport(n *Nexter) string {
 	if e == nil || e.LastAssistant == "" || !n.resumed {
 		return ""
 	}
-	if conversation.ApiErrorRe.MatchString(prose.FirstLine(e.LastAssistant)) {
+	if conversation.APIErrorRe.MatchString(prose.FirstLine(e.LastAssistant)) {
 		return resumedNothing
 	}
 	return "check that its last report settles the latest request: " + facts.QuoteData(prose.Truncate(facts.FirstSentence(e.LastAssistant), 120))

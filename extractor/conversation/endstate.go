@@ -279,4 +279,5 @@ func sentenceStart(s string, at int) int {
 
 var listItemRe = prose.LazyRE(rulebook.Pattern("conversation.list-item"))
 
+// ListItem reports whether s opens with a list item's marker.
 func ListItem(s string) bool { return listItemRe.MatchString(s) }

@@ -25,6 +25,7 @@ type Patterns struct {
 	Workaround, Skip, Layout, Library, Architecture prose.LazyRegexp
 }
 
+// CompilePatterns returns the decision set's sentence patterns from the catalogue.
 func CompilePatterns() Patterns {
 	c := func(id string) prose.LazyRegexp { return prose.LazyRE(rulebook.Pattern(id)) }
 	prosePatterns := make([]prose.LazyRegexp, 0, len(proseDecisionPatterns))
@@ -193,6 +194,7 @@ func (s *Set) judge(m handoff.Message, sent, next string, fromUser bool, task st
 	return c
 }
 
+// Classify says what kind of decision a sentence states.
 func (s *Set) Classify(sent string, fromUser bool) handoff.DecisionType {
 	p := s.Pat
 	switch {

@@ -55,6 +55,7 @@ func (l *CommitLog) observeHarness(m handoff.Message, text string) {
 	}
 }
 
+// Add records c unless a commit of the same hash is recorded already.
 func (l *CommitLog) Add(c handoff.Commit) {
 	for _, o := range l.List {
 		if o.Hash == c.Hash {

@@ -309,6 +309,8 @@ func checkboxTasks(text string) []handoff.Task {
 	return tasks
 }
 
+// DecodeObject decodes a tool input holding a JSON object; an empty map
+// when it holds none.
 func DecodeObject(raw json.RawMessage) map[string]any {
 	var in map[string]any
 	if len(raw) > 0 && raw[0] == '{' {
@@ -402,11 +404,14 @@ func idString(v any) string {
 	return ""
 }
 
+// Str returns obj[k] when it is a string, else "".
 func Str(obj map[string]any, k string) string {
 	s, _ := obj[k].(string)
 	return strings.TrimSpace(s)
 }
 
+// CurrentAndNext returns the ids of the first task in progress and of the
+// first pending one.
 func CurrentAndNext(tasks []handoff.Task) (current, next string) {
 	for _, t := range tasks {
 		if current == "" && t.Status == handoff.TaskInProgress {

@@ -25,6 +25,7 @@ type Headlines struct {
 	objects   map[string]map[string]any
 }
 
+// NewHeadlines returns an empty headline memo for one Build.
 func NewHeadlines() *Headlines {
 	return &Headlines{byContent: map[string]string{}, failedBy: map[string]bool{}, objects: map[string]map[string]any{}}
 }

@@ -81,6 +81,7 @@ func nextCascade() []nextRule {
 	}
 }
 
+// Next runs the cascade: the step and the id of the rule that decided it.
 func (n *Nexter) Next() (string, string) {
 	for _, r := range nextCascade() {
 		if !n.sw.On(r.id) {

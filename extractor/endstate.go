@@ -26,7 +26,7 @@ var (
 )
 
 // endState reads where the session stopped.
-func endState(t *handoff.Transcript, main []handoff.Message, results map[string]handoff.ToolResult, heads *headlines) *handoff.EndState {
+func endState(t *handoff.Transcript, main []handoff.Message, results map[string]handoff.ToolResult, heads *headlines, sw rulebook.Switches) *handoff.EndState {
 	e := &handoff.EndState{Signal: t.Session.EndSignal}
 	lastText := lastAssistantText(main)
 	if lastText >= 0 {
@@ -60,7 +60,7 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 	if last < 0 {
 		last = len(main) // nothing said: every report is before the end
 	}
-	e.KeyLines, e.Findings = keyLines(main, last, e.ReportSource)
+	e.KeyLines, e.Findings = keyLines(main, last, e.ReportSource, sw.On("conversation.said-changes") && !hasToolCalls(main))
 	if text, src, ok := reasoningWork(main); ok {
 		e.Reasoning, e.ReasoningSource = text, src
 	}

@@ -79,7 +79,7 @@ func TestEarlierFindings(t *testing.T) {
 		c.say("Report " + string(rune('A'+i)) + ".\n- `other" + string(rune('a'+i)) + ".go` builds\n" + pad)
 	}
 	c.say("Done: `scanner.go` was rewritten.")
-	_, found := keyLines(c.msgs, len(c.msgs)-1, handoff.MessageRef{})
+	_, found := keyLines(c.msgs, len(c.msgs)-1, handoff.MessageRef{}, false)
 	var earlier []string
 	for _, k := range found {
 		earlier = append(earlier, k.Text)
@@ -124,7 +124,7 @@ func TestEarlierFindingsReal(t *testing.T) {
 				last--
 			}
 			var earlier []string
-			_, found := keyLines(main, last, handoff.MessageRef{})
+			_, found := keyLines(main, last, handoff.MessageRef{}, false)
 			for _, k := range found {
 				earlier = append(earlier, k.Text)
 			}

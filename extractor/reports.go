@@ -48,7 +48,11 @@ var (
 // The newest report's lines win ties; a line the session spoke of again
 // afterwards (supersession) is left out. The earlier findings
 // (earlierFindings) of the reports before those come second, newest first.
-func keyLines(main []handoff.Message, last int, quoted handoff.MessageRef) (lines, findings []handoff.KeyLine) {
+//
+// said marks a transcript that records no tool calls (an export that kept
+// only the words): what changed is known only from the reports, so a line
+// naming a file or identifier counts one more.
+func keyLines(main []handoff.Message, last int, quoted handoff.MessageRef, said bool) (lines, findings []handoff.KeyLine) {
 	var out []handoff.KeyLine
 	seen := map[string]bool{}
 	shown := "" // the last message, which the prompt quotes
@@ -67,7 +71,7 @@ func keyLines(main []handoff.Message, last int, quoted handoff.MessageRef) (line
 			continue
 		}
 		for n, l := range strings.Split(stripCode(text), "\n") {
-			line, score := keyLine(l)
+			line, score := keyLine(l, said)
 			if score == 0 {
 				continue
 			}
@@ -96,7 +100,7 @@ func keyLines(main []handoff.Message, last int, quoted handoff.MessageRef) (line
 
 // keyLine cleans one report line and scores what it carries: 0 for a
 // line to leave out.
-func keyLine(raw string) (string, int) {
+func keyLine(raw string, said bool) (string, int) {
 	t := reportLine(raw)
 	if t == "" {
 		return "", 0
@@ -114,6 +118,9 @@ func keyLine(raw string) (string, int) {
 	}
 	if fact {
 		score += 2
+		if said {
+			score++
+		}
 	}
 	if figureRe.MatchString(t) {
 		score++
@@ -146,6 +153,11 @@ func reportLine(raw string) string {
 		return ""
 	}
 	return t
+}
+
+// hasToolCalls reports whether any message of main calls a tool.
+func hasToolCalls(main []handoff.Message) bool {
+	return slices.ContainsFunc(main, func(m handoff.Message) bool { return len(m.ToolCalls) > 0 })
 }
 
 // normLine is a line's text for spotting repeats: markup and case aside.

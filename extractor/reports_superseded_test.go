@@ -95,7 +95,7 @@ func TestKeyLinesSuperseded(t *testing.T) {
 			c.say(tc.report + pad)
 			tc.build(c)
 			c.say("All done, see above.")
-			got, _ := keyLines(c.msgs, len(c.msgs)-1, c.msgs[0].Ref())
+			got, _ := keyLines(c.msgs, len(c.msgs)-1, c.msgs[0].Ref(), false)
 			var texts []string
 			for _, k := range got {
 				texts = append(texts, k.Text)

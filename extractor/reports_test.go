@@ -19,7 +19,7 @@ func TestKeyLines(t *testing.T) {
 	c.say("Report two.\n- `two.c` builds\n" + pad)
 	c.say("## Findings\n- ❌ GPU convolution: NOT IMPLEMENTED, `vsla_gpu_conv_fft()` returns an error\n- Matrix multiplication: 3.54× vs cuBLAS\n- 🎯 Next: implement the convolution in `src/vsla_gpu.cu`\n- Great work overall, this was fun.\n- Option 1: leave it failing\n" + pad)
 	c.say("Done! 🎯 Next: implement the convolution in `src/vsla_gpu.cu`")
-	got, found := keyLines(c.msgs, len(c.msgs)-1, c.msgs[0].Ref())
+	got, found := keyLines(c.msgs, len(c.msgs)-1, c.msgs[0].Ref(), false)
 	var texts, earlier []string
 	for _, k := range found {
 		earlier = append(earlier, k.Text)

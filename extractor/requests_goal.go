@@ -30,6 +30,10 @@ const (
 	// goalLookBack asks about the previous session ("summarise the last
 	// session"): orientation before the work.
 	goalLookBack
+	// goalGoAhead lets the assistant go ahead with what it proposed
+	// ("yes do it", "go ahead, and fix the tests too"): the goal stays
+	// the request it approves.
+	goalGoAhead
 	// goalPreamble is a short message that announces content that is not
 	// in it: it ends on a colon with nothing after ("Here is what I want
 	// you to do:"). A long one that ends so says enough before its colon.
@@ -61,6 +65,8 @@ var (
 	ruleSentenceRe = lazyRE(rulebook.Pattern("conversation.rule-sentence"))
 	// lookBackRe names the previous session or conversation.
 	lookBackRe = lazyRE(rulebook.Pattern("conversation.look-back"))
+	// goAheadRe is a short reply approving what the assistant proposed.
+	goAheadRe = lazyRE(rulebook.Pattern("conversation.go-ahead"))
 )
 
 // goalFitness classifies a request for the goal choice.
@@ -79,6 +85,9 @@ func goalFitness(text string) goalFit {
 	}
 	if allQuestions(sents) {
 		return goalQuestion
+	}
+	if goAheadRe.MatchString(body) {
+		return goalGoAhead
 	}
 	if n <= lookBackMaxFields && lookBackRe.MatchString(body) {
 		return goalLookBack

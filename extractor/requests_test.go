@@ -97,6 +97,9 @@ func TestGoalFitness(t *testing.T) {
 		{"summarise what we did in the last session for me", goalLookBack},
 		{"fasse mir die aktivitäten der letzten session zusammen", goalLookBack},
 		{"OK, good start. But let us first get on the same page:", goalPreamble},
+		{"yes do it, if you find other errors or UX bugs, fix them too", goalGoAhead},
+		{"Go ahead and fix the failing tests too.", goalGoAhead},
+		{"Yes do it, and first write a plan for everything that remains.\nAudit the admin dashboard too, and how it connects to the store dashboard", goalTask},
 		{"Let's not rush. Our last session got interrupted by failing API calls, which we fixed by updating the CLI. We were in the middle of researching the meaning of the ZSTATE column. But let us first get on the same page:", goalTask},
 	} {
 		if got := goalFitness(tc.text); got != tc.want {

@@ -122,11 +122,12 @@ func registry() []formatSpec {
 			info: FormatInfo{Name: FormatVSCodeChatLog, Agent: "VS Code Copilot Chat", Looks: "a VS Code chat session log",
 				Description: "VS Code (GitHub Copilot Chat) chat session mutation log JSONL (kind 0 state, then set/push/delete entries)",
 				Example:     "~/.config/Code/User/workspaceStorage/<hash>/chatSessions/<id>.jsonl", Aliases: []string{"vscode-jsonl", "vscode-chat-log", "copilot-chat-jsonl"},
-				Locations: []string{"~/.config/Code/User/workspaceStorage/<hash>/chatSessions/*.jsonl", "~/.config/Code/User/globalStorage/emptyWindowChatSessions/*.jsonl"}},
+				Locations: []string{"~/.config/Code/User/workspaceStorage/<hash>/chatSessions/*.jsonl", "~/Library/Application Support/Code/User/workspaceStorage/<hash>/chatSessions/*.jsonl", "~/.config/Code/User/globalStorage/emptyWindowChatSessions/*.jsonl"}},
 			agent:     "vscode-copilot-chat",
 			newParser: newVSCodeLog,
 			line:      vscodeLogLine,
 			doc:       vscodeLogDoc,
+			find:      findVSCodeChatLog,
 		},
 		{
 			info: FormatInfo{Name: FormatZed, Agent: "Zed", Looks: "a Zed agent thread",
@@ -157,6 +158,7 @@ func registry() []formatSpec {
 			agent:     "vscode-copilot-chat",
 			newParser: newVSCodeChat,
 			doc:       vscodeDoc,
+			find:      findVSCodeChat,
 		},
 		{
 			info: FormatInfo{Name: FormatContinue, Agent: "Continue", Looks: "a Continue session",

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,6 +69,44 @@ func TestExportRuleInsideMessage(t *testing.T) {
 				if g, w := got[i], tc.want[i]; g.Role != w.Role || g.Line != w.Line || g.Text != w.Text {
 					t.Errorf("message %d:\n got %+v\nwant %+v", i, got[i], tc.want[i])
 				}
+			}
+		})
+	}
+}
+
+// TestMarkdownExportsOverTheLimit: the markdown exports are read a turn
+// at a time, so a document larger than MaxLineBytes parses whole (it was
+// refused before) as long as each turn fits.
+func TestMarkdownExportsOverTheLimit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, s := range agentShapes() {
+		switch s.format {
+		case FormatAider, FormatSpecStory, FormatCursorExport, FormatCopilotShare:
+		default:
+			continue
+		}
+		if s.store != nil {
+			continue
+		}
+		t.Run(s.name(), func(t *testing.T) {
+			path := filepath.Join(dir, s.name())
+			s.write(t, path, 256<<10, 1<<10)
+			tr, err := ParseFile(context.Background(), path, Options{Format: s.format, MaxLineBytes: 16 << 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Warnings) != 0 {
+				t.Errorf("warnings: %v", tr.Warnings[0])
+			}
+			users := 0
+			for _, m := range tr.Messages {
+				if m.Role == handoff.RoleUser && strings.HasPrefix(m.Text, "step ") {
+					users++
+				}
+			}
+			if users < 100 {
+				t.Errorf("%d requests read from a 256 KB document of ~1.1 KB rounds", users)
 			}
 		})
 	}

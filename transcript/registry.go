@@ -48,14 +48,16 @@ func registry() []formatSpec {
 				Description: "SpecStory markdown export (Claude Code, Codex, Cursor, … sessions)",
 				Example:     "./.specstory/history/<date>-<title>.md", Aliases: []string{"spec-story", "specstory-md"},
 				Locations: []string{"<project>/.specstory/history/*.md"}},
-			newParser: docFormat("SpecStory markdown", decodeSpecStory),
+			agent:     "specstory",
+			newParser: lineFormat(newSpecReader),
 			text:      specStoryRe.Match,
 		},
 		{
 			info: FormatInfo{Name: FormatAider, Agent: "Aider", Looks: "an Aider chat history",
 				Description: "Aider chat history markdown", Example: "./.aider.chat.history.md", Aliases: []string{"aider-md", "aider-chat"},
 				Locations: []string{"<project>/.aider.chat.history.md"}},
-			newParser: docFormat("Aider chat history", decodeAider),
+			agent:     "aider",
+			newParser: lineFormat(newAiderReader),
 			text:      aiderRe.Match,
 		},
 		{

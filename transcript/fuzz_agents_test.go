@@ -175,3 +175,56 @@ func FuzzJSONRecords(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCrushMessage feeds one message's parts column, as Crush's
+// database holds it, to the Crush reader, after a message with a call
+// the parts may answer.
+func FuzzCrushMessage(f *testing.F) {
+	f.Add("tool", []byte(`[{"type":"tool_result","data":{"tool_call_id":"c1","name":"bash","content":"FAIL","metadata":"","is_error":true}}]`))
+	f.Add("assistant", []byte(`[{"type":"reasoning","data":{"thinking":"t"}},{"type":"text","data":{"text":"ok"}},{"type":"tool_call","data":{"id":"c2","name":"edit","input":"{\"file_path\":\"a.go\"}","finished":true}},{"type":"finish","data":{"reason":"canceled","time":1}}]`))
+	f.Fuzz(func(t *testing.T, role string, parts []byte) {
+		d, err := NewDecoder(FormatCrush, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := []byte(`[{"type":"tool_call","data":{"id":"c1","name":"bash","input":"{\"command\":\"go test\"}","finished":true}}]`)
+		if _, err := crushMessage(d, "m1", "assistant", first, "gpt-5", unixTime(1764925200), d.storeRecord()); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = crushMessage(d, "m2", role, parts, "gpt-5", unixTime(1764925201), d.storeRecord())
+		checkInvariants(t, d.Transcript())
+	})
+}
+
+// FuzzCursorBubble feeds one bubble row of Cursor's state.vscdb to the
+// Cursor store reader, after the person's first bubble.
+func FuzzCursorBubble(f *testing.F) {
+	f.Add([]byte(`{"bubbleId":"b2","type":2,"text":"Running it.","thinking":{"text":"hm"},"toolFormerData":{"toolCallId":"tc1","name":"run_terminal_cmd","status":"completed","rawArgs":"{\"command\":\"pytest\"}","result":"{\"output\":\"1 failed\",\"exitCode\":1}"},"tokenCount":{"inputTokens":12000,"outputTokens":90}}`))
+	f.Add([]byte(`{"bubbleId":"b4","type":2,"text":"","toolFormerData":{"toolCallId":"tc3","name":"read_file","status":"error","rawArgs":"{\"target_file\":\"x.py\"}","result":"File not found"}}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		d, err := NewDecoder(FormatCursorExport, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cursorBubbleTo(d, []byte(`{"bubbleId":"b1","type":1,"text":"Fix the importer"}`), d.storeRecord()); err != nil {
+			t.Fatal(err)
+		}
+		_ = cursorBubbleTo(d, raw, d.storeRecord())
+		checkInvariants(t, d.Transcript())
+	})
+}
+
+// FuzzOpenCodeStoredMessage feeds one message row of OpenCode's store
+// (its info JSON and one part) to the OpenCode reader.
+func FuzzOpenCodeStoredMessage(f *testing.F) {
+	f.Add([]byte(`{"role":"assistant","modelID":"m","time":{"created":1}}`), []byte(`{"type":"tool","callID":"c1","tool":"bash","state":{"status":"error","input":{"command":"make"},"error":"exit 2"}}`))
+	f.Add([]byte(`{"role":"user","time":{"created":1}}`), []byte(`{"type":"text","text":"build it"}`))
+	f.Fuzz(func(t *testing.T, info, part []byte) {
+		d, err := NewDecoder(FormatOpenCode, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = ocStoredMessage(d, &ocReader{}, "msg_1", info, []json.RawMessage{part}, 1)
+		checkInvariants(t, d.Transcript())
+	})
+}

@@ -2,7 +2,9 @@ package transcript
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
+	"unicode/utf8"
 )
 
 // One fuzz target per decoder of an agent's own format, seeded with its
@@ -226,5 +228,37 @@ func FuzzOpenCodeStoredMessage(f *testing.F) {
 		}
 		_ = ocStoredMessage(d, &ocReader{}, "msg_1", info, []json.RawMessage{part}, 1)
 		checkInvariants(t, d.Transcript())
+	})
+}
+
+// FuzzPiFastPath holds pi's one-walk reading of an entry, a message and
+// a content array to what json.Unmarshal makes of them, wherever the
+// fast path answers.
+func FuzzPiFastPath(f *testing.F) {
+	f.Add([]byte(`{"type":"message","id":"a1","parentId":"u1","timestamp":"2025-01-01T00:00:00Z","message":{"role":"assistant","content":[{"type":"text","text":"ok \u00e9\n"},{"type":"toolCall","id":"c1","name":"edit","arguments":{"path":"a.go","oldText":"x"}}],"usage":{"input":10,"output":2,"cacheRead":90},"stopReason":"error","errorMessage":"boom"}}`))
+	f.Add([]byte(`{"type":"message","id":"r1","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"line\tone"}],"isError":true,"exitCode":null}}`))
+	f.Add([]byte(`{"TYPE":"session","id":"s","cwd":"/w","type":null,"message":"x"}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if !utf8.Valid(line) {
+			return
+		}
+		if e, ok := piEntryFast(line); ok {
+			var want piEntry
+			if err := json.Unmarshal(line, &want); err != nil || !reflect.DeepEqual(e, want) {
+				t.Fatalf("entry %+v, json %+v (%v)", e, want, err)
+			}
+			if m, ok := piMessageFast(e.Message); ok {
+				var wantM piMessage
+				if err := json.Unmarshal(e.Message, &wantM); err != nil || !reflect.DeepEqual(m, wantM) {
+					t.Fatalf("message %+v, json %+v (%v)", m, wantM, err)
+				}
+				if b, ok := piBlocksFast(m.Content); ok {
+					var wantB []piBlock
+					if err := json.Unmarshal(m.Content, &wantB); err != nil || len(b) != len(wantB) || len(b) > 0 && !reflect.DeepEqual(b, wantB) {
+						t.Fatalf("blocks %+v, json %+v (%v)", b, wantB, err)
+					}
+				}
+			}
+		}
 	})
 }

@@ -1,8 +1,10 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -73,9 +75,12 @@ func (piParser) pending() []handoff.Message { return nil }
 func (piParser) finish(*Decoder) error      { return nil }
 
 func (piParser) record(d *Decoder, line []byte, lineNo int) error {
-	var e piEntry
-	if err := json.Unmarshal(line, &e); err != nil {
-		return fmt.Errorf("malformed entry: %w", jsonReason(err))
+	e, ok := piEntryFast(line)
+	if !ok {
+		e = piEntry{}
+		if err := json.Unmarshal(line, &e); err != nil {
+			return fmt.Errorf("malformed entry: %w", jsonReason(err))
+		}
 	}
 	ts := parseTime(e.Timestamp)
 	d.seeTime(ts)
@@ -91,9 +96,12 @@ func (piParser) record(d *Decoder, line []byte, lineNo int) error {
 			d.add(base)
 		}
 	case "message":
-		var m piMessage
-		if err := json.Unmarshal(e.Message, &m); err != nil {
-			return fmt.Errorf("malformed message: %w", jsonReason(err))
+		m, ok := piMessageFast(e.Message)
+		if !ok {
+			m = piMessage{}
+			if err := json.Unmarshal(e.Message, &m); err != nil {
+				return fmt.Errorf("malformed message: %w", jsonReason(err))
+			}
 		}
 		return piMessageTo(d, m, base)
 	}
@@ -103,11 +111,11 @@ func (piParser) record(d *Decoder, line []byte, lineNo int) error {
 func piMessageTo(d *Decoder, m piMessage, base handoff.Message) error {
 	text, thinking, calls := "", "", []handoff.ToolCall(nil)
 	var s string
-	if json.Unmarshal(m.Content, &s) == nil {
+	if c := skipSpace(m.Content, 0); (c >= len(m.Content) || m.Content[c] == '"' || m.Content[c] == 'n') && json.Unmarshal(m.Content, &s) == nil {
 		text = s
 	} else {
-		var blocks []piBlock
-		if len(m.Content) > 0 {
+		blocks, ok := piBlocksFast(m.Content)
+		if !ok && len(m.Content) > 0 {
 			if err := json.Unmarshal(m.Content, &blocks); err != nil {
 				return fmt.Errorf("malformed %s content: %w", m.Role, jsonReason(err))
 			}
@@ -175,4 +183,148 @@ func piMessageTo(d *Decoder, m piMessage, base handoff.Message) error {
 func piLine(l *jsonLine) bool {
 	return l.typ == "session" && l.has("cwd") && l.has("id") && l.has("version") ||
 		l.typ == "message" && l.has("message") && l.has("parentId")
+}
+
+// The fast paths below read a pi line as json.Unmarshal into piEntry,
+// piMessage and piBlock would, in one walk of the validated line
+// (validJSON, then objectMembers over slices of it) instead of a check
+// and a decode at each level: a tool result's text was scanned five
+// times. ok is false for anything they do not expect (a key written in
+// another case or with escapes, a value of another type), and the caller
+// then asks encoding/json, which reads it or names the error.
+
+// piStrings sets the string field a key names; ok is false for a value
+// that is not a string (null keeps the field, as encoding/json does).
+func piString(dst *string, v []byte) bool {
+	if string(v) == "null" {
+		return true
+	}
+	if len(v) == 0 || v[0] != '"' {
+		return false
+	}
+	s, err := jsonString(v)
+	*dst = s
+	return err == nil
+}
+
+// piMembers walks obj, handing each member to set by key; a key set does
+// not know that folds to one it knows, or one with escapes, makes ok
+// false.
+func piMembers(obj []byte, known []string, set func(key string, v []byte) bool) bool {
+	if i := skipSpace(obj, 0); i >= len(obj) || obj[i] != '{' {
+		return false
+	}
+	ok := true
+	objectMembers(obj, func(k, v []byte) {
+		if !ok {
+			return
+		}
+		key := string(k)
+		if slices.Contains(known, key) {
+			ok = set(key, v)
+			return
+		}
+		if bytes.IndexByte(k, '\\') >= 0 || slices.ContainsFunc(known, func(n string) bool { return strings.EqualFold(n, key) }) {
+			ok = false
+		}
+	})
+	return ok
+}
+
+var (
+	piEntryKeys   = []string{"type", "id", "timestamp", "cwd", "summary", "modelId", "message"}
+	piMessageKeys = []string{"role", "content", "model", "stopReason", "errorMessage", "toolCallId", "toolName", "isError", "command", "output", "exitCode", "usage"}
+	piBlockKeys   = []string{"type", "text", "thinking", "id", "name", "arguments"}
+)
+
+// piEntryFast reads an entry line; its Message is a slice of the line,
+// valid until record returns.
+func piEntryFast(line []byte) (e piEntry, ok bool) {
+	if i := skipSpace(line, 0); i >= len(line) || line[i] != '{' || !validJSON(line) {
+		return e, false
+	}
+	ok = piMembers(line, piEntryKeys, func(key string, v []byte) bool {
+		switch key {
+		case "type":
+			return piString(&e.Type, v)
+		case "id":
+			return piString(&e.ID, v)
+		case "timestamp":
+			return piString(&e.Timestamp, v)
+		case "cwd":
+			return piString(&e.Cwd, v)
+		case "summary":
+			return piString(&e.Summary, v)
+		case "modelId":
+			return piString(&e.ModelID, v)
+		}
+		e.Message = v
+		return true
+	})
+	return e, ok
+}
+
+// piMessageFast reads a message of a validated line; its Content is a
+// slice of the line.
+func piMessageFast(raw []byte) (m piMessage, ok bool) {
+	ok = piMembers(raw, piMessageKeys, func(key string, v []byte) bool {
+		switch key {
+		case "role":
+			return piString(&m.Role, v)
+		case "content":
+			m.Content = v
+			return true
+		case "model":
+			return piString(&m.Model, v)
+		case "stopReason":
+			return piString(&m.StopReason, v)
+		case "errorMessage":
+			return piString(&m.Error, v)
+		case "toolCallId":
+			return piString(&m.ToolCallID, v)
+		case "toolName":
+			return piString(&m.ToolName, v)
+		case "command":
+			return piString(&m.Command, v)
+		case "output":
+			return piString(&m.Output, v)
+		case "isError":
+			return json.Unmarshal(v, &m.IsError) == nil
+		case "exitCode":
+			return json.Unmarshal(v, &m.ExitCode) == nil
+		}
+		return json.Unmarshal(v, &m.Usage) == nil
+	})
+	return m, ok
+}
+
+// piBlocksFast reads a content array of objects; arguments are copied
+// out of the line.
+func piBlocksFast(raw []byte) (blocks []piBlock, ok bool) {
+	if i := skipSpace(raw, 0); i >= len(raw) || raw[i] != '[' {
+		return nil, false
+	}
+	ok = true
+	arrayElements(raw, func(elem []byte) {
+		var b piBlock
+		if ok = ok && piMembers(elem, piBlockKeys, func(key string, v []byte) bool {
+			switch key {
+			case "type":
+				return piString(&b.Type, v)
+			case "text":
+				return piString(&b.Text, v)
+			case "thinking":
+				return piString(&b.Thinking, v)
+			case "id":
+				return piString(&b.ID, v)
+			case "name":
+				return piString(&b.Name, v)
+			}
+			b.Arguments = bytes.Clone(v)
+			return true
+		}); ok {
+			blocks = append(blocks, b)
+		}
+	})
+	return blocks, ok
 }

@@ -37,9 +37,12 @@ func (p *droidParser) pending() []handoff.Message { return nil }
 func (p *droidParser) finish(*Decoder) error      { return nil }
 
 func (p *droidParser) record(d *Decoder, line []byte, lineNo int) error {
-	var e droidEntry
-	if err := json.Unmarshal(line, &e); err != nil {
-		return fmt.Errorf("malformed entry: %w", jsonReason(err))
+	e, ok := droidEntryFast(line)
+	if !ok {
+		e = droidEntry{}
+		if err := json.Unmarshal(line, &e); err != nil {
+			return fmt.Errorf("malformed entry: %w", jsonReason(err))
+		}
 	}
 	switch e.Type {
 	case "session_start":
@@ -64,6 +67,34 @@ func (p *droidParser) record(d *Decoder, line []byte, lineNo int) error {
 		}
 	}
 	return nil
+}
+
+var droidEntryKeys = []string{"type", "id", "title", "cwd", "timestamp", "message"}
+
+// droidEntryFast reads an entry line as json.Unmarshal into droidEntry
+// would, in one walk (knownMembers); its Message is a slice of the line,
+// read before record returns. ok is false for anything else.
+func droidEntryFast(line []byte) (e droidEntry, ok bool) {
+	if i := skipSpace(line, 0); i >= len(line) || line[i] != '{' || !validJSON(line) {
+		return e, false
+	}
+	ok = knownMembers(line, droidEntryKeys, func(key string, v []byte) bool {
+		switch key {
+		case "type":
+			return stringField(&e.Type, v)
+		case "id":
+			return stringField(&e.ID, v)
+		case "title":
+			return stringField(&e.Title, v)
+		case "cwd":
+			return stringField(&e.Cwd, v)
+		case "timestamp":
+			return stringField(&e.Timestamp, v)
+		}
+		e.Message = v
+		return true
+	})
+	return e, ok
 }
 
 // droidLine recognises droid's session_start line.

@@ -262,3 +262,21 @@ func FuzzPiFastPath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDroidFastPath holds droid's one-walk reading of an entry line to
+// what json.Unmarshal makes of it, wherever the fast path answers.
+func FuzzDroidFastPath(f *testing.F) {
+	f.Add([]byte(`{"type":"message","id":"a1","timestamp":"2025-01-01T00:00:01Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Execute","input":{"command":"make"}}]}}`))
+	f.Add([]byte(`{"type":"session_start","id":"s","title":"t\u00e9","cwd":"/w","Cwd":"/x","extra":[1,{"a":null}]}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if !utf8.Valid(line) {
+			return
+		}
+		if e, ok := droidEntryFast(line); ok {
+			var want droidEntry
+			if err := json.Unmarshal(line, &want); err != nil || !reflect.DeepEqual(e, want) {
+				t.Fatalf("entry %+v, json %+v (%v)", e, want, err)
+			}
+		}
+	})
+}

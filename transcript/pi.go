@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -187,49 +186,10 @@ func piLine(l *jsonLine) bool {
 
 // The fast paths below read a pi line as json.Unmarshal into piEntry,
 // piMessage and piBlock would, in one walk of the validated line
-// (validJSON, then objectMembers over slices of it) instead of a check
-// and a decode at each level: a tool result's text was scanned five
-// times. ok is false for anything they do not expect (a key written in
-// another case or with escapes, a value of another type), and the caller
-// then asks encoding/json, which reads it or names the error.
-
-// piStrings sets the string field a key names; ok is false for a value
-// that is not a string (null keeps the field, as encoding/json does).
-func piString(dst *string, v []byte) bool {
-	if string(v) == "null" {
-		return true
-	}
-	if len(v) == 0 || v[0] != '"' {
-		return false
-	}
-	s, err := jsonString(v)
-	*dst = s
-	return err == nil
-}
-
-// piMembers walks obj, handing each member to set by key; a key set does
-// not know that folds to one it knows, or one with escapes, makes ok
-// false.
-func piMembers(obj []byte, known []string, set func(key string, v []byte) bool) bool {
-	if i := skipSpace(obj, 0); i >= len(obj) || obj[i] != '{' {
-		return false
-	}
-	ok := true
-	objectMembers(obj, func(k, v []byte) {
-		if !ok {
-			return
-		}
-		key := string(k)
-		if slices.Contains(known, key) {
-			ok = set(key, v)
-			return
-		}
-		if bytes.IndexByte(k, '\\') >= 0 || slices.ContainsFunc(known, func(n string) bool { return strings.EqualFold(n, key) }) {
-			ok = false
-		}
-	})
-	return ok
-}
+// (knownMembers) instead of a check and a decode at each level: a tool
+// result's text was scanned five times. ok is false for anything they do
+// not expect, and the caller then asks encoding/json, which reads it or
+// names the error.
 
 var (
 	piEntryKeys   = []string{"type", "id", "timestamp", "cwd", "summary", "modelId", "message"}
@@ -243,20 +203,20 @@ func piEntryFast(line []byte) (e piEntry, ok bool) {
 	if i := skipSpace(line, 0); i >= len(line) || line[i] != '{' || !validJSON(line) {
 		return e, false
 	}
-	ok = piMembers(line, piEntryKeys, func(key string, v []byte) bool {
+	ok = knownMembers(line, piEntryKeys, func(key string, v []byte) bool {
 		switch key {
 		case "type":
-			return piString(&e.Type, v)
+			return stringField(&e.Type, v)
 		case "id":
-			return piString(&e.ID, v)
+			return stringField(&e.ID, v)
 		case "timestamp":
-			return piString(&e.Timestamp, v)
+			return stringField(&e.Timestamp, v)
 		case "cwd":
-			return piString(&e.Cwd, v)
+			return stringField(&e.Cwd, v)
 		case "summary":
-			return piString(&e.Summary, v)
+			return stringField(&e.Summary, v)
 		case "modelId":
-			return piString(&e.ModelID, v)
+			return stringField(&e.ModelID, v)
 		}
 		e.Message = v
 		return true
@@ -267,27 +227,27 @@ func piEntryFast(line []byte) (e piEntry, ok bool) {
 // piMessageFast reads a message of a validated line; its Content is a
 // slice of the line.
 func piMessageFast(raw []byte) (m piMessage, ok bool) {
-	ok = piMembers(raw, piMessageKeys, func(key string, v []byte) bool {
+	ok = knownMembers(raw, piMessageKeys, func(key string, v []byte) bool {
 		switch key {
 		case "role":
-			return piString(&m.Role, v)
+			return stringField(&m.Role, v)
 		case "content":
 			m.Content = v
 			return true
 		case "model":
-			return piString(&m.Model, v)
+			return stringField(&m.Model, v)
 		case "stopReason":
-			return piString(&m.StopReason, v)
+			return stringField(&m.StopReason, v)
 		case "errorMessage":
-			return piString(&m.Error, v)
+			return stringField(&m.Error, v)
 		case "toolCallId":
-			return piString(&m.ToolCallID, v)
+			return stringField(&m.ToolCallID, v)
 		case "toolName":
-			return piString(&m.ToolName, v)
+			return stringField(&m.ToolName, v)
 		case "command":
-			return piString(&m.Command, v)
+			return stringField(&m.Command, v)
 		case "output":
-			return piString(&m.Output, v)
+			return stringField(&m.Output, v)
 		case "isError":
 			return json.Unmarshal(v, &m.IsError) == nil
 		case "exitCode":
@@ -307,18 +267,18 @@ func piBlocksFast(raw []byte) (blocks []piBlock, ok bool) {
 	ok = true
 	arrayElements(raw, func(elem []byte) {
 		var b piBlock
-		if ok = ok && piMembers(elem, piBlockKeys, func(key string, v []byte) bool {
+		if ok = ok && knownMembers(elem, piBlockKeys, func(key string, v []byte) bool {
 			switch key {
 			case "type":
-				return piString(&b.Type, v)
+				return stringField(&b.Type, v)
 			case "text":
-				return piString(&b.Text, v)
+				return stringField(&b.Text, v)
 			case "thinking":
-				return piString(&b.Thinking, v)
+				return stringField(&b.Thinking, v)
 			case "id":
-				return piString(&b.ID, v)
+				return stringField(&b.ID, v)
 			case "name":
-				return piString(&b.Name, v)
+				return stringField(&b.Name, v)
 			}
 			b.Arguments = bytes.Clone(v)
 			return true

@@ -336,14 +336,8 @@ func writeGooseStoreShape(tb testing.TB, path string, size, big int) {
 func writeCrushStoreShape(tb testing.TB, path string, size, big int) {
 	tb.Helper()
 	quoted, _ := json.Marshal(strings.Repeat("compiling module … ok\n", big/22))
-	writeRowsShape(tb, path, []string{
-		`CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT NOT NULL, message_count INTEGER NOT NULL DEFAULT 0,
-			prompt_tokens INTEGER NOT NULL DEFAULT 0, completion_tokens INTEGER NOT NULL DEFAULT 0, cost REAL NOT NULL DEFAULT 0,
-			updated_at INTEGER NOT NULL, created_at INTEGER NOT NULL, summary_message_id TEXT)`,
-		`CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, parts TEXT NOT NULL DEFAULT '[]',
-			model TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, finished_at INTEGER, provider TEXT)`,
-		`INSERT INTO sessions VALUES ('s1', NULL, 'bench', 0, 90000, 20, 0, 1764925300, 1764925200, NULL)`,
-	}, `INSERT INTO messages VALUES (?, 's1', ?, ?, 'gpt-5', ?, ?, NULL, 'openai')`, size, func(i int) [][]any {
+	writeRowsShape(tb, path, append(crushSchema(),
+		`INSERT INTO sessions VALUES ('s1', NULL, 'bench', 0, 90000, 20, 0, 1764925300, 1764925200, NULL)`), `INSERT INTO messages VALUES (?, 's1', ?, ?, 'gpt-5', ?, ?, NULL, 'openai')`, size, func(i int) [][]any {
 		return [][]any{
 			{fmt.Sprintf("u%d", i), "user", fmt.Sprintf(`[{"type":"text","data":{"text":"step %d: build it"}}]`, i), 3 * i, 3 * i},
 			{fmt.Sprintf("a%d", i), "assistant", fmt.Sprintf(`[{"type":"tool_call","data":{"id":"c%d","name":"bash","input":"{\"command\":\"make\"}","type":"function","finished":true}},{"type":"finish","data":{"reason":"tool_use","time":1}}]`, i), 3*i + 1, 3*i + 1},

@@ -69,30 +69,28 @@ func (p *droidParser) record(d *Decoder, line []byte, lineNo int) error {
 	return nil
 }
 
-var droidEntryKeys = []string{"type", "id", "title", "cwd", "timestamp", "message"}
-
 // droidEntryFast reads an entry line as json.Unmarshal into droidEntry
-// would, in one walk (knownMembers); its Message is a slice of the line,
+// would, in one walk (readMembers); its Message is a slice of the line,
 // read before record returns. ok is false for anything else.
 func droidEntryFast(line []byte) (e droidEntry, ok bool) {
-	if i := skipSpace(line, 0); i >= len(line) || line[i] != '{' || !validJSON(line) {
+	if !validObject(line) {
 		return e, false
 	}
-	ok = knownMembers(line, droidEntryKeys, func(key string, v []byte) bool {
-		switch key {
+	ok = readMembers(line, func(k string, v []byte, ok *bool) {
+		switch k {
 		case "type":
-			return stringField(&e.Type, v)
+			*ok = setString(&e.Type, v)
 		case "id":
-			return stringField(&e.ID, v)
+			*ok = setString(&e.ID, v)
 		case "title":
-			return stringField(&e.Title, v)
+			*ok = setString(&e.Title, v)
 		case "cwd":
-			return stringField(&e.Cwd, v)
+			*ok = setString(&e.Cwd, v)
 		case "timestamp":
-			return stringField(&e.Timestamp, v)
+			*ok = setString(&e.Timestamp, v)
+		case "message":
+			e.Message = v
 		}
-		e.Message = v
-		return true
 	})
 	return e, ok
 }

@@ -186,40 +186,34 @@ func piLine(l *jsonLine) bool {
 
 // The fast paths below read a pi line as json.Unmarshal into piEntry,
 // piMessage and piBlock would, in one walk of the validated line
-// (knownMembers) instead of a check and a decode at each level: a tool
-// result's text was scanned five times. ok is false for anything they do
-// not expect, and the caller then asks encoding/json, which reads it or
-// names the error.
-
-var (
-	piEntryKeys   = []string{"type", "id", "timestamp", "cwd", "summary", "modelId", "message"}
-	piMessageKeys = []string{"role", "content", "model", "stopReason", "errorMessage", "toolCallId", "toolName", "isError", "command", "output", "exitCode", "usage"}
-	piBlockKeys   = []string{"type", "text", "thinking", "id", "name", "arguments"}
-)
+// (readMembers, as the Claude Code reader does) instead of a check and a
+// decode at each level: a tool result's text was scanned five times. ok
+// is false for anything they do not expect, and the caller then asks
+// encoding/json, which reads it or names the error.
 
 // piEntryFast reads an entry line; its Message is a slice of the line,
 // valid until record returns.
 func piEntryFast(line []byte) (e piEntry, ok bool) {
-	if i := skipSpace(line, 0); i >= len(line) || line[i] != '{' || !validJSON(line) {
+	if !validObject(line) {
 		return e, false
 	}
-	ok = knownMembers(line, piEntryKeys, func(key string, v []byte) bool {
-		switch key {
+	ok = readMembers(line, func(k string, v []byte, ok *bool) {
+		switch k {
 		case "type":
-			return stringField(&e.Type, v)
+			*ok = setString(&e.Type, v)
 		case "id":
-			return stringField(&e.ID, v)
+			*ok = setString(&e.ID, v)
 		case "timestamp":
-			return stringField(&e.Timestamp, v)
+			*ok = setString(&e.Timestamp, v)
 		case "cwd":
-			return stringField(&e.Cwd, v)
+			*ok = setString(&e.Cwd, v)
 		case "summary":
-			return stringField(&e.Summary, v)
-		case "modelId":
-			return stringField(&e.ModelID, v)
+			*ok = setString(&e.Summary, v)
+		case "modelid":
+			*ok = setString(&e.ModelID, v)
+		case "message":
+			e.Message = v
 		}
-		e.Message = v
-		return true
 	})
 	return e, ok
 }
@@ -227,33 +221,36 @@ func piEntryFast(line []byte) (e piEntry, ok bool) {
 // piMessageFast reads a message of a validated line; its Content is a
 // slice of the line.
 func piMessageFast(raw []byte) (m piMessage, ok bool) {
-	ok = knownMembers(raw, piMessageKeys, func(key string, v []byte) bool {
-		switch key {
+	if i := skipSpace(raw, 0); i >= len(raw) || raw[i] != '{' {
+		return m, false
+	}
+	ok = readMembers(raw, func(k string, v []byte, ok *bool) {
+		switch k {
 		case "role":
-			return stringField(&m.Role, v)
+			*ok = setString(&m.Role, v)
 		case "content":
 			m.Content = v
-			return true
 		case "model":
-			return stringField(&m.Model, v)
-		case "stopReason":
-			return stringField(&m.StopReason, v)
-		case "errorMessage":
-			return stringField(&m.Error, v)
-		case "toolCallId":
-			return stringField(&m.ToolCallID, v)
-		case "toolName":
-			return stringField(&m.ToolName, v)
+			*ok = setString(&m.Model, v)
+		case "stopreason":
+			*ok = setString(&m.StopReason, v)
+		case "errormessage":
+			*ok = setString(&m.Error, v)
+		case "toolcallid":
+			*ok = setString(&m.ToolCallID, v)
+		case "toolname":
+			*ok = setString(&m.ToolName, v)
 		case "command":
-			return stringField(&m.Command, v)
+			*ok = setString(&m.Command, v)
 		case "output":
-			return stringField(&m.Output, v)
-		case "isError":
-			return json.Unmarshal(v, &m.IsError) == nil
-		case "exitCode":
-			return json.Unmarshal(v, &m.ExitCode) == nil
+			*ok = setString(&m.Output, v)
+		case "iserror":
+			*ok = json.Unmarshal(v, &m.IsError) == nil
+		case "exitcode":
+			*ok = json.Unmarshal(v, &m.ExitCode) == nil
+		case "usage":
+			*ok = json.Unmarshal(v, &m.Usage) == nil
 		}
-		return json.Unmarshal(v, &m.Usage) == nil
 	})
 	return m, ok
 }
@@ -266,25 +263,31 @@ func piBlocksFast(raw []byte) (blocks []piBlock, ok bool) {
 	}
 	ok = true
 	arrayElements(raw, func(elem []byte) {
-		var b piBlock
-		if ok = ok && knownMembers(elem, piBlockKeys, func(key string, v []byte) bool {
-			switch key {
-			case "type":
-				return stringField(&b.Type, v)
-			case "text":
-				return stringField(&b.Text, v)
-			case "thinking":
-				return stringField(&b.Thinking, v)
-			case "id":
-				return stringField(&b.ID, v)
-			case "name":
-				return stringField(&b.Name, v)
-			}
-			b.Arguments = bytes.Clone(v)
-			return true
-		}); ok {
-			blocks = append(blocks, b)
+		if !ok {
+			return
 		}
+		var b piBlock
+		if i := skipSpace(elem, 0); i >= len(elem) || elem[i] != '{' {
+			ok = false
+			return
+		}
+		ok = readMembers(elem, func(k string, v []byte, ok *bool) {
+			switch k {
+			case "type":
+				*ok = setString(&b.Type, v)
+			case "text":
+				*ok = setString(&b.Text, v)
+			case "thinking":
+				*ok = setString(&b.Thinking, v)
+			case "id":
+				*ok = setString(&b.ID, v)
+			case "name":
+				*ok = setString(&b.Name, v)
+			case "arguments":
+				b.Arguments = bytes.Clone(v)
+			}
+		})
+		blocks = append(blocks, b)
 	})
 	return blocks, ok
 }

@@ -70,27 +70,12 @@ func (p *droidParser) record(d *Decoder, line []byte, lineNo int) error {
 }
 
 // droidEntryFast reads an entry line as json.Unmarshal into droidEntry
-// would, in one walk (readMembers); its Message is a slice of the line,
+// would, in one walk (readFields); its Message is a slice of the line,
 // read before record returns. ok is false for anything else.
 func droidEntryFast(line []byte) (e droidEntry, ok bool) {
-	if !validObject(line) {
-		return e, false
-	}
-	ok = readMembers(line, func(k string, v []byte, ok *bool) {
-		switch k {
-		case "type":
-			*ok = setString(&e.Type, v)
-		case "id":
-			*ok = setString(&e.ID, v)
-		case "title":
-			*ok = setString(&e.Title, v)
-		case "cwd":
-			*ok = setString(&e.Cwd, v)
-		case "timestamp":
-			*ok = setString(&e.Timestamp, v)
-		case "message":
-			e.Message = v
-		}
+	ok = validObject(line) && readFields(line, fields{
+		strs: map[string]*string{"type": &e.Type, "id": &e.ID, "title": &e.Title, "cwd": &e.Cwd, "timestamp": &e.Timestamp},
+		raws: map[string]*json.RawMessage{"message": &e.Message},
 	})
 	return e, ok
 }

@@ -194,26 +194,9 @@ func piLine(l *jsonLine) bool {
 // piEntryFast reads an entry line; its Message is a slice of the line,
 // valid until record returns.
 func piEntryFast(line []byte) (e piEntry, ok bool) {
-	if !validObject(line) {
-		return e, false
-	}
-	ok = readMembers(line, func(k string, v []byte, ok *bool) {
-		switch k {
-		case "type":
-			*ok = setString(&e.Type, v)
-		case "id":
-			*ok = setString(&e.ID, v)
-		case "timestamp":
-			*ok = setString(&e.Timestamp, v)
-		case "cwd":
-			*ok = setString(&e.Cwd, v)
-		case "summary":
-			*ok = setString(&e.Summary, v)
-		case "modelid":
-			*ok = setString(&e.ModelID, v)
-		case "message":
-			e.Message = v
-		}
+	ok = validObject(line) && readFields(line, fields{
+		strs: map[string]*string{"type": &e.Type, "id": &e.ID, "timestamp": &e.Timestamp, "cwd": &e.Cwd, "summary": &e.Summary, "modelid": &e.ModelID},
+		raws: map[string]*json.RawMessage{"message": &e.Message},
 	})
 	return e, ok
 }
@@ -221,36 +204,11 @@ func piEntryFast(line []byte) (e piEntry, ok bool) {
 // piMessageFast reads a message of a validated line; its Content is a
 // slice of the line.
 func piMessageFast(raw []byte) (m piMessage, ok bool) {
-	if i := skipSpace(raw, 0); i >= len(raw) || raw[i] != '{' {
-		return m, false
-	}
-	ok = readMembers(raw, func(k string, v []byte, ok *bool) {
-		switch k {
-		case "role":
-			*ok = setString(&m.Role, v)
-		case "content":
-			m.Content = v
-		case "model":
-			*ok = setString(&m.Model, v)
-		case "stopreason":
-			*ok = setString(&m.StopReason, v)
-		case "errormessage":
-			*ok = setString(&m.Error, v)
-		case "toolcallid":
-			*ok = setString(&m.ToolCallID, v)
-		case "toolname":
-			*ok = setString(&m.ToolName, v)
-		case "command":
-			*ok = setString(&m.Command, v)
-		case "output":
-			*ok = setString(&m.Output, v)
-		case "iserror":
-			*ok = json.Unmarshal(v, &m.IsError) == nil
-		case "exitcode":
-			*ok = json.Unmarshal(v, &m.ExitCode) == nil
-		case "usage":
-			*ok = json.Unmarshal(v, &m.Usage) == nil
-		}
+	ok = readFields(raw, fields{
+		strs: map[string]*string{"role": &m.Role, "model": &m.Model, "stopreason": &m.StopReason, "errormessage": &m.Error,
+			"toolcallid": &m.ToolCallID, "toolname": &m.ToolName, "command": &m.Command, "output": &m.Output},
+		raws:  map[string]*json.RawMessage{"content": &m.Content},
+		other: map[string]any{"iserror": &m.IsError, "exitcode": &m.ExitCode, "usage": &m.Usage},
 	})
 	return m, ok
 }
@@ -263,30 +221,12 @@ func piBlocksFast(raw []byte) (blocks []piBlock, ok bool) {
 	}
 	ok = true
 	arrayElements(raw, func(elem []byte) {
-		if !ok {
-			return
-		}
 		var b piBlock
-		if i := skipSpace(elem, 0); i >= len(elem) || elem[i] != '{' {
-			ok = false
-			return
-		}
-		ok = readMembers(elem, func(k string, v []byte, ok *bool) {
-			switch k {
-			case "type":
-				*ok = setString(&b.Type, v)
-			case "text":
-				*ok = setString(&b.Text, v)
-			case "thinking":
-				*ok = setString(&b.Thinking, v)
-			case "id":
-				*ok = setString(&b.ID, v)
-			case "name":
-				*ok = setString(&b.Name, v)
-			case "arguments":
-				b.Arguments = bytes.Clone(v)
-			}
+		ok = ok && readFields(elem, fields{
+			strs: map[string]*string{"type": &b.Type, "text": &b.Text, "thinking": &b.Thinking, "id": &b.ID, "name": &b.Name},
+			raws: map[string]*json.RawMessage{"arguments": &b.Arguments},
 		})
+		b.Arguments = bytes.Clone(b.Arguments)
 		blocks = append(blocks, b)
 	})
 	return blocks, ok

@@ -323,7 +323,7 @@ func DecodeObject(raw json.RawMessage) map[string]any {
 var (
 	SpaceRun    = prose.LazyRE(rulebook.Pattern("text.space-run"))
 	LeadingCd   = prose.LazyRE(rulebook.Pattern("facts.leading-cd"))
-	TrailingCut = prose.LazyRE(`\s*(?:2>&1\s*)?(?:\|\s*(?:head|tail)(?:\s+-n)?(?:\s+-?\d+)?\s*)?$`)
+	TrailingCut = prose.LazyRE(rulebook.Pattern("facts.trailing-cut"))
 )
 
 // NormalizeCommand makes two runs of the same command compare equal:

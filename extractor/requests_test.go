@@ -99,6 +99,9 @@ func TestGoalFitness(t *testing.T) {
 		{"summarise what we did in the last session for me", conversation.GoalLookBack},
 		{"fasse mir die aktivitäten der letzten session zusammen", conversation.GoalLookBack},
 		{"OK, good start. But let us first get on the same page:", conversation.GoalPreamble},
+		{"yes do it, if you find other errors or UX bugs, fix them too", conversation.GoalGoAhead},
+		{"Go ahead and fix the failing tests too.", conversation.GoalGoAhead},
+		{"Yes do it, and first write a plan for everything that remains.\nAudit the admin dashboard too, and how it connects to the store dashboard", conversation.GoalTask},
 		{"Let's not rush. Our last session got interrupted by failing API calls, which we fixed by updating the CLI. We were in the middle of researching the meaning of the ZSTATE column. But let us first get on the same page:", conversation.GoalTask},
 	} {
 		if got := conversation.GoalFitness(tc.text); got != tc.want {

@@ -125,6 +125,8 @@ func stepCases() map[string]stepCase {
 			id := c.Call("", "ExitPlanMode", map[string]string{"plan": "# Plan: Image skill\n\n## Phase 1\n- create `skills/Image/`\n- more\n"})
 			c.Result(id, "The user doesn't want to proceed with this tool use. The tool use was rejected.", true, -1)
 		}},
+		"report without tool calls": {build: saidReport(false)},
+		"report with tool calls":    {build: saidReport(true)},
 		"worked-around error": {build: func(c *sessiontest.Convo) {
 			c.User("Announce it by voice")
 			id := c.Call("", "mcp__tts__speak", map[string]string{"text": "Done", "voice_name": "Ottie"})
@@ -136,10 +138,31 @@ func stepCases() map[string]stepCase {
 	}
 }
 
+// saidReport is a session whose report names a file it added, in a
+// line with no verdict, followed by a short exchange; withCalls gives it
+// a tool call.
+func saidReport(withCalls bool) func(c *sessiontest.Convo) {
+	return func(c *sessiontest.Convo) {
+		c.User("Audit the billing flow and fix what is broken")
+		if withCalls {
+			c.Bash("", "npm test", "ok", 0)
+		}
+		c.Say("Here is what was added to the billing flow in this pass:\n\n## Plan expiry\n\n- New `server/lib/planState.js` centralizes the plan logic\n" +
+			"- Expired trials show a banner on the overview page\n- The checkout dialog cannot be closed while a payment runs\n" +
+			"- Upgrade banners on the overview, billing and analytics pages\n- Help answers updated to match the real behaviour\n" +
+			"- Reminder emails now say what happens when the trial ends")
+		c.User("continue with the admin side")
+		c.Say("Working on the admin side now.")
+	}
+}
+
 // stepFired says whether the rule id fired on a built snapshot, for the
 // step rules outside the next step's cascade.
 var stepFired = map[string]func(s *handoff.Snapshot) bool{
 	"facts.approved-plan": func(s *handoff.Snapshot) bool { return s.PlanDoc != nil },
+	"conversation.said-changes": func(s *handoff.Snapshot) bool {
+		return s.EndState != nil && slices.ContainsFunc(s.EndState.KeyLines, func(k handoff.KeyLine) bool { return strings.Contains(k.Text, "planState.js") })
+	},
 	"next.agent-note": func(s *handoff.Snapshot) bool {
 		return strings.HasPrefix(s.NextStep, "The agent's own handoff note says")
 	},

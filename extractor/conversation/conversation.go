@@ -69,7 +69,7 @@ func ReadWith(t *handoff.Transcript, main []handoff.Message, heads *facts.Headli
 	c.Constraints = withoutRestatedRules(withoutRequestEchoes(constraints(append(rules, c.Requests...), rr.full), c.Requests, c.Goal, c.LatestRequest))
 	c.Constraints = withoutQuotedEchoes(c.Constraints, c.Goal, c.LatestRequest)
 	c.Language = personLanguage(c.Requests)
-	c.End = endState(t, main, results, heads)
+	c.End = endState(t, main, results, heads, sw)
 	if c.Carried != nil {
 		c.Carried.AtEnd = !assistantSpokeAfter(main, c.Carried.Source.Index)
 		if c.Carried.AtEnd {

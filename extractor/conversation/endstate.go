@@ -16,7 +16,7 @@ var (
 )
 
 // endState reads where the session stopped.
-func endState(t *handoff.Transcript, main []handoff.Message, results map[string]handoff.ToolResult, heads *facts.Headlines) *handoff.EndState {
+func endState(t *handoff.Transcript, main []handoff.Message, results map[string]handoff.ToolResult, heads *facts.Headlines, sw rulebook.Switches) *handoff.EndState {
 	e := &handoff.EndState{Signal: t.Session.EndSignal}
 	lastText := lastAssistantText(main)
 	if lastText >= 0 {
@@ -50,7 +50,7 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 	if last < 0 {
 		last = len(main) // nothing said: every report is before the end
 	}
-	e.KeyLines, e.Findings = KeyLines(main, last, e.ReportSource)
+	e.KeyLines, e.Findings = keyLinesOf(main, last, e.ReportSource, sw.On("conversation.said-changes") && !hasToolCalls(main))
 	if text, src, ok := facts.ReasoningWork(main); ok {
 		e.Reasoning, e.ReasoningSource = text, src
 	}

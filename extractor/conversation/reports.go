@@ -51,6 +51,13 @@ var (
 // afterwards (supersession) is left out. The earlier findings
 // (earlierFindings) of the reports before those come second, newest first.
 func KeyLines(main []handoff.Message, last int, quoted handoff.MessageRef) (lines, findings []handoff.KeyLine) {
+	return keyLinesOf(main, last, quoted, false)
+}
+
+// keyLinesOf is KeyLines; said marks a transcript that records no tool
+// calls (conversation.said-changes): what changed is known only from the
+// reports, so a line naming a file or identifier counts one more.
+func keyLinesOf(main []handoff.Message, last int, quoted handoff.MessageRef, said bool) (lines, findings []handoff.KeyLine) {
 	var out []handoff.KeyLine
 	seen := map[string]bool{}
 	shown := "" // the last message, which the prompt quotes
@@ -69,7 +76,7 @@ func KeyLines(main []handoff.Message, last int, quoted handoff.MessageRef) (line
 			continue
 		}
 		for n, l := range strings.Split(facts.StripCode(text), "\n") {
-			line, score := keyLine(l)
+			line, score := keyLine(l, said)
 			if score == 0 {
 				continue
 			}
@@ -98,7 +105,7 @@ func KeyLines(main []handoff.Message, last int, quoted handoff.MessageRef) (line
 
 // keyLine cleans one report line and scores what it carries: 0 for a
 // line to leave out.
-func keyLine(raw string) (string, int) {
+func keyLine(raw string, said bool) (string, int) {
 	t := reportLine(raw)
 	if t == "" {
 		return "", 0
@@ -116,6 +123,9 @@ func keyLine(raw string) (string, int) {
 	}
 	if fact {
 		score += 2
+		if said {
+			score++
+		}
 	}
 	if FigureRe.MatchString(t) {
 		score++
@@ -153,4 +163,9 @@ func reportLine(raw string) string {
 // normLine is a line's text for spotting repeats: markup and case aside.
 func normLine(l string) string {
 	return strings.ToLower(strings.Join(strings.Fields(prose.CleanLine(l)), " "))
+}
+
+// hasToolCalls reports whether any message of main calls a tool.
+func hasToolCalls(main []handoff.Message) bool {
+	return slices.ContainsFunc(main, func(m handoff.Message) bool { return len(m.ToolCalls) > 0 })
 }

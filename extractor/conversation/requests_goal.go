@@ -32,6 +32,10 @@ const (
 	// goalLookBack asks about the previous session ("summarise the last
 	// session"): orientation before the work.
 	GoalLookBack
+	// GoalGoAhead lets the assistant go ahead with what it proposed
+	// ("yes do it", "go ahead, and fix the tests too"): the goal stays
+	// the request it approves.
+	GoalGoAhead
 	// goalPreamble is a short message that announces content that is not
 	// in it: it ends on a colon with nothing after ("Here is what I want
 	// you to do:"). A long one that ends so says enough before its colon.
@@ -63,6 +67,8 @@ var (
 	ruleSentenceRe = prose.LazyRE(rulebook.Pattern("conversation.rule-sentence"))
 	// lookBackRe names the previous session or conversation.
 	lookBackRe = prose.LazyRE(rulebook.Pattern("conversation.look-back"))
+	// goAheadRe is a short reply approving what the assistant proposed.
+	goAheadRe = prose.LazyRE(rulebook.Pattern("conversation.go-ahead"))
 )
 
 // GoalFitness classifies a request for the goal choice.
@@ -81,6 +87,9 @@ func GoalFitness(text string) GoalFit {
 	}
 	if allQuestions(sents) {
 		return GoalQuestion
+	}
+	if goAheadRe.MatchString(body) {
+		return GoalGoAhead
 	}
 	if n <= lookBackMaxFields && lookBackRe.MatchString(body) {
 		return GoalLookBack

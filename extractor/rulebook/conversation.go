@@ -19,6 +19,11 @@ func conversationRules() []Rule {
 			Counter:  []string{"/compaction-report fix the totals", "compact the JSON output", "please /compact later"},
 		},
 		{
+			ID: "conversation.said-changes", Layer: LayerConversation, Kind: KindStep, Switch: true,
+			Purpose:  "In a transcript that records no tool calls (an export that kept only the words), a report line naming a file or identifier is a key line without a verdict: what changed is known only from what the reports say.",
+			Examples: []string{"report without tool calls"}, Counter: []string{"report with tool calls"},
+		},
+		{
 			ID: "conversation.numbered-milestone", Layer: LayerConversation, Kind: KindPattern,
 			Purpose:  "A numbered part of a plan named in a status line ('Phase 2', 'Step 3', 'Etappe 1'): an older line saying it is pending or failing is stale once a later status line gives a verdict on the same part.",
 			Pattern:  `(?i)\b(phase|step|stage|milestone|sprint|part|schritt|etappe|étape|fase|paso)\s*#?(\d{1,3}[a-z]?)\b`,

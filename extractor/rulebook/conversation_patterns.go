@@ -496,6 +496,13 @@ func conversationPatterns() []Rule {
 			Counter:  []string{"Clearing it on start fixes this. Should I do that?", "/compact keep every detail of the plan and its todos"},
 		},
 		{
+			ID: "conversation.go-ahead", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a short reply that lets the assistant go ahead with what it proposed (\"yes do it\", \"go ahead, and fix the tests too\"): it names no work of its own, so it is never the goal; the goal stays the request it approves.",
+			Pattern:  `(?i)^\s*(?:(?:yes|yep|yeah|yup|ok(?:ay)?|sure|alright|great|perfect)[\s,.!]+)?(?:please[\s,]+)?(?:do it|do that|do this|go ahead|go for it|let'?s do (?:it|that|this)|let'?s go|ship it|make it so|proceed)\b[^?\n]{0,80}$`,
+			Examples: []string{"yes do it, if you find other errors or UX bugs, fix them too", "Go ahead and fix the tests too.", "ok, let's do that"},
+			Counter:  []string{"Please fix the parser and add tests for the config loader", "Yes do it, and first write a plan for the rest.\nAudit the admin dashboard too", "Do it in Go instead?"},
+		},
+		{
 			ID: "conversation.look-back", Layer: LayerConversation, Kind: KindPattern,
 			Purpose:  "Names the previous session or conversation.",
 			Pattern:  `(?i)(?:\b(?:last|previous|prior|earlier|yesterday'?s)\s+(?:session|conversation|chat)\b|\b(?:letzten|vorherigen|vorigen|gestrigen)\s+(?:session|sitzung|unterhaltung)\b|\b(?:session|conversation)\s+(?:précédente|dernière|anterior|pasada)\b|\bdernière\s+session\b|(?:прошл|предыдущ|последн)\p{L}*\s+(?:сесси|разговор|чат)\p{L}*)`,

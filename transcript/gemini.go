@@ -428,16 +428,23 @@ var (
 	gemHeaderRe = lazyRE(`^(?:Command|Directory): `)
 	// gemFooterRe is a footer field that says nothing happened, or one
 	// whose number is no output (the exit code, read into the result;
-	// the process group). "Output: 404" is output.
-	gemFooterRe = lazyRE(`^(?:(?:Error|Stderr|Stdout|Output|Signal|Background PIDs|Process Group PGID): \((?:none|empty)\)|(?:Exit Code|Process Group PGID): -?\d+)$`)
+	// the signal, the process ids). "Output: 404" is output.
+	gemFooterRe = lazyRE(`^(?:(?:Error|Stderr|Stdout|Output|Signal|Background PIDs|Process Group PGID): \((?:none|empty)\)|(?:Exit Code|Signal|Process Group PGID): -?\d+|Background PIDs: \d+(?:, \d+)*)$`)
 	// gemOutputRe is the label in front of the output's first line.
 	gemOutputRe = lazyRE(`^(?:Output|Stdout|Stderr): `)
 )
 
-// gemShellFrame returns the output of a result in the shell frame (it
-// opens with "Command: "), without the frame; other results as they are.
+// gemShellFramed reports output in the shell frame: the echoed command
+// first, a footer line after it.
+func gemShellFramed(out string) bool {
+	return strings.HasPrefix(out, "Command: ") &&
+		(strings.Contains(out, "\nProcess Group PGID: ") || strings.Contains(out, "\nExit Code: ") || strings.Contains(out, "\nError: (none)"))
+}
+
+// gemShellFrame returns the output of a result in the shell frame
+// (gemShellFramed) without the frame; other results as they are.
 func gemShellFrame(out string) string {
-	if !strings.HasPrefix(out, "Command: ") {
+	if !gemShellFramed(out) {
 		return out
 	}
 	lines := strings.Split(out, "\n")

@@ -55,7 +55,10 @@ func TestGeminiShellFrame(t *testing.T) {
 			"Command: make\nDirectory: (root)\nOutput: cc -o app main.c\nmain.c:3: error: x undeclared\nError: (none)\nExit Code: 2",
 			"cc -o app main.c\nmain.c:3: error: x undeclared"},
 		{"no output", "Command: false\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 1", ""},
+		{"numbered footer fields", "Command: ls /nope\nDirectory: /tmp\nOutput: ls: /nope: No such file or directory\nError: (none)\nExit Code: 1\nSignal: 0\nBackground PIDs: 812, 813\nProcess Group PGID: 12346",
+			"ls: /nope: No such file or directory"},
 		{"not the shell frame", "Error: (none)\nSignal: (none)", "Error: (none)\nSignal: (none)"},
+		{"a command echo with no footer is not the frame", `Command: ls\nDirectory: /tmp\nOutput: x`, `Command: ls\nDirectory: /tmp\nOutput: x`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,12 @@
 package conversation
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/handoff-cli/handoff"
+)
 
 // TestListedNext: the list under a label alone on its line is what comes
 // next; a label with its step after the colon, a list under another
@@ -22,6 +28,30 @@ func TestListedNext(t *testing.T) {
 	for _, tc := range cases {
 		if got := listedNext(tc.text); got != tc.want {
 			t.Errorf("%s: listedNext = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSaidKeyLinesOfferMore: with no tool calls the reports are the only
+// record of the work, so more of their key lines are offered.
+func TestSaidKeyLinesOfferMore(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "- Updated `src/module_%d.go` so the parser rejects case %d\n", i, i)
+	}
+	main := []handoff.Message{
+		{Index: 0, Role: handoff.RoleUser, Text: "fix the parser"},
+		{Index: 1, ID: "a1", Role: handoff.RoleAssistant, Text: b.String()},
+		{Index: 2, ID: "a2", Role: handoff.RoleAssistant, Text: "Done."},
+	}
+	for _, tc := range []struct {
+		said bool
+		want int
+	}{{false, maxKeyLines}, {true, maxSaidKeyLines}} {
+		lines, _ := keyLinesOf(main, 2, handoff.MessageRef{}, tc.said)
+		if len(lines) != tc.want {
+			t.Errorf("said=%v: %d key lines, want %d", tc.said, len(lines), tc.want)
 		}
 	}
 }

@@ -21,6 +21,10 @@ const (
 	reportsRead  = 3
 	keyLineLimit = 180 // runes per line
 	maxKeyLines  = 14
+	// maxSaidKeyLines is maxKeyLines for a transcript with no tool calls
+	// (conversation.said-changes): its reports are the only record of
+	// the work, so more of them is offered; the compiler keeps what fits.
+	maxSaidKeyLines = 28
 	// minKeyScore is the least a line must carry: a verdict or next step
 	// with a name or figure, or a next step alone.
 	minKeyScore = 3
@@ -97,8 +101,12 @@ func keyLinesOf(main []handoff.Message, last int, quoted handoff.MessageRef, sai
 		oldest = i
 	}
 	slices.SortStableFunc(out, func(a, b handoff.KeyLine) int { return b.Score - a.Score })
-	if len(out) > maxKeyLines {
-		out = out[:maxKeyLines]
+	limit := maxKeyLines
+	if said {
+		limit = maxSaidKeyLines
+	}
+	if len(out) > limit {
+		out = out[:limit]
 	}
 	return out, earlierFindings(main, oldest, shown, seen, laterNames(main, oldest))
 }

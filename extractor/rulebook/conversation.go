@@ -20,7 +20,7 @@ func conversationRules() []Rule {
 		},
 		{
 			ID: "conversation.said-changes", Layer: LayerConversation, Kind: KindStep, Switch: true,
-			Purpose:  "In a transcript that records no tool calls (an export that kept only the words), a report line naming a file or identifier is a key line without a verdict: what changed is known only from what the reports say.",
+			Purpose:  "In a transcript that records no tool calls (an export that kept only the words), a report line naming a file or identifier is a key line without a verdict, and twice as many key lines are offered (the compiler keeps what fits): what changed is known only from what the reports say.",
 			Examples: []string{"report without tool calls"}, Counter: []string{"report with tool calls"},
 		},
 		{

@@ -1,9 +1,7 @@
 package extractor
 
 import (
-	"context"
 	"math/rand/v2"
-	"path/filepath"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -15,7 +13,6 @@ import (
 	"github.com/handoff-cli/handoff/extractor/conversation"
 	"github.com/handoff-cli/handoff/extractor/facts"
 	"github.com/handoff-cli/handoff/extractor/prose"
-	"github.com/handoff-cli/handoff/transcript"
 )
 
 func TestRequiredLiterals(t *testing.T) {
@@ -287,20 +284,16 @@ func TestNormalizeCommandSkipsLikeRegexps(t *testing.T) {
 		"cd /x && npm test", "cd a; cd b && ls\t-la", "cd x &&\v ls", "echo a  b", "cat f\n", "x |tail", "run -n", "a\u00a0",
 		"cd x && ", "pytest -q 2>&1 | tail -n 3", "echo 'abc'",
 	}
-	files, _ := filepath.Glob("../../shared/transcripts/*/*")
-	for _, f := range files {
-		tr, err := transcript.ParseFile(context.Background(), f, transcript.Options{})
-		if err != nil {
-			continue
-		}
+	var corpus []string
+	forSharedTranscripts(func(_ string, tr *handoff.Transcript) {
 		sh := &facts.Shapes{}
 		for _, m := range tr.Messages {
 			for _, c := range m.ToolCalls {
-				cmds = append(cmds, sh.Classify(c).Command)
+				corpus = append(corpus, sh.Classify(c).Command)
 			}
 		}
-	}
-	for _, c := range cmds {
+	})
+	for _, c := range append(cmds, raceSample(corpus)...) {
 		if got, want := facts.NormalizeCommand(c), plain(c); got != want {
 			t.Errorf("normalizeCommand(%.80q) = %q, the regexps give %q", c, got, want)
 		}

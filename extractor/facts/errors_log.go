@@ -196,8 +196,8 @@ type successRun struct {
 func newSuccessRun(call *CallInfo) successRun {
 	s := successRun{call: call, key: errorKey(call.Name, call.Command)}
 	if call.Shell() {
-		s.prog = ProgramKey(call.Command)
-		s.test = IsTestCommand(call.Command)
+		s.prog = call.programKey()
+		s.test = call.testCommand()
 		s.help = helpOnly(call.Command)
 		s.args = principalArgs(call.Command)
 		s.pkgs = installPackages(call.Command)

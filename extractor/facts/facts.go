@@ -222,7 +222,7 @@ func (fp *factsPass) Result(m handoff.Message, r handoff.ToolResult) {
 	if !fail {
 		fp.subs.success(m, call)
 	}
-	if call.Shell() && IsTestCommand(call.Command) {
+	if call.Shell() && call.testCommand() {
 		fp.f.TestState = TestState(call.Command, r, fail, m)
 		fp.editsAtTest = fp.files.codeEdits
 		if fp.f.TestState.Status == handoff.TestsPassing {

@@ -20,13 +20,16 @@ import (
 // sub-agent runs, the git state and the recent turns each classify every
 // call, and decoding its input was a twentieth of a large compile.
 type Headlines struct {
-	byContent map[string]string
-	failedBy  map[string]bool
-	objects   map[string]map[string]any
+	byContent  map[string]string
+	failedBy   map[string]bool
+	objects    map[string]map[string]any
+	classified map[classifyKey]classifiedCall
+	commands   map[string]*commandMemo
 }
 
 func NewHeadlines() *Headlines {
-	return &Headlines{byContent: map[string]string{}, failedBy: map[string]bool{}, objects: map[string]map[string]any{}}
+	return &Headlines{byContent: map[string]string{}, failedBy: map[string]bool{}, objects: map[string]map[string]any{},
+		classified: map[classifyKey]classifiedCall{}, commands: map[string]*commandMemo{}}
 }
 
 // Object is decodeObject(raw), decoded once per input. The map is shared

@@ -33,6 +33,9 @@ type openError struct {
 	// query marks a question's failing answer (askingCommand); blocker,
 	// a later sentence saying the work is blocked by it (queryBlocked).
 	query, blocker bool
+	// chain is chainKeys(rec.Command), made when a chained success is
+	// first judged against the error.
+	chain *[]string
 }
 
 // errorLog folds failures and resolves them against later evidence.
@@ -222,7 +225,7 @@ func (s successRun) settle(e *openError, ref handoff.MessageRef) {
 		e.confirmWorkaround(ref)
 	case prog != "" && s.sameAttempt(e):
 		e.resolve(aliasResolution(e, prog), ref)
-	case prog != "" && e.shellish() && chainCovers(e.rec.Command, call.Command):
+	case prog != "" && e.shellish() && s.chainCovers(e):
 		e.resolve(handoff.ResolutionFixed, ref) // every step of the failed chain went through
 	case len(e.pkgs) > 0 && sharesItem(e.pkgs, s.pkgs):
 		e.resolve(handoff.ResolutionFixed, ref) // installed after all, maybe by another manager
@@ -239,6 +242,25 @@ func (s successRun) settle(e *openError, ref handoff.MessageRef) {
 	default:
 		e.confirmWorkaround(ref)
 	}
+}
+
+// chainCovers reports that the successful command (s.call.Command) ran
+// every step of e's failed command, each step the same program on the
+// same target: `build && run -e "require(x)"` failed, and `build && run
+// -e "require(x); log(ok)" && images` went through. The successful
+// command must be a pure && chain, so that its success vouches for each
+// step. Each command's step keys are made once: the check runs for every
+// open error on every success.
+func (s successRun) chainCovers(e *openError) bool {
+	oks, pure := s.call.pureChainKeys()
+	if !pure {
+		return false
+	}
+	if e.chain == nil {
+		k := chainKeys(e.rec.Command)
+		e.chain = &k
+	}
+	return stepKeysCovered(*e.chain, oks)
 }
 
 // sameAttempt reports a run of the program that failed in e on the same

@@ -33,6 +33,7 @@ type commandMemo struct {
 	test    memoBool
 	fields  *[]string
 	prog    *string
+	chain   *[]string // pureChainKeys; nil in it for no pure chain
 }
 
 // memoBool is a lazily computed bool: unknown until set.
@@ -98,4 +99,19 @@ func (c *CallInfo) programKey() string {
 		m.prog = &k
 	}
 	return *m.prog
+}
+
+// pureChainKeys is pureChainKeys(c.Command).
+func (c *CallInfo) pureChainKeys() ([]string, bool) {
+	m := c.memoFor()
+	if m.chain == nil {
+		k, pure := pureChainKeys(m.command)
+		if !pure {
+			k = nil
+		} else if k == nil {
+			k = []string{}
+		}
+		m.chain = &k
+	}
+	return *m.chain, *m.chain != nil
 }

@@ -60,7 +60,12 @@ func newErrorLog() *errorLog { return &errorLog{ignored: map[string]int{}, green
 const noteTurns = 3
 
 func errorKey(tool, command string) string {
-	return strings.ToLower(tool) + "\x00" + NormalizeCommand(command)
+	return normalizedErrorKey(tool, NormalizeCommand(command))
+}
+
+// normalizedErrorKey is errorKey of a command already normalized.
+func normalizedErrorKey(tool, normalized string) string {
+	return strings.ToLower(tool) + "\x00" + normalized
 }
 
 var fileRefRe = prose.LazyRE(rulebook.Pattern("facts.file-ref"))
@@ -197,13 +202,13 @@ type successRun struct {
 }
 
 func newSuccessRun(call *CallInfo) successRun {
-	s := successRun{call: call, key: errorKey(call.Name, call.Command)}
+	s := successRun{call: call, key: normalizedErrorKey(call.Name, call.normalized())}
 	if call.Shell() {
 		s.prog = call.programKey()
 		s.test = call.testCommand()
 		s.help = helpOnly(call.Command)
-		s.args = principalArgs(call.Command)
-		s.pkgs = installPackages(call.Command)
+		s.args = call.principalArgs()
+		s.pkgs = call.installPackages()
 	}
 	if call.Kind == KindEdit {
 		for _, p := range call.Paths {

@@ -33,6 +33,9 @@ type commandMemo struct {
 	test    memoBool
 	fields  *[]string
 	prog    *string
+	norm    *string
+	args    *[]string
+	pkgs    *[]string
 	chain   *[]string // pureChainKeys; nil in it for no pure chain
 }
 
@@ -114,4 +117,34 @@ func (c *CallInfo) pureChainKeys() ([]string, bool) {
 		m.chain = &k
 	}
 	return *m.chain, *m.chain != nil
+}
+
+// normalized is NormalizeCommand(c.Command).
+func (c *CallInfo) normalized() string {
+	m := c.memoFor()
+	if m.norm == nil {
+		n := NormalizeCommand(m.command)
+		m.norm = &n
+	}
+	return *m.norm
+}
+
+// principalArgs is principalArgs(c.Command); callers only read it.
+func (c *CallInfo) principalArgs() []string {
+	m := c.memoFor()
+	if m.args == nil {
+		a := principalArgs(m.command)
+		m.args = &a
+	}
+	return *m.args
+}
+
+// installPackages is installPackages(c.Command); callers only read it.
+func (c *CallInfo) installPackages() []string {
+	m := c.memoFor()
+	if m.pkgs == nil {
+		p := installPackages(m.command)
+		m.pkgs = &p
+	}
+	return *m.pkgs
 }

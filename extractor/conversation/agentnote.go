@@ -22,7 +22,7 @@ func ParseNote(text string) (handoff.AgentNote, bool) {
 	if i < 0 {
 		return n, false
 	}
-	fieldRe := rulebook.Regexp("conversation.agent-note")
+	fieldRe := agentNoteRe
 	var cur *string
 	for _, line := range strings.Split(text[i+len(handoff.NoteHeading):], "\n") {
 		l := strings.TrimSpace(line)
@@ -124,7 +124,7 @@ func noteInput(c handoff.ToolCall) string {
 // (`handoff note <<'EOF' … EOF`), so the delimiter is not read as the
 // note's text.
 func withoutHeredocEnd(cmd string) string {
-	m := rulebook.Regexp("conversation.heredoc").FindStringSubmatch(cmd)
+	m := heredocRe.FindStringSubmatch(cmd)
 	if m == nil {
 		return cmd
 	}
@@ -160,13 +160,13 @@ func noteDisputes(n handoff.AgentNote, s *handoff.Snapshot) []string {
 	for _, f := range s.FilesModified {
 		touched[path.Base(f.Path)] = true
 	}
-	for _, f := range rulebook.Regexp("conversation.note-files").FindAllString(n.Done, -1) {
+	for _, f := range noteFilesRe.FindAllString(n.Done, -1) {
 		if base := path.Base(f); !touched[base] && len(s.FilesModified) > 0 {
 			out = append(out, "the note calls `"+f+"` done, but no edit in the transcript touched it")
 		}
 	}
 	if ts := s.TestState; ts != nil && ts.Status == handoff.TestsFailing &&
-		rulebook.Regexp("conversation.note-green").MatchString(n.Done+" "+n.InFlight) {
+		noteGreenRe.MatchString(n.Done+" "+n.InFlight) {
 		out = append(out, "the note says the tests pass, but the last test run (`"+prose.Truncate(prose.FirstLine(ts.Command), 80)+"`) failed")
 	}
 	return out
@@ -175,3 +175,12 @@ func noteDisputes(n handoff.AgentNote, s *handoff.Snapshot) []string {
 // NoteTitle is NoteHeading's words without the heading marks, as they stand
 // in a call's JSON input or a last message the extractor has cleaned.
 func NoteTitle() string { return strings.TrimLeft(handoff.NoteHeading, "# ") }
+
+// The patterns of this file's rules, compiled on first use behind
+// their literal gates.
+var (
+	agentNoteRe = prose.LazyRE(rulebook.Pattern("conversation.agent-note"))
+	heredocRe   = prose.LazyRE(rulebook.Pattern("conversation.heredoc"))
+	noteFilesRe = prose.LazyRE(rulebook.Pattern("conversation.note-files"))
+	noteGreenRe = prose.LazyRE(rulebook.Pattern("conversation.note-green"))
+)

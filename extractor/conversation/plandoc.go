@@ -8,7 +8,6 @@ import (
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/extractor/facts"
 	"github.com/handoff-cli/handoff/extractor/prose"
-	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // ReadPlanDoc returns the outline of the newest plan document the agent
@@ -57,7 +56,7 @@ func PlanOutline(doc string) (string, []string) {
 	// A code block in a plan is often the tree of files to create: its
 	// file names join the section as one item, the rest is left out.
 	var files []string
-	fileRe := rulebook.Regexp("conversation.note-files")
+	fileRe := noteFilesRe
 	for _, line := range strings.Split(doc, "\n") {
 		l := strings.TrimSpace(line)
 		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {

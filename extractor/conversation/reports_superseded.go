@@ -201,8 +201,14 @@ func isNameByte(c byte) bool {
 // "step 3"), as names no file or identifier can collide with.
 func milestones(line string) []string {
 	var out []string
-	for _, m := range rulebook.Regexp("conversation.numbered-milestone").FindAllStringSubmatch(line, -1) {
+	for _, m := range numberedMilestoneRe.FindAllStringSubmatch(line, -1) {
 		out = append(out, "milestone:"+strings.ToLower(m[1])+" "+strings.ToLower(m[2]))
 	}
 	return out
 }
+
+// The patterns of this file's rules, compiled on first use behind
+// their literal gates.
+var (
+	numberedMilestoneRe = prose.LazyRE(rulebook.Pattern("conversation.numbered-milestone"))
+)

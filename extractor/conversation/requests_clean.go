@@ -52,7 +52,7 @@ func IssueOnly(s string) string {
 // command whose arguments (if any) are fewer than three words. "/orchestrator create a TODO app with Next.js" carries its task
 // in its arguments; "/add main.go" and "/clear" do not.
 func IsCommandOnly(s string) bool {
-	if rulebook.Regexp("conversation.compact-instructions").MatchString(s) {
+	if compactInstructionsRe.MatchString(s) {
 		return true
 	}
 	loc := slashCommandRe.FindStringIndex(s)
@@ -166,3 +166,9 @@ func ResolvePick(req, asked string) string {
 // person pressed (Aider's "Add file to the chat? (Y)es/(N)o/… [Yes]: a"):
 // a click, not a request in the person's words.
 var ConfirmPromptRe = prose.LazyRE(rulebook.Pattern("conversation.confirm-prompt"))
+
+// The patterns of this file's rules, compiled on first use behind
+// their literal gates.
+var (
+	compactInstructionsRe = prose.LazyRE(rulebook.Pattern("conversation.compact-instructions"))
+)

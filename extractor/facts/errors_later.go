@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/prose"
 	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
@@ -108,7 +109,7 @@ func abandoned(main []handoff.Message, calls []SessionCall, at int) bool {
 			break
 		}
 	}
-	if next == "" || !rulebook.Regexp("facts.error-abandoned").MatchString(next) {
+	if next == "" || !errorAbandonedRe.MatchString(next) {
 		return false
 	}
 	key := failedCall.Info.programKey()
@@ -123,3 +124,9 @@ func abandoned(main []handoff.Message, calls []SessionCall, at int) bool {
 	}
 	return succeeded >= 3
 }
+
+// The patterns of this file's rules, compiled on first use behind
+// their literal gates.
+var (
+	errorAbandonedRe = prose.LazyRE(rulebook.Pattern("facts.error-abandoned"))
+)

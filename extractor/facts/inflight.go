@@ -111,7 +111,7 @@ func SessionCalls(main []handoff.Message, results map[string]handoff.ToolResult,
 // assistant is about to do ("Now I need to add the missing functions.",
 // "Let me update the benchmark runner:"), "" when none does.
 func statedIntent(text string) string {
-	re := rulebook.Regexp("conversation.stated-intent")
+	re := statedIntentRe
 	sentences := prose.SplitSentences(prose.WithoutMarkup(StripCode(WithoutThinking(text))))
 	for i := len(sentences) - 1; i >= 0; i-- {
 		s := strings.TrimSpace(sentences[i])
@@ -239,7 +239,7 @@ func editDelta(in map[string]any) string {
 // identifierList returns the identifiers of text in order: code names,
 // LaTeX commands, paths; words of prose are not identifiers.
 func identifierList(text string) []string {
-	return rulebook.Regexp("facts.edit-delta").FindAllString(text, -1)
+	return editDeltaRe.FindAllString(text, -1)
 }
 
 func identifierSet(text string) map[string]bool {
@@ -321,7 +321,7 @@ func ranLater(calls []SessionCall, p string) bool {
 // (argparse, click, Go's flag package, getopt-style case labels), in order.
 func scriptOptions(src string) []string {
 	var out []string
-	for _, m := range rulebook.Regexp("facts.script-options").FindAllStringSubmatch(src, -1) {
+	for _, m := range scriptOptionsRe.FindAllStringSubmatch(src, -1) {
 		for _, g := range m[1:] {
 			if g == "" {
 				continue
@@ -449,7 +449,7 @@ func failingSymbols(output string, defined map[string]bool) []string {
 	var groups []*group
 	seen := map[string]bool{}
 	total := 0
-	for _, m := range rulebook.Regexp("facts.failing-symbols").FindAllStringSubmatch(output, -1) {
+	for _, m := range failingSymbolsRe.FindAllStringSubmatch(output, -1) {
 		what, name := strings.ToLower(strings.TrimSpace(m[1])), m[2]
 		if seen[name] || defined[name] || total >= 10 {
 			continue
@@ -475,3 +475,12 @@ func firstField(s string) string {
 	f, _, _ := strings.Cut(strings.TrimSpace(s), " ")
 	return f
 }
+
+// The patterns of this file's rules, compiled on first use behind
+// their literal gates.
+var (
+	statedIntentRe   = prose.LazyRE(rulebook.Pattern("conversation.stated-intent"))
+	editDeltaRe      = prose.LazyRE(rulebook.Pattern("facts.edit-delta"))
+	scriptOptionsRe  = prose.LazyRE(rulebook.Pattern("facts.script-options"))
+	failingSymbolsRe = prose.LazyRE(rulebook.Pattern("facts.failing-symbols"))
+)

@@ -252,7 +252,7 @@ func nextFinalAnswer(n *Nexter) string {
 }
 
 func nextReported(n *Nexter) string {
-	if next := conversation.ReportedNext(n.S.EndState); next != "" {
+	if next := conversation.ReportedNext(n.S.EndState, n.sw); next != "" {
 		return "Carry on with the next step the assistant's last reports named: " + facts.QuoteData(prose.Truncate(next, 240))
 	}
 	return ""

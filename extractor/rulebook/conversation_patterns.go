@@ -13,6 +13,13 @@ func conversationPatterns() []Rule {
 			Counter:  []string{"Clearing it on start fixes this. Should I do that?", "Now that the README is done, we have:"},
 		},
 		{
+			ID: "conversation.next-list-label", Layer: LayerConversation, Kind: KindPattern, Switch: true,
+			Purpose:  "Matches a label that stands alone on its line and opens the list of what comes next (\"**NEXT:**\", \"## Next steps:\", \"Remaining tasks:\"): the steps are the list under it, not words after the colon.",
+			Pattern:  `(?i)^[\s#>*_]*(?:next(?: steps?| tasks?| priorit(?:y|ies))?|remaining(?: work| tasks?| steps?)?|todo|still to do|open items)[\s*_]*:[\s*_]*$`,
+			Examples: []string{"**NEXT:**", "## Next steps:", "Remaining tasks:"},
+			Counter:  []string{"Next: run the migration on staging", "Next time:", "What's next?", "The next step is to deploy:"},
+		},
+		{
 			ID: "conversation.proposal", Layer: LayerConversation, Kind: KindPattern,
 			Purpose:  "Matches a sentence in which the assistant proposes or asks leave to do something.",
 			Pattern:  `(?i)\b(?:I (?:propose|suggest|recommend|'d recommend|would recommend|'d suggest|plan to|'d like to)|my recommendation|recommendation:|the plan is|here'?s (?:the|my) plan|should I|shall I|would you like me to|do you want me to|want me to|I can (?:now )?(?:either|go ahead))\b`,

@@ -87,3 +87,27 @@ func TestDisable(t *testing.T) {
 		t.Error("the zero Switches has a rule off")
 	}
 }
+
+// TestSwitches: a switchable rule turns off; a rule no code consults
+// cannot be disabled (the ablation would measure nothing), and asking
+// for its switch is a programming error.
+func TestSwitches(t *testing.T) {
+	sw, err := Disable("next.plan-task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sw.On("next.plan-task") || !sw.On("next.open-error") {
+		t.Errorf("Disable(next.plan-task): plan-task on = %v, open-error on = %v", sw.On("next.plan-task"), sw.On("next.open-error"))
+	}
+	for _, id := range []string{"conversation.list-item", "no.such-rule"} {
+		if _, err := Disable(id); err == nil {
+			t.Errorf("Disable(%q) = nil error, want one", id)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Switches.On of a rule that is not switchable did not panic")
+		}
+	}()
+	Switches{}.On("conversation.list-item")
+}

@@ -40,7 +40,7 @@ if [[ -z $deja ]]; then
 fi
 
 python3 - "$work" "$deja" "$RUNS" "$SHARED" <<'PY'
-import glob, json, os, re, resource, shutil, statistics, subprocess, sys
+import glob, os, re, resource, shutil, statistics, subprocess, sys
 work, deja, runs, shared = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 
 def cpu(cmd, env=None):
@@ -48,15 +48,6 @@ def cpu(cmd, env=None):
     subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-
-def session_id(path, agent):
-    with open(path) as f:
-        for line in f:
-            key = "sessionId" if agent == "claude-code" else "id"
-            m = re.search(r'"%s":"([^"]+)"' % key, line)
-            if m:
-                return m.group(1)
-    return ""
 
 def deja_run(path, agent):
     """deja index of a fresh store holding only path, then deja handoff."""
@@ -73,8 +64,14 @@ def deja_run(path, agent):
                DEJA_CODEX_ROOT=d + "/codex", DEJA_INDEX_DIR=d + "/index.db", DEJA_NOTES_FILE=d + "/n.jsonl",
                DEJA_WARMUP_SENTINEL=d + "/wg", DEJA_OPENCODE_DB=d + "/oc.db", DEJA_AIDER_ROOTS=d + "/aider",
                DEJA_GOOSE_ROOT=d + "/goose")
-    sid = session_id(path, agent)[:8]
-    return cpu([deja, "index"], env) + cpu([deja, "handoff", sid], env)
+    t = cpu([deja, "index"], env)
+    # The session's id as deja names it (a forked Codex rollout goes by its
+    # parent's), from `deja last`, untimed.
+    last = subprocess.run([deja, "last", "1"], env=env, capture_output=True, text=True, check=True).stdout
+    m = re.search(r"· ([0-9A-Za-z-]{8,})\]", last)
+    if not m:
+        raise SystemExit(f"bench/peer.sh: deja indexed no session from {path}: {last!r}")
+    return t + cpu([deja, "handoff", m.group(1)[:8]], env)
 
 rows = []
 for agent in ("claude-code", "codex"):

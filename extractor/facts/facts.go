@@ -229,7 +229,7 @@ func (fp *factsPass) Result(m handoff.Message, r handoff.ToolResult) {
 			fp.errs.tested(m)
 		}
 	} else if call.Shell() {
-		fp.checks.observe(call.Command, r, fail, m, fp.files.codeEdits)
+		fp.checks.observe(call, r, fail, m, fp.files.codeEdits)
 	}
 }
 

@@ -28,20 +28,42 @@ var (
 )
 
 // IsConstraint reports whether a sentence of the person's states a rule or
-// preference.
+// preference: the first step of constraintCascade that decides, decides.
 func IsConstraint(sent string) bool {
-	if CodeLine(sent) {
-		return false
+	for _, step := range constraintCascade() {
+		if isRule, decided := step.decide(sent); decided {
+			return isRule
+		}
 	}
-	if ruleTagRe.MatchString(sent) {
-		return true
+	return false
+}
+
+// constraintStep is one rule of IsConstraint's cascade: it says whether
+// a sentence is a constraint (decided), or leaves it to the next step.
+type constraintStep struct {
+	id     string // the catalogue rule the step applies
+	decide func(sent string) (isRule, decided bool)
+}
+
+// constraintCascade returns IsConstraint's rules in order of precedence,
+// as a fresh array each call: a table nothing can change, at no
+// allocation.
+func constraintCascade() [4]constraintStep {
+	return [...]constraintStep{
+		// Code is not a rule, whatever its words ("if (!force) return").
+		{"conversation.code-line", func(s string) (bool, bool) { return false, CodeLine(s) }},
+		// A rule of the instructions file named by its tag
+		// ("a <tdd_discipline> violation") is one.
+		{"conversation.rule-tag", func(s string) (bool, bool) { return true, ruleTagRe.MatchString(s) }},
+		// A request ("Can you run X and make sure it uses Y", "Please move X
+		// … but don't bother with Y") is listed with the requests, unless
+		// its rule stands beyond it.
+		{"conversation.ask", func(s string) (bool, bool) {
+			return false, askRe.MatchString(s) && !standingRuleRe.MatchString(s) || asksForTask(s)
+		}},
+		// Else a constraint word outside descriptions, quotes and musings.
+		{"conversation.constraint", func(s string) (bool, bool) { return constraintRe.MatchString(ruleWords(s)), true }},
 	}
-	if askRe.MatchString(sent) && !standingRuleRe.MatchString(sent) || asksForTask(sent) {
-		// A request ("Can you run X and make sure it uses Y", "Please move
-		// X … but don't bother with Y"), listed with the requests.
-		return false
-	}
-	return constraintRe.MatchString(ruleWords(sent))
 }
 
 // backRefRe opens a sentence with a pronoun standing for something said

@@ -17,12 +17,7 @@ import "github.com/handoff-cli/handoff/extractor/rulebook"
 // returns"). A modal ("it must never", "tests should always") still sets
 // a rule and is not matched, nor is an object pronoun ("make it always
 // return 0"). "always has to"/"never needs to" are kept (describedKept).
-var describedRe = prose.LazyRE(`(?i)(?:^|[,;:(—–]\s*|\b(?:and|but|so|because|since|as|if|when|while|where|though|although|that|cause)\s+)(?:it|this|that|he|she|they|there|these|those)\s+` + describedAdverb + `(?:never|always|don'?t|do not)\s+\w+` +
-	`|\b(?:which|who)\s+` + describedAdverb + `(?:never|always|don'?t|do not)\b` +
-	`|\b(?:never|always)\s+(?:\w+ly\s+)?(?:is|was|has|does|needs|[a-z]+[^\Wsu]s)\b`)
-
-// describedAdverb is an adverb between a described subject and its verb.
-const describedAdverb = `(?:\w+ly\s+|still\s+|just\s+|already\s+|also\s+|now\s+)?`
+var describedRe = prose.LazyRE(rulebook.Pattern("conversation.described"))
 
 // describedKeptRe ends a described match that is a rule after all:
 // "it always has to", "never needs to" say what must be.

@@ -22,15 +22,7 @@ import (
 // never rawData") is not a rule: never/always open the sentence or follow
 // a conjunction; after a comma, dash or ellipsis only don't/do not/make
 // sure/avoid/ask do.
-var ruleShapeRe = prose.LazyRE(`(?i)(?:^|\b(?:but|and|so|please|pls|just|also|then|or)\s+)(?:\*\*)?(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|avoid|only use|use only|stop|no more)\b` +
-	`|(?:[,;:!(—–…]|\.\.\.)\s*(?:\*\*)?(?:don'?t|do not|make sure|avoid|ask)\b` +
-	`|\b(?:you|we|agents?)\s+(?:should|may)(?:n'?t| not| never| always| only)?\b` +
-	`|\b(?:must|shall)(?:n'?t| not| never| always| only)?\b` +
-	`|\blet(?:'?s| us)\s+(?:not|never|always)\b` +
-	`|\byou\s+(?:\w+\s+)?(?:do not|don'?t|never|always)\b` +
-	`|\b(?:i|we)\s+(?:said|told you|asked you)[,:]?\s+(?:to\s+|not to\s+)?(?:don'?t|do not|never|always|not)\b` +
-	`|\b(?:we|i)\s+(?:don'?t|do not)\s+(?:want|need)\b` +
-	`|\bbefore you\b|\bfrom now on\b|\bin future\b|\bnot allowed\b|\bforbidden\b|\boff[- ]limits\b`)
+var ruleShapeRe = prose.LazyRE(rulebook.Pattern("conversation.rule-shape"))
 
 // RuleShaped reports whether a constraint reads as a standing rule.
 func RuleShaped(text string) bool {

@@ -9,21 +9,9 @@ import (
 	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
-// The stated-next patterns' shared alternatives.
-const (
-	// readyToRe is the assistant saying it is ready for the next piece of
-	// work, said of itself ("Ready to start building Chunk 1 whenever you
-	// want", "I'm ready to implement it once you confirm"): what comes
-	// next, on the person's word. "The PR is ready to merge" is a state.
-	readyToRe = `(?:^|[.!]\s+|\b(?:I'?m|I am|we'?re|we are)\s+(?:now\s+|all\s+)?)ready to (?:start|begin|proceed|move on|continue|tackle|implement|build|work on|pick up|dig into)\b`
-	// offerPhrases are the stated next steps that offer the step rather
-	// than announce it: they wait on the person's word (offeredNext).
-	offerPhrases = `\bwould you like\b|\bdo you want\b|\bwant me to\b|` + readyToRe
-)
-
 var (
-	statedNextRe = prose.LazyRE(`(?i)(?:^(?:#+\s*|\*\*)?(?:recommended |suggested |immediate |possible )?next steps?\b|\bnext steps?\s*:|\bthe next (?:step|thing) (?:is|would be|will be)\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will) (?:now|then|next)\b|\bthen I(?:'ll| will)\b|^(?:#+\s*|\*\*)?remaining(?: work| tasks| items| issues)?\b.*:|\bstill (?:need|needs) to\b|\bleft to do\b|\bto do next\b|\bshould I\b|\bshall I\b|` + offerPhrases + `|\b(?:in the )?next (?:session|time)\s*[:—–,]|\bfor the next session\b)`)
-	OfferedNext  = prose.LazyRE(`(?i)` + offerPhrases)
+	statedNextRe = prose.LazyRE(rulebook.Pattern("conversation.stated-next"))
+	OfferedNext  = prose.LazyRE(rulebook.Pattern("conversation.offered-next"))
 	questionEnd  = prose.LazyRE(rulebook.Pattern("conversation.question-end"))
 )
 
@@ -291,4 +279,5 @@ func sentenceStart(s string, at int) int {
 
 var listItemRe = prose.LazyRE(rulebook.Pattern("conversation.list-item"))
 
+// ListItem reports whether s opens with a list item's marker.
 func ListItem(s string) bool { return listItemRe.MatchString(s) }

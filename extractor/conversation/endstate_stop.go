@@ -11,9 +11,9 @@ import (
 )
 
 var (
-	// ApiErrorRe is a harness's report that a model request failed: an
+	// APIErrorRe is a harness's report that a model request failed: an
 	// HTTP status from the provider's API, or the harness's own words.
-	ApiErrorRe = prose.LazyRE(rulebook.Pattern("conversation.api-error"))
+	APIErrorRe = prose.LazyRE(rulebook.Pattern("conversation.api-error"))
 	// contextFullRe is a context report's figure: "201k/200k tokens (100%)";
 	// only a report that counts tokens is one.
 	contextFullRe = prose.LazyRE(rulebook.Pattern("conversation.context-full"))
@@ -40,7 +40,7 @@ func AbruptEnd(e *handoff.EndState) string {
 	var apiErr, full string
 	for _, c := range e.Commands {
 		name, answer, _ := strings.Cut(c, " → ")
-		if strings.HasPrefix(answer, "error:") && ApiErrorRe.MatchString(answer) && apiErr == "" {
+		if strings.HasPrefix(answer, "error:") && APIErrorRe.MatchString(answer) && apiErr == "" {
 			apiErr = "an API error (`" + name + "` → " + facts.QuoteData(harnessAPIError(strings.TrimPrefix(answer, "error:"))) + ")"
 		}
 		if m := contextFullRe.FindStringSubmatch(answer); m != nil && strings.Contains(strings.ToLower(answer), "token") {
@@ -50,7 +50,7 @@ func AbruptEnd(e *handoff.EndState) string {
 		}
 	}
 	if apiErr == "" && full == "" {
-		if last := strings.TrimSpace(e.LastAssistant); last != "" && ApiErrorRe.MatchString(prose.FirstLine(last)) && len(last) < 400 {
+		if last := strings.TrimSpace(e.LastAssistant); last != "" && APIErrorRe.MatchString(prose.FirstLine(last)) && len(last) < 400 {
 			apiErr = "an API error (" + facts.QuoteData(harnessAPIError(prose.FirstLine(last))) + ")"
 		}
 	}

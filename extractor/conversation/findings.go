@@ -149,7 +149,7 @@ var changeArrowRe = prose.LazyRE(rulebook.Pattern("conversation.change-arrow"))
 
 // PascalRe is a PascalCase identifier of two humps or more
 // (LibraryPaths, SignalScorer), which factRe's lower camelCase misses.
-var PascalRe = prose.Screened(`\b[A-Z][a-z]+[A-Z][A-Za-z0-9]*\b`, prose.MayPascal)
+var PascalRe = prose.Screened(rulebook.Pattern("conversation.pascal-case"), prose.MayPascal)
 
 // findingLine cleans one line of an earlier report and scores it as a
 // finding: 2 for a verdict or a change made, 2 for a name, 1 for a

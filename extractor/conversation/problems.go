@@ -40,7 +40,7 @@ var (
 	conditionRe = prose.LazyRE(rulebook.Pattern("conversation.condition"))
 	// namedRe is a named thing: a code span, a file, an identifier with an
 	// underscore, a dot call or inner capitals.
-	namedRe = prose.LazyRE("`[^`\n]{2,}`|" + `[\w./-]*[\w-]\.(?:go|py|rs|ts|tsx|js|jsx|mjs|c|h|cc|cpp|hpp|cu|java|kt|swift|rb|php|cs|sh|md|json|ya?ml|toml|sql|tex|pdf|plist)\b|\b[A-Za-z]+_[A-Za-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b\w+\(\)`)
+	namedRe = prose.LazyRE(rulebook.Pattern("conversation.named-thing"))
 	// hedgeRe is a plan, an offer or a condition, not a finding.
 	hedgeRe = prose.LazyRE(rulebook.Pattern("conversation.hedge"))
 	// solvedRe is a line that reports a fix, not a problem.

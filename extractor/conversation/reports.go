@@ -33,10 +33,10 @@ var (
 	nextLineRe = prose.LazyRE(rulebook.Pattern("conversation.next-line"))
 	// FactRe marks a line naming something concrete: code, a path, a
 	// file with an extension, an identifier.
-	FactRe = prose.Screened("`[^`\n]+`|\\b[\\w.-]+/[\\w./-]+|\\b\\w+\\.(?:go|py|rs|ts|tsx|js|jsx|mjs|c|h|cc|cpp|cu|java|kt|swift|rb|php|cs|sh|md|tex|bib|json|ya?ml|toml|sql|html|css)\\b|\\b[a-z]+_[a-z0-9_]+\\b|\\b[a-z]+[A-Z]\\w+\\b", prose.MayFact)
+	FactRe = prose.Screened(rulebook.Pattern("conversation.report-fact"), prose.MayFact)
 	// FigureRe is a figure worth keeping: a count with its unit, a ratio,
 	// a number of two digits or more (a lone "1" in "Option 1" is not).
-	FigureRe  = prose.Screened(`(?i)\d{2,}|\d+\.\d+|\d+\s*(?:tests?|pages?|files?|errors?|warnings?|passed|failed|findings?|%|×|ms\b)`, prose.MayFigure)
+	FigureRe  = prose.Screened(rulebook.Pattern("conversation.report-figure"), prose.MayFigure)
 	tableRule = prose.LazyRE(rulebook.Pattern("conversation.table-rule"))
 )
 

@@ -107,9 +107,6 @@ func OutputHead(content string) string {
 	var b strings.Builder
 	cut := false
 	lines := strings.Split(strings.TrimSpace(content), "\n")
-	if facts.GemShellFramed(content) {
-		lines = facts.GemShellLines(lines) // the harness's frame is not output
-	}
 	// The harness's frame (Codex's "Exit code: 0", "Wall time: …",
 	// "Output:", repeated between the polls of one session) is not
 	// output either: the call's own line says how it ended.

@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // A choice of nothing: "Let's work WITH that rather than against it.",
@@ -16,16 +17,7 @@ import (
 // identifierRe is a token a successor can act on: code in backticks, a
 // path, a file name or pkg.Func, a flag, a number, snake_case,
 // kebab-case with two dashes, CamelCase or camelCase, or a quoted name.
-var identifierRe = prose.LazyRE("`[^`]+`" +
-	`|[\p{L}\d_.-]*/[\p{L}\d_.-]+` +
-	`|\b[\p{L}\d_-]+\.[a-z][a-z\d]{0,5}\b` +
-	`|(?:^|\s)--?[a-zA-Z][\w-]*` +
-	`|\b\d+(?:\.\d+)*\b` +
-	`|\b\w*_\w+\b` +
-	`|\b\p{Ll}+(?:-[\p{Ll}\d]+){2,}\b` +
-	`|\b\p{Lu}?\p{Ll}+\p{Lu}\w*\b` +
-	`|["“][^"”\s][^"”]{0,40}["”]` +
-	`|(?:^|[^\p{L}])['‘][^'’\s][^'’]{0,40}['’](?:[^\p{L}]|$)`)
+var identifierRe = prose.LazyRE(rulebook.Pattern("decisions.identifier"))
 
 // isEmptyChoiceWord reports a word that names nothing on its own: a
 // pronoun, a deictic, a function word, or a noun that only stands for

@@ -23,8 +23,7 @@ import (
 // writes its subject into a file (the work now rests on it).
 
 // hedgedRe is a word that hedges the claim of its clause.
-var hedgedRe = prose.LazyRE(`(?i)\b(?:appears?|appeared|seems?|seemed|seemingly|apparently|likely|unlikely|probably|presumably|possibly|perhaps|maybe|might|may (?:be|have|work|need)|could be|candidate|hypothes[ie]s|tentative(?:ly)?|not (?:yet )?sure|unsure|suspect|my guess|best guess|educated guess|suggests? that|vermutlich|wahrscheinlich|anscheinend|scheint|probablement|semble|peut-être|parece|probablemente|quizás|tal vez)\b` +
-	`|\bI (?:think|believe|guess|suspect|assume)\b.*\b(?:could|might|may|should work)\b`)
+var hedgedRe = prose.LazyRE(rulebook.Pattern("decisions.hedged"))
 
 // claimConfirmRe is a word that settles a claim: the session checked it.
 var claimConfirmRe = prose.LazyRE(rulebook.Pattern("decisions.claim-confirm"))

@@ -22,22 +22,7 @@ import (
 // had", and the same counterfactuals in French, German and Spanish.
 
 // hindsightRe is a counterfactual clause about the past.
-var hindsightRe = prose.LazyRE(`(?i)` +
-	`\b(?:should|shouldn['’]?t|should not|ought(?:n['’]?t| not)? to|could|couldn['’]?t|would|wouldn['’]?t|might|must)` +
-	`(?:\s+(?:not|just|really|probably|also|simply|instead|rather|first|never|already))*(?:\s+have|\s*['’]ve)\s+` +
-	`(?:(?:just|simply|first|also|instead)\s+)?` + pastParticiple + `\b` +
-	`|\b(?:it|that|this)(?:\s+would|['’]d)\s+have\s+been\s+(?:better|wiser|simpler|easier|cleaner|safer|smarter|faster|preferable|more \w+)\b` +
-	`|\bi wish (?:i|we) had\b|\bhad (?:i|we) (?:used|known|checked|asked|run|read)\b` +
-	// French: j'aurais dû, on aurait dû, nous aurions dû; il aurait mieux valu.
-	`|\b(?:aurais|aurait|aurions|auriez|auraient)\s+(?:d[uû]|mieux valu|pu)(?:[\s.,;:!?]|$)` +
-	// German: hätte … sollen/müssen/können; wäre besser gewesen.
-	`|\bh[äa]tten?\b[^.;:!?]{0,60}\b(?:sollen|m[üu]ssen|k[öo]nnen)\b|\bw[äa]re\b[^.;:!?]{0,30}\bbesser gewesen\b` +
-	// Spanish: debería haber, debí haber, hubiera sido mejor.
-	`|\b(?:deber[íi]a|deb[íi]|deber[íi]amos|debimos|tendr[íi]a que)\s+haber\b|\bhubiera sido mejor\b`)
-
-// pastParticiple is a regular past participle or a common irregular
-// one: "have used" is the perfect, "should have a test" is not.
-const pastParticiple = `(?:\w+ed|been|done|gone|made|taken|written|run|known|seen|put|set|kept|left|let|read|built|chosen|given|got|gotten|thought|told|found|brought|sent|spent|said|split|begun|stuck|shown|held|meant|dealt|won|lost|paid|taught|understood|rewritten|undone|overridden)`
+var hindsightRe = prose.LazyRE(rulebook.Pattern("decisions.hindsight"))
 
 // hindsightAllRe is an adverbial that puts the whole sentence in
 // hindsight: "In hindsight, choosing X over Y was overkill".

@@ -13,9 +13,7 @@ import "github.com/handoff-cli/handoff/extractor/rulebook"
 
 // offerRe is a proposal trigger followed by a verb that only looks,
 // reads or tells.
-var offerRe = prose.LazyRE(`(?i)\b(?:should I|shall I|would you like me to|do you want me to|want me to|I can(?: now)?|I'?d like to)\s+` +
-	`(?:first\s+|quickly\s+|also\s+|just\s+)?` +
-	`(?:show|explain|check|look|read|review|see|inspect|investigate|examine|explore|walk you through|clarify|summari[sz]e|list|tell|describe|open|display|print|dig|search|find|verify|diagnose|analy[sz]e|go over|take a look|have a look|double-check)\b`)
+var offerRe = prose.LazyRE(rulebook.Pattern("decisions.offer-to-look"))
 
 // offersOnly reports whether every proposal in a line is an offer to
 // look or tell: "I recommend X. Want me to show you the diff?" still

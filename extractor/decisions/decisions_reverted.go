@@ -41,6 +41,7 @@ type revertTracker struct {
 	last int      // index of the last revert recorded, -1 for none
 }
 
+// NewRevertTracker returns a tracker with no change tried yet.
 func NewRevertTracker() *revertTracker { return &revertTracker{last: -1 - revertEpisode} }
 
 // See reads one main-thread message and adds any revert it records.
@@ -67,6 +68,7 @@ func (r *revertTracker) See(s *Set, m handoff.Message, task string) {
 	}
 }
 
+// Add adds to s the decision that what, tried in m, was undone.
 func (r *revertTracker) Add(s *Set, m handoff.Message, task, what string) {
 	what = prose.Truncate(strings.Trim(what, " `*\"'"), prose.AlternativeLimit)
 	c := candidate{Decision: handoff.Decision{

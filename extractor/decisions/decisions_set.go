@@ -8,6 +8,7 @@ import (
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/extractor/facts"
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
 // Patterns are the compiled sentence patterns.
@@ -24,79 +25,68 @@ type Patterns struct {
 	Workaround, Skip, Layout, Library, Architecture prose.LazyRegexp
 }
 
-// end closes a captured phrase: a clause word or punctuation.
-const end = `(?:\s+(?:because|since|so that|so|as|for|which|to|in|and|but|when|while|here|now|from|instead|over|rather)\b|[,;:!?()"]|\.(?:\s|$)|$)`
-
+// CompilePatterns returns the decision set's sentence patterns from the catalogue.
 func CompilePatterns() Patterns {
-	c := func(s string) prose.LazyRegexp { return prose.LazyRE(`(?i)` + s) }
-	we := `(?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to|we'?re going to|i'?d rather|we should|i'?m|we'?re)`
-	// weChoose is a first person choosing, not narrating progress: "I'm
-	// now reading X rather than Y" reports what the agent looks at, "I'll
-	// use X rather than Y" or "I'm switching to X instead" decides.
-	weChoose := `(?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to|we'?re going to|i'?d rather|we should|i should|` +
-		`(?:i|we) (?:decided|chose|opted|went)|(?:i|we)'?ve (?:decided|chosen|opted|gone)|` +
-		`(?:i'?m|we'?re)\s+(?:now\s+)?(?:using|switching|going with|keeping|replacing|changing|moving|dropping|removing|adding|sticking))`
+	c := func(id string) prose.LazyRegexp { return prose.LazyRE(rulebook.Pattern(id)) }
 	prosePatterns := make([]prose.LazyRegexp, 0, len(proseDecisionPatterns))
-	for _, p := range proseDecisionPatterns {
-		prosePatterns = append(prosePatterns, c(p))
+	for _, id := range proseDecisionPatterns {
+		prosePatterns = append(prosePatterns, c(id))
 	}
 	return Patterns{
 		Assistant: append(prosePatterns,
-			c(`\b`+weChoose+`\b.*\binstead\b`),
-			c(`\binstead of\b.+,\s*`+weChoose+`\b`),
-			c(`\b(?:i'?ve|i have|we'?ve|we have)?\s*decided\s+(?:to|on|that|against)\b`),
-			c(`(?:^|\b(?:i'?m|we'?re|i'?ll|we'?ll|let'?s|i will|we will|i)\s+)switch(?:ing|ed)?\s+(?:back\s+)?(?:from\s+.+?\s+)?to\b`),
-			c(`\b(?:let'?s|i'?ll|we'?ll|i'?m|we'?re)\s+go(?:ing)?\s+with\b`),
-			c(`^going with\b`),
-			c(`\b(?:chose|choose|choosing|chosen|picked|picking|prefer|preferring)\b.+\bover\b`),
-			c(`\bopt(?:ed|ing)?\s+for\b`),
-			c(`\b`+weChoose+`\b.*\brather than\b`),
-			c(`\b(?:we'?ll|i'?ll|i will|we will|let'?s)\s+skip\b`),
-			c(`\bworkaround:`),
-			c(`\bas a workaround\b`),
-			c(`\b(?:revert(?:ing)?|go(?:ing)? back|switch(?:ing)? back)\s+to\b`),
+			c("decisions.choose-instead"),
+			c("decisions.instead-of-choose"),
+			c("decisions.decided"),
+			c("decisions.switch-to"),
+			c("decisions.go-with"),
+			c("decisions.going-with-opening"),
+			c("decisions.chose-over"),
+			c("decisions.opt-for"),
+			c("decisions.choose-rather-than"),
+			c("decisions.will-skip"),
+			c("decisions.workaround-label"),
+			c("decisions.as-workaround"),
+			c("decisions.revert-to"),
 		),
 		User: []prose.LazyRegexp{
-			c(`\blet'?s\s+(?:use|go with|keep|stick with|switch to|not|skip|avoid)\b`),
-			c(`\b(?:don'?t|do not|never|please don'?t)\s+(?:delete|remove|use|touch|change|modify|commit|push|add|rename|drop|install|run|rewrite)\b`),
-			c(`\buse\s+.+?\s+instead of\b`),
-			c(`\binstead of\b`),
-			c(`\b(?:always|only|please)\s+use\b`),
-			c(`\bi(?:'d| would)?\s+(?:want|prefer)\s+(?:you to\s+)?(?:use|keep|go with|stick with)\b`),
-			c(`\bgo with\b`),
+			c("decisions.user-lets"),
+			c("decisions.user-dont"),
+			c("decisions.user-use-instead"),
+			c("decisions.user-instead-of"),
+			c("decisions.user-always-use"),
+			c("decisions.user-prefer"),
+			c("decisions.user-go-with"),
 		},
 		// Moving around the tree is not a decision.
-		NotChoice: c(`\bswitch(?:ing|ed)?\s+(?:back\s+)?to\s+(?:the\s+)?(?:\S+\s+)?(?:directory|dir|folder|branch|tab|worktree|terminal|window)\b`),
+		NotChoice: c("decisions.not-choice"),
 		ChosenAlt: []prose.LazyRegexp{
-			c(`\buse\s+(?P<c>.+?)\s+instead\s+of\s+(?P<a>.+?)` + end),
-			c(`\binstead\s+of\s+(?P<a>.+?),\s*` + we + `\s+(?:use\s+|go with\s+|switch to\s+)?(?P<c>.+?)` + end),
-			c(`\bswitch(?:ing|ed)?\s+(?:back\s+)?from\s+(?P<a>.+?)\s+to\s+(?P<c>.+?)` + end),
-			c(`\bswitch(?:ing|ed)?\s+(?:back\s+)?to\s+(?P<c>.+?)` + end),
-			c(`\b(?:chose|choose|choosing|chosen|picked|picking|prefer|preferring)\s+(?P<c>.+?)\s+over\s+(?P<a>.+?)` + end),
-			c(`\bopt(?:ed|ing)?\s+for\s+(?P<c>.+?)` + end),
-			c(`\b(?:revert(?:ing)?|go(?:ing)? back)\s+to\s+(?P<c>.+?)` + end),
-			c(`\bgo(?:ing)?\s+with\s+(?P<c>.+?)` + end),
-			c(`\bdecided\s+(?:to\s+use|on)\s+(?P<c>.+?)` + end),
-			c(`\b(?P<c>\S+(?:\s+\S+)?)\s+rather\s+than\s+(?P<a>.+?)` + end),
-			c(`\brather\s+than\s+(?P<a>.+?)` + end),
-			c(`\binstead\s+of\s+(?P<a>.+?)` + end),
-			c(`\b(?:use|keep|stick with)\s+(?P<c>.+?)` + end),
+			c("decisions.alt-use-instead-of"),
+			c("decisions.alt-instead-of-we"),
+			c("decisions.alt-switch-from-to"),
+			c("decisions.alt-switch-to"),
+			c("decisions.alt-chose-over"),
+			c("decisions.alt-opt-for"),
+			c("decisions.alt-revert-to"),
+			c("decisions.alt-go-with"),
+			c("decisions.alt-decided-on"),
+			c("decisions.alt-rather-than"),
+			c("decisions.alt-rather-than-bare"),
+			c("decisions.alt-instead-of"),
+			c("decisions.alt-use"),
 		},
-		Rationale: c(`\b(?:because|since|so that|given that|as (?:it|they|this|that|the|we|there|otherwise))\b\s*(.+)$`),
-		Follow:    c(`^(?:this|that|it|because|since|the reason|otherwise|that way|which|so that)\b`),
-		Reversal:  c(`\b(?:back|revert(?:ing|ed)?|actually|after all|undo)\b`),
+		Rationale: c("decisions.rationale"),
+		Follow:    c("decisions.follow"),
+		Reversal:  c("decisions.reversal"),
 
-		Workaround: c(`\b(?:workaround|work around|temporar(?:y|ily)|hack|for now)\b`),
+		Workaround: c("decisions.type-workaround"),
 		// A skip is work left undone, said of the work itself: "we'll
 		// skip the e2e suite", "out of scope", "I won't port X". "Skip"
 		// inside a description of how code behaves ("the loop skips to
 		// the next day") and "this won't compile" are not.
-		Skip: c(`\b(?:(?:we|i|let'?s)(?:'ll| will| can| are| am|'re|'m)?\s+(?:just\s+|also\s+)?(?:skip(?:ping)?|not (?:do|port|implement|add|fix|support)|won'?t|will not|not going to)` +
-			`|skipping\b.{0,60}\b(?:for now|this time|entirely|altogether)` +
-			`|defer(?:ring)?|postpone|out of scope|leave .+ for later)\b`),
-		Layout:       c(`\bmodule layout\b`),
-		Library:      c(`\b(?:package|library|libraries|lib|module|dependency|dependencies|import|crate|gem|npm install|go get|pip install|sdk|framework)\b`),
-		Architecture: c(`\b(?:architecture|design|structure|refactor(?:ing)?|interface|layer(?:s|ing)?|abstraction|schema)\b`),
+		Skip:         c("decisions.type-skip"),
+		Layout:       c("decisions.type-layout"),
+		Library:      c("decisions.type-library"),
+		Architecture: c("decisions.type-architecture"),
 	}
 }
 
@@ -204,6 +194,7 @@ func (s *Set) judge(m handoff.Message, sent, next string, fromUser bool, task st
 	return c
 }
 
+// Classify says what kind of decision a sentence states.
 func (s *Set) Classify(sent string, fromUser bool) handoff.DecisionType {
 	p := s.Pat
 	switch {

@@ -140,7 +140,7 @@ func CheckKey(command string) string {
 var (
 	// CheckErrorRe is a line in which a build, compiler, linter or
 	// typesetter reports an error, in the forms the common tools print.
-	CheckErrorRe = prose.ScreenedLines(`(?im)^\s*(?:\S+?:\d+(?::\d+)?:?\s*)?(?:fatal )?error(?:\[\w+\])?(?: TS\d+)?\s*:.*$|^.*\(\d+,\d+\): error TS\d+.*$|^npm ERR!.*$|^make(?:\[\d+\])?: \*\*\*.*$|^! (?-i:[A-Z]).*$|^.*(?:Build error occurred|Failed to compile|BUILD FAILURE|BUILD FAILED|compilation terminated|build failed).*$|^\s*⨯ .*$|^\s*(?-i:\[ERROR\]|ERROR:|FATAL:).*$|^.*: syntax error\b.*$`, 1,
+	CheckErrorRe = prose.ScreenedLines(rulebook.Pattern("facts.check-error"), 1,
 		// Each alternative needs one of these, lower-cased: "err" in error,
 		// [ERROR], ERROR: and npm ERR!; the build failures; make's ": ***";
 		// "! " and "⨯ " (the LaTeX and Next.js error lines); FATAL:. None

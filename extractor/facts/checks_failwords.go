@@ -2,6 +2,7 @@ package facts
 
 import (
 	"github.com/handoff-cli/handoff/extractor/prose"
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 import "strings"
 
@@ -14,7 +15,7 @@ import "strings"
 // failureWordRe is a line that reports a failure in words: a health
 // state, a count of failed tests or checks (not zero), a summary that
 // some or all failed, or a line led by a cross mark.
-var failureWordRe = prose.Screened(`(?i)\bunhealthy\b|\bhealth ?check(?:s)? failed\b|\b[1-9]\d*\s+(?:tests?(?:\(s\))?|checks?|specs?|assertions?|cases?|suites?)\s+(?:have\s+|has\s+)?(?:failed|failing)\b|\b(?:tests?|checks?|assertions?)\s+failed:\s*[1-9]|\b(?:some|all)\s+(?:tests?\s+|checks?\s+)?failed\b|^\s*(?:❌|✗|✘|✖)\s*\S`, mayFailureWord)
+var failureWordRe = prose.Screened(rulebook.Pattern("facts.failure-word"), mayFailureWord)
 
 // mayFailureWord screens failureWordRe: each alternative holds "fail",
 // "unhealthy" or a cross mark.

@@ -11,7 +11,7 @@ import (
 var (
 	// GitCommitRe is git's own summary of a new commit: "[main 1a2b3c4]
 	// message" (also "(root-commit)", detached HEAD).
-	GitCommitRe = prose.Screened(`(?m)^\[([^\s\]]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+?)\s*$`, prose.MayGitCommit)
+	GitCommitRe = prose.Screened(rulebook.Pattern("facts.git-commit"), prose.MayGitCommit)
 	// aiderCommitRe is Aider's auto-commit line.
 	aiderCommitRe = prose.LazyRE(rulebook.Pattern("facts.aider-commit"))
 	switchedRe    = prose.LazyRE(rulebook.Pattern("facts.switched"))
@@ -55,6 +55,7 @@ func (l *CommitLog) observeHarness(m handoff.Message, text string) {
 	}
 }
 
+// Add records c unless a commit of the same hash is recorded already.
 func (l *CommitLog) Add(c handoff.Commit) {
 	for _, o := range l.List {
 		if o.Hash == c.Hash {

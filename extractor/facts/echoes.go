@@ -40,6 +40,8 @@ type toolEchoes struct {
 // few.
 const gramSearches = 4
 
+// NewToolEchoes returns the echo finder over msgs' tool output, folded on
+// first use.
 func NewToolEchoes(msgs []handoff.Message) *toolEchoes { return &toolEchoes{msgs: msgs} }
 
 // Strip returns text with its quoted spans and blockquote lines that the

@@ -35,10 +35,12 @@ type fileSet struct {
 	commits commitEdits
 }
 
+// NewFileSet returns an empty set of modified files.
 func NewFileSet() *fileSet {
 	return &fileSet{byPat: map[string]*handoff.FileChange{}, last: map[string]int{}, edits: map[*CallInfo][]string{}}
 }
 
+// Touch records that op (write, edit, delete) changed the file at p.
 func (s *fileSet) Touch(p, op string) {
 	p = strings.TrimSpace(p)
 	if p == "" || p == "/dev/null" {
@@ -68,6 +70,7 @@ func (s *fileSet) Touch(p, op string) {
 	fc.Operations = append(fc.Operations, op)
 }
 
+// List returns the files in order of their last change.
 func (s *fileSet) List() []handoff.FileChange {
 	order := slices.Clone(s.order)
 	slices.SortStableFunc(order, func(a, b string) int { return s.last[a] - s.last[b] })

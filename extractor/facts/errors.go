@@ -10,28 +10,28 @@ import (
 )
 
 var (
-	ExitHeaderRe = prose.Gated(`(?m)^(?:Exit code:?|Process exited with code|exit_code[=:])\s*(-?\d+)\s*$`)
+	ExitHeaderRe = prose.Gated(rulebook.Pattern("facts.exit-header"))
 	// ContentFailRe recognises failure text where the format gives no
 	// exit flag: launch and sandbox failures, rejected patches, Python
 	// tracebacks, missing commands, compiler errors, failing tests, and a
 	// process that crashed (glibc's heap checks, a signal's core dump)
 	// behind a pipe that hid its exit status.
-	ContentFailRe = prose.Gated(`(?m)(^exec_command failed:|SandboxDenied|Sandbox\(Denied|^apply_patch verification failed|^Traceback \(most recent call last\):|: command not found|^command not found|^zsh: command not found|^\S+:\d+(?::\d+)?: (?:fatal )?error:|^error(?:\[E\d+\])?: |^fatal: |^--- FAIL: |^FAIL(?:ED)?[: \t]|^Script failed\b|^npm ERR! |^ERR_PNPM_|^(?:malloc|free|realloc|malloc_consolidate)\(\): |^double free or corruption|^corrupted (?:size|double-linked)|(?:^|\s)(?:Aborted|Segmentation fault|Bus error|Illegal instruction|Floating point exception)\s*\(core dumped\)|^Segmentation fault\s*$)`)
-	RejectedRe    = prose.Gated(`(?i)(doesn't want to proceed with this tool use|tool use was rejected|user rejected|rejected by (?:the )?user|user (?:denied|declined)|^No \(tell Claude what to do differently\)|^\[Request interrupted by user|operation was aborted by the user|user cancelled)`)
-	HarnessRe     = prose.Gated(`(?i)(file has not been read yet|has been modified since (?:it was )?(?:last )?read|no changes to make: old_string and new_string are (?:exactly )?the same|exceeds maximum allowed tokens|<tool_use_error>InputValidationError|file (?:is )?too large to read|^Error: Error$|^(?:ERROR: )?cd to '[^']*' was blocked)`)
+	ContentFailRe = prose.Gated(rulebook.Pattern("facts.content-fail"))
+	RejectedRe    = prose.Gated(rulebook.Pattern("facts.rejected"))
+	HarnessRe     = prose.Gated(rulebook.Pattern("facts.harness"))
 	// HarnessAPIRe is the harness's own failure, answering a slash
 	// command or a call: its compaction or its model request failed.
-	HarnessAPIRe = prose.Gated(`(?i)^(?:Error:\s*)*(?:Error during compaction\b|API Error\b|Request was aborted\b|Error compacting conversation\b)`)
+	HarnessAPIRe = prose.Gated(rulebook.Pattern("facts.harness-api"))
 	// RunningRe is output of a process that is still up when the harness
 	// stops waiting: a server announcing where it listens, or the
 	// harness's own note that the command went quiet.
-	RunningRe = prose.Gated(`(?i)(no new output after \d+ seconds|command (?:is )?still running|^serving (?:http )?on\b|\blistening on\b|\bserver (?:is )?(?:running|listening|started) (?:on|at)\b|^\s*(?:➜\s*)?local:\s+https?://|\bready in \d+)`)
+	RunningRe = prose.Gated(rulebook.Pattern("facts.running"))
 	// probeWarnRe is a search or read-only tool's own complaint about a
 	// path it was given ("grep: x: No such file or directory", "ugrep:
 	// warning: …", "wc: x: open: …").
 	probeWarnRe   = prose.LazyRE(rulebook.Pattern("facts.probe-warn"))
-	MissingPathRe = prose.Gated(`(?i)(no such file or directory|cannot access|does not exist|not found|cannot find the path)`)
-	WrapperLineRe = prose.Gated(`(?i)^(?:chunk id:.*|wall time:?.*|exit code:? -?\d+|process exited with code -?\d+|process running with session id \d+|original token count:.*|total output lines:.*|output:|command exited with.*|\[?stderr\]?:?|\[?stdout\]?:?|` + "```\\w*" + `|script (?:completed|failed)|<\/?tool_use_error>)$`)
+	MissingPathRe = prose.Gated(rulebook.Pattern("facts.missing-path"))
+	WrapperLineRe = prose.Gated(rulebook.Pattern("facts.wrapper-line"))
 )
 
 // ExitCode returns the result's exit code: the format's own, else the one
@@ -84,16 +84,13 @@ func OutputBody(content string) []string {
 		}
 		lines = append(lines, l)
 	}
-	if GemShellFramed(content) {
-		lines = GemShellLines(lines)
-	}
 	return lines
 }
 
 var toolErrTagRe = prose.LazyRE(rulebook.Pattern("facts.tool-err-tag"))
 
 var (
-	BuildErrorRe = prose.Gated(`(?i)(undefined: |cannot use |syntax error|error\[E\d+\]|error TS\d+|compilation (?:failed|terminated)|build failed|cannot find package|could not compile|does not compile|undefined reference to|no required module provides|expected ['"]?[;)}\]]|imported and not used|declared and not used|\.go:\d+:\d+: |\.\w+:\d+:\d+: (?:fatal )?error:)`)
+	BuildErrorRe = prose.Gated(rulebook.Pattern("facts.build-error"))
 	buildCmdRe   = prose.LazyRE(rulebook.Pattern("facts.build-cmd"))
 	testFailRe   = prose.LazyRE(rulebook.Pattern("facts.test-fail"))
 )

@@ -89,6 +89,8 @@ func isWrapper(w string) bool {
 
 var wordRe = prose.LazyRE(rulebook.Pattern("facts.command-word"))
 
+// IsWord reports whether s can be a program or subcommand name (a letter,
+// then letters, digits, _, : or -), not a path, flag or argument.
 func IsWord(s string) bool { return wordRe.MatchString(s) }
 
 // helpOnly reports a run that only prints help or a version, which

@@ -9,13 +9,13 @@ import (
 )
 
 var (
-	ExceptionLineRe = prose.Gated(`^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure)\b(?::|$)`)
-	CompilerLineRe  = prose.Gated(`(?i)(?:^|: )(?:fatal )?error(?:\[\w+\])?:|^error TS\d+|\berror TS\d+:|^panic: |^fatal: |undefined reference to|: command not found|command not found:`)
-	AssertLineRe    = prose.Gated(`^E\s+\S|AssertionError|assert(?:ion)? failed|^\s*Expected\b|^\s*Received\b|expected .* (?:to|but) `)
-	FailTestLineRe  = prose.Gated(`^--- FAIL: |^FAILED |^FAIL[: \t]|^[✕×✗] |\(\d+ tests? \| \d+ failed\)| FAILED$|^test \S+ \.\.\. FAILED|^ERROR: test|^\d+\) `)
-	PassLineRe      = prose.Gated(`(?i)(^ok\s|^pass(?:ed)?\b|^--- PASS|^\s*[✓✔√] |\.{3,}\s*(?:passed|skipped)|\(no files to check\)\s*skipped$|\b0 (?:failed|errors?|failures)\b.*\bpassed\b|^=+ \d+ passed|^tests?:\s+\d+ passed,?\s+\d+ total$|^test result: ok)`)
-	KeywordLineRe   = prose.Gated(`(?i)(error|fail|fatal|panic|exception|denied|not found|no such file|cannot|can't|unable to|invalid|refused|timed? ?out|undefined|unexpected|missing|rejected|conflict|permission)`)
-	NoticeLineRe    = prose.Gated(`(?i)^(?:\[notice\]|warning:|npm warn|deprecat|hint:)`)
+	ExceptionLineRe = prose.Gated(rulebook.Pattern("facts.exception-line"))
+	CompilerLineRe  = prose.Gated(rulebook.Pattern("facts.compiler-line"))
+	AssertLineRe    = prose.Gated(rulebook.Pattern("facts.assert-line"))
+	FailTestLineRe  = prose.Gated(rulebook.Pattern("facts.fail-test-line"))
+	PassLineRe      = prose.Gated(rulebook.Pattern("facts.pass-line"))
+	KeywordLineRe   = prose.Gated(rulebook.Pattern("facts.keyword-line"))
+	NoticeLineRe    = prose.Gated(rulebook.Pattern("facts.notice-line"))
 	// bannerLineRe is a runner's section header ("=== test session starts
 	// ===", "----- Captured stdout -----"): it frames output, it never
 	// says what went wrong.
@@ -25,7 +25,7 @@ var (
 	progressFailRe = prose.LazyRE(rulebook.Pattern("facts.progress-fail"))
 	// DiffMarkRe says the output holds a diff or patch, whose +/- body
 	// lines are the change's text, never the failure's.
-	DiffMarkRe     = prose.Screened("(?m)^(?:```diff|@@|\\*\\*\\* Begin Patch|\\+\\+\\+ |--- a/)", prose.MayDiffMark)
+	DiffMarkRe     = prose.Screened(rulebook.Pattern("facts.diff-mark"), prose.MayDiffMark)
 	diffBodyLineRe = prose.LazyRE(rulebook.Pattern("facts.diff-body-line"))
 )
 

@@ -309,6 +309,8 @@ func checkboxTasks(text string) []handoff.Task {
 	return tasks
 }
 
+// DecodeObject decodes a tool input holding a JSON object; an empty map
+// when it holds none.
 func DecodeObject(raw json.RawMessage) map[string]any {
 	var in map[string]any
 	if len(raw) > 0 && raw[0] == '{' {
@@ -323,7 +325,7 @@ func DecodeObject(raw json.RawMessage) map[string]any {
 var (
 	SpaceRun    = prose.LazyRE(rulebook.Pattern("text.space-run"))
 	LeadingCd   = prose.LazyRE(rulebook.Pattern("facts.leading-cd"))
-	TrailingCut = prose.LazyRE(`\s*(?:2>&1\s*)?(?:\|\s*(?:head|tail)(?:\s+-n)?(?:\s+-?\d+)?\s*)?$`)
+	TrailingCut = prose.LazyRE(rulebook.Pattern("facts.trailing-cut"))
 )
 
 // NormalizeCommand makes two runs of the same command compare equal:
@@ -402,11 +404,14 @@ func idString(v any) string {
 	return ""
 }
 
+// Str returns obj[k] when it is a string, else "".
 func Str(obj map[string]any, k string) string {
 	s, _ := obj[k].(string)
 	return strings.TrimSpace(s)
 }
 
+// CurrentAndNext returns the ids of the first task in progress and of the
+// first pending one.
 func CurrentAndNext(tasks []handoff.Task) (current, next string) {
 	for _, t := range tasks {
 		if current == "" && t.Status == handoff.TaskInProgress {

@@ -38,6 +38,7 @@ type decodedInput struct {
 	obj map[string]any
 }
 
+// NewHeadlines returns an empty headline memo for one Build.
 func NewHeadlines() *Headlines {
 	return &Headlines{byContent: map[string]string{}, failedBy: map[string]bool{}, objects: map[uint64][]decodedInput{},
 		seed: maphash.MakeSeed(), classified: map[classifyKey]classifiedCall{}, commands: map[string]*commandMemo{}}

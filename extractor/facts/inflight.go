@@ -250,6 +250,7 @@ func identifierSet(text string) map[string]bool {
 	return out
 }
 
+// FirstN returns at most the first n items of list.
 func FirstN(list []string, n int) []string {
 	if len(list) > n {
 		return append(list[:n:n], fmt.Sprintf("%d more", len(list)-n))

@@ -11,6 +11,7 @@ import (
 // testCommandRe recognises test runners.
 var testCommandRe = prose.LazyRE(rulebook.Pattern("facts.test-command"))
 
+// IsTestCommand reports whether a shell command runs a test suite.
 func IsTestCommand(cmd string) bool {
 	return testCommandRe.MatchString(NormalizeCommand(cmd))
 }

@@ -461,6 +461,7 @@ func newPairing() *pairing {
 // queueLook bounds the search of the id-less queue for a name match.
 const queueLook = 8
 
+// Add remembers the call c under its id until its result arrives.
 func (p *pairing) Add(id string, c *CallInfo) {
 	if c.session != "" {
 		if id != "" {
@@ -477,6 +478,7 @@ func (p *pairing) Add(id string, c *CallInfo) {
 	p.byID[id] = append(p.byID[id], c)
 }
 
+// Call returns the call r answers, nil when none is known.
 func (p *pairing) Call(r handoff.ToolResult) *CallInfo {
 	if r.CallID != "" {
 		q := p.byID[r.CallID]

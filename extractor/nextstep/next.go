@@ -81,6 +81,7 @@ func nextCascade() []nextRule {
 	}
 }
 
+// Next runs the cascade: the step and the id of the rule that decided it.
 func (n *Nexter) Next() (string, string) {
 	for _, r := range nextCascade() {
 		if !n.sw.On(r.id) {
@@ -272,7 +273,7 @@ func nextResumedReport(n *Nexter) string {
 	if e == nil || e.LastAssistant == "" || !n.resumed {
 		return ""
 	}
-	if conversation.ApiErrorRe.MatchString(prose.FirstLine(e.LastAssistant)) {
+	if conversation.APIErrorRe.MatchString(prose.FirstLine(e.LastAssistant)) {
 		return resumedNothing
 	}
 	return "check that its last report settles the latest request: " + facts.QuoteData(prose.Truncate(facts.FirstSentence(e.LastAssistant), 120))

@@ -207,6 +207,7 @@ func (r ScreenedRegexp) FindAllString(s string, n int) []string {
 	return r.LazyRegexp.FindAllString(s, n)
 }
 
+// IsLowerASCII reports an ASCII lower-case letter.
 func IsLowerASCII(b byte) bool { return 'a' <= b && b <= 'z' }
 func isUpperASCII(b byte) bool { return 'A' <= b && b <= 'Z' }
 func isDigitASCII(b byte) bool { return '0' <= b && b <= '9' }

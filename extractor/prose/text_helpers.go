@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 )
 
+// WordSet returns the lower-cased words of s as a set.
 func WordSet(s string) map[string]bool {
 	set := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), NotWordRune) {
@@ -13,6 +14,7 @@ func WordSet(s string) map[string]bool {
 	return set
 }
 
+// Jaccard returns the share of words two sets have in common (1 for two empty sets).
 func Jaccard(a, b map[string]bool) float64 {
 	if len(a) == 0 && len(b) == 0 {
 		return 1
@@ -26,10 +28,12 @@ func Jaccard(a, b map[string]bool) float64 {
 	return float64(inter) / float64(len(a)+len(b)-inter)
 }
 
+// NotWordRune reports a rune that separates words for WordSet.
 func NotWordRune(r rune) bool {
 	return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r > 127)
 }
 
+// MatchesAny reports whether any of res matches s, lower-casing s once for all their gates.
 func MatchesAny(res []LazyRegexp, s string) bool {
 	var lower Lowered // one lower-casing of s for every pattern's gate
 	for _, re := range res {
@@ -40,6 +44,7 @@ func MatchesAny(res []LazyRegexp, s string) bool {
 	return false
 }
 
+// ContainsFold reports whether list holds s, ignoring case.
 func ContainsFold(list []string, s string) bool {
 	for _, x := range list {
 		if strings.EqualFold(x, s) {
@@ -61,6 +66,7 @@ func CleanLine(l string) string {
 	return strings.TrimSpace(strings.ReplaceAll(l, "**", ""))
 }
 
+// IsDigits reports whether s is a non-empty run of ASCII digits.
 func IsDigits(s string) bool {
 	for _, r := range s {
 		if r < '0' || r > '9' {
@@ -114,6 +120,7 @@ func AppendSentencesWhere(out []string, line string, breaks func(line string, st
 	return out
 }
 
+// Plural returns one when n is 1, else many.
 func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one

@@ -75,7 +75,7 @@ type Rule struct {
 // Catalogue is the ordered list of every rule. It is built anew on each
 // call, so nothing can change a rule at run time.
 func Catalogue() []Rule {
-	return slices.Concat(nextRules(), factRules(), conversationRules(), factPatterns(), conversationPatterns(), decisionPatterns(), vocabularyRules(), shapeRules(), wordShapeRules())
+	return slices.Concat(nextRules(), factRules(), conversationRules(), factPatterns(), factOutputPatterns(), conversationPatterns(), decisionPatterns(), decisionSetPatterns(), vocabularyRules(), shapeRules(), wordShapeRules())
 }
 
 // ByID returns the rule with id, false when there is none.

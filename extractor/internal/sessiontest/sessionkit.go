@@ -17,10 +17,12 @@ type Convo struct {
 	N    int
 }
 
+// NewConvo starts an empty conversation for t.
 func NewConvo(t testing.TB) *Convo { return &Convo{t: t} }
 
 var T0 = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
+// Push appends m, numbered and time-stamped, and returns it for changes.
 func (c *Convo) Push(m handoff.Message) *handoff.Message {
 	m.Index = len(c.Msgs)
 	m.ID = "m" + Itoa(m.Index)
@@ -29,16 +31,20 @@ func (c *Convo) Push(m handoff.Message) *handoff.Message {
 	return &c.Msgs[len(c.Msgs)-1]
 }
 
+// User adds a message of the person's.
 func (c *Convo) User(text string) *Convo {
 	c.Push(handoff.Message{Role: handoff.RoleUser, Text: text})
 	return c
 }
 
+// Meta adds harness text in the person's role (a command's expansion, a
+// caveat).
 func (c *Convo) Meta(text string) *Convo {
 	c.Push(handoff.Message{Role: handoff.RoleUser, Text: text, Meta: true})
 	return c
 }
 
+// Say adds a message of the assistant's.
 func (c *Convo) Say(text string) *Convo {
 	c.Push(handoff.Message{Role: handoff.RoleAssistant, Text: text})
 	return c
@@ -78,12 +84,15 @@ func (c *Convo) Bash(text, command, output string, exit int) *Convo {
 	return c.Result(id, output, exit != 0, exit)
 }
 
+// Transcript returns the conversation so far as a transcript.
 func (c *Convo) Transcript() *handoff.Transcript {
 	return &handoff.Transcript{Session: handoff.SessionInfo{Format: "test", CWD: "/home/dev/app"}, Messages: c.Msgs}
 }
 
+// Itoa is strconv.Itoa, short for test tables.
 func Itoa(i int) string { return strconv.Itoa(i) }
 
+// Todos is a TodoWrite input with the items as (content, status) pairs.
 func Todos(items ...[2]string) map[string]any {
 	var list []map[string]string
 	for _, it := range items {

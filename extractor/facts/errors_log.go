@@ -346,8 +346,13 @@ var userFailRe = prose.LazyRE(rulebook.Pattern("facts.user-fail"))
 // ran it themselves and it worked.
 func (l *errorLog) userPasted(m handoff.Message, text string) {
 	for _, e := range l.list {
+		// Settled errors are passed over before their command is read:
+		// every request of the person runs through the session's errors.
+		if e.rec.Resolution != handoff.ResolutionUnresolved || e.prog == "" {
+			continue
+		}
 		cmd := strings.TrimSpace(prose.FirstLine(e.rec.Command))
-		if e.rec.Resolution != handoff.ResolutionUnresolved || len(cmd) < 6 || e.prog == "" {
+		if len(cmd) < 6 {
 			continue
 		}
 		i := strings.Index(text, cmd)

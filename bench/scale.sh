@@ -5,9 +5,10 @@
 # compiled (--no-store --no-git) by handoff built from $BASE and from this
 # tree, alternately, $RUNS rounds, and the table gives per agent and size:
 #
-#   cpu      whole-process user+sys seconds (GNU time; median of the rounds)
+#   cpu      whole-process user+sys seconds (GNU time; minimum of the
+#            rounds, which a busy machine disturbs least)
 #   ms/MB    cpu per MB of file (MB = 2^20 bytes)
-#   rss      peak RSS in MiB (GNU time's %M; median)
+#   rss      peak RSS in MiB (GNU time's %M; minimum)
 #   MiB/MB   rss per MB of file
 #   new/old  the CPU ratio, measured in the same rounds
 #
@@ -17,13 +18,13 @@
 # cost (cpu(N) - cpu(smallest)) / (N - smallest) MB.
 #
 # Usage: bench/scale.sh   (SIZES="1 10 50 100 200" AGENTS="claude-code codex"
-#        RUNS=1 BASE=15ec08c OLD=1 SHARED=../shared/transcripts)
+#        RUNS=1 BASE=2ed2294 OLD=1 SHARED=../shared/transcripts)
 # OLD=0 skips the old build (a 200 MB Codex file took it minutes). Files
 # are generated once into bench/out (ignored by git) and reused.
 set -euo pipefail
 
 root=$(git rev-parse --show-toplevel)
-base=${BASE:-15ec08c}
+base=${BASE:-2ed2294}
 runs=${RUNS:-1}
 sizes=${SIZES:-1 10 50 100 200}
 agents=${AGENTS:-claude-code codex}
@@ -61,9 +62,9 @@ once() {
 		{ echo "bench: failed: $1 compile $2" >&2; cat "$tmp/stderr" >&2; exit 1; }
 	tail -n 1 "$tmp/time" | awk '{printf "%.2f %d\n", $1 + $2, $3}'
 }
-median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+minimum() { sort -g | head -n 1; }
 
-echo "compile --no-store --no-git, user+sys (GNU time), median of $runs round(s), old and new alternated;" \
+echo "compile --no-store --no-git, user+sys (GNU time), minimum of $runs round(s), old and new alternated;" \
 	"$(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); old = $base"
 printf '%-12s %6s | %8s %7s %7s %7s | %8s %7s %7s %7s | %7s\n' agent MB \
 	old-cpu ms/MB rss MiB/MB new-cpu ms/MB rss MiB/MB new/old
@@ -85,7 +86,7 @@ for agent in $agents; do
 		row=()
 		for v in old new; do
 			if [[ -s $tmp/$v.cpu ]]; then
-				c=$(median <"$tmp/$v.cpu") r=$(median <"$tmp/$v.rss")
+				c=$(minimum <"$tmp/$v.cpu") r=$(minimum <"$tmp/$v.rss")
 				row+=("$c" "$(awk -v c="$c" -v b="$bytes" 'BEGIN {printf "%.1f", 1000 * c / (b / 1048576)}')"
 					"$(awk -v r="$r" 'BEGIN {printf "%.1f", r / 1024}')"
 					"$(awk -v r="$r" -v b="$bytes" 'BEGIN {printf "%.2f", (r / 1024) / (b / 1048576)}')")

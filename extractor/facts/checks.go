@@ -27,11 +27,13 @@ func newCheckLog() *checkLog { return &checkLog{byKey: map[string]int{}} }
 
 // observe records a shell call's result when the command is a check. A
 // test command is never a check (TestState has it), even when it builds
-// first ("make && ./tests/run").
-func (l *checkLog) observe(command string, r handoff.ToolResult, fail bool, m handoff.Message, codeEdits int) {
-	if IsTestCommand(command) {
+// first ("make && ./tests/run"). The call's memo says whether it is one,
+// made once per command.
+func (l *checkLog) observe(call *CallInfo, r handoff.ToolResult, fail bool, m handoff.Message, codeEdits int) {
+	if call.testCommand() {
 		return
 	}
+	command := call.Command
 	seg, kind, trailing, ok := CheckSegment(command)
 	if !ok {
 		return

@@ -1,6 +1,7 @@
 package facts
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -27,7 +28,17 @@ var echoQuoteRe = prose.LazyRE(rulebook.Pattern("text.echo-quote"))
 type toolEchoes struct {
 	msgs []handoff.Message
 	fold *string
+	// grams, built once searches reach gramSearches, answers most
+	// searches without reading the whole output: each is a scan of a
+	// session's tool output, and a session's quotes grow with it.
+	grams    *gramSet
+	searches int
 }
+
+// gramSearches is the search of the folded output that builds its
+// gramSet first: about as dear as a search, it pays for itself after a
+// few.
+const gramSearches = 4
 
 // NewToolEchoes returns the echo finder over msgs' tool output, folded on
 // first use.
@@ -84,7 +95,58 @@ func (e *toolEchoes) holds(s string) bool {
 		t := b.String()
 		e.fold = &t
 	}
+	if e.searches++; e.grams == nil && e.searches >= gramSearches {
+		e.grams = newGramSet(*e.fold)
+	}
+	if e.grams != nil && !e.grams.mayHold(f) {
+		return false
+	}
 	return strings.Contains(*e.fold, f)
+}
+
+// gramLen is the length of the substrings a gramSet records; a string it
+// is asked about must be at least as long.
+const gramLen = 8
+
+// gramSet records every gramLen-byte substring of a text in a bitset by
+// hash: a string with one substring it lacks cannot be in the text. Its
+// bits number the text's length rounded up to a power of two (at most an
+// eighth of the text in memory).
+type gramSet struct {
+	bits  []uint64
+	shift uint // 64 - log2(len(bits)*64): a hash's top bits index the set
+}
+
+func newGramSet(text string) *gramSet {
+	size := uint(1 << 16)
+	for size < uint(len(text)) {
+		size <<= 1
+	}
+	g := &gramSet{bits: make([]uint64, size/64), shift: uint(64 - bits.TrailingZeros(size))}
+	for i := 0; i+gramLen <= len(text); i++ {
+		h := g.hash(text[i:])
+		g.bits[h/64] |= 1 << (h % 64)
+	}
+	return g
+}
+
+// hash is the bit of s's first gramLen bytes.
+func (g *gramSet) hash(s string) uint64 {
+	v := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	return (v * 0x9e3779b97f4a7c15) >> g.shift
+}
+
+// mayHold reports false when s (at least gramLen bytes) cannot be in the
+// text: one of its substrings is not.
+func (g *gramSet) mayHold(s string) bool {
+	for i := 0; i+gramLen <= len(s); i++ {
+		h := g.hash(s[i:])
+		if g.bits[h/64]&(1<<(h%64)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // MinToolEcho is the shortest line or quoted span taken to repeat tool

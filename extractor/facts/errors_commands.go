@@ -54,7 +54,11 @@ func programFields(cmd string) []string {
 // Environment assignments and wrappers (timeout, sudo) are skipped; the
 // last real segment of a chain, what the chain is for, decides.
 func ProgramKey(cmd string) string {
-	f := programFields(cmd)
+	return fieldsKey(programFields(cmd))
+}
+
+// fieldsKey is ProgramKey of a command whose programFields are f.
+func fieldsKey(f []string) string {
 	if len(f) == 0 {
 		return ""
 	}

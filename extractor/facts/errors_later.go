@@ -44,9 +44,9 @@ func SettleByLaterCalls(s *handoff.Snapshot, main []handoff.Message, calls []Ses
 			continue
 		}
 		// A failure seen more than once is judged from its last run.
-		if key := ProgramKey(calls[at].Info.Command); calls[at].Info.Shell() && key != "" {
+		if key := calls[at].Info.programKey(); calls[at].Info.Shell() && key != "" {
 			for k := at + 1; k < len(calls); k++ {
-				if c := calls[k]; c.Info.Shell() && c.Done && c.Result.Failed() && sameProgramKey(ProgramKey(c.Info.Command), key) {
+				if c := calls[k]; c.Info.Shell() && c.Done && c.Result.Failed() && sameProgramKey(c.Info.programKey(), key) {
 					at = k
 				}
 			}
@@ -112,10 +112,10 @@ func abandoned(main []handoff.Message, calls []SessionCall, at int) bool {
 	if next == "" || !errorAbandonedRe.MatchString(next) {
 		return false
 	}
-	key := ProgramKey(failedCall.Info.Command)
+	key := failedCall.Info.programKey()
 	succeeded := 0
 	for _, c := range calls[at+1:] {
-		if c.Info.Shell() && key != "" && sameProgramKey(ProgramKey(c.Info.Command), key) {
+		if c.Info.Shell() && key != "" && sameProgramKey(c.Info.programKey(), key) {
 			return false // tried again: the normal resolution decides
 		}
 		if c.Done && !c.Result.Failed() && c.Info.Kind != KindOther {

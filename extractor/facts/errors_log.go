@@ -33,6 +33,9 @@ type openError struct {
 	// query marks a question's failing answer (askingCommand); blocker,
 	// a later sentence saying the work is blocked by it (queryBlocked).
 	query, blocker bool
+	// chain is chainKeys(rec.Command), made when a chained success is
+	// first judged against the error.
+	chain *[]string
 }
 
 // errorLog folds failures and resolves them against later evidence.
@@ -57,7 +60,12 @@ func newErrorLog() *errorLog { return &errorLog{ignored: map[string]int{}, green
 const noteTurns = 3
 
 func errorKey(tool, command string) string {
-	return strings.ToLower(tool) + "\x00" + NormalizeCommand(command)
+	return normalizedErrorKey(tool, NormalizeCommand(command))
+}
+
+// normalizedErrorKey is errorKey of a command already normalized.
+func normalizedErrorKey(tool, normalized string) string {
+	return strings.ToLower(tool) + "\x00" + normalized
 }
 
 var fileRefRe = prose.LazyRE(rulebook.Pattern("facts.file-ref"))
@@ -194,13 +202,13 @@ type successRun struct {
 }
 
 func newSuccessRun(call *CallInfo) successRun {
-	s := successRun{call: call, key: errorKey(call.Name, call.Command)}
+	s := successRun{call: call, key: normalizedErrorKey(call.Name, call.normalized())}
 	if call.Shell() {
-		s.prog = ProgramKey(call.Command)
-		s.test = IsTestCommand(call.Command)
+		s.prog = call.programKey()
+		s.test = call.testCommand()
 		s.help = helpOnly(call.Command)
-		s.args = principalArgs(call.Command)
-		s.pkgs = installPackages(call.Command)
+		s.args = call.principalArgs()
+		s.pkgs = call.installPackages()
 	}
 	if call.Kind == KindEdit {
 		for _, p := range call.Paths {
@@ -222,7 +230,7 @@ func (s successRun) settle(e *openError, ref handoff.MessageRef) {
 		e.confirmWorkaround(ref)
 	case prog != "" && s.sameAttempt(e):
 		e.resolve(aliasResolution(e, prog), ref)
-	case prog != "" && e.shellish() && chainCovers(e.rec.Command, call.Command):
+	case prog != "" && e.shellish() && s.chainCovers(e):
 		e.resolve(handoff.ResolutionFixed, ref) // every step of the failed chain went through
 	case len(e.pkgs) > 0 && sharesItem(e.pkgs, s.pkgs):
 		e.resolve(handoff.ResolutionFixed, ref) // installed after all, maybe by another manager
@@ -239,6 +247,25 @@ func (s successRun) settle(e *openError, ref handoff.MessageRef) {
 	default:
 		e.confirmWorkaround(ref)
 	}
+}
+
+// chainCovers reports that the successful command (s.call.Command) ran
+// every step of e's failed command, each step the same program on the
+// same target: `build && run -e "require(x)"` failed, and `build && run
+// -e "require(x); log(ok)" && images` went through. The successful
+// command must be a pure && chain, so that its success vouches for each
+// step. Each command's step keys are made once: the check runs for every
+// open error on every success.
+func (s successRun) chainCovers(e *openError) bool {
+	oks, pure := s.call.pureChainKeys()
+	if !pure {
+		return false
+	}
+	if e.chain == nil {
+		k := chainKeys(e.rec.Command)
+		e.chain = &k
+	}
+	return stepKeysCovered(*e.chain, oks)
 }
 
 // sameAttempt reports a run of the program that failed in e on the same
@@ -319,8 +346,13 @@ var userFailRe = prose.LazyRE(rulebook.Pattern("facts.user-fail"))
 // ran it themselves and it worked.
 func (l *errorLog) userPasted(m handoff.Message, text string) {
 	for _, e := range l.list {
+		// Settled errors are passed over before their command is read:
+		// every request of the person runs through the session's errors.
+		if e.rec.Resolution != handoff.ResolutionUnresolved || e.prog == "" {
+			continue
+		}
 		cmd := strings.TrimSpace(prose.FirstLine(e.rec.Command))
-		if e.rec.Resolution != handoff.ResolutionUnresolved || len(cmd) < 6 || e.prog == "" {
+		if len(cmd) < 6 {
 			continue
 		}
 		i := strings.Index(text, cmd)

@@ -127,24 +127,36 @@ func unquotedSplit(cmd string) string {
 	return b.String()
 }
 
-// chainCovers reports that the successful command ok ran every step of
-// the failed command failed, each step the same program on the same
-// target: `build && run -e "require(x)"` failed, and `build && run -e
-// "require(x); log(ok)" && images` went through. ok must be a pure &&
-// chain, so that its success vouches for each step.
-func chainCovers(failed, ok string) bool {
-	if !strings.Contains(unquoted(ok), "&&") || strings.ContainsAny(unquoted(ok), ";\n") || strings.Contains(unquoted(ok), "||") {
+// pureChainKeys is chainKeys(cmd) when cmd is a pure && chain (one whose
+// success vouches for each step), and false when it is not.
+func pureChainKeys(cmd string) ([]string, bool) {
+	u := unquoted(cmd)
+	if !strings.Contains(u, "&&") || strings.ContainsAny(u, ";\n") || strings.Contains(u, "||") {
+		return nil, false
+	}
+	return chainKeys(cmd), true
+}
+
+// chainKeys is the ProgramKey of each of cmd's chainSteps.
+func chainKeys(cmd string) []string {
+	steps := chainSteps(cmd)
+	keys := make([]string, len(steps))
+	for i, s := range steps {
+		keys[i] = ProgramKey(s)
+	}
+	return keys
+}
+
+// stepKeysCovered reports that a chain whose steps' program keys are oks
+// ran every step whose key is in fks.
+func stepKeysCovered(fks, oks []string) bool {
+	if len(fks) == 0 || len(fks) > len(oks) {
 		return false
 	}
-	fs, os := chainSteps(failed), chainSteps(ok)
-	if len(fs) == 0 || len(fs) > len(os) {
-		return false
-	}
-	for _, f := range fs {
-		fk := ProgramKey(f)
+	for _, fk := range fks {
 		found := false
-		for _, o := range os {
-			if sameProgramKey(fk, ProgramKey(o)) {
+		for _, ok := range oks {
+			if sameProgramKey(fk, ok) {
 				found = true
 				break
 			}

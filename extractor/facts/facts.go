@@ -222,14 +222,14 @@ func (fp *factsPass) Result(m handoff.Message, r handoff.ToolResult) {
 	if !fail {
 		fp.subs.success(m, call)
 	}
-	if call.Shell() && IsTestCommand(call.Command) {
+	if call.Shell() && call.testCommand() {
 		fp.f.TestState = TestState(call.Command, r, fail, m)
 		fp.editsAtTest = fp.files.codeEdits
 		if fp.f.TestState.Status == handoff.TestsPassing {
 			fp.errs.tested(m)
 		}
 	} else if call.Shell() {
-		fp.checks.observe(call.Command, r, fail, m, fp.files.codeEdits)
+		fp.checks.observe(call, r, fail, m, fp.files.codeEdits)
 	}
 }
 

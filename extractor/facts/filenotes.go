@@ -327,23 +327,34 @@ func WrittenText(c handoff.ToolCall, heads *Headlines) map[string]noteWrite {
 		return out
 	}
 	if patch := patchText(c.Input); patch != "" {
+		// Each file's lines are gathered in builders: appending to the
+		// note's strings copied them whole for every line of a long patch.
+		type gathered struct{ added, removed strings.Builder }
+		files := map[string]*gathered{}
 		var cur string
 		for _, line := range strings.Split(patch, "\n") {
 			if m := patchHeaderRe.FindStringSubmatch(line); m != nil {
 				cur = strings.TrimSpace(m[1] + m[2] + m[3])
 				continue
 			}
-			switch {
-			case cur == "":
-			case strings.HasPrefix(line, "+") && !strings.HasPrefix(line, "+++"):
-				w := out[cur]
-				w.Text += line[1:] + "\n"
-				out[cur] = w
-			case strings.HasPrefix(line, "-") && !strings.HasPrefix(line, "---"):
-				w := out[cur]
-				w.removed += line[1:] + "\n"
-				out[cur] = w
+			add := strings.HasPrefix(line, "+") && !strings.HasPrefix(line, "+++")
+			if cur == "" || !add && !(strings.HasPrefix(line, "-") && !strings.HasPrefix(line, "---")) {
+				continue
 			}
+			g := files[cur]
+			if g == nil {
+				g = &gathered{}
+				files[cur] = g
+			}
+			b := &g.removed
+			if add {
+				b = &g.added
+			}
+			b.WriteString(line[1:])
+			b.WriteByte('\n')
+		}
+		for p, g := range files {
+			out[p] = noteWrite{Text: g.added.String(), removed: g.removed.String()}
 		}
 	}
 	return out

@@ -1,7 +1,9 @@
 package facts
 
 import (
+	"bytes"
 	"encoding/json"
+	"hash/maphash"
 
 	handoff "github.com/handoff-cli/handoff"
 )
@@ -18,16 +20,28 @@ import (
 //
 // And it remembers each call input's decoded object: the facts, the
 // sub-agent runs, the git state and the recent turns each classify every
-// call, and decoding its input was a twentieth of a large compile.
+// call, and decoding its input was a twentieth of a large compile. They
+// are found by a hash of the input, which the entry points to rather
+// than copies: a string key copied every input of the session.
 type Headlines struct {
-	byContent map[string]string
-	failedBy  map[string]bool
-	objects   map[string]map[string]any
+	byContent  map[string]string
+	failedBy   map[string]bool
+	objects    map[uint64][]decodedInput
+	seed       maphash.Seed
+	classified map[classifyKey]classifiedCall
+	commands   map[string]*commandMemo
+}
+
+// decodedInput is a call input and its decoded object.
+type decodedInput struct {
+	raw json.RawMessage
+	obj map[string]any
 }
 
 // NewHeadlines returns an empty headline memo for one Build.
 func NewHeadlines() *Headlines {
-	return &Headlines{byContent: map[string]string{}, failedBy: map[string]bool{}, objects: map[string]map[string]any{}}
+	return &Headlines{byContent: map[string]string{}, failedBy: map[string]bool{}, objects: map[uint64][]decodedInput{},
+		seed: maphash.MakeSeed(), classified: map[classifyKey]classifiedCall{}, commands: map[string]*commandMemo{}}
 }
 
 // Object is decodeObject(raw), decoded once per input. The map is shared
@@ -36,11 +50,14 @@ func (h *Headlines) Object(raw json.RawMessage) map[string]any {
 	if h == nil {
 		return DecodeObject(raw)
 	}
-	if in, ok := h.objects[string(raw)]; ok {
-		return in
+	k := maphash.Bytes(h.seed, raw)
+	for _, d := range h.objects[k] {
+		if bytes.Equal(d.raw, raw) {
+			return d.obj
+		}
 	}
 	in := DecodeObject(raw)
-	h.objects[string(raw)] = in
+	h.objects[k] = append(h.objects[k], decodedInput{raw: raw, obj: in})
 	return in
 }
 

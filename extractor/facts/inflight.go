@@ -381,7 +381,7 @@ func recheckAfterEdits(calls []SessionCall, start int, sw rulebook.Switches) (st
 		if !c.Info.Shell() || !c.Done || ReadOnlyCommand(c.Info.Command) {
 			continue
 		}
-		prog := programAlias(path.Base(firstField(ProgramKey(c.Info.Command))))
+		prog := programAlias(path.Base(firstField(c.Info.programKey())))
 		if c.Result.Failed() && passedLater[prog] {
 			continue
 		}
@@ -389,7 +389,7 @@ func recheckAfterEdits(calls []SessionCall, start int, sw rulebook.Switches) (st
 			passedLater[prog] = true
 		}
 		if c.Result.Failed() {
-			if CheckKey(c.Info.Command) == "" && !IsTestCommand(c.Info.Command) {
+			if CheckKey(c.Info.Command) == "" && !c.Info.testCommand() {
 				continue
 			}
 			why := "it failed on its last run, before these edits"

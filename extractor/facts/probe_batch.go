@@ -19,14 +19,10 @@ import (
 // runners are not scripts here: one failing test file of several run at
 // once is a real failure.
 
-// scriptHead names the script a shell command runs ("bash
-// scripts/validate.sh", "./tools/check.py"), or "" when it runs none or
-// runs tests.
-func scriptHead(cmd string) string {
-	if IsTestCommand(cmd) {
-		return ""
-	}
-	f := programFields(cmd)
+// fieldsScript names the script a shell command that runs no tests runs
+// ("bash scripts/validate.sh", "./tools/check.py"), from its
+// programFields f, or "" when it runs none.
+func fieldsScript(f []string) string {
 	switch {
 	case len(f) == 0:
 		return ""
@@ -54,7 +50,10 @@ func probeKey(call *CallInfo) string {
 	if !call.Shell() {
 		return ""
 	}
-	head := scriptHead(call.Command)
+	if call.testCommand() {
+		return ""
+	}
+	head := fieldsScript(call.programFields())
 	if head == "" {
 		return ""
 	}

@@ -86,7 +86,7 @@ func (s *subagents) observe(m handoff.Message) {
 		}
 		fail := s.heads.Failed(res)
 		r.errs.observe(m, res, call, fail)
-		if fail || call == nil || !call.Shell() || !IsTestCommand(call.Command) {
+		if fail || call == nil || !call.Shell() || !call.testCommand() {
 			continue
 		}
 		if st := TestState(call.Command, res, fail, m); st.Status == handoff.TestsPassing {

@@ -44,6 +44,9 @@ type CallInfo struct {
 	// step is the index of the message that issued the call: calls of
 	// one step were issued together, before any of their results.
 	step int
+	// memo holds what the facts derive from Command, shared by every
+	// call of one Build that ran the same command (see commandMemo).
+	memo *commandMemo
 }
 
 // codeScriptRe finds a nested tool call in a Codex code-mode script,
@@ -91,8 +94,27 @@ type Shapes struct {
 }
 
 // Classify reads a call by the shape of its input; the name is a hint for
-// inputs that carry too little to judge (console summaries).
+// inputs that carry too little to judge (console summaries). Within a
+// Build each call is read once (see Headlines.classified): every reader
+// gets its own copy of the result, which it may annotate.
 func (s *Shapes) Classify(c handoff.ToolCall) *CallInfo {
+	if s.Heads == nil || c.ID == "" {
+		return s.classifyInput(c)
+	}
+	key := classifyKey{id: c.ID, name: c.Name, open: s.open}
+	if k, ok := s.Heads.classified[key]; ok && bytes.Equal(k.input, c.Input) {
+		s.open = k.open
+		info := k.info
+		return &info
+	}
+	info := s.classifyInput(c)
+	info.memo = s.Heads.commandMemo(info.Command)
+	s.Heads.classified[key] = classifiedCall{input: c.Input, info: *info, open: s.open}
+	return info
+}
+
+// classifyInput is Classify without the per-Build cache.
+func (s *Shapes) classifyInput(c handoff.ToolCall) *CallInfo {
 	if free, ok := freeTextInput(c.Input); ok {
 		return freeTextCall(c.Name, free)
 	}

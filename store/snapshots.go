@@ -168,13 +168,16 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 		if err != nil {
 			return nil, err
 		}
+		if err := NumberSnapshot(ctx, tx, summaryTable, same); err != nil {
+			return nil, err
+		}
 		s.log.Debug("snapshot unchanged", "id", same.ID, "session", same.SessionNumber)
 		return same, nil
 	}
 	if err := fillStartCommit(ctx, tx, draft); err != nil {
 		return nil, err
 	}
-	n, renumber, err := placeTx(ctx, tx, draft.WorkflowID, key, draft.CreatedAt)
+	n, sessions, err := NumberNew(ctx, tx, summaryTable, SessionRow{ID: draft.ID, WorkflowID: draft.WorkflowID, AgentSession: key, CreatedAt: draft.CreatedAt})
 	if err != nil {
 		return nil, err
 	}
@@ -182,21 +185,10 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 	if err := insertSnapshot(ctx, tx, draft, key, wf.Digest, s.origin); err != nil {
 		return nil, err
 	}
-	if renumber {
-		// The snapshot lands before sessions already numbered: every
-		// session takes its place by SessionNumbers, as every other store
-		// numbers them.
-		if err := renumberTx(ctx, tx, draft.WorkflowID); err != nil {
-			return nil, err
-		}
-		if err := tx.GetContext(ctx, &draft.SessionNumber, "SELECT session_number FROM session_snapshots WHERE id = ?", draft.ID); err != nil {
-			return nil, classify(op+": number the session", err)
-		}
-	}
 	// session_count counts sessions, including one a resume has started and
 	// that has not been snapshotted yet: it never goes down.
 	if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = MAX(session_count, ?), updated_at = ? WHERE id = ?",
-		draft.SessionNumber, now, draft.WorkflowID); err != nil {
+		sessions, now, draft.WorkflowID); err != nil {
 		return nil, classify(op+": update the workflow", err)
 	}
 	detail := fmt.Sprintf("session %d, trigger %s", draft.SessionNumber, draft.Trigger)
@@ -316,7 +308,7 @@ func (s *Store) Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snaps
 	}
 	err := s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots WHERE id = ?", idOrPrefix)
 	if err == nil {
-		return decodeSnapshot(row.ID, row.JSON)
+		return s.decodeNumbered(ctx, row.ID, row.JSON)
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return nil, classify("load snapshot "+idOrPrefix, err)
@@ -369,7 +361,24 @@ func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff
 	if err != nil {
 		return nil, classify("load the latest snapshot", err)
 	}
-	return decodeSnapshot(row.ID, row.JSON)
+	return s.decodeNumbered(ctx, row.ID, row.JSON)
+}
+
+// summaryTable is where SQLite keeps what numbering sessions reads (one
+// narrow row per snapshot).
+const summaryTable = "snapshot_summaries"
+
+// decodeNumbered is decodeSnapshot with the snapshot's current session
+// number (see ReadSessionNumbers).
+func (s *Store) decodeNumbered(ctx context.Context, id, body string) (*handoff.Snapshot, error) {
+	snap, err := decodeSnapshot(id, body)
+	if err != nil {
+		return nil, err
+	}
+	if err := NumberSnapshot(ctx, s.db, summaryTable, snap); err != nil {
+		return nil, err
+	}
+	return snap, nil
 }
 
 // decodeSnapshot parses a stored snapshot, upgrading an older schema
@@ -474,5 +483,6 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 	if err := rows.Err(); err != nil {
 		return out, damaged, classify("list snapshots", err)
 	}
-	return out, damaged, nil
+	rows.Close()
+	return out, damaged, Renumber(ctx, s.db, summaryTable, out, SummaryRef)
 }

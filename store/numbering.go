@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -21,6 +22,7 @@ import (
 // Queryer is what reading session numbers needs of a *sqlx.DB or *sqlx.Tx.
 type Queryer interface {
 	SelectContext(ctx context.Context, dest any, query string, args ...any) error
+	GetContext(ctx context.Context, dest any, query string, args ...any) error
 	Rebind(query string) string
 }
 
@@ -44,18 +46,58 @@ func ReadSessionNumbers(ctx context.Context, q Queryer, table string, workflowID
 	return SessionNumbers(append(rows, extra...)), nil
 }
 
-// NumberNew numbers row, a snapshot about to be stored, among its
-// workflow's stored snapshots; sessions is how many sessions the workflow
-// then has.
-func NumberNew(ctx context.Context, q Queryer, table string, row SessionRow) (n, sessions int, err error) {
-	nums, err := ReadSessionNumbers(ctx, q, table, []string{row.WorkflowID}, row)
-	if err != nil {
-		return 0, 0, err
+// SessionNumberOf numbers row among its workflow's stored snapshots as
+// SessionNumbers would, for a snapshot about to be stored or a stored one
+// (sessions, how many sessions the workflow then has, is for the former:
+// a stored snapshot without an agent session is counted twice). Saves
+// and single-snapshot reads call it, so it asks the database for two
+// aggregates over the workflow's index entries instead of reading its
+// rows into Go.
+func SessionNumberOf(ctx context.Context, q Queryer, table string, d Dialect, row SessionRow) (n, sessions int, err error) {
+	key := row.AgentSession
+	if key == "" {
+		key = "row:" + row.ID
 	}
-	for _, v := range nums {
-		sessions = max(sessions, v)
+	// first is when row's session starts: its agent session's first
+	// stored snapshot or row, whichever is earlier. Sessions before it are
+	// agent sessions starting earlier and snapshots without one taken
+	// earlier (ties by key); both are walks down an index, with no sort.
+	var first any
+	if err := q.GetContext(ctx, &first, q.Rebind(fmt.Sprintf(`SELECT MIN(f) FROM (
+			SELECT MIN(created_at) AS f FROM %s WHERE workflow_id = ? AND agent_session = ? AND CAST(? AS TEXT) <> ''
+			UNION ALL SELECT %s) x`, table, d.TimeParam)), row.WorkflowID, row.AgentSession, row.AgentSession, d.Time(row.CreatedAt)); err != nil {
+		return 0, 0, handoff.Errorf(handoff.EINTERNAL, "number the session of a snapshot of workflow %s: %w", row.WorkflowID, err)
 	}
-	return nums[row.ID], sessions, nil
+	query := fmt.Sprintf(`SELECT 1 + (SELECT COUNT(*) FROM (SELECT agent_session AS k, MIN(created_at) AS f FROM %[1]s
+				WHERE workflow_id = ? AND agent_session <> '' AND agent_session <> ? GROUP BY agent_session) a
+				WHERE a.f < %[2]s OR (a.f = %[2]s AND a.k %[3]s < ?))
+			+ (SELECT COUNT(*) FROM %[1]s WHERE workflow_id = ? AND agent_session = ''
+				AND (created_at < %[2]s OR (created_at = %[2]s AND ('row:' || id) %[3]s < ?))) AS n,
+			(SELECT COUNT(DISTINCT agent_session) FROM %[1]s WHERE workflow_id = ? AND agent_session <> '' AND agent_session <> ?)
+			+ (SELECT COUNT(*) FROM %[1]s WHERE workflow_id = ? AND agent_session = '') + 1 AS sessions`,
+		table, d.TimeParam, d.KeyOrder)
+	var out struct {
+		N        int `db:"n"`
+		Sessions int `db:"sessions"`
+	}
+	wf, agent := row.WorkflowID, row.AgentSession
+	if err := q.GetContext(ctx, &out, q.Rebind(query),
+		wf, agent, first, first, key,
+		wf, first, first, key,
+		wf, agent, wf); err != nil {
+		return 0, 0, handoff.Errorf(handoff.EINTERNAL, "number the session of a snapshot of workflow %s: %w", row.WorkflowID, err)
+	}
+	return out.N, out.Sessions, nil
+}
+
+// Dialect is how a store's SQL differs for SessionNumberOf.
+type Dialect struct {
+	// TimeParam is the placeholder for a time, with any cast it needs.
+	TimeParam string
+	// KeyOrder makes text compare in byte order, as Go compares strings.
+	KeyOrder string
+	// Time is a time as the store binds it.
+	Time func(time.Time) any
 }
 
 // Renumber sets each item's session number to its current one; ref

@@ -168,7 +168,8 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 		if err != nil {
 			return nil, err
 		}
-		if err := NumberSnapshot(ctx, tx, summaryTable, same); err != nil {
+		if same.SessionNumber, _, err = SessionNumberOf(ctx, tx, summaryTable, sqliteNumbering,
+			SessionRow{ID: same.ID, WorkflowID: same.WorkflowID, AgentSession: key, CreatedAt: same.CreatedAt}); err != nil {
 			return nil, err
 		}
 		s.log.Debug("snapshot unchanged", "id", same.ID, "session", same.SessionNumber)
@@ -177,7 +178,7 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 	if err := fillStartCommit(ctx, tx, draft); err != nil {
 		return nil, err
 	}
-	n, sessions, err := NumberNew(ctx, tx, summaryTable, SessionRow{ID: draft.ID, WorkflowID: draft.WorkflowID, AgentSession: key, CreatedAt: draft.CreatedAt})
+	n, sessions, err := SessionNumberOf(ctx, tx, summaryTable, sqliteNumbering, SessionRow{ID: draft.ID, WorkflowID: draft.WorkflowID, AgentSession: key, CreatedAt: draft.CreatedAt})
 	if err != nil {
 		return nil, err
 	}
@@ -303,12 +304,13 @@ func (s *Store) Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snaps
 		return nil, handoff.Errorf(handoff.EINVALID, "load snapshot: empty id")
 	}
 	var row struct {
-		ID   string `db:"id"`
-		JSON string `db:"snapshot_json"`
+		ID    string `db:"id"`
+		Agent string `db:"agent_session"`
+		JSON  string `db:"snapshot_json"`
 	}
-	err := s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots WHERE id = ?", idOrPrefix)
+	err := s.db.GetContext(ctx, &row, "SELECT id, agent_session, snapshot_json FROM session_snapshots WHERE id = ?", idOrPrefix)
 	if err == nil {
-		return s.decodeNumbered(ctx, row.ID, row.JSON)
+		return s.decodeNumbered(ctx, row.ID, row.Agent, row.JSON)
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return nil, classify("load snapshot "+idOrPrefix, err)
@@ -342,15 +344,16 @@ func (s *Store) Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snaps
 // there is none.
 func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff.Snapshot, error) {
 	var row struct {
-		ID   string `db:"id"`
-		JSON string `db:"snapshot_json"`
+		ID    string `db:"id"`
+		Agent string `db:"agent_session"`
+		JSON  string `db:"snapshot_json"`
 	}
 	var err error
 	if workflowID == "" {
-		err = s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots ORDER BY created_at DESC, id DESC LIMIT 1")
+		err = s.db.GetContext(ctx, &row, "SELECT id, agent_session, snapshot_json FROM session_snapshots ORDER BY created_at DESC, id DESC LIMIT 1")
 	} else {
 		err = s.db.GetContext(ctx, &row,
-			"SELECT id, snapshot_json FROM session_snapshots WHERE workflow_id = ? ORDER BY created_at DESC, id DESC LIMIT 1", workflowID)
+			"SELECT id, agent_session, snapshot_json FROM session_snapshots WHERE workflow_id = ? ORDER BY created_at DESC, id DESC LIMIT 1", workflowID)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		if workflowID == "" {
@@ -361,21 +364,26 @@ func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff
 	if err != nil {
 		return nil, classify("load the latest snapshot", err)
 	}
-	return s.decodeNumbered(ctx, row.ID, row.JSON)
+	return s.decodeNumbered(ctx, row.ID, row.Agent, row.JSON)
 }
+
+// sqliteNumbering is SessionNumberOf's SQL for this store: times are text in
+// timeLayout (which sorts as time does), and text compares bytewise.
+var sqliteNumbering = Dialect{TimeParam: "?", Time: func(t time.Time) any { return formatTime(t) }}
 
 // summaryTable is where SQLite keeps what numbering sessions reads (one
 // narrow row per snapshot).
 const summaryTable = "snapshot_summaries"
 
 // decodeNumbered is decodeSnapshot with the snapshot's current session
-// number (see ReadSessionNumbers).
-func (s *Store) decodeNumbered(ctx context.Context, id, body string) (*handoff.Snapshot, error) {
+// number (agent is its agent_session column).
+func (s *Store) decodeNumbered(ctx context.Context, id, agent, body string) (*handoff.Snapshot, error) {
 	snap, err := decodeSnapshot(id, body)
 	if err != nil {
 		return nil, err
 	}
-	if err := NumberSnapshot(ctx, s.db, summaryTable, snap); err != nil {
+	if snap.SessionNumber, _, err = SessionNumberOf(ctx, s.db, summaryTable, sqliteNumbering,
+		SessionRow{ID: id, WorkflowID: snap.WorkflowID, AgentSession: agent, CreatedAt: snap.CreatedAt}); err != nil {
 		return nil, err
 	}
 	return snap, nil

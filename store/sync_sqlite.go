@@ -162,7 +162,7 @@ func (s *Store) ImportSnapshot(ctx context.Context, snap *handoff.Snapshot, meta
 			draft.SchemaVersion = handoff.SnapshotSchemaVersion
 		}
 		draft.CreatedAt = draft.CreatedAt.UTC()
-		n, sessions, err := NumberNew(ctx, tx, summaryTable, SessionRow{ID: draft.ID, WorkflowID: draft.WorkflowID, AgentSession: meta.AgentSession, CreatedAt: draft.CreatedAt})
+		n, sessions, err := SessionNumberOf(ctx, tx, summaryTable, sqliteNumbering, SessionRow{ID: draft.ID, WorkflowID: draft.WorkflowID, AgentSession: meta.AgentSession, CreatedAt: draft.CreatedAt})
 		if err != nil {
 			return err
 		}

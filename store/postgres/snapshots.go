@@ -218,13 +218,14 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := store.NumberSnapshot(ctx, tx, snapshotTable, same); err != nil {
+		if same.SessionNumber, _, err = store.SessionNumberOf(ctx, tx, snapshotTable, numbering,
+			store.SessionRow{ID: same.ID, WorkflowID: same.WorkflowID, AgentSession: key, CreatedAt: same.CreatedAt}); err != nil {
 			return nil, nil, err
 		}
 		s.log.Debug("snapshot unchanged", "id", same.ID, "session", same.SessionNumber)
 		return nil, same, nil
 	}
-	n, sessions, err := store.NumberNew(ctx, tx, snapshotTable, store.SessionRow{ID: draft.ID, WorkflowID: draft.WorkflowID, AgentSession: key, CreatedAt: draft.CreatedAt})
+	n, sessions, err := store.SessionNumberOf(ctx, tx, snapshotTable, numbering, store.SessionRow{ID: draft.ID, WorkflowID: draft.WorkflowID, AgentSession: key, CreatedAt: draft.CreatedAt})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -268,12 +269,13 @@ func (s *Store) Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snaps
 		return nil, handoff.Errorf(handoff.EINVALID, "load snapshot: empty id")
 	}
 	var row struct {
-		ID   string `db:"id"`
-		JSON string `db:"snapshot_json"`
+		ID    string `db:"id"`
+		Agent string `db:"agent_session"`
+		JSON  string `db:"snapshot_json"`
 	}
-	err := s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots WHERE id = $1", idOrPrefix)
+	err := s.db.GetContext(ctx, &row, "SELECT id, agent_session, snapshot_json FROM session_snapshots WHERE id = $1", idOrPrefix)
 	if err == nil {
-		return s.decodeNumbered(ctx, row.ID, row.JSON)
+		return s.decodeNumbered(ctx, row.ID, row.Agent, row.JSON)
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return nil, classify("load snapshot "+idOrPrefix, err)
@@ -302,15 +304,16 @@ func (s *Store) Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snaps
 // workflowID is empty.
 func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff.Snapshot, error) {
 	var row struct {
-		ID   string `db:"id"`
-		JSON string `db:"snapshot_json"`
+		ID    string `db:"id"`
+		Agent string `db:"agent_session"`
+		JSON  string `db:"snapshot_json"`
 	}
 	var err error
 	if workflowID == "" {
-		err = s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots ORDER BY created_at DESC, id DESC LIMIT 1")
+		err = s.db.GetContext(ctx, &row, "SELECT id, agent_session, snapshot_json FROM session_snapshots ORDER BY created_at DESC, id DESC LIMIT 1")
 	} else {
 		err = s.db.GetContext(ctx, &row,
-			"SELECT id, snapshot_json FROM session_snapshots WHERE workflow_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1", workflowID)
+			"SELECT id, agent_session, snapshot_json FROM session_snapshots WHERE workflow_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1", workflowID)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		if workflowID == "" {
@@ -321,21 +324,26 @@ func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff
 	if err != nil {
 		return nil, classify("load the latest snapshot", err)
 	}
-	return s.decodeNumbered(ctx, row.ID, row.JSON)
+	return s.decodeNumbered(ctx, row.ID, row.Agent, row.JSON)
 }
+
+// numbering is store.SessionNumberOf's SQL for PostgreSQL: the time parameter
+// typed, keys compared bytewise (COLLATE "C"), as Go compares them.
+var numbering = store.Dialect{TimeParam: "CAST(? AS timestamptz)", KeyOrder: `COLLATE "C"`, Time: func(t time.Time) any { return t.UTC() }}
 
 // snapshotTable is where session numbering reads each snapshot's agent
 // session and time (store.ReadSessionNumbers).
 const snapshotTable = "session_snapshots"
 
 // decodeNumbered is decodeSnapshot with the snapshot's current session
-// number.
-func (s *Store) decodeNumbered(ctx context.Context, id, body string) (*handoff.Snapshot, error) {
+// number (agent is its agent_session column).
+func (s *Store) decodeNumbered(ctx context.Context, id, agent, body string) (*handoff.Snapshot, error) {
 	snap, err := decodeSnapshot(id, body)
 	if err != nil {
 		return nil, err
 	}
-	if err := store.NumberSnapshot(ctx, s.db, snapshotTable, snap); err != nil {
+	if snap.SessionNumber, _, err = store.SessionNumberOf(ctx, s.db, snapshotTable, numbering,
+		store.SessionRow{ID: id, WorkflowID: snap.WorkflowID, AgentSession: agent, CreatedAt: snap.CreatedAt}); err != nil {
 		return nil, err
 	}
 	return snap, nil

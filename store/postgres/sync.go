@@ -183,7 +183,7 @@ func (s *Store) ImportSnapshot(ctx context.Context, snap *handoff.Snapshot, meta
 		if n > 0 {
 			return nil
 		}
-		n, sessions, err := store.NumberNew(ctx, tx, snapshotTable,
+		n, sessions, err := store.SessionNumberOf(ctx, tx, snapshotTable, numbering,
 			store.SessionRow{ID: draft.ID, WorkflowID: draft.WorkflowID, AgentSession: meta.AgentSession, CreatedAt: draft.CreatedAt})
 		if err != nil {
 			return err

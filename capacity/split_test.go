@@ -83,7 +83,7 @@ func TestSafeSplitsExactOnRandomText(t *testing.T) {
 		rng := rand.New(rand.NewPCG(1, uint64(len(enc))))
 		n := 150
 		if raceEnabled {
-			n = 30
+			n = 10
 		}
 		for i := range n {
 			text := randomText(rng, 200+rng.IntN(3000))
@@ -213,7 +213,7 @@ func TestSafeSplitRules(t *testing.T) {
 
 // TestPathologicalInputs checks the guarded count on runs with no safe
 // split: on a 5 KB version, which the plain encoder handles quickly, it is
-// within 3% of the exact count; the 1 MB version (128 KB under the race
+// within 3% of the exact count; the 1 MB version (32 KB under the race
 // detector, still far past the guard's run limit) counts to a positive
 // number at the same density.
 func TestPathologicalInputs(t *testing.T) {
@@ -254,7 +254,7 @@ func TestPathologicalInputs(t *testing.T) {
 			}
 			bigSize := 1 << 20
 			if raceEnabled {
-				bigSize = 128 << 10
+				bigSize = 32 << 10 // still 32 times the guard's runLimit
 			}
 			big := in.make(bigSize)
 			n := c.Count(big)

@@ -8,7 +8,7 @@ import (
 )
 
 // reportedType is the error type of a problem the assistant reported in
-// prose (extractor.ReportedProblem), not a command that failed.
+// prose (facts.ReportedProblem), not a command that failed.
 const reportedType = "reported"
 
 // reported adds the problems the assistant reported in its late reports,

@@ -5,28 +5,29 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 // fork builds a conversation whose first messages are a replayed parent
 // history (side chain) when parent is true, else a sub-agent's side chain
 // after the main thread began.
 func forkedConvo(t *testing.T, parent bool) []string {
-	c := newConvo(t)
-	side := func() { c.msgs[len(c.msgs)-1].Sidechain = true }
+	c := sessiontest.NewConvo(t)
+	side := func() { c.Msgs[len(c.Msgs)-1].Sidechain = true }
 	prompt := "Raise the API coverage.\n\nConstraints:\n- Do not use the e2e suite.\n- Keep the existing test patterns.\n\nReport the delta."
 	if parent {
-		c.user(prompt)
+		c.User(prompt)
 		side()
-		c.say("Planning batches.")
+		c.Say("Planning batches.")
 		side()
-		c.user("Implement batch 2 in your forked workspace.")
-		c.say("Working on batch 2.")
+		c.User("Implement batch 2 in your forked workspace.")
+		c.Say("Working on batch 2.")
 	} else {
-		c.user("Implement batch 2.")
-		c.say("Launching a helper.")
-		c.user(prompt)
+		c.User("Implement batch 2.")
+		c.Say("Launching a helper.")
+		c.User(prompt)
 		side()
-		c.say("Helper working.")
+		c.Say("Helper working.")
 		side()
 	}
 	snap := build(t, c, handoff.SessionInfo{})

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 func TestListedConstraints(t *testing.T) {
@@ -18,18 +20,18 @@ func TestListedConstraints(t *testing.T) {
 		{"indented message, next list", "  Constraints:\n  - Do not use e2e.\n\n  For each batch, report:\n  - why they matter", []string{"Do not use e2e."}},
 		{"no heading", "Goals:\n- Raise coverage\n- Add tests", nil},
 	} {
-		if got := listedConstraints(tc.text); !slices.Equal(got, tc.want) {
+		if got := conversation.ListedConstraints(tc.text); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: listedConstraints = %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
 
 func TestFormatSpecAndRulesPastTheClip(t *testing.T) {
-	c := newConvo(t)
+	c := sessiontest.NewConvo(t)
 	task := "Review the crate " + strings.Repeat("and look closely at the unsafe code paths ", 20) +
 		".\n\nRequirements:\n- Cite the kernel header for every layout claim\n\nOutput ONLY concrete findings, each as:\n[SEVERITY] file:line — issue — fix.\nAlways be thorough in the review."
-	c.user(task)
-	c.say("Reviewing.")
+	c.User(task)
+	c.Say("Reviewing.")
 	snap := build(t, c, handoff.SessionInfo{})
 	var texts []string
 	for _, k := range snap.Constraints {
@@ -63,11 +65,11 @@ func TestCodeLineIsNoConstraint(t *testing.T) {
 		{"from now on, never push (ask first)", false},
 		{"let me know before you run migrations (they are slow)", false},
 	} {
-		if got := codeLine(tc.text); got != tc.want {
+		if got := conversation.CodeLine(tc.text); got != tc.want {
 			t.Errorf("codeLine(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
-	if isConstraint("const keep = ensureAll(items);") {
+	if conversation.IsConstraint("const keep = ensureAll(items);") {
 		t.Error("a line of code with a rule word became a constraint")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 func TestPastedProhibitions(t *testing.T) {
@@ -19,7 +21,7 @@ func TestPastedProhibitions(t *testing.T) {
 		{"none", []string{"Fix the bug.", "Push when green."}, ""},
 		{"descriptions are not prohibitions", []string{"It never fails.", "We do not know why."}, ""},
 	} {
-		if got := pastedProhibitions(tc.sents); got != tc.want {
+		if got := conversation.PastedProhibitions(tc.sents); got != tc.want {
 			t.Errorf("%s: pastedProhibitions = %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -27,16 +29,16 @@ func TestPastedProhibitions(t *testing.T) {
 	for i := range many {
 		many[i] = "Do not touch module number " + strings.Repeat("x", i%5+1) + string(rune('a'+i%26)) + "."
 	}
-	if got := pastedProhibitions(many); len([]rune(got)) > prohibitionsLimit || !strings.HasSuffix(got, "; …") {
-		t.Errorf("a long list = %q, want it cut at an item within %d runes", got, prohibitionsLimit)
+	if got := conversation.PastedProhibitions(many); len([]rune(got)) > conversation.ProhibitionsLimit || !strings.HasSuffix(got, "; …") {
+		t.Errorf("a long list = %q, want it cut at an item within %d runes", got, conversation.ProhibitionsLimit)
 	}
 }
 
 func TestPastedRolePromptBecomesOneConstraint(t *testing.T) {
-	c := newConvo(t)
-	c.user("Find why the hotkey inserts the same text. Follow the prompt below. " + strings.Repeat("You are the analyzer agent and you trace architectural connections across services. ", 9) +
+	c := sessiontest.NewConvo(t)
+	c.User("Find why the hotkey inserts the same text. Follow the prompt below. " + strings.Repeat("You are the analyzer agent and you trace architectural connections across services. ", 9) +
 		"\nYOU DO NOT write final code. YOU DO NOT run builds or tests.\nDo NOT run mutating commands — read-only diagnostics only.")
-	c.say("Investigating.")
+	c.Say("Investigating.")
 	snap := build(t, c, handoff.SessionInfo{})
 	n := 0
 	for _, k := range snap.Constraints {

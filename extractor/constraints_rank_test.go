@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 func TestRuleShaped(t *testing.T) {
@@ -37,28 +39,28 @@ func TestRuleShaped(t *testing.T) {
 		{"it must be a bug in the CLI", false},
 		{"NO! Let's not lose track of the CI mocks.", true},
 	} {
-		if got := ruleShaped(tc.text); got != tc.want {
+		if got := conversation.RuleShaped(tc.text); got != tc.want {
 			t.Errorf("ruleShaped(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
 }
 
 func TestRulesAlternateWithPreferences(t *testing.T) {
-	c := newConvo(t)
-	c.user("Fix the login bug in the session handler: users are logged out after a minute.")
-	c.say("Fixed.")
-	c.user("Commit it. Never git add . here, the diary has uncommitted changes.")
-	c.say("Committed.")
+	c := sessiontest.NewConvo(t)
+	c.User("Fix the login bug in the session handler: users are logged out after a minute.")
+	c.Say("Fixed.")
+	c.User("Commit it. Never git add . here, the diary has uncommitted changes.")
+	c.Say("Committed.")
 	for _, m := range []string{
 		"Keep the error text short please.",
 		"I'd prefer tabs over spaces here.",
 		"Make the button blue instead of red.",
 	} {
-		c.user(m)
-		c.say("Done.")
+		c.User(m)
+		c.Say("Done.")
 	}
-	c.user("Now add a logout button.")
-	c.say("Added.")
+	c.User("Now add a logout button.")
+	c.Say("Added.")
 	snap := build(t, c, handoff.SessionInfo{})
 	if len(snap.Constraints) < 2 {
 		t.Fatalf("constraints = %v, want the rule and the preferences", snap.Constraints)
@@ -77,7 +79,7 @@ func TestRequirementWordsAreConstraints(t *testing.T) {
 		"The diary folder is off-limits for you.",
 		"Backwards compatibility is non-negotiable.",
 	} {
-		if !isConstraint(s) {
+		if !conversation.IsConstraint(s) {
 			t.Errorf("isConstraint(%q) = false, want a requirement", s)
 		}
 	}
@@ -92,7 +94,7 @@ func TestAbsoluteRulesBeforeRemarks(t *testing.T) {
 		{Text: "Let's not lose track of the CI mocks."},
 	}
 	var got []string
-	for _, c := range rulesFirst(cons, nil) {
+	for _, c := range conversation.RulesFirst(cons, nil) {
 		got = append(got, c.Text)
 	}
 	want := []string{

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/decisions"
 )
 
 // TestChoiceOfNothing: a choosing sentence whose chosen phrase is only
@@ -42,7 +43,7 @@ func TestEmptyPhrase(t *testing.T) {
 		{"a token bucket", false},
 		{"it and sqlx", false},
 	} {
-		if got := emptyPhrase(tc.phrase); got != tc.want {
+		if got := decisions.EmptyPhrase(tc.phrase); got != tc.want {
 			t.Errorf("emptyPhrase(%q) = %v, want %v", tc.phrase, got, tc.want)
 		}
 	}

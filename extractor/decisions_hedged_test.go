@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 // TestHedgedClaimIsNoDecision: a choice whose main clause hedges is no
@@ -56,33 +57,33 @@ func TestHedgedClaimConfirmedLater(t *testing.T) {
 	const claim = "`retries = 5` appears to be the correct setting for the flaky upstream."
 	for _, tc := range []struct {
 		name  string
-		build func(c *convo)
+		build func(c *sessiontest.Convo)
 		want  bool
 	}{
-		{"unconfirmed", func(c *convo) { c.say(claim).user("what about the cache?").say("The cache is fine.") }, false},
-		{"person approves", func(c *convo) { c.say(claim).user("yes, go ahead") }, true},
-		{"approval of a later thing", func(c *convo) {
-			c.say(claim).user("also bump the version").say("I'll bump it to 1.2.").user("yes")
+		{"unconfirmed", func(c *sessiontest.Convo) { c.Say(claim).User("what about the cache?").Say("The cache is fine.") }, false},
+		{"person approves", func(c *sessiontest.Convo) { c.Say(claim).User("yes, go ahead") }, true},
+		{"approval of a later thing", func(c *sessiontest.Convo) {
+			c.Say(claim).User("also bump the version").Say("I'll bump it to 1.2.").User("yes")
 		}, false},
-		{"confirmed by a later sentence", func(c *convo) {
-			c.say(claim).user("check it").say("Confirmed: with `retries = 5` all 40 runs pass.")
+		{"confirmed by a later sentence", func(c *sessiontest.Convo) {
+			c.Say(claim).User("check it").Say("Confirmed: with `retries = 5` all 40 runs pass.")
 		}, true},
-		{"later hedged mention", func(c *convo) {
-			c.say(claim).user("check it").say("`retries = 5` might be confirmed by the next run.")
+		{"later hedged mention", func(c *sessiontest.Convo) {
+			c.Say(claim).User("check it").Say("`retries = 5` might be confirmed by the next run.")
 		}, false},
-		{"later mention without confirmation", func(c *convo) {
-			c.say(claim).user("check it").say("I still need to look at `retries = 5` more closely.")
+		{"later mention without confirmation", func(c *sessiontest.Convo) {
+			c.Say(claim).User("check it").Say("I still need to look at `retries = 5` more closely.")
 		}, false},
-		{"written into a file", func(c *convo) {
-			c.say(claim)
-			c.call("Updating the config.", "Write", map[string]string{"file_path": "/home/dev/app/config.toml", "content": "[upstream]\nretries = 5\n"})
+		{"written into a file", func(c *sessiontest.Convo) {
+			c.Say(claim)
+			c.Call("Updating the config.", "Write", map[string]string{"file_path": "/home/dev/app/config.toml", "content": "[upstream]\nretries = 5\n"})
 		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newConvo(t)
-			c.user("make the upstream calls reliable")
+			c := sessiontest.NewConvo(t)
+			c.User("make the upstream calls reliable")
 			tc.build(c)
-			res := extract(t, c.msgs)
+			res := extract(t, c.Msgs)
 			got := false
 			for _, d := range res.Decisions {
 				if d.Description == handoff.UnconfirmedPrefix+claim && tc.want {
@@ -107,14 +108,14 @@ func TestHedgedClaimConfirmedLater(t *testing.T) {
 // newer words, where they were said.
 func TestGuessAtSettledChoice(t *testing.T) {
 	t.Parallel()
-	c := newConvo(t)
-	c.user("find which state marks synced rows")
-	c.say("`state = 3` appears to be the value for synced rows.")
-	c.user("and the archived ones?")
-	c.say("`state = 3`: this is our strongest candidate, the archived ones have 5.")
-	c.user("now set up the linter")
-	c.say("I'll use `ruff` instead of `flake8` for linting.")
-	res := extract(t, c.msgs)
+	c := sessiontest.NewConvo(t)
+	c.User("find which state marks synced rows")
+	c.Say("`state = 3` appears to be the value for synced rows.")
+	c.User("and the archived ones?")
+	c.Say("`state = 3`: this is our strongest candidate, the archived ones have 5.")
+	c.User("now set up the linter")
+	c.Say("I'll use `ruff` instead of `flake8` for linting.")
+	res := extract(t, c.Msgs)
 	var guesses []handoff.Decision
 	for _, d := range res.Decisions {
 		if strings.HasPrefix(d.Description, handoff.UnconfirmedPrefix) {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/decisions"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 // TestLabelledDecisions: a line of the assistant's that opens with a
@@ -34,7 +36,7 @@ func TestLabelledDecisions(t *testing.T) {
 		{"in a fence", "```\nD1: drop the table\n```", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := extract(t, newConvo(t).say(tc.text).msgs)
+			res := extract(t, sessiontest.NewConvo(t).Say(tc.text).Msgs)
 			var got []string
 			for _, d := range res.Decisions {
 				got = append(got, d.Description)
@@ -51,11 +53,11 @@ func TestLabelledDecisions(t *testing.T) {
 // changed beyond any near-duplicate test; different labels stay apart.
 func TestLabelledDecisionNewestWording(t *testing.T) {
 	t.Parallel()
-	c := newConvo(t)
-	c.say("- **D4** — `rawData` is dropped; its write is repurposed.\n- **D5** — a size column marks presence.").
-		user("No, rawData has its own consumer now.").
-		say("Updated:\n- **D4** — `rawData` untouched; `SessionData` is additive.")
-	res := extract(t, c.msgs)
+	c := sessiontest.NewConvo(t)
+	c.Say("- **D4** — `rawData` is dropped; its write is repurposed.\n- **D5** — a size column marks presence.").
+		User("No, rawData has its own consumer now.").
+		Say("Updated:\n- **D4** — `rawData` untouched; `SessionData` is additive.")
+	res := extract(t, c.Msgs)
 	cur := (&handoff.Snapshot{Decisions: res.Decisions}).CurrentDecisions()
 	var got []string
 	for _, d := range cur {
@@ -72,7 +74,7 @@ func TestLabelledDecisionNewestWording(t *testing.T) {
 func TestDecisionLabelKey(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{"D4": "D4", "ADR-3": "ADR3", "adr 3": "ADR3", "Decision": "", "decision": ""} {
-		if got := decisionLabel(in); got != want {
+		if got := decisions.Label(in); got != want {
 			t.Errorf("decisionLabel(%q) = %q, want %q", in, got, want)
 		}
 	}

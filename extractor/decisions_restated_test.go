@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 // TestRestatedDecisionListedOnce: a choice said again (near-duplicate
@@ -29,9 +30,9 @@ func TestRestatedDecisionListedOnce(t *testing.T) {
 			"I'll use a map instead of a switch for the dispatch table.", 2, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newConvo(t)
-			c.say(tc.first).user("ok").say(tc.second)
-			res := extract(t, c.msgs)
+			c := sessiontest.NewConvo(t)
+			c.Say(tc.first).User("ok").Say(tc.second)
+			res := extract(t, c.Msgs)
 			cur := (&handoff.Snapshot{Decisions: res.Decisions}).CurrentDecisions()
 			if len(cur) != tc.want {
 				t.Fatalf("current decisions = %+v, want %d", cur, tc.want)
@@ -58,12 +59,12 @@ func TestRestatedDecisionListedOnce(t *testing.T) {
 // a new decision after it gets a fresh id.
 func TestRestatedKeepsSupersededLinks(t *testing.T) {
 	t.Parallel()
-	c := newConvo(t)
-	c.say("I decided to use logrus for logging.")
-	c.say("Let's use `slog` instead of logrus, it is in the standard library.")
-	c.say("Let's go with `slog` for the request logger too.")
-	c.say("I've decided to use testify for assertions.")
-	ds := extract(t, c.msgs).Decisions
+	c := sessiontest.NewConvo(t)
+	c.Say("I decided to use logrus for logging.")
+	c.Say("Let's use `slog` instead of logrus, it is in the standard library.")
+	c.Say("Let's go with `slog` for the request logger too.")
+	c.Say("I've decided to use testify for assertions.")
+	ds := extract(t, c.Msgs).Decisions
 	ids := map[string]handoff.Decision{}
 	for _, d := range ds {
 		if _, dup := ids[d.ID]; dup {

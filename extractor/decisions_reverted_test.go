@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/decisions"
 )
 
 func TestReportedRevert(t *testing.T) {
@@ -17,7 +18,7 @@ func TestReportedRevert(t *testing.T) {
 		{"Done: the unused helper is gone.", ""},
 		{"Reverted the formatting change.", ""},
 	} {
-		if got := reportedRevert(tc.text); got != tc.want {
+		if got := decisions.ReportedRevert(tc.text); got != tc.want {
 			t.Errorf("reportedRevert(%q) = %q, want %q", tc.text, got, tc.want)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/facts"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 // TestInFlightEditNotDone: an edit call after the last call that got a
@@ -17,30 +19,30 @@ func TestInFlightEditNotDone(t *testing.T) {
 		return map[string]string{"file_path": p, "old_string": "a", "new_string": "b"}
 	}
 	t.Run("interrupted last edit", func(t *testing.T) {
-		c := newConvo(t).user("add the cache")
-		c.result(c.call("", "Edit", edit("src/cache.py")), "ok", false, -1)
-		c.bash("", "pytest -q", "3 passed", 0)
-		c.call("Documenting it.", "Edit", edit("docs/cli.md"))
-		c.user("[Request interrupted by user]")
-		f := ComputeFacts(c.msgs)
+		c := sessiontest.NewConvo(t).User("add the cache")
+		c.Result(c.Call("", "Edit", edit("src/cache.py")), "ok", false, -1)
+		c.Bash("", "pytest -q", "3 passed", 0)
+		c.Call("Documenting it.", "Edit", edit("docs/cli.md"))
+		c.User("[Request interrupted by user]")
+		f := facts.Compute(c.Msgs)
 		if len(f.FilesModified) != 1 || f.FilesModified[0].Path != "src/cache.py" {
 			t.Errorf("files = %+v, want only src/cache.py", f.FilesModified)
 		}
 	})
 	t.Run("an answered edit of the same file still counts", func(t *testing.T) {
-		c := newConvo(t).user("add the cache")
-		c.result(c.call("", "Edit", edit("src/cache.py")), "ok", false, -1)
-		c.call("", "Edit", edit("src/cache.py"))
-		f := ComputeFacts(c.msgs)
+		c := sessiontest.NewConvo(t).User("add the cache")
+		c.Result(c.Call("", "Edit", edit("src/cache.py")), "ok", false, -1)
+		c.Call("", "Edit", edit("src/cache.py"))
+		f := facts.Compute(c.Msgs)
 		if len(f.FilesModified) != 1 || f.FilesModified[0].Edits != 1 {
 			t.Errorf("files = %+v, want src/cache.py with 1 edit", f.FilesModified)
 		}
 	})
 	t.Run("no results in the format", func(t *testing.T) {
-		c := newConvo(t).user("add the cache")
-		c.call("", "Edit", edit("src/cache.py"))
-		c.call("", "Edit", edit("docs/cli.md"))
-		if f := ComputeFacts(c.msgs); len(f.FilesModified) != 2 {
+		c := sessiontest.NewConvo(t).User("add the cache")
+		c.Call("", "Edit", edit("src/cache.py"))
+		c.Call("", "Edit", edit("docs/cli.md"))
+		if f := facts.Compute(c.Msgs); len(f.FilesModified) != 2 {
 			t.Errorf("files = %+v, want both", f.FilesModified)
 		}
 	})
@@ -75,7 +77,7 @@ func TestCodeModeWrapper(t *testing.T) {
 			{CallID: "w2#1", Name: "apply_patch", ExitCode: &zero, Content: "Exit code: 0\nOutput:\nSuccess. Updated the following files:\nM a.py\n"},
 		}},
 	}
-	f := ComputeFacts(msgs)
+	f := facts.Compute(msgs)
 	if len(f.Errors) != 1 || f.Errors[0].Command != "uv run pytest -q" {
 		t.Errorf("errors = %+v, want only the nested pytest failure", f.Errors)
 	}

@@ -5,21 +5,22 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/facts"
 )
 
 func TestFileSetOrderOfLastModification(t *testing.T) {
-	s := newFileSet()
+	s := facts.NewFileSet()
 	for _, e := range []struct{ path, op string }{
 		{"a.go", "Write"}, {"b.go", "Write"}, {"c.go", "Edit"}, {"a.go", "Edit"}, {"b.go", "shell"},
 	} {
-		s.touch(e.path, e.op)
+		s.Touch(e.path, e.op)
 	}
 	want := []handoff.FileChange{
 		{Path: "c.go", Operations: []string{"Edit"}, Edits: 1},
 		{Path: "a.go", Operations: []string{"Write", "Edit"}, Edits: 2},
 		{Path: "b.go", Operations: []string{"Write", "shell"}, Edits: 2},
 	}
-	if got := s.list(); !reflect.DeepEqual(got, want) {
+	if got := s.List(); !reflect.DeepEqual(got, want) {
 		t.Errorf("list:\n got %+v\nwant %+v", got, want)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 func TestPlaceholderOnlyAndCommandInvocations(t *testing.T) {
@@ -21,10 +23,10 @@ func TestPlaceholderOnlyAndCommandInvocations(t *testing.T) {
 		{"check src/a/b.go", false, false},
 		{"Execute /hi, then explain the onboarding flow to me", false, false},
 	} {
-		if got := placeholderOnly(tt.text); got != tt.placeholder {
+		if got := conversation.PlaceholderOnly(tt.text); got != tt.placeholder {
 			t.Errorf("placeholderOnly(%q) = %v, want %v", tt.text, got, tt.placeholder)
 		}
-		if got := invokesCommand(tt.text); got != tt.runs {
+		if got := conversation.InvokesCommand(tt.text); got != tt.runs {
 			t.Errorf("invokesCommand(%q) = %v, want %v", tt.text, got, tt.runs)
 		}
 	}
@@ -34,17 +36,17 @@ func TestPlaceholderOnlyAndCommandInvocations(t *testing.T) {
 // session, only ran a slash command ("Execute /hi") made no new request;
 // a placeholder-only message is none either.
 func TestLatestRequestSkipsCommandRuns(t *testing.T) {
-	c := newConvo(t)
-	c.user("Add UI screenshots to docs/apple_books.md and update the analysis")
-	c.say("Added the screenshots and updated the analysis.")
-	c.user("Credit Pro as first co-author, then Flash as second")
-	c.say("Committed with Pro first, then Flash.")
-	c.user("/quit")
-	c.user("Execute /hi")
-	c.say("Hello! I have read the project notes and I am ready.")
-	c.user("[image]\n[trimmed for fixture]")
-	c.say("I can't see any text with that image.")
-	c.user("/quit")
+	c := sessiontest.NewConvo(t)
+	c.User("Add UI screenshots to docs/apple_books.md and update the analysis")
+	c.Say("Added the screenshots and updated the analysis.")
+	c.User("Credit Pro as first co-author, then Flash as second")
+	c.Say("Committed with Pro first, then Flash.")
+	c.User("/quit")
+	c.User("Execute /hi")
+	c.Say("Hello! I have read the project notes and I am ready.")
+	c.User("[image]\n[trimmed for fixture]")
+	c.Say("I can't see any text with that image.")
+	c.User("/quit")
 	snap := build(t, c, handoff.SessionInfo{})
 	if snap.LatestRequest != "Credit Pro as first co-author, then Flash as second" {
 		t.Errorf("latest request = %q", snap.LatestRequest)

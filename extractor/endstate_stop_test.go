@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 // TestAbruptEnd: a session that stopped on an API error or a full context
@@ -14,45 +15,45 @@ import (
 func TestAbruptEnd(t *testing.T) {
 	tests := []struct {
 		name  string
-		build func(c *convo)
+		build func(c *sessiontest.Convo)
 		want  []string // substrings of the next step, in order
 		not   string
 	}{
-		{"API error then full context, recovery command named", func(c *convo) {
-			c.user("Create a checkpoint of the session")
-			c.say("Checkpoint created as f0c3276.\n\n**Recovery:** `/recover-from-checkpoint`")
-			c.meta("<command-name>/context</command-name>")
-			c.meta(`<local-command-stderr>Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.75.content.0.type: Expected thinking, but found tool_use"}}</local-command-stderr>`)
-			c.meta("<command-name>/context</command-name>")
-			c.meta("<local-command-stdout>Context Usage\n model-x · 201k/200k tokens (100%)\n</local-command-stdout>")
+		{"API error then full context, recovery command named", func(c *sessiontest.Convo) {
+			c.User("Create a checkpoint of the session")
+			c.Say("Checkpoint created as f0c3276.\n\n**Recovery:** `/recover-from-checkpoint`")
+			c.Meta("<command-name>/context</command-name>")
+			c.Meta(`<local-command-stderr>Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.75.content.0.type: Expected thinking, but found tool_use"}}</local-command-stderr>`)
+			c.Meta("<command-name>/context</command-name>")
+			c.Meta("<local-command-stdout>Context Usage\n model-x · 201k/200k tokens (100%)\n</local-command-stdout>")
 		}, []string{"The session ended on an API error", "Error: 400 Expected thinking", "context full (201k/200k tokens, 100%)", "resume in a new session with `/recover-from-checkpoint`", "then: check that its last report"}, ""},
-		{"full context only, no command named", func(c *convo) {
-			c.user("Port the scheduler to zoneinfo")
-			c.say("The scheduler now uses zoneinfo; the DST tests pass.")
-			c.meta("<command-name>/context</command-name>")
-			c.meta("<local-command-stdout>Context Usage\n model-x · 196k/200k tokens (98%)\n</local-command-stdout>")
+		{"full context only, no command named", func(c *sessiontest.Convo) {
+			c.User("Port the scheduler to zoneinfo")
+			c.Say("The scheduler now uses zoneinfo; the DST tests pass.")
+			c.Meta("<command-name>/context</command-name>")
+			c.Meta("<local-command-stdout>Context Usage\n model-x · 196k/200k tokens (98%)\n</local-command-stdout>")
 		}, []string{"The session ended on its context full (196k/200k tokens, 98%)", "resume in a new session;"}, "recovery command"},
-		{"context with room left", func(c *convo) {
-			c.user("Port the scheduler to zoneinfo")
-			c.say("The scheduler now uses zoneinfo; the DST tests pass.")
-			c.meta("<command-name>/context</command-name>")
-			c.meta("<local-command-stdout>Context Usage\n model-x · 80k/200k tokens (40%)\n</local-command-stdout>")
+		{"context with room left", func(c *sessiontest.Convo) {
+			c.User("Port the scheduler to zoneinfo")
+			c.Say("The scheduler now uses zoneinfo; the DST tests pass.")
+			c.Meta("<command-name>/context</command-name>")
+			c.Meta("<local-command-stdout>Context Usage\n model-x · 80k/200k tokens (40%)\n</local-command-stdout>")
 		}, []string{"The last turn ended with the assistant reporting"}, "resume in a new session"},
-		{"a local command's own error", func(c *convo) {
-			c.user("Port the scheduler to zoneinfo")
-			c.say("The scheduler now uses zoneinfo; the DST tests pass.")
-			c.meta("<command-name>/add-dir</command-name>")
-			c.meta("<local-command-stderr>Error: path /tmp/x does not exist</local-command-stderr>")
+		{"a local command's own error", func(c *sessiontest.Convo) {
+			c.User("Port the scheduler to zoneinfo")
+			c.Say("The scheduler now uses zoneinfo; the DST tests pass.")
+			c.Meta("<command-name>/add-dir</command-name>")
+			c.Meta("<local-command-stderr>Error: path /tmp/x does not exist</local-command-stderr>")
 		}, []string{"The last turn ended with the assistant reporting"}, "resume in a new session"},
-		{"the harness's API error as the last assistant text", func(c *convo) {
-			c.user("Port the scheduler to zoneinfo")
-			c.say("I'll now run the DST tests.")
-			c.say("API Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}")
+		{"the harness's API error as the last assistant text", func(c *sessiontest.Convo) {
+			c.User("Port the scheduler to zoneinfo")
+			c.Say("I'll now run the DST tests.")
+			c.Say("API Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}")
 		}, []string{"The session ended on an API error (“API Error: 529 Overloaded”)", "then: Carry on with what the assistant said comes next"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := newConvo(t)
+			c := sessiontest.NewConvo(t)
 			tt.build(c)
 			next := build(t, c, handoff.SessionInfo{}).NextStep
 			rest := next
@@ -97,16 +98,16 @@ func TestNextSessionStated(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := newConvo(t)
-			c.user("Add a --month filter to the report command")
-			c.say("Added the --month filter; the report tests pass.")
+			c := sessiontest.NewConvo(t)
+			c.User("Add a --month filter to the report command")
+			c.Say("Added the --month filter; the report tests pass.")
 			if tt.name == "no deferral" {
-				c.user("ok leave net worth as it is, thanks for checking the importer")
+				c.User("ok leave net worth as it is, thanks for checking the importer")
 			} else {
-				c.user("ok leave net worth as it is. next time: add an integration test that imports the February sample end to end")
+				c.User("ok leave net worth as it is. next time: add an integration test that imports the February sample end to end")
 			}
-			c.say(tt.last)
-			c.user("/exit")
+			c.Say(tt.last)
+			c.User("/exit")
 			if next := build(t, c, handoff.SessionInfo{}).NextStep; !strings.HasPrefix(next, tt.want) {
 				t.Errorf("next step = %q\nwant prefix %q", next, tt.want)
 			}
@@ -130,9 +131,9 @@ func TestReadyOffer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := newConvo(t)
-			c.user("Write the plan for the importer into docs/PLAN.md")
-			c.say(tt.last)
+			c := sessiontest.NewConvo(t)
+			c.User("Write the plan for the importer into docs/PLAN.md")
+			c.Say(tt.last)
 			if next := build(t, c, handoff.SessionInfo{}).NextStep; !strings.HasPrefix(next, tt.want) {
 				t.Errorf("next step = %q\nwant prefix %q", next, tt.want)
 			}

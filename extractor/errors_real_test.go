@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/facts"
 )
 
 // TestRealReRunsSettleErrors: on real sessions, the reruns and reports
@@ -25,7 +26,7 @@ func TestRealReRunsSettleErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.rel+" "+tt.command, func(t *testing.T) {
 			t.Parallel()
-			f := ComputeFacts(realMessages(t, tt.rel))
+			f := facts.Compute(realMessages(t, tt.rel))
 			seen := false
 			for _, e := range f.Errors {
 				if strings.Contains(e.Command, tt.command) {

@@ -16,9 +16,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/decisions"
+	"github.com/handoff-cli/handoff/extractor/facts"
+	"github.com/handoff-cli/handoff/extractor/nextstep"
+	"github.com/handoff-cli/handoff/extractor/prose"
 	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
@@ -82,17 +86,17 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("build snapshot: %w", err)
 	}
-	heads := newHeadlines()
-	facts, contexts := computeFactsWith(t.Messages, heads)
-	for i := range facts.Errors {
-		if i < len(contexts) && facts.Errors[i].Context == "" {
-			facts.Errors[i].Context = errorContext(contexts[i])
+	heads := facts.NewHeadlines()
+	computed, contexts := facts.ComputeWith(t.Messages, heads)
+	for i := range computed.Errors {
+		if i < len(contexts) && computed.Errors[i].Context == "" {
+			computed.Errors[i].Context = facts.ErrorContext(contexts[i])
 		}
 	}
 	// The main thread, read by several passes below: a transcript with
 	// sub-agent traffic would otherwise be copied once per pass.
-	main := mainThread(t.Messages)
-	conv := readConversation(t, main, heads, opts.Rules)
+	main := conversation.MainThread(t.Messages)
+	conv := conversation.ReadWith(t, main, heads, opts.Rules)
 	snap := &handoff.Snapshot{
 		Goal:          conv.Goal,
 		LatestRequest: conv.LatestRequest,
@@ -103,24 +107,24 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 		Recent:        conv.Recent,
 		Carried:       conv.Carried,
 		FileNotes:     conv.FileNotes,
-		Tasks:         facts.Tasks,
-		CurrentTaskID: facts.CurrentTaskID,
-		NextTaskID:    facts.NextTaskID,
-		Errors:        facts.Errors,
-		TestState:     facts.TestState,
-		Checks:        facts.Checks,
-		FilesModified: relativeFiles(facts.FilesModified, t.Session.CWD),
-		Commits:       facts.Commits,
-		GitSeen:       readGitSeenWith(t.Messages, t.Session.CWD, heads),
-		Usage:         handoff.Usage{ToolCalls: facts.ToolCalls},
+		Tasks:         computed.Tasks,
+		CurrentTaskID: computed.CurrentTaskID,
+		NextTaskID:    computed.NextTaskID,
+		Errors:        computed.Errors,
+		TestState:     computed.TestState,
+		Checks:        computed.Checks,
+		FilesModified: relativeFiles(computed.FilesModified, t.Session.CWD),
+		Commits:       computed.Commits,
+		GitSeen:       facts.ReadGitSeenWith(t.Messages, t.Session.CWD, heads),
+		Usage:         handoff.Usage{ToolCalls: computed.ToolCalls},
 	}
-	calls := sessionCalls(main, resultsByCall(main), heads)
-	addWorkInFlight(snap, main, calls, opts.Rules)
+	calls := facts.SessionCalls(main, conversation.ResultsByCall(main), heads)
+	facts.AddWorkInFlight(snap, main, calls, opts.Rules)
 	if opts.Rules.On("facts.approved-plan") {
-		snap.PlanDoc = readPlanDoc(calls, main)
+		snap.PlanDoc = conversation.ReadPlanDoc(calls, main)
 	}
 	if opts.Rules.On("next.agent-note") {
-		if note := readAgentNote(snap, main, calls); note != nil {
+		if note := conversation.ReadAgentNote(snap, main, calls); note != nil {
 			if snap.EndState == nil {
 				snap.EndState = &handoff.EndState{}
 			}
@@ -128,19 +132,19 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 			// The note is shown as the note; the last message keeps what
 			// it said around it.
 			if e := snap.EndState; e.LastSource == note.Source {
-				if i := strings.Index(e.LastAssistant, noteTitle()); i >= 0 {
+				if i := strings.Index(e.LastAssistant, conversation.NoteTitle()); i >= 0 {
 					e.LastAssistant = strings.TrimSpace(strings.TrimRight(e.LastAssistant[:i], "# \n"))
 				}
 			}
 		}
 	}
 	if opts.Rules.On("facts.plan-done-by-later-calls") {
-		reconcilePlan(snap, main, calls, t.Session.CWD)
+		facts.ReconcilePlan(snap, main, calls, t.Session.CWD)
 	}
-	if snap.Goal == "" && cleanRequest(facts.Goal) != "" {
-		snap.Goal = facts.Goal // placeholders ("[image]") ask for nothing
+	if snap.Goal == "" && conversation.CleanRequest(computed.Goal) != "" {
+		snap.Goal = computed.Goal // placeholders ("[image]") ask for nothing
 	}
-	personal := append(approvals(main, conv.Requests), undoDecisions(main)...)
+	personal := append(decisions.Approvals(main, conv.Requests), decisions.UndoDecisions(main)...)
 	var judgedNext string
 	if ex == nil {
 		snap.Decisions = personal
@@ -157,10 +161,10 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 			judgedNext = mergeJudged(snap, res)
 		}
 	}
-	snap.Errors = append(snap.Errors, reportedProblems(main)...)
-	settleByLaterCalls(snap, main, calls, opts.Rules)
-	snap.NextStep, _ = decideNext(snap, opts.Rules)
-	if p := procedureNext(main, procedureInFlight(snap)); p != "" && procedureLeads(snap) {
+	snap.Errors = append(snap.Errors, conversation.ReportedProblems(main)...)
+	facts.SettleByLaterCalls(snap, main, calls, opts.Rules)
+	snap.NextStep, _ = nextstep.Decide(snap, opts.Rules)
+	if p := conversation.ProcedureNext(main, conversation.ProcedureInFlight(snap)); p != "" && conversation.ProcedureLeads(snap) {
 		snap.NextStep = p
 	}
 	// An LLM's grounded next step is preferred, except over a message of
@@ -171,23 +175,6 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 	return snap, nil
 }
 
-// mainThread returns the messages that are not subagent traffic: msgs
-// itself when none is (most transcripts; a copy of a long session's
-// messages is megabytes the snapshot never keeps), else a copy without
-// them. Callers only read it.
-func mainThread(msgs []handoff.Message) []handoff.Message {
-	if !slices.ContainsFunc(msgs, func(m handoff.Message) bool { return m.Sidechain }) {
-		return msgs
-	}
-	out := make([]handoff.Message, 0, len(msgs))
-	for _, m := range msgs {
-		if !m.Sidechain {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // mergeJudged adds an LLM extractor's judgement of where the session
 // stands to the snapshot and returns its next step ("" when none): current
 // work goes to the end state, constraints are added unless already known.
@@ -196,7 +183,7 @@ func mergeJudged(snap *handoff.Snapshot, res *Result) string {
 		if snap.EndState == nil {
 			snap.EndState = &handoff.EndState{}
 		}
-		snap.EndState.CurrentWork = truncate(res.CurrentWork.Text, statedNextLimit)
+		snap.EndState.CurrentWork = prose.Truncate(res.CurrentWork.Text, conversation.StatedNextLimit)
 	}
 	known := map[string]bool{}
 	for _, c := range snap.Constraints {
@@ -205,7 +192,7 @@ func mergeJudged(snap *handoff.Snapshot, res *Result) string {
 	for _, c := range res.Constraints {
 		if t := strings.TrimSpace(c.Text); t != "" && !known[strings.ToLower(t)] {
 			known[strings.ToLower(t)] = true
-			c.Text = truncate(t, constraintLimit)
+			c.Text = prose.Truncate(t, conversation.ConstraintLimit)
 			snap.Constraints = append(snap.Constraints, c)
 		}
 	}
@@ -213,7 +200,7 @@ func mergeJudged(snap *handoff.Snapshot, res *Result) string {
 		// The model's words are data like the transcript's: quoted, with
 		// the message they rest on.
 		return fmt.Sprintf("Next step as the LLM extractor judged it (message %d): %s",
-			res.NextStep.Source.Index, quoteData(truncate(strings.TrimSpace(res.NextStep.Text), statedNextLimit)))
+			res.NextStep.Source.Index, facts.QuoteData(prose.Truncate(strings.TrimSpace(res.NextStep.Text), conversation.StatedNextLimit)))
 	}
 	return ""
 }
@@ -232,7 +219,7 @@ func cleanDecisions(ds []handoff.Decision) []handoff.Decision {
 		if d.ID == "" {
 			d.ID = "d" + strconv.Itoa(i+1)
 		}
-		d.Description = truncate(d.Description, descriptionLimit)
+		d.Description = prose.Truncate(d.Description, prose.DescriptionLimit)
 		out = append(out, d)
 	}
 	return out
@@ -317,155 +304,4 @@ func relativeFiles(files []handoff.FileChange, cwd string) []handoff.FileChange 
 		}
 	}
 	return out
-}
-
-// reportedNext returns the best key line of the assistant's last reports
-// that names what comes next ("🎯 Next Priority: implement …"), "" when
-// none does.
-func reportedNext(e *handoff.EndState) string {
-	if e == nil {
-		return ""
-	}
-	for _, k := range e.KeyLines {
-		if namedNextRe.MatchString(k.Text) {
-			return k.Text
-		}
-	}
-	return ""
-}
-
-// namedNextRe is a line that names the next step after a label ("Next:",
-// "🎯 Next Priority Task: …", "Remaining: …"), not one that only says a
-// next step exists ("updated STATUS.md with the next priority task").
-var namedNextRe = lazyRE(rulebook.Pattern("facts.named-next"))
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// landsRe is a call whose purpose is to record or publish work: a commit,
-// a push, a script named for one. When such a call has no result, what
-// to check is whether it landed.
-var landsRe = lazyRE(rulebook.Pattern("facts.lands"))
-
-// successReportRe is an assistant's closing report that the work is done
-// and working.
-var successReportRe = lazyRE(rulebook.Pattern("facts.success-report"))
-
-// mootError reports an open error that later evidence made moot for the
-// next step: a passing test run, a commit, or the assistant's success
-// report after it. Such an error stays listed (it may still matter) but
-// is not what to do first; nor is a sandbox's refusal, which is the
-// environment's rule, not the project's fault.
-func mootError(s *handoff.Snapshot, e handoff.ErrorRecord) bool {
-	return mootErrorWith(s, e, func() bool { return successReportRe.MatchString(s.EndState.LastAssistant) })
-}
-
-// mootErrors is mootError for each of s's errors, with the assistant's
-// last message read for a success report at most once (nextStep asks for
-// every error: sixteen readings of the same text on the largest file).
-func mootErrors(s *handoff.Snapshot) func(handoff.ErrorRecord) bool {
-	reported := sync.OnceValue(func() bool { return successReportRe.MatchString(s.EndState.LastAssistant) })
-	return func(e handoff.ErrorRecord) bool { return mootErrorWith(s, e, reported) }
-}
-
-// mootErrorWith is mootError, asking reported whether the assistant's
-// last message reports success.
-func mootErrorWith(s *handoff.Snapshot, e handoff.ErrorRecord, reported func() bool) bool {
-	if strings.Contains(e.Message, "Sandbox(Denied") || strings.Contains(e.Message, "SandboxDenied") {
-		return true
-	}
-	at := e.Source.Index
-	if ts := s.TestState; ts != nil && ts.Status == handoff.TestsPassing && ts.Source.Index > at {
-		return true
-	}
-	for _, c := range s.Commits {
-		if c.Source.Index > at {
-			return true
-		}
-	}
-	if end := s.EndState; end != nil && end.LastSource.Index > at && reported() {
-		return true
-	}
-	return false
-}
-
-// lastRequestIndex is the message index of the person's latest message,
-// or -1.
-func lastRequestIndex(s *handoff.Snapshot) int {
-	if n := len(s.Requests); n > 0 {
-		return s.Requests[n-1].Source.Index
-	}
-	return -1
-}
-
-// firstSentence returns the first sentence of text that says something:
-// six words or more, joined to the short ones before it ("Yes. I ran
-// them …").
-func firstSentence(text string) string {
-	var out []string
-	for _, s := range splitSentences(withoutMarkup(stripCode(text))) {
-		out = append(out, strings.TrimSpace(s))
-		if len(strings.Fields(s)) >= 6 || len(out) == 3 {
-			break
-		}
-	}
-	return strings.Join(out, " ")
-}
-
-// withoutMarkup drops the lines of a message that are layout, not words:
-// table rows, rules ("---", an escaped "\---"), and headings or labels of
-// fewer than three words, so that a report's first sentence is prose.
-func withoutMarkup(text string) string {
-	var keep []string
-	for _, line := range strings.Split(text, "\n") {
-		l := strings.TrimSpace(line)
-		switch {
-		case l == "", strings.HasPrefix(l, "|"), strings.Trim(l, `-*_=\ `) == "":
-			continue
-		case wordCount(l) < 3 && (strings.HasPrefix(l, "#") || strings.HasPrefix(l, "**") || strings.HasSuffix(l, ":")):
-			continue
-		}
-		keep = append(keep, l)
-	}
-	return strings.Join(keep, "\n")
-}
-
-// newestOpenError returns the newest error that is still open, worth a
-// successor's time, and met while working on the person's latest message
-// (after index since): an error from before it was either dealt with or
-// set aside by the person, and is listed, not made the next step.
-func newestOpenError(errs []handoff.ErrorRecord, since int) (handoff.ErrorRecord, bool) {
-	best := -1
-	for i, e := range errs {
-		if e.Resolution != handoff.ResolutionUnresolved || benign(e) || e.Source.Index < since || e.Type == ReportedProblem {
-			continue
-		}
-		if best < 0 || e.Source.Index > errs[best].Source.Index {
-			best = i
-		}
-	}
-	if best < 0 {
-		return handoff.ErrorRecord{}, false
-	}
-	return errs[best], true
-}
-
-// benign reports failures that are not problems to resolve: a search that
-// found nothing, a tool use the person declined.
-func benign(e handoff.ErrorRecord) bool {
-	m := strings.ToLower(e.Message)
-	if strings.Contains(m, "doesn't want to proceed") || strings.Contains(m, "tool use was rejected") || strings.Contains(m, "request interrupted by user") {
-		return true
-	}
-	cmd := normalizeCommand(e.Command)
-	first, _, _ := strings.Cut(cmd, " ")
-	switch first {
-	case "grep", "rg", "ag", "ls", "find", "which", "test", "[", "diff", "pgrep":
-		return e.Message == "(no output)" || !strings.Contains(cmd, "&&")
-	}
-	return false
 }

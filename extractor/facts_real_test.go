@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/facts"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 	"github.com/handoff-cli/handoff/transcript"
 )
 
@@ -74,7 +76,7 @@ func realSnapshot(t testing.TB, rel string) *handoff.Snapshot {
 	return snap
 }
 
-func unresolvedCount(f Facts) int {
+func unresolvedCount(f facts.Facts) int {
 	n := 0
 	for _, e := range f.Errors {
 		if e.Resolution == handoff.ResolutionUnresolved || e.Resolution == handoff.ResolutionDeferred {
@@ -97,14 +99,14 @@ func TestLabelledFactsTable(t *testing.T) {
 	}
 	var b strings.Builder
 	for _, rel := range labelledFiles(t) {
-		f := ComputeFacts(realMessages(t, rel))
+		f := facts.Compute(realMessages(t, rel))
 		b.WriteString(rel)
 		b.WriteString("\t")
-		b.WriteString(itoa(len(f.Errors)))
+		b.WriteString(sessiontest.Itoa(len(f.Errors)))
 		b.WriteString("\t")
-		b.WriteString(itoa(unresolvedCount(f)))
+		b.WriteString(sessiontest.Itoa(unresolvedCount(f)))
 		b.WriteString("\t")
-		b.WriteString(itoa(len(f.FilesModified)))
+		b.WriteString(sessiontest.Itoa(len(f.FilesModified)))
 		b.WriteString("\n")
 	}
 	t.Logf("file\terrors\tunresolved\tfiles\n%s", b.String())
@@ -129,7 +131,7 @@ func TestRealSessionsErrorsAndEdits(t *testing.T) {
 		}
 		t.Run(rel, func(t *testing.T) {
 			t.Parallel()
-			f := ComputeFacts(realMessages(t, rel))
+			f := facts.Compute(realMessages(t, rel))
 			if n := unresolvedCount(f); n > most {
 				t.Errorf("%d unresolved errors, want ≤ %d", n, most)
 			}
@@ -148,7 +150,7 @@ func TestRealSessionsErrorsAndEdits(t *testing.T) {
 	for _, rel := range []string{"codex/youtube-mcp-codex0.106-exec_command-tdd.jsonl", "codex/ship-codex0.114-subagent-fork-coverage.jsonl", "codex/resting-codex0.120-tui-swift-sandbox-denied.jsonl", "codex/test-framework-codex0.92-shell_command-gitflow.jsonl"} {
 		t.Run(rel, func(t *testing.T) {
 			t.Parallel()
-			f := ComputeFacts(realMessages(t, rel))
+			f := facts.Compute(realMessages(t, rel))
 			if len(f.FilesModified) == 0 || f.TestState == nil && !strings.Contains(rel, "gitflow") {
 				t.Errorf("files %d, tests %+v", len(f.FilesModified), f.TestState)
 			}
@@ -162,20 +164,20 @@ func TestRealSessionsErrorsAndEdits(t *testing.T) {
 	for _, rel := range []string{"aider-md/afi-core.aider.chat.history.md", "specstory-md/specstory-claude-code-release-audit.md", "claude-code-console/bookminder-day-010.txt", "swe-agent-traj/pydicom-1458-gpt4.traj", "swe-agent-traj/marshmallow-1867-function-calling.traj"} {
 		t.Run(rel, func(t *testing.T) {
 			t.Parallel()
-			if f := ComputeFacts(realMessages(t, rel)); len(f.FilesModified) == 0 {
+			if f := facts.Compute(realMessages(t, rel)); len(f.FilesModified) == 0 {
 				t.Error("no files modified")
 			}
 		})
 	}
 	t.Run("aider commits", func(t *testing.T) {
 		t.Parallel()
-		if f := ComputeFacts(realMessages(t, "aider-md/afi-core.aider.chat.history.md")); len(f.Commits) == 0 {
+		if f := facts.Compute(realMessages(t, "aider-md/afi-core.aider.chat.history.md")); len(f.Commits) == 0 {
 			t.Error("no commits")
 		}
 	})
 	t.Run("console todos", func(t *testing.T) {
 		t.Parallel()
-		if f := ComputeFacts(realMessages(t, "claude-code-console/bookminder-day-010.txt")); len(f.Tasks) == 0 {
+		if f := facts.Compute(realMessages(t, "claude-code-console/bookminder-day-010.txt")); len(f.Tasks) == 0 {
 			t.Error("no tasks from ☐/☒ lists")
 		}
 	})

@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/facts"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 	"github.com/handoff-cli/handoff/transcript"
 )
 
@@ -66,7 +69,7 @@ func TestNoteLines(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := strings.Join(noteLines(tc.text), "\n")
+			got := strings.Join(facts.NoteLines(tc.text), "\n")
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("missing %q in:\n%s", w, got)
@@ -85,13 +88,13 @@ func TestNoteLines(t *testing.T) {
 // the note joins the edits newest first back to the last whole write,
 // without what a later edit replaced.
 func TestFileNotesJoinEdits(t *testing.T) {
-	c := newConvo(t)
-	c.user("Update the status doc")
-	c.call("", "Write", map[string]string{"file_path": "/repo/STATUS.md", "content": "# Status\n## Current\n- stale whole-file text"})
-	c.call("", "Write", map[string]string{"file_path": "/repo/STATUS.md", "content": "# Status\n## Current\n- lexer works\n## Next Priority\n- use cuFFT for the transform"})
-	c.call("", "Edit", map[string]string{"file_path": "/repo/STATUS.md", "old_string": "## Next Priority\n- use cuFFT for the transform", "new_string": "## Next Priority\n- write the FFT from scratch, no cuFFT"})
-	c.call("", "Edit", map[string]string{"file_path": "/repo/STATUS.md", "old_string": "x", "new_string": "#### ❌ BROKEN\n- unified.c fails to build"})
-	c.call("", "Edit", map[string]string{"file_path": "/repo/STATUS.md", "old_string": "y", "new_string": "---\n*Last Updated: today*"})
+	c := sessiontest.NewConvo(t)
+	c.User("Update the status doc")
+	c.Call("", "Write", map[string]string{"file_path": "/repo/STATUS.md", "content": "# Status\n## Current\n- stale whole-file text"})
+	c.Call("", "Write", map[string]string{"file_path": "/repo/STATUS.md", "content": "# Status\n## Current\n- lexer works\n## Next Priority\n- use cuFFT for the transform"})
+	c.Call("", "Edit", map[string]string{"file_path": "/repo/STATUS.md", "old_string": "## Next Priority\n- use cuFFT for the transform", "new_string": "## Next Priority\n- write the FFT from scratch, no cuFFT"})
+	c.Call("", "Edit", map[string]string{"file_path": "/repo/STATUS.md", "old_string": "x", "new_string": "#### ❌ BROKEN\n- unified.c fails to build"})
+	c.Call("", "Edit", map[string]string{"file_path": "/repo/STATUS.md", "old_string": "y", "new_string": "---\n*Last Updated: today*"})
 	snap := build(t, c, handoff.SessionInfo{CWD: "/repo"})
 	if len(snap.FileNotes) != 1 {
 		t.Fatalf("file notes = %+v", snap.FileNotes)
@@ -123,9 +126,9 @@ func TestFileNotesOpenFirst(t *testing.T) {
 		doc.WriteString("**" + m + " module - 100% Complete**\n- [x] implemented\n- [x] tested\n")
 	}
 	doc.WriteString("#### ❌ BROKEN\n**unified module - 15% Complete**\n- [ ] 40+ functions missing\n")
-	c := newConvo(t)
-	c.user("Write the status")
-	c.call("", "Write", map[string]string{"file_path": "/repo/STATUS.md", "content": doc.String()})
+	c := sessiontest.NewConvo(t)
+	c.User("Write the status")
+	c.Call("", "Write", map[string]string{"file_path": "/repo/STATUS.md", "content": doc.String()})
 	snap := build(t, c, handoff.SessionInfo{CWD: "/repo"})
 	if len(snap.FileNotes) != 1 {
 		t.Fatalf("file notes = %+v", snap.FileNotes)
@@ -145,10 +148,10 @@ func TestFileNotesArchiveLast(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {
-			c := newConvo(t)
-			c.user("Move the history out of the status file")
-			c.call("", "Write", map[string]string{"file_path": "/repo/STATUS.md", "content": "## Current\n- builds with unified API off"})
-			c.call("", "Write", map[string]string{"file_path": tc.path, "content": "## Current state (before refactoring)\n- fragmented approaches"})
+			c := sessiontest.NewConvo(t)
+			c.User("Move the history out of the status file")
+			c.Call("", "Write", map[string]string{"file_path": "/repo/STATUS.md", "content": "## Current\n- builds with unified API off"})
+			c.Call("", "Write", map[string]string{"file_path": tc.path, "content": "## Current state (before refactoring)\n- fragmented approaches"})
 			snap := build(t, c, handoff.SessionInfo{CWD: "/repo"})
 			if len(snap.FileNotes) != 2 || snap.FileNotes[0].Path != "STATUS.md" {
 				t.Errorf("file notes = %+v: the status file must come before the history file written after it", snap.FileNotes)
@@ -175,12 +178,12 @@ func TestLateReport(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newConvo(t)
-			c.user("Finish phase 2")
-			c.say(tc.report)
-			c.user("thanks, commit it")
-			c.say(tc.last)
-			text, src, ok := lateReport(c.msgs)
+			c := sessiontest.NewConvo(t)
+			c.User("Finish phase 2")
+			c.Say(tc.report)
+			c.User("thanks, commit it")
+			c.Say(tc.last)
+			text, src, ok := facts.LateReport(c.Msgs)
 			if ok != tc.wantNote {
 				t.Fatalf("report = %q, want one: %v", text, tc.wantNote)
 			}
@@ -201,11 +204,11 @@ func TestLateReport(t *testing.T) {
 }
 
 func TestReasoningWork(t *testing.T) {
-	withThinking := func(c *convo, thinking, tool string) {
-		c.n++
-		m := c.push(handoff.Message{Role: handoff.RoleAssistant, Thinking: thinking,
-			ToolCalls: []handoff.ToolCall{{ID: "call_" + itoa(c.n), Name: tool, Input: []byte(`{"input":"*** Begin Patch"}`)}}})
-		c.result(m.ToolCalls[0].ID, "ok", false, 0)
+	withThinking := func(c *sessiontest.Convo, thinking, tool string) {
+		c.N++
+		m := c.Push(handoff.Message{Role: handoff.RoleAssistant, Thinking: thinking,
+			ToolCalls: []handoff.ToolCall{{ID: "call_" + sessiontest.Itoa(c.N), Name: tool, Input: []byte(`{"input":"*** Begin Patch"}`)}}})
+		c.Result(m.ToolCalls[0].ID, "ok", false, 0)
 	}
 	tests := []struct {
 		name      string
@@ -217,15 +220,15 @@ func TestReasoningWork(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newConvo(t)
-			c.user("Make the chat stream from LM Studio")
-			c.say("I'll look at the chat helpers first.")
+			c := sessiontest.NewConvo(t)
+			c.User("Make the chat stream from LM Studio")
+			c.Say("I'll look at the chat helpers first.")
 			withThinking(c, "**Designing stream parsing**\n\nI'm mapping changes to handleLocalChat and processResponse to parse SSE with a buffer.", "apply_patch")
 			withThinking(c, "**Verifying URL handling**", "apply_patch")
 			if tc.finalText != "" {
-				c.say(tc.finalText)
+				c.Say(tc.finalText)
 			}
-			text, _, ok := reasoningWork(c.msgs)
+			text, _, ok := facts.ReasoningWork(c.Msgs)
 			if tc.want == nil {
 				if ok {
 					t.Errorf("reasoning %q, want none after the agent's last words", text)
@@ -269,7 +272,7 @@ func TestFileNotesReal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			conv := ReadConversation(tr)
+			conv := conversation.Read(tr)
 			notes := conv.FileNotes
 			if tc.path == "(reasoning)" && conv.End != nil {
 				notes = []handoff.FileNote{{Path: tc.path, Text: conv.End.Reasoning}}
@@ -310,12 +313,12 @@ func BenchmarkFileNotes(b *testing.B) {
 		}
 		b.Run(name+"/ReadConversation", func(b *testing.B) {
 			for b.Loop() {
-				ReadConversation(tr)
+				conversation.Read(tr)
 			}
 		})
 		b.Run(name+"/fileNotes", func(b *testing.B) {
 			for b.Loop() {
-				fileNotes(tr.Messages, tr.Session.CWD, nil)
+				facts.FileNotes(tr.Messages, tr.Session.CWD, nil)
 			}
 		})
 	}

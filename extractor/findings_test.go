@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 // TestFindingLike: a line of an earlier report is a finding when it
@@ -32,7 +34,7 @@ func TestFindingLike(t *testing.T) {
 		{"and the `foo.c` build passes too", false},
 		{"The file we are interested in is `handler.py`", false}, // a name alone
 	} {
-		if got := findingLike(tc.line); got != tc.want {
+		if got := conversation.FindingLike(tc.line); got != tc.want {
 			t.Errorf("findingLike(%q) = %v, want %v", tc.line, got, tc.want)
 		}
 	}
@@ -52,7 +54,7 @@ func TestLineNames(t *testing.T) {
 		{"Reduced code to 126 lines", []string{"unit:line"}},
 		{"LibraryPaths dataclass reverted", []string{"librarypaths"}},
 	} {
-		got := strings.Join(lineNames(tc.line), ",")
+		got := strings.Join(conversation.LineNames(tc.line), ",")
 		for _, w := range tc.want {
 			if !strings.Contains(","+got+",", ","+w+",") {
 				t.Errorf("lineNames(%q) = %q, want it to hold %q", tc.line, got, w)
@@ -69,17 +71,17 @@ func TestLineNames(t *testing.T) {
 func TestEarlierFindings(t *testing.T) {
 	t.Parallel()
 	pad := strings.Repeat("Some narration about the work that carries nothing a successor needs. ", 6)
-	c := newConvo(t)
-	c.user("port the parser and measure it")
-	c.say("Lexer journey.\n- ✅ Removed the tables: 142 bytes\n- ✅ Inlined the states: 126 bytes\n" + pad)
-	c.say("Status.\n- Added `lexer.go` with 40 token kinds\n- `scanner.go` compiles\n" + pad)
-	c.say("Status.\n- ❌ `ast.go` fails: 3 errors\n- Next: port `eval.go`\n- `scanner.go` now fails to link\n- Reduced `parser.go` to 310 lines\n" + pad)
-	c.say("Status.\n- ✅ `printer.go` verified against 12 golden files\n- ✅ Parser total: 280 lines\n" + pad)
+	c := sessiontest.NewConvo(t)
+	c.User("port the parser and measure it")
+	c.Say("Lexer journey.\n- ✅ Removed the tables: 142 bytes\n- ✅ Inlined the states: 126 bytes\n" + pad)
+	c.Say("Status.\n- Added `lexer.go` with 40 token kinds\n- `scanner.go` compiles\n" + pad)
+	c.Say("Status.\n- ❌ `ast.go` fails: 3 errors\n- Next: port `eval.go`\n- `scanner.go` now fails to link\n- Reduced `parser.go` to 310 lines\n" + pad)
+	c.Say("Status.\n- ✅ `printer.go` verified against 12 golden files\n- ✅ Parser total: 280 lines\n" + pad)
 	for i := range 3 {
-		c.say("Report " + string(rune('A'+i)) + ".\n- `other" + string(rune('a'+i)) + ".go` builds\n" + pad)
+		c.Say("Report " + string(rune('A'+i)) + ".\n- `other" + string(rune('a'+i)) + ".go` builds\n" + pad)
 	}
-	c.say("Done: `scanner.go` was rewritten.")
-	_, found := keyLines(c.msgs, len(c.msgs)-1, handoff.MessageRef{})
+	c.Say("Done: `scanner.go` was rewritten.")
+	_, found := conversation.KeyLines(c.Msgs, len(c.Msgs)-1, handoff.MessageRef{})
 	var earlier []string
 	for _, k := range found {
 		earlier = append(earlier, k.Text)
@@ -124,7 +126,7 @@ func TestEarlierFindingsReal(t *testing.T) {
 				last--
 			}
 			var earlier []string
-			_, found := keyLines(main, last, handoff.MessageRef{})
+			_, found := conversation.KeyLines(main, last, handoff.MessageRef{})
 			for _, k := range found {
 				earlier = append(earlier, k.Text)
 			}

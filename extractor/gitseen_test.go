@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/facts"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 	"github.com/handoff-cli/handoff/transcript"
 )
 
@@ -26,22 +28,22 @@ func TestReadGitSeen(t *testing.T) {
 	pushOK := "To github.com:me/app.git\n   1a2b3c4..5d6e7f8  main -> main\n"
 	cases := []struct {
 		name  string
-		build func(c *convo)
+		build func(c *sessiontest.Convo)
 		want  handoff.GitSeen
 	}{
 		{
 			name: "long form with ahead, staged, modified, untracked",
-			build: func(c *convo) {
-				c.bash("", "git status", long, 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git status", long, 0)
 			},
 			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 1}, Branch: "main", Upstream: "origin/main", Ahead: 2,
 				Staged: []string{"cmd/new.go"}, Modified: []string{"library.py", "old.txt"}, Untracked: []string{"src/", "tests/"}},
 		},
 		{
 			name: "porcelain in a Codex header, renames and quoted paths",
-			build: func(c *convo) {
-				id := c.call("", "exec_command", map[string]string{"cmd": "git status --porcelain"})
-				c.result(id, codexOut(porcelain), false, -1)
+			build: func(c *sessiontest.Convo) {
+				id := c.Call("", "exec_command", map[string]string{"cmd": "git status --porcelain"})
+				c.Result(id, codexOut(porcelain), false, -1)
 			},
 			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 1},
 				Modified:  []string{"library.py", "both.go"},
@@ -50,68 +52,68 @@ func TestReadGitSeen(t *testing.T) {
 		},
 		{
 			name: "console paste lost the first line's blank",
-			build: func(c *convo) {
-				c.bash("", "git status --short", "M CLAUDE.md\n M cli.py\nA  docs/a.jpg\n?? notes.md", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git status --short", "M CLAUDE.md\n M cli.py\nA  docs/a.jpg\n?? notes.md", 0)
 			},
 			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 1}, Modified: []string{"CLAUDE.md", "cli.py"},
 				Staged: []string{"docs/a.jpg"}, Untracked: []string{"notes.md"}},
 		},
 		{
 			name: "short branch header, behind and ahead",
-			build: func(c *convo) {
-				c.bash("", "git status -sb", "## feat...origin/feat [ahead 1, behind 2]\n", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git status -sb", "## feat...origin/feat [ahead 1, behind 2]\n", 0)
 			},
 			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 1}, Branch: "feat", Upstream: "origin/feat", Ahead: 1, Behind: 2, Clean: true},
 		},
 		{
 			name: "clean tree, long form",
-			build: func(c *convo) {
-				c.bash("", "git status", "On branch main\nYour branch is up to date with 'origin/main'.\n\nnothing to commit, working tree clean\n", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git status", "On branch main\nYour branch is up to date with 'origin/main'.\n\nnothing to commit, working tree clean\n", 0)
 			},
 			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 1}, Branch: "main", Upstream: "origin/main", Clean: true},
 		},
 		{
 			name: "status then add and commit: staged leave, the branch is one more ahead",
-			build: func(c *convo) {
-				c.bash("", "git status", long, 0)
-				c.bash("", "git add library.py && git commit -m 'fix: library'", "[main abc1234] fix: library\n 1 file changed\n", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git status", long, 0)
+				c.Bash("", "git add library.py && git commit -m 'fix: library'", "[main abc1234] fix: library\n 1 file changed\n", 0)
 			},
 			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 1}, Branch: "main", Upstream: "origin/main", Ahead: 3,
 				Modified: []string{"old.txt"}, Untracked: []string{"src/", "tests/"}, Commits: []string{"abc1234"}, Unpushed: []string{"abc1234"}},
 		},
 		{
 			name: "git add -A then commit takes everything",
-			build: func(c *convo) {
-				c.bash("", "git status", long, 0)
-				c.bash("", "git add -A && git commit -m \"wip && more\"", "[main abc1234] wip && more\n", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git status", long, 0)
+				c.Bash("", "git add -A && git commit -m \"wip && more\"", "[main abc1234] wip && more\n", 0)
 			},
 			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 1}, Branch: "main", Upstream: "origin/main", Ahead: 3,
 				Commits: []string{"abc1234"}, Unpushed: []string{"abc1234"}},
 		},
 		{
 			name: "commit -am takes tracked changes, not untracked ones",
-			build: func(c *convo) {
-				c.bash("", "git status", long, 0)
-				c.bash("", "git commit -am 'all tracked'", "[main abc1234] all tracked\n", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git status", long, 0)
+				c.Bash("", "git commit -am 'all tracked'", "[main abc1234] all tracked\n", 0)
 			},
 			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 1}, Branch: "main", Upstream: "origin/main", Ahead: 3,
 				Untracked: []string{"src/", "tests/"}, Commits: []string{"abc1234"}, Unpushed: []string{"abc1234"}},
 		},
 		{
 			name: "status then edit: the edited file is dirty again",
-			build: func(c *convo) {
-				c.bash("", "git status", "On branch main\nnothing to commit, working tree clean\n", 0)
-				id := c.call("", "Edit", map[string]string{"file_path": "/home/dev/app/pkg/a.go", "old_string": "a", "new_string": "b"})
-				c.result(id, "ok", false, -1)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git status", "On branch main\nnothing to commit, working tree clean\n", 0)
+				id := c.Call("", "Edit", map[string]string{"file_path": "/home/dev/app/pkg/a.go", "old_string": "a", "new_string": "b"})
+				c.Result(id, "ok", false, -1)
 			},
 			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 1}, Branch: "main", Edited: []string{"pkg/a.go"}},
 		},
 		{
 			name: "successful push clears ahead and the unpushed commits",
-			build: func(c *convo) {
-				c.bash("", "git status", long, 0)
-				c.bash("", "git commit -m x", "[main abc1234] x\n", 0)
-				c.bash("", "git push origin main", pushOK, 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git status", long, 0)
+				c.Bash("", "git commit -m x", "[main abc1234] x\n", 0)
+				c.Bash("", "git push origin main", pushOK, 0)
 			},
 			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 1}, Branch: "main", Upstream: "origin/main",
 				Staged: nil, Modified: []string{"library.py", "old.txt"}, Untracked: []string{"src/", "tests/"}, Commits: []string{"abc1234"},
@@ -119,9 +121,9 @@ func TestReadGitSeen(t *testing.T) {
 		},
 		{
 			name: "failed push keeps ahead and says why",
-			build: func(c *convo) {
-				c.bash("", "git status", long, 0)
-				c.bash("", "git push", "To github.com:me/app.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'github.com:me/app.git'\n", 1)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git status", long, 0)
+				c.Bash("", "git push", "To github.com:me/app.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'github.com:me/app.git'\n", 1)
 			},
 			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 1}, Branch: "main", Upstream: "origin/main", Ahead: 2,
 				Staged: []string{"cmd/new.go"}, Modified: []string{"library.py", "old.txt"}, Untracked: []string{"src/", "tests/"},
@@ -129,34 +131,34 @@ func TestReadGitSeen(t *testing.T) {
 		},
 		{
 			name: "commits and no push: not pushed in this session",
-			build: func(c *convo) {
-				c.bash("", "git commit -m one", "[main 1111111] one\n", 0)
-				c.bash("", "git push", pushOK, 0)
-				c.bash("", "git commit -m two", "[main 2222222] two\n", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git commit -m one", "[main 1111111] one\n", 0)
+				c.Bash("", "git push", pushOK, 0)
+				c.Bash("", "git commit -m two", "[main 2222222] two\n", 0)
 			},
 			want: handoff.GitSeen{Branch: "main", Unpushed: []string{"2222222"},
 				Push: &handoff.MessageRef{Index: 3}, PushRemote: "github.com:me/app.git", PushRefs: []string{"1a2b3c4..5d6e7f8 main -> main"}},
 		},
 		{
 			name: "a later status replaces the earlier one",
-			build: func(c *convo) {
-				c.bash("", "git status", long, 0)
-				c.bash("", "git status --short", "?? only.txt\n", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git status", long, 0)
+				c.Bash("", "git status --short", "?? only.txt\n", 0)
 			},
 			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 3}, Branch: "main", Untracked: []string{"only.txt"}},
 		},
 		{
 			name: "a status of some paths is not the tree's",
-			build: func(c *convo) {
-				c.bash("", "git status --short src/", "?? src/x.go\n", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git status --short src/", "?? src/x.go\n", 0)
 			},
 			want: handoff.GitSeen{},
 		},
 		{
 			name: "a branch switch after the status is flagged, not guessed",
-			build: func(c *convo) {
-				c.bash("", "git status", long, 0)
-				c.bash("", "git checkout other", "Switched to branch 'other'\n", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git status", long, 0)
+				c.Bash("", "git checkout other", "Switched to branch 'other'\n", 0)
 			},
 			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 1}, Branch: "main",
 				Staged: []string{"cmd/new.go"}, Modified: []string{"library.py", "old.txt"}, Untracked: []string{"src/", "tests/"},
@@ -164,26 +166,26 @@ func TestReadGitSeen(t *testing.T) {
 		},
 		{
 			name: "a long status under another git command is still a status",
-			build: func(c *convo) {
-				c.bash("", "git commit -m x", "On branch main\nYour branch is ahead of 'origin/main' by 1 commit.\n\nnothing to commit, working tree clean\n", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git commit -m x", "On branch main\nYour branch is ahead of 'origin/main' by 1 commit.\n\nnothing to commit, working tree clean\n", 0)
 			},
 			want: handoff.GitSeen{Status: &handoff.MessageRef{Index: 1}, Branch: "main", Upstream: "origin/main", Ahead: 1, Clean: true},
 		},
 		{
 			name: "a failed status and git output in other commands say nothing",
-			build: func(c *convo) {
-				c.bash("", "git status", "fatal: not a git repository (or any of the parent directories): .git\n", 128)
-				c.bash("", "cat notes.txt", "On branch main\nnothing to commit\n", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "git status", "fatal: not a git repository (or any of the parent directories): .git\n", 128)
+				c.Bash("", "cat notes.txt", "On branch main\nnothing to commit\n", 0)
 			},
 			want: handoff.GitSeen{},
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newConvo(t)
+			c := sessiontest.NewConvo(t)
 			tc.build(c)
-			tr := c.transcript()
-			got := ReadGitSeen(tr.Messages, tr.Session.CWD)
+			tr := c.Transcript()
+			got := facts.ReadGitSeen(tr.Messages, tr.Session.CWD)
 			if got == nil {
 				got = &handoff.GitSeen{}
 			}
@@ -219,7 +221,7 @@ func TestReadGitSeenReal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := ReadGitSeen(tr.Messages, tr.Session.CWD)
+	g := facts.ReadGitSeen(tr.Messages, tr.Session.CWD)
 	if g == nil || g.Status == nil {
 		t.Fatalf("no git status read: %+v", g)
 	}
@@ -241,12 +243,12 @@ func TestReadGitSeenReal(t *testing.T) {
 // the other branch.
 func TestGitSeenFollowsSwitches(t *testing.T) {
 	t.Parallel()
-	c := newConvo(t)
-	c.bash("", "git checkout -b fix/csv-bom main", "Switched to a new branch 'fix/csv-bom'\n", 0)
-	c.bash("", "git commit -am 'export: BOM'", "[fix/csv-bom 3f9a2c1] export: BOM\n 1 file changed\n", 0)
-	c.bash("", "git checkout feat/parquet && uv run pytest -q", "Switched to branch 'feat/parquet'\nFAILED tests/test_x.py::test_y\n1 failed\n", 1)
-	tr := c.transcript()
-	got := ReadGitSeen(tr.Messages, tr.Session.CWD)
+	c := sessiontest.NewConvo(t)
+	c.Bash("", "git checkout -b fix/csv-bom main", "Switched to a new branch 'fix/csv-bom'\n", 0)
+	c.Bash("", "git commit -am 'export: BOM'", "[fix/csv-bom 3f9a2c1] export: BOM\n 1 file changed\n", 0)
+	c.Bash("", "git checkout feat/parquet && uv run pytest -q", "Switched to branch 'feat/parquet'\nFAILED tests/test_x.py::test_y\n1 failed\n", 1)
+	tr := c.Transcript()
+	got := facts.ReadGitSeen(tr.Messages, tr.Session.CWD)
 	if got == nil || got.Head != "feat/parquet" {
 		t.Fatalf("head = %+v, want feat/parquet", got)
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
+	"github.com/handoff-cli/handoff/extractor/prose"
 )
 
 func extract(t *testing.T, msgs []handoff.Message) *Result {
@@ -113,12 +115,12 @@ func TestDecisionsOnlyFromVisibleText(t *testing.T) {
 
 func TestDecisionReversalAndDedupe(t *testing.T) {
 	t.Parallel()
-	c := newConvo(t)
-	c.say("I'll use SQLite instead of Postgres because it needs no server.")
-	c.say("I'll use SQLite instead of Postgres because it needs no server!")
-	c.say("I've decided to use testify for assertions since the repo already has it.")
-	c.say("Actually, switching back to Postgres since we need concurrent writers.")
-	res := extract(t, c.msgs)
+	c := sessiontest.NewConvo(t)
+	c.Say("I'll use SQLite instead of Postgres because it needs no server.")
+	c.Say("I'll use SQLite instead of Postgres because it needs no server!")
+	c.Say("I've decided to use testify for assertions since the repo already has it.")
+	c.Say("Actually, switching back to Postgres since we need concurrent writers.")
+	res := extract(t, c.Msgs)
 	ds := res.Decisions
 	if len(ds) != 3 {
 		t.Fatalf("decisions = %+v, want 3 (duplicate folded)", ds)
@@ -138,10 +140,10 @@ func TestDecisionReversalAndDedupe(t *testing.T) {
 		t.Errorf("current decisions = %v", current)
 	}
 
-	away := newConvo(t)
-	away.say("I decided to use logrus for logging.")
-	away.say("Let's use slog instead of logrus, it is in the standard library.")
-	if ds := extract(t, away.msgs).Decisions; len(ds) != 2 || ds[0].SupersededBy != "d2" {
+	away := sessiontest.NewConvo(t)
+	away.Say("I decided to use logrus for logging.")
+	away.Say("Let's use slog instead of logrus, it is in the standard library.")
+	if ds := extract(t, away.Msgs).Decisions; len(ds) != 2 || ds[0].SupersededBy != "d2" {
 		t.Errorf("moving away from logrus should supersede d1: %+v", ds)
 	}
 }
@@ -150,25 +152,25 @@ func TestDecisionDescriptionCapped(t *testing.T) {
 	t.Parallel()
 	long := "I've decided to " + strings.Repeat("rewrite everything ", 40) + "."
 	ds := extract(t, []handoff.Message{{Role: handoff.RoleAssistant, Text: long}}).Decisions
-	if len(ds) != 1 || len([]rune(ds[0].Description)) > descriptionLimit {
+	if len(ds) != 1 || len([]rune(ds[0].Description)) > prose.DescriptionLimit {
 		t.Errorf("decision not capped: %+v", ds)
 	}
 }
 
 func TestErrorContextIsTextBeforeCall(t *testing.T) {
 	t.Parallel()
-	c := newConvo(t)
-	c.say("First I'll look around.\nNow I'll run the migrations against the dev database.")
-	id := c.call("", "Bash", map[string]string{"command": "make migrate"})
-	c.result(id, "Error: connection refused", true, 1)
-	snap, err := Build(context.Background(), &handoff.Transcript{Messages: c.msgs}, NewHeuristic(nil))
+	c := sessiontest.NewConvo(t)
+	c.Say("First I'll look around.\nNow I'll run the migrations against the dev database.")
+	id := c.Call("", "Bash", map[string]string{"command": "make migrate"})
+	c.Result(id, "Error: connection refused", true, 1)
+	snap, err := Build(context.Background(), &handoff.Transcript{Messages: c.Msgs}, NewHeuristic(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(snap.Errors) != 1 || snap.Errors[0].Context != "Now I'll run the migrations against the dev database." {
 		t.Errorf("errors = %+v", snap.Errors)
 	}
-	res := extract(t, c.msgs)
+	res := extract(t, c.Msgs)
 	if res.Usage == nil || res.Usage.Extractor != "heuristic" || res.Usage.Calls != 0 {
 		t.Errorf("usage = %+v", res.Usage)
 	}

@@ -17,21 +17,27 @@ import (
 // packages under it.
 const extractorPath = "github.com/handoff-cli/handoff/extractor"
 
-// layerOrder is the extractor's layers, lowest first (rulebook.Layer's
-// order). The catalogue sits between text and facts: every layer from
-// facts up consults it, and it uses nothing but the text helpers' layer.
+// layerOrder is the extractor's layers, lowest first. The catalogue
+// (rulebook) imports nothing of the extractor, so every layer can consult
+// it; the session kit builds test conversations from the domain types
+// alone. The LLM client sits on top: it implements the root's Extractor.
 var layerOrder = []rulebook.Layer{
-	rulebook.LayerText, "catalogue", rulebook.LayerFacts, rulebook.LayerConversation,
-	rulebook.LayerDecisions, rulebook.LayerNext, rulebook.LayerAssembly,
+	"catalogue", "sessionkit", rulebook.LayerText, rulebook.LayerFacts, rulebook.LayerConversation,
+	rulebook.LayerDecisions, rulebook.LayerNext, rulebook.LayerAssembly, "llm",
 }
 
 // packageLayers declares each package under extractor/ with its layer,
-// by directory. The root holds the layers not yet packages of their own
-// (facts to next, and the LLM client), so it counts as the assembly.
+// by directory.
 var packageLayers = map[string]rulebook.Layer{
-	"text":     rulebook.LayerText,
-	"rulebook": "catalogue",
-	".":        rulebook.LayerAssembly,
+	"rulebook":             "catalogue",
+	"internal/sessiontest": "sessionkit",
+	"prose":                rulebook.LayerText,
+	"facts":                rulebook.LayerFacts,
+	"conversation":         rulebook.LayerConversation,
+	"decisions":            rulebook.LayerDecisions,
+	"nextstep":             rulebook.LayerNext,
+	".":                    rulebook.LayerAssembly,
+	"llm":                  "llm",
 }
 
 // TestImportsRunDownward fails when a package under extractor/ imports

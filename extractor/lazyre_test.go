@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/decisions"
+	"github.com/handoff-cli/handoff/extractor/prose"
 	"github.com/handoff-cli/handoff/extractor/rulebook"
 	"github.com/handoff-cli/handoff/internal/lazyre"
 )
@@ -25,9 +27,9 @@ func TestLazyPatternsCompile(t *testing.T) {
 	if len(patterns) < 200 {
 		t.Errorf("found %d patterns; the package and its rulebook declare about two hundred and fifty", len(patterns))
 	}
-	p := compileDecisionPatterns()
-	all := append(append(append([]lazyRegexp{p.notChoice, p.rationale, p.follow, p.reversal,
-		p.workaround, p.skip, p.layout, p.library, p.architecture}, p.assistant...), p.user...), p.chosenAlt...)
+	p := decisions.CompilePatterns()
+	all := append(append(append([]prose.LazyRegexp{p.NotChoice, p.Rationale, p.Follow, p.Reversal,
+		p.Workaround, p.Skip, p.Layout, p.Library, p.Architecture}, p.Assistant...), p.User...), p.ChosenAlt...)
 	for _, re := range all {
 		re.Regexp() // panics on a bad pattern
 	}
@@ -47,7 +49,7 @@ func TestLazyGatesMatchLikeRegexp(t *testing.T) {
 	heads, lines := corpusTexts(t)
 	texts := messageTexts(t)
 	for _, h := range heads {
-		texts = append(texts, headOf(h, 512)) // the whole heads would only slow the test
+		texts = append(texts, prose.HeadOf(h, 512)) // the whole heads would only slow the test
 	}
 	texts = raceSample(append(texts, lines...))
 	if len(texts) == 0 {
@@ -55,11 +57,11 @@ func TestLazyGatesMatchLikeRegexp(t *testing.T) {
 	}
 	const gateStride = 8
 	for i, p := range sourcePatterns(t) {
-		g := buildGate(p.Pattern)
+		g := prose.BuildGate(p.Pattern)
 		for j := i % gateStride; j < len(texts); j += gateStride {
 			s := texts[j]
 			want := g.Regexp().MatchString(s)
-			if want && !g.mayMatch(s) {
+			if want && !g.MayMatch(s) {
 				t.Errorf("%s: gate closed on %.80q, which the regexp matches", p.At, s)
 			}
 			if got := g.MatchString(s); got != want {
@@ -83,7 +85,7 @@ func messageTexts(t *testing.T) []string {
 	}
 	forSharedTranscripts(func(_ string, tr *handoff.Transcript) {
 		for _, m := range tr.Messages {
-			text := headOf(m.Text, 512)
+			text := prose.HeadOf(m.Text, 512)
 			add(text)
 			for _, l := range strings.Split(text, "\n") {
 				add(strings.TrimSpace(l))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/nextstep"
 )
 
 // TestNextStepSkipsMootErrors: an open error that later evidence made
@@ -30,7 +31,7 @@ func TestNextStepSkipsMootErrors(t *testing.T) {
 		{"other call in flight", handoff.Snapshot{EndState: &handoff.EndState{InFlight: []string{"npm run build"}}}, "Check the outcome", "landed"},
 	}
 	for _, tt := range tests {
-		got := NextStep(&tt.snap)
+		got := nextstep.For(&tt.snap)
 		if tt.want != "" && !strings.Contains(got, tt.want) {
 			t.Errorf("%s: NextStep = %q, want it to contain %q", tt.name, got, tt.want)
 		}
@@ -59,7 +60,7 @@ func TestNextStepFromReportsAndStaleTests(t *testing.T) {
 		{"only a mention", handoff.Snapshot{EndState: &handoff.EndState{LastAssistant: "Done!", KeyLines: named[:1]}}, "check with the person", "next priority"},
 	}
 	for _, tt := range tests {
-		got := NextStep(&tt.snap)
+		got := nextstep.For(&tt.snap)
 		if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
 			t.Errorf("%s: NextStep = %q, want %q and not %q", tt.name, got, tt.want, tt.not)
 		}
@@ -89,7 +90,7 @@ func TestNextStepHedgedFix(t *testing.T) {
 		{"negated", handoff.Snapshot{EndState: end("This shouldn't work now that the flag is gone.")}, false},
 	}
 	for _, tt := range tests {
-		got := NextStep(&tt.snap)
+		got := nextstep.For(&tt.snap)
 		if has := strings.Contains(got, "not verified yet"); has != tt.want {
 			t.Errorf("%s: NextStep = %q, unverified fix named: %v, want %v", tt.name, got, has, tt.want)
 		}

@@ -12,6 +12,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/facts"
+	"github.com/handoff-cli/handoff/extractor/prose"
 	"github.com/handoff-cli/handoff/transcript"
 )
 
@@ -19,48 +22,48 @@ func TestRequiredLiterals(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		pattern string
-		want    []gateLiteral // nil: no gate
+		want    []prose.GateLiteral // nil: no gate
 	}{
-		{`error`, []gateLiteral{{text: "error"}}},
-		{`^fatal: |^--- FAIL: |SandboxDenied`, []gateLiteral{{text: "fatal: "}, {text: "--- FAIL: "}, {text: "SandboxDenied"}}},
-		{`(?m)^\S+:\d+: (?:fatal )?error:`, []gateLiteral{{text: "error:"}}},
+		{`error`, []prose.GateLiteral{{Text: "error"}}},
+		{`^fatal: |^--- FAIL: |SandboxDenied`, []prose.GateLiteral{{Text: "fatal: "}, {Text: "--- FAIL: "}, {Text: "SandboxDenied"}}},
+		{`(?m)^\S+:\d+: (?:fatal )?error:`, []prose.GateLiteral{{Text: "error:"}}},
 		// The parser factors the alternatives' common "E" out; the gate
 		// spells them out again.
-		{`^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b`, []gateLiteral{{text: "Error"}, {text: "Exception"}}},
+		{`^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b`, []prose.GateLiteral{{Text: "Error"}, {Text: "Exception"}}},
 		// Case-folded: lower-cased, cut at k and s, which fold to non-ASCII
 		// runes as well.
-		{`(?i)no new output`, []gateLiteral{{text: "no new output", fold: true}}},
-		{`(?i)still running`, []gateLiteral{{text: "till running", fold: true}}},
+		{`(?i)no new output`, []prose.GateLiteral{{Text: "no new output", Fold: true}}},
+		{`(?i)still running`, []prose.GateLiteral{{Text: "till running", Fold: true}}},
 		// A caseless non-ASCII rune stays in the run; a cased one (é, É)
 		// cuts it.
-		{`(?i)⚠️|abc`, []gateLiteral{{text: "⚠️", fold: true}, {text: "abc", fold: true}}},
-		{`(?i)caféine`, []gateLiteral{{text: "caf", fold: true}}},
+		{`(?i)⚠️|abc`, []prose.GateLiteral{{Text: "⚠️", Fold: true}, {Text: "abc", Fold: true}}},
+		{`(?i)caféine`, []prose.GateLiteral{{Text: "caf", Fold: true}}},
 		// An alternative without a literal of three or more: no gate.
 		{`error|^ok\s`, nil},
 		{`^\S+\s+[.sxFE]*[FE]`, nil},
 		{`(?:abc)?d`, nil},
-		{`(?:abc)+d`, []gateLiteral{{text: "abc"}}},
-		{`\.{3,}\s*x`, []gateLiteral{{text: "..."}}},
-		{`(?:ab){2}`, []gateLiteral{{text: "abab"}}},
+		{`(?:abc)+d`, []prose.GateLiteral{{Text: "abc"}}},
+		{`\.{3,}\s*x`, []prose.GateLiteral{{Text: "..."}}},
+		{`(?:ab){2}`, []prose.GateLiteral{{Text: "abab"}}},
 		// Length is in bytes: a two-rune mark with a multi-byte rune is
 		// rare enough (testFailRe's "✕ " left it ungated).
-		{`(?m)^--- FAIL: |✕ `, []gateLiteral{{text: "--- FAIL: ", lineStart: true}, {text: "✕ "}}},
+		{`(?m)^--- FAIL: |✕ `, []prose.GateLiteral{{Text: "--- FAIL: ", LineStart: true}, {Text: "✕ "}}},
 		{`é|abc`, nil},
 		// After (?m)^ a literal starts a line; in (?i) only when the
 		// kept run of letters begins the text.
-		{`(?m)^fatal: |x error:`, []gateLiteral{{text: "fatal: ", lineStart: true}, {text: "x error:"}}},
-		{`^fatal: `, []gateLiteral{{text: "fatal: "}}},
-		{`(?im)^wall time|^stdout`, []gateLiteral{{text: "wall time", fold: true, lineStart: true}, {text: "tdout", fold: true}}},
+		{`(?m)^fatal: |x error:`, []prose.GateLiteral{{Text: "fatal: ", LineStart: true}, {Text: "x error:"}}},
+		{`^fatal: `, []prose.GateLiteral{{Text: "fatal: "}}},
+		{`(?im)^wall time|^stdout`, []prose.GateLiteral{{Text: "wall time", Fold: true, LineStart: true}, {Text: "tdout", Fold: true}}},
 		// A run of exact parts is spelled out.
-		{`(?i)(?:fa(?:il|tal)|error)`, []gateLiteral{{text: "fail", fold: true}, {text: "fatal", fold: true}, {text: "error", fold: true}}},
+		{`(?i)(?:fa(?:il|tal)|error)`, []prose.GateLiteral{{Text: "fail", Fold: true}, {Text: "fatal", Fold: true}, {Text: "error", Fold: true}}},
 	}
 	for _, tc := range tests {
-		g := gated(tc.pattern).gate()
-		for i := range g.lits {
-			g.lits[i].prefix = false // checked below, with lineStart
+		g := prose.Gated(tc.pattern).Gate()
+		for i := range g.Lits {
+			g.Lits[i].Prefix = false // checked below, with lineStart
 		}
-		if !slices.Equal(g.lits, tc.want) {
-			t.Errorf("gated(%q).lits = %+v, want %+v", tc.pattern, g.lits, tc.want)
+		if !slices.Equal(g.Lits, tc.want) {
+			t.Errorf("gated(%q).lits = %+v, want %+v", tc.pattern, g.Lits, tc.want)
 		}
 	}
 }
@@ -100,26 +103,26 @@ func TestGatedMatchesLikeRegexp(t *testing.T) {
 	heads, lines = raceSample(heads), raceSample(lines)
 	// Each pattern meets what it reads in the extractor: whole outputs,
 	// or single lines of one.
-	check := func(name string, g gatedRegexp, corpus []string) {
+	check := func(name string, g prose.GatedRegexp, corpus []string) {
 		for _, s := range append(corpus, texts...) {
-			if g.mayMatch(s) && !strings.Contains(s, "\n") {
+			if g.MayMatch(s) && !strings.Contains(s, "\n") {
 				continue // MatchString is the regexp's own call
 			}
-			if got, want := g.MatchString(s), g.gate().Regexp().MatchString(s); got != want {
+			if got, want := g.MatchString(s), g.Gate().Regexp().MatchString(s); got != want {
 				t.Errorf("%s.MatchString(%.80q) = %v, the regexp says %v", name, s, got, want)
 			}
 		}
 	}
-	for name, g := range map[string]gatedRegexp{
-		"contentFailRe": contentFailRe, "rejectedRe": rejectedRe, "harnessRe": harnessRe, "harnessAPIRe": harnessAPIRe,
-		"runningRe": runningRe, "missingPathRe": missingPathRe, "buildErrorRe": buildErrorRe, "exitHeaderRe": exitHeaderRe,
+	for name, g := range map[string]prose.GatedRegexp{
+		"contentFailRe": facts.ContentFailRe, "rejectedRe": facts.RejectedRe, "harnessRe": facts.HarnessRe, "harnessAPIRe": facts.HarnessAPIRe,
+		"runningRe": facts.RunningRe, "missingPathRe": facts.MissingPathRe, "buildErrorRe": facts.BuildErrorRe, "exitHeaderRe": facts.ExitHeaderRe,
 	} {
 		check(name, g, heads)
 	}
-	for name, g := range map[string]gatedRegexp{
-		"exceptionLineRe": exceptionLineRe, "compilerLineRe": compilerLineRe, "assertLineRe": assertLineRe,
-		"failTestLineRe": failTestLineRe, "passLineRe": passLineRe, "keywordLineRe": keywordLineRe,
-		"noticeLineRe": noticeLineRe, "wrapperLineRe": wrapperLineRe,
+	for name, g := range map[string]prose.GatedRegexp{
+		"exceptionLineRe": facts.ExceptionLineRe, "compilerLineRe": facts.CompilerLineRe, "assertLineRe": facts.AssertLineRe,
+		"failTestLineRe": facts.FailTestLineRe, "passLineRe": facts.PassLineRe, "keywordLineRe": facts.KeywordLineRe,
+		"noticeLineRe": facts.NoticeLineRe, "wrapperLineRe": facts.WrapperLineRe,
 	} {
 		check(name, g, lines)
 	}
@@ -141,12 +144,12 @@ func corpusTexts(t *testing.T) (heads, lines []string) {
 	forSharedTranscripts(func(_ string, tr *handoff.Transcript) {
 		for _, m := range tr.Messages {
 			for _, r := range m.ToolResults {
-				add(&heads, headOf(r.Content, 2<<10))
+				add(&heads, prose.HeadOf(r.Content, 2<<10))
 				if !r.Failed() {
 					continue
 				}
 				for _, l := range strings.Split(r.Content, "\n") {
-					add(&lines, strings.TrimSpace(headOf(l, scoredPrefix)))
+					add(&lines, strings.TrimSpace(prose.HeadOf(l, facts.ScoredPrefix)))
 				}
 			}
 		}
@@ -176,8 +179,8 @@ func TestSplitAlternativesMatchLikeRegexp(t *testing.T) {
 		"x", "a\nx\nb", "xx", "OK\tdone", "x ok ", "Passed", "passing", "a\npassed", "(no files to check)", "10 failed", "0 FAILED", "ERROR", " BUS ERROR\n\t(core dumped)", "No Such File", "\u212Aeep still running",
 	}
 	for _, p := range patterns {
-		g := buildGate(p)
-		if g.alts == nil {
+		g := prose.BuildGate(p)
+		if g.Alts == nil {
 			t.Errorf("%q: not split into alternatives", p)
 		}
 		for _, s := range texts {
@@ -186,13 +189,13 @@ func TestSplitAlternativesMatchLikeRegexp(t *testing.T) {
 			}
 		}
 	}
-	if passLineRe.gate().alts == nil {
+	if facts.PassLineRe.Gate().Alts == nil {
 		t.Error("passLineRe is not split: its anchored '^ok\\s' alternative left the whole pattern ungated")
 	}
-	if buildGate(`(?i)ok\s|error`).alts != nil {
+	if prose.BuildGate(`(?i)ok\s|error`).Alts != nil {
 		t.Error("a pattern with an unanchored alternative without a literal is split")
 	}
-	if contentFailRe.gate().alts == nil {
+	if facts.ContentFailRe.Gate().Alts == nil {
 		t.Error("contentFailRe is not split: its (core dumped) alternative spans lines, so the whole alternation would run on every output holding \"error\"")
 	}
 }
@@ -215,7 +218,7 @@ func TestSplitSource(t *testing.T) {
 		{`(abc)`, nil},
 	}
 	for _, tc := range tests {
-		if got := splitSource(tc.pattern); !slices.Equal(got, tc.want) {
+		if got := prose.SplitSource(tc.pattern); !slices.Equal(got, tc.want) {
 			t.Errorf("splitSource(%q) = %q, want %q", tc.pattern, got, tc.want)
 		}
 	}
@@ -233,17 +236,17 @@ func TestLineScorerScoresLikeLineScore(t *testing.T) {
 	forSharedTranscripts(func(f string, tr *handoff.Transcript) {
 		for _, m := range tr.Messages {
 			for _, r := range m.ToolResults {
-				if !failed(r) {
+				if !facts.Failed(r) {
 					continue
 				}
-				lines := outputBody(r.Content)
-				sc := scorerFor(strings.Join(lines, "\n"))
-				if sc != everyLine {
+				lines := facts.OutputBody(r.Content)
+				sc := facts.ScorerFor(strings.Join(lines, "\n"))
+				if sc != facts.EveryLine {
 					pruned++
 				}
 				for _, l := range lines {
-					l = headOf(l, scoredPrefix)
-					if got, want := sc.score(l), lineScore(l); got != want {
+					l = prose.HeadOf(l, facts.ScoredPrefix)
+					if got, want := sc.Score(l), facts.LineScore(l); got != want {
 						t.Errorf("%s: score(%.80q) = %d, lineScore says %d", f, l, got, want)
 					}
 					checked++
@@ -269,15 +272,15 @@ func TestNormalizeCommandSkipsLikeRegexps(t *testing.T) {
 	}
 	t.Parallel()
 	plain := func(cmd string) string {
-		c := strings.TrimSpace(spaceRun.Regexp().ReplaceAllString(cmd, " "))
+		c := strings.TrimSpace(facts.SpaceRun.Regexp().ReplaceAllString(cmd, " "))
 		for {
-			next := leadingCd.Regexp().ReplaceAllString(c, "")
+			next := facts.LeadingCd.Regexp().ReplaceAllString(c, "")
 			if next == c {
 				break
 			}
 			c = next
 		}
-		return strings.TrimSpace(trailingCut.Regexp().ReplaceAllString(c, ""))
+		return strings.TrimSpace(facts.TrailingCut.Regexp().ReplaceAllString(c, ""))
 	}
 	cmds := []string{
 		"", " ", "go test ./...", "go test ./... 2>&1 | tail -n 20", "make 2>&1", "ls | head", "ls | head -5 ",
@@ -290,15 +293,15 @@ func TestNormalizeCommandSkipsLikeRegexps(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		sh := &shapes{}
+		sh := &facts.Shapes{}
 		for _, m := range tr.Messages {
 			for _, c := range m.ToolCalls {
-				cmds = append(cmds, sh.classify(c).command)
+				cmds = append(cmds, sh.Classify(c).Command)
 			}
 		}
 	}
 	for _, c := range cmds {
-		if got, want := normalizeCommand(c), plain(c); got != want {
+		if got, want := facts.NormalizeCommand(c), plain(c); got != want {
 			t.Errorf("normalizeCommand(%.80q) = %q, the regexps give %q", c, got, want)
 		}
 	}
@@ -364,16 +367,16 @@ func TestScreensExact(t *testing.T) {
 	texts = raceSample(texts)
 	for _, tt := range []struct {
 		name string
-		re   screenedRegexp
-	}{{"factRe", factRe}, {"pascalRe", pascalRe}, {"figureRe", figureRe}, {"checkErrorRe", checkErrorRe}, {"gitCommitRe", gitCommitRe}, {"diffMarkRe", diffMarkRe}} {
+		re   prose.ScreenedRegexp
+	}{{"factRe", conversation.FactRe}, {"pascalRe", conversation.PascalRe}, {"figureRe", conversation.FigureRe}, {"checkErrorRe", facts.CheckErrorRe}, {"gitCommitRe", facts.GitCommitRe}, {"diffMarkRe", facts.DiffMarkRe}} {
 		re := tt.re.Regexp()
 		screened := 0
 		for _, s := range texts {
 			want := re.MatchString(s)
-			if want && !tt.re.may(s) {
+			if want && !tt.re.May(s) {
 				t.Errorf("%s: screen fails %.80q, which the regexp matches", tt.name, s)
 			}
-			if !tt.re.may(s) {
+			if !tt.re.May(s) {
 				screened++
 			}
 			if got := tt.re.MatchString(s); got != want {
@@ -421,11 +424,11 @@ func TestFindNearLikeRegexp(t *testing.T) {
 		texts = append(texts, strings.Join(lines, "\n"))
 	}
 	texts = raceSample(texts)
-	re := checkErrorRe.Regexp()
+	re := facts.CheckErrorRe.Regexp()
 	found := 0
 	for _, s := range texts {
 		want := re.FindString(s)
-		if got := checkErrorRe.FindString(s); got != want {
+		if got := facts.CheckErrorRe.FindString(s); got != want {
 			t.Errorf("FindString(%q) = %q, the regexp finds %q", s, got, want)
 		}
 		if want != "" {
@@ -448,12 +451,12 @@ func TestLiteralSetsMatchLikeRegexp(t *testing.T) {
 	glue := []string{"", "", "a", "Z", "_", "9", " ", "-", ".", "\n", "\u212A", "ſ", "é", "'", "✅", "\xff", "\xe2"}
 	rng := rand.New(rand.NewPCG(5, 2026))
 	checked := 0
-	var check func(name string, g *regexGate)
-	check = func(name string, g *regexGate) {
-		for _, a := range g.alts {
+	var check func(name string, g *prose.RegexGate)
+	check = func(name string, g *prose.RegexGate) {
+		for _, a := range g.Alts {
 			check(name+" (alternative)", a)
 		}
-		if g.set == nil {
+		if g.Set == nil {
 			return
 		}
 		checked++
@@ -461,12 +464,12 @@ func TestLiteralSetsMatchLikeRegexp(t *testing.T) {
 			var b strings.Builder
 			for n := 1 + rng.IntN(4); n > 0; n-- {
 				b.WriteString(glue[rng.IntN(len(glue))])
-				w := []byte(g.set[rng.IntN(len(g.set))].text)
+				w := []byte(g.Set[rng.IntN(len(g.Set))].Text)
 				if len(w) > 0 && rng.IntN(4) == 0 {
 					w = w[:rng.IntN(len(w))] // a near miss
 				}
 				for i, c := range w {
-					if rng.IntN(3) == 0 && isLowerASCII(c) {
+					if rng.IntN(3) == 0 && prose.IsLowerASCII(c) {
 						w[i] = c - 'a' + 'A'
 					}
 				}
@@ -484,7 +487,7 @@ func TestLiteralSetsMatchLikeRegexp(t *testing.T) {
 		}
 	}
 	for _, p := range sourcePatterns(t) {
-		check(p.At.String(), buildGate(p.Pattern))
+		check(p.At.String(), prose.BuildGate(p.Pattern))
 	}
 	if checked == 0 {
 		t.Error("no source pattern has a literal set: the test checks nothing")
@@ -512,10 +515,10 @@ func TestLiteralSet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		set, ok := literalSet(re.Simplify())
+		set, ok := prose.LiteralSet(re.Simplify())
 		var got []string
 		for _, s := range set {
-			got = append(got, s.text)
+			got = append(got, s.Text)
 		}
 		if !ok {
 			got = nil
@@ -532,7 +535,7 @@ func TestLiteralSet(t *testing.T) {
 func TestFoldSpecials(t *testing.T) {
 	for c := 'a'; c <= 'z'; c++ {
 		for f := unicode.SimpleFold(c); f != c; f = unicode.SimpleFold(f) {
-			if f >= utf8.RuneSelf && f != kelvin && f != longS {
+			if f >= utf8.RuneSelf && f != prose.Kelvin && f != prose.LongS {
 				t.Errorf("%q folds to %q", c, f)
 			}
 		}

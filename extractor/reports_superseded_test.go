@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 // TestKeyLinesSuperseded: a key line about a thing the session spoke of
@@ -22,15 +24,15 @@ func TestKeyLinesSuperseded(t *testing.T) {
 		// build adds the messages after the request and the report; the
 		// last message is added by the test.
 		report  string
-		build   func(c *convo)
+		build   func(c *sessiontest.Convo)
 		want    []string
 		dropped []string
 	}{
 		{
 			name:   "a later copy under another version",
 			report: "## Versions\n- `paper_v0.43.pdf` (current) - Updated C17\n- `notes.md` documents the build\n",
-			build: func(c *convo) {
-				c.bash("", "cp paper.pdf ../paper_v0.44.pdf && echo done", "done", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "cp paper.pdf ../paper_v0.44.pdf && echo done", "done", 0)
 			},
 			want:    []string{"`notes.md` documents the build"},
 			dropped: []string{"paper_v0.43.pdf"},
@@ -38,33 +40,33 @@ func TestKeyLinesSuperseded(t *testing.T) {
 		{
 			name:   "a later listing names the next version",
 			report: "## Release\n- Built `handoff-1.2.3.tar.gz` (current): 42 files, verified\n",
-			build: func(c *convo) {
-				c.bash("", "ls dist", "handoff-1.2.3.tar.gz\nhandoff-1.2.4.tar.gz\n", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "ls dist", "handoff-1.2.3.tar.gz\nhandoff-1.2.4.tar.gz\n", 0)
 			},
 			dropped: []string{"handoff-1.2.3"},
 		},
 		{
 			name:   "later mentions of the same version keep the line",
 			report: "## Versions\n- `paper_v0.43.pdf` (current) - Updated C17, 25 pages, verified\n",
-			build: func(c *convo) {
-				c.bash("", "ls ../paper_v0.43.pdf", "../paper_v0.43.pdf", 0)
-				c.bash("", "cp x ../mypaper_v0.44.pdf", "", 0) // another file's stem
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "ls ../paper_v0.43.pdf", "../paper_v0.43.pdf", 0)
+				c.Bash("", "cp x ../mypaper_v0.44.pdf", "", 0) // another file's stem
 			},
 			want: []string{"`paper_v0.43.pdf` (current)"},
 		},
 		{
 			name:   "a line naming both versions is not superseded by them",
 			report: "## Upgrade\n- `schema_v1.json` → `schema_v2.json`: migrated, 12 tests pass\n",
-			build: func(c *convo) {
-				c.bash("", "cat schema_v2.json", "{}", 0)
+			build: func(c *sessiontest.Convo) {
+				c.Bash("", "cat schema_v2.json", "{}", 0)
 			},
 			want: []string{"`schema_v1.json` → `schema_v2.json`"},
 		},
 		{
 			name:   "a later verdict on the same file",
 			report: "## Status\n- ❌ `parser.c` fails: 12 errors\n- `lexer.c` builds cleanly\n",
-			build: func(c *convo) {
-				c.say("Fixed the include: `parser.c` now builds.")
+			build: func(c *sessiontest.Convo) {
+				c.Say("Fixed the include: `parser.c` now builds.")
 			},
 			want:    []string{"`lexer.c` builds cleanly"},
 			dropped: []string{"`parser.c` fails"},
@@ -72,8 +74,8 @@ func TestKeyLinesSuperseded(t *testing.T) {
 		{
 			name:   "a pending part of the plan, later reported done",
 			report: "## Plan\n- Phase 2: simplify the context loader ⏳ PENDING\n- Phase 3: review skill, next after that\n",
-			build: func(c *convo) {
-				c.say("STATUS: Phase 1 ✅ + Phase 2 ✅, the loop is two thirds done.")
+			build: func(c *sessiontest.Convo) {
+				c.Say("STATUS: Phase 1 ✅ + Phase 2 ✅, the loop is two thirds done.")
 			},
 			want:    []string{"Phase 3: review skill"},
 			dropped: []string{"Phase 2: simplify"},
@@ -81,8 +83,8 @@ func TestKeyLinesSuperseded(t *testing.T) {
 		{
 			name:   "a change is not undone by a later change",
 			report: "## Summary\n- Created `docs/SUMMARY.md` as an executive summary of the 10 systems\n",
-			build: func(c *convo) {
-				c.say("Updated `docs/SUMMARY.md`: renamed a row.")
+			build: func(c *sessiontest.Convo) {
+				c.Say("Updated `docs/SUMMARY.md`: renamed a row.")
 			},
 			want: []string{"Created `docs/SUMMARY.md`"},
 		},
@@ -90,12 +92,12 @@ func TestKeyLinesSuperseded(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c := newConvo(t)
-			c.user("finish the paper and the release")
-			c.say(tc.report + pad)
+			c := sessiontest.NewConvo(t)
+			c.User("finish the paper and the release")
+			c.Say(tc.report + pad)
 			tc.build(c)
-			c.say("All done, see above.")
-			got, _ := keyLines(c.msgs, len(c.msgs)-1, c.msgs[0].Ref())
+			c.Say("All done, see above.")
+			got, _ := conversation.KeyLines(c.Msgs, len(c.Msgs)-1, c.Msgs[0].Ref())
 			var texts []string
 			for _, k := range got {
 				texts = append(texts, k.Text)
@@ -112,36 +114,6 @@ func TestKeyLinesSuperseded(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestVersionedFiles: file names with a version are split into stem,
-// version and rest; numbered files without a "v" or a dot, and names
-// whose stem is too short to recognise, are not versioned.
-func TestVersionedFiles(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		line string
-		want []versionedFile
-	}{
-		{"`vsla_paper_v0.43.pdf` (current)", []versionedFile{{"vsla_paper_v", "0.43", ".pdf"}}},
-		{"built app-1.2.3.tar.gz", []versionedFile{{"app-", "1.2.3", ".tar.gz"}}},
-		{"see api_v2.yaml and api_v3_draft.yaml", []versionedFile{{"api_v", "2", ".yaml"}, {"api_v", "3", "_draft.yaml"}}},
-		{"run_3.log and step-12.txt", nil},
-		{"v1.2.tar.gz", nil},
-		{"Python 3.11 and go1.22", nil},
-	}
-	for _, tc := range cases {
-		got := versionedFiles(tc.line)
-		if len(got) != len(tc.want) {
-			t.Errorf("versionedFiles(%q) = %v, want %v", tc.line, got, tc.want)
-			continue
-		}
-		for i := range got {
-			if got[i] != tc.want[i] {
-				t.Errorf("versionedFiles(%q)[%d] = %v, want %v", tc.line, i, got[i], tc.want[i])
-			}
-		}
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 func TestShellLine(t *testing.T) {
@@ -37,20 +39,20 @@ func TestShellLine(t *testing.T) {
 		{"docker compose up -d\nthen check the logs for errors", false},
 		{"", false},
 	} {
-		if got := shellLine(tc.text); got != tc.want {
+		if got := conversation.ShellLine(tc.text); got != tc.want {
 			t.Errorf("shellLine(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
 }
 
 func TestShellLinesAreCommandsNotRequests(t *testing.T) {
-	c := newConvo(t)
-	c.user("pwd")
-	c.say("Run `pwd` to see the directory.")
-	c.user("Add a --month filter to the report command, format YYYY-MM")
-	c.say("Done.")
-	c.user("git push origin main")
-	c.say("Run `git push origin main`.")
+	c := sessiontest.NewConvo(t)
+	c.User("pwd")
+	c.Say("Run `pwd` to see the directory.")
+	c.User("Add a --month filter to the report command, format YYYY-MM")
+	c.Say("Done.")
+	c.User("git push origin main")
+	c.Say("Run `git push origin main`.")
 	snap := build(t, c, handoff.SessionInfo{})
 	if snap.Goal != "Add a --month filter to the report command, format YYYY-MM" {
 		t.Errorf("goal = %q", snap.Goal)

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 func TestSkillMention(t *testing.T) {
@@ -22,7 +24,7 @@ func TestSkillMention(t *testing.T) {
 		{"src/skills/matcher.go is broken", "", false},
 		{"$HOME is unset in the CI job, fix the runner", "", false},
 	} {
-		name, _, ok := skillMention(tc.text)
+		name, _, ok := conversation.SkillMention(tc.text)
 		if ok != tc.ok || name != tc.name {
 			t.Errorf("skillMention(%q) = %q, %v; want %q, %v", tc.text, name, ok, tc.name, tc.ok)
 		}
@@ -35,31 +37,31 @@ const skillFile = "---\nname: \"speckit-implement\"\ndescription: \"Execute the 
 func TestCommandTheSessionWorksOnIsTheGoal(t *testing.T) {
 	const skillGoal = ".agents/skills/speckit-implement — the skill's task: Execute the implementation plan by processing and executing all tasks defined in tasks.md"
 	runGoalCases(t, []goalCase{
-		{"a skill the agent reads and implements", func(c *convo) {
-			c.user(".agents/skills/speckit-implement")
-			c.bash("Opening the skill.", "sed -n 1,200p .agents/skills/speckit-implement/SKILL.md", skillFile, 0)
-			c.call("Implementing T001.", "apply_patch", "*** Begin Patch\n*** Update File: Package.swift\n@@\n-5.8\n+6.2\n*** End Patch")
-			c.user("XCTUnwrap failed: expected non-nil value of type URL on line 22 of LocalizationResourceTests.swift")
-			c.say("Fixed the bundle lookup.")
+		{"a skill the agent reads and implements", func(c *sessiontest.Convo) {
+			c.User(".agents/skills/speckit-implement")
+			c.Bash("Opening the skill.", "sed -n 1,200p .agents/skills/speckit-implement/SKILL.md", skillFile, 0)
+			c.Call("Implementing T001.", "apply_patch", "*** Begin Patch\n*** Update File: Package.swift\n@@\n-5.8\n+6.2\n*** End Patch")
+			c.User("XCTUnwrap failed: expected non-nil value of type URL on line 22 of LocalizationResourceTests.swift")
+			c.Say("Fixed the bundle lookup.")
 		}, skillGoal},
-		{"a skill the agent only reads", func(c *convo) {
-			c.user(".agents/skills/speckit-implement")
-			c.bash("Opening the skill.", "sed -n 1,200p .agents/skills/speckit-implement/SKILL.md", skillFile, 0)
-			c.say("Which feature should I implement?")
-			c.user("Implement the modernized public API described in specs/001")
-			c.call("Implementing T001.", "apply_patch", "*** Begin Patch\n*** Update File: Package.swift\n@@\n-5.8\n+6.2\n*** End Patch")
+		{"a skill the agent only reads", func(c *sessiontest.Convo) {
+			c.User(".agents/skills/speckit-implement")
+			c.Bash("Opening the skill.", "sed -n 1,200p .agents/skills/speckit-implement/SKILL.md", skillFile, 0)
+			c.Say("Which feature should I implement?")
+			c.User("Implement the modernized public API described in specs/001")
+			c.Call("Implementing T001.", "apply_patch", "*** Begin Patch\n*** Update File: Package.swift\n@@\n-5.8\n+6.2\n*** End Patch")
 		}, "Implement the modernized public API described in specs/001"},
-		{"a skill whose file was never read", func(c *convo) {
-			c.user(".agents/skills/speckit-implement")
-			c.call("Implementing.", "apply_patch", "*** Begin Patch\n*** Update File: Package.swift\n@@\n-5.8\n+6.2\n*** End Patch")
-			c.user("Now fix the failing localization test in the resources bundle")
+		{"a skill whose file was never read", func(c *sessiontest.Convo) {
+			c.User(".agents/skills/speckit-implement")
+			c.Call("Implementing.", "apply_patch", "*** Begin Patch\n*** Update File: Package.swift\n@@\n-5.8\n+6.2\n*** End Patch")
+			c.User("Now fix the failing localization test in the resources bundle")
 		}, "Now fix the failing localization test in the resources bundle"},
-		{"a custom command the agent works on", func(c *convo) {
-			c.meta("<command-name>/implement-plan</command-name>\n<command-args></command-args>")
-			c.meta("# Implement the plan\n\nImplement every open task of PLAN.md in order, with tests for each.")
-			c.call("Starting with task 1.", "Edit", map[string]string{"file_path": "a.go", "old_string": "x", "new_string": "y"})
-			c.user("the retry test fails on CI, please look at it")
-			c.say("Fixed.")
+		{"a custom command the agent works on", func(c *sessiontest.Convo) {
+			c.Meta("<command-name>/implement-plan</command-name>\n<command-args></command-args>")
+			c.Meta("# Implement the plan\n\nImplement every open task of PLAN.md in order, with tests for each.")
+			c.Call("Starting with task 1.", "Edit", map[string]string{"file_path": "a.go", "old_string": "x", "new_string": "y"})
+			c.User("the retry test fails on CI, please look at it")
+			c.Say("Fixed.")
 		}, "/implement-plan — the command's prompt: Implement the plan. Implement every open task of PLAN.md in order, with tests for each."},
 	})
 }
@@ -69,7 +71,7 @@ func TestCommandTheSessionWorksOnIsTheGoal(t *testing.T) {
 // report sent halfway through is not the goal.
 func TestCodexSkillSessionGoal(t *testing.T) {
 	msgs := realMessages(t, "codex/resting-codex0.120-tui-swift-sandbox-denied.jsonl")
-	goal := ReadConversation(&handoff.Transcript{Messages: msgs}).Goal
+	goal := conversation.Read(&handoff.Transcript{Messages: msgs}).Goal
 	if !strings.HasPrefix(goal, ".agents/skills/speckit-implement — the skill's task: Execute the implementation plan") {
 		t.Errorf("goal = %q, want the skill invocation with its task", goal)
 	}

@@ -6,19 +6,21 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 func TestSlashCommandsThatCarryATask(t *testing.T) {
-	c := newConvo(t)
-	c.user("/orchestrator create a TODO app with Next.js")
-	c.say("Planning the subtasks.")
-	c.user("Thanks! Please update the notes for the current changes")
-	c.say("Updated.")
-	c.meta("<command-message>create-checkpoint is running…</command-message>\n<command-name>/create-checkpoint</command-name>")
-	c.meta("# Create a checkpoint\n\n1. **Write the session status** to STATUS.md.\n2. **Commit**: git add -A and git commit -m \"Checkpoint: …\".\n3. **Report** the commit hash.")
-	c.say("Creating the checkpoint.")
-	c.meta("<command-name>/clear</command-name>")
-	c.meta("<local-command-stdout></local-command-stdout>")
+	c := sessiontest.NewConvo(t)
+	c.User("/orchestrator create a TODO app with Next.js")
+	c.Say("Planning the subtasks.")
+	c.User("Thanks! Please update the notes for the current changes")
+	c.Say("Updated.")
+	c.Meta("<command-message>create-checkpoint is running…</command-message>\n<command-name>/create-checkpoint</command-name>")
+	c.Meta("# Create a checkpoint\n\n1. **Write the session status** to STATUS.md.\n2. **Commit**: git add -A and git commit -m \"Checkpoint: …\".\n3. **Report** the commit hash.")
+	c.Say("Creating the checkpoint.")
+	c.Meta("<command-name>/clear</command-name>")
+	c.Meta("<local-command-stdout></local-command-stdout>")
 	snap := build(t, c, handoff.SessionInfo{})
 	if snap.Goal != "/orchestrator create a TODO app with Next.js" {
 		t.Errorf("goal = %q, want the slash command whose arguments are the task", snap.Goal)
@@ -34,12 +36,12 @@ func TestSlashCommandsThatCarryATask(t *testing.T) {
 }
 
 func TestCommandPromptIsGoalOnlyWhenNothingElse(t *testing.T) {
-	c := newConvo(t)
-	c.meta("<command-name>/recover-from-checkpoint</command-name>")
-	c.meta("# Recover\n\nRead STATUS.md and summarise the last checkpoint.")
-	c.say("Recovered: phase 2 is next.")
-	c.user("let's go with phase 2: simplify the context loader")
-	c.say("Done.")
+	c := sessiontest.NewConvo(t)
+	c.Meta("<command-name>/recover-from-checkpoint</command-name>")
+	c.Meta("# Recover\n\nRead STATUS.md and summarise the last checkpoint.")
+	c.Say("Recovered: phase 2 is next.")
+	c.User("let's go with phase 2: simplify the context loader")
+	c.Say("Done.")
 	snap := build(t, c, handoff.SessionInfo{})
 	if snap.Goal != "let's go with phase 2: simplify the context loader" {
 		t.Errorf("goal = %q, want the person's own request, not the recovery command's prompt", snap.Goal)
@@ -51,21 +53,21 @@ func TestConfirmPromptIsNoRequest(t *testing.T) {
 		"Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: all",
 		"Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]: y",
 	} {
-		if !confirmPromptRe.MatchString(s) {
+		if !conversation.ConfirmPromptRe.MatchString(s) {
 			t.Errorf("%q not recognised as a confirmation prompt", s)
 		}
 	}
-	if confirmPromptRe.MatchString("Should we say (Y)es/(N)o to the vendor?") {
+	if conversation.ConfirmPromptRe.MatchString("Should we say (Y)es/(N)o to the vendor?") {
 		t.Error("a question of the person's was taken for a confirmation prompt")
 	}
 }
 
 func TestGoalSaysSomething(t *testing.T) {
-	c := newConvo(t)
-	c.user("CH")
-	c.say("Menu: CH chat, SC scaffold.")
-	c.user("implement git flow in my project")
-	c.say("Done.")
+	c := sessiontest.NewConvo(t)
+	c.User("CH")
+	c.Say("Menu: CH chat, SC scaffold.")
+	c.User("implement git flow in my project")
+	c.Say("Done.")
 	snap := build(t, c, handoff.SessionInfo{})
 	if snap.Goal != "implement git flow in my project" {
 		t.Errorf("goal = %q, want the first request of three words or more", snap.Goal)
@@ -75,48 +77,51 @@ func TestGoalSaysSomething(t *testing.T) {
 func TestGoalFitness(t *testing.T) {
 	for _, tc := range []struct {
 		text string
-		want goalFit
+		want conversation.GoalFit
 	}{
-		{"Add a --json flag to the export command", goalTask},
-		{"Please rename game_2048.py to 2048.py", goalTask},
-		{"implémente git flow dans mon projet", goalTask},
-		{"Can you read requirements/PRD.md to understand the scope. Then, can you start on FND-001?", goalTask},
-		{"Kannst du bitte die Tests für den Parser reparieren?", goalTask},
-		{"А почитай про хоткей и push-to-talk. Там почти все готово, но почему-то текст один и тот же, может где баг?", goalTask},
-		{"Why does the build fail on arm64? Fix it and add a regression test.", goalTask},
-		{"let's go", goalShort},
-		{"FND-001", goalShort},
-		{"execute @.claude/commands/hi.md", goalShort},
-		{"What stage is the project at and how far along is the RAG part?", goalQuestion},
-		{"Про что проект и на каком этапе сейчас RAG?", goalQuestion},
-		{"ist das teil des trainings oder kommt das training separat später?", goalQuestion},
-		{"When working on features, you must always use red/green/refactor TDD. These practices should be baked into every phase of every plan.", goalRule},
-		{"Never push to main without asking me first.", goalRule},
-		{"Never mind the old tests, rewrite the parser in pkg/parse from scratch", goalTask},
-		{"Always run the linter. Now implement the export command with a --json flag.", goalTask},
-		{"summarise what we did in the last session for me", goalLookBack},
-		{"fasse mir die aktivitäten der letzten session zusammen", goalLookBack},
-		{"OK, good start. But let us first get on the same page:", goalPreamble},
-		{"Let's not rush. Our last session got interrupted by failing API calls, which we fixed by updating the CLI. We were in the middle of researching the meaning of the ZSTATE column. But let us first get on the same page:", goalTask},
+		{"Add a --json flag to the export command", conversation.GoalTask},
+		{"Please rename game_2048.py to 2048.py", conversation.GoalTask},
+		{"implémente git flow dans mon projet", conversation.GoalTask},
+		{"Can you read requirements/PRD.md to understand the scope. Then, can you start on FND-001?", conversation.GoalTask},
+		{"Kannst du bitte die Tests für den Parser reparieren?", conversation.GoalTask},
+		{"А почитай про хоткей и push-to-talk. Там почти все готово, но почему-то текст один и тот же, может где баг?", conversation.GoalTask},
+		{"Why does the build fail on arm64? Fix it and add a regression test.", conversation.GoalTask},
+		{"let's go", conversation.GoalShort},
+		{"FND-001", conversation.GoalShort},
+		{"execute @.claude/commands/hi.md", conversation.GoalShort},
+		{"What stage is the project at and how far along is the RAG part?", conversation.GoalQuestion},
+		{"Про что проект и на каком этапе сейчас RAG?", conversation.GoalQuestion},
+		{"ist das teil des trainings oder kommt das training separat später?", conversation.GoalQuestion},
+		{"When working on features, you must always use red/green/refactor TDD. These practices should be baked into every phase of every plan.", conversation.GoalRule},
+		{"Never push to main without asking me first.", conversation.GoalRule},
+		{"Never mind the old tests, rewrite the parser in pkg/parse from scratch", conversation.GoalTask},
+		{"Always run the linter. Now implement the export command with a --json flag.", conversation.GoalTask},
+		{"summarise what we did in the last session for me", conversation.GoalLookBack},
+		{"fasse mir die aktivitäten der letzten session zusammen", conversation.GoalLookBack},
+		{"OK, good start. But let us first get on the same page:", conversation.GoalPreamble},
+		{"yes do it, if you find other errors or UX bugs, fix them too", conversation.GoalGoAhead},
+		{"Go ahead and fix the failing tests too.", conversation.GoalGoAhead},
+		{"Yes do it, and first write a plan for everything that remains.\nAudit the admin dashboard too, and how it connects to the store dashboard", conversation.GoalTask},
+		{"Let's not rush. Our last session got interrupted by failing API calls, which we fixed by updating the CLI. We were in the middle of researching the meaning of the ZSTATE column. But let us first get on the same page:", conversation.GoalTask},
 	} {
-		if got := goalFitness(tc.text); got != tc.want {
+		if got := conversation.GoalFitness(tc.text); got != tc.want {
 			t.Errorf("goalFitness(%q) = %d, want %d", tc.text, got, tc.want)
 		}
 	}
 }
 
 func TestGoalIsFirstRequestThatAsksForWork(t *testing.T) {
-	c := newConvo(t)
-	c.user("When working on features you must always use red/green/refactor TDD. These practices should be baked into every phase of every plan.")
-	c.say("Understood.")
-	c.user("What stage is the project at?")
-	c.say("Phase 2 of 4.")
-	c.user("go")
-	c.say("Going.")
-	c.user("Implement the export command with a --json flag and tests")
-	c.say("Done.")
-	c.user("Now wire it into the CLI help text please")
-	c.say("Done too.")
+	c := sessiontest.NewConvo(t)
+	c.User("When working on features you must always use red/green/refactor TDD. These practices should be baked into every phase of every plan.")
+	c.Say("Understood.")
+	c.User("What stage is the project at?")
+	c.Say("Phase 2 of 4.")
+	c.User("go")
+	c.Say("Going.")
+	c.User("Implement the export command with a --json flag and tests")
+	c.Say("Done.")
+	c.User("Now wire it into the CLI help text please")
+	c.Say("Done too.")
 	snap := build(t, c, handoff.SessionInfo{})
 	if snap.Goal != "Implement the export command with a --json flag and tests" {
 		t.Errorf("goal = %q, want the first message that asks for work", snap.Goal)
@@ -138,15 +143,15 @@ func TestGoalIsTheLatestSummarysPrimaryRequest(t *testing.T) {
 		return "This session is being continued from a previous conversation.\nSummary:\n1. Primary Request and Intent:\n" + request +
 			"\n2. Key Technical Concepts:\n   - sqlite\n3. Current Work:\n   Writing the importer"
 	}
-	c := newConvo(t)
-	c.user("Introduce yourself and summarise the state of the project for me")
-	c.say("Hello.")
-	c.push(handoff.Message{Role: handoff.RoleUser, CompactSummary: true, Text: summary("   - Port the CLI to Go")})
-	c.user("Now add the import command with a --dry-run flag")
-	c.say("Added.")
-	c.push(handoff.Message{Role: handoff.RoleUser, CompactSummary: true, Text: summary("   - **Port**: Port the CLI to Go\n   - **Import**: Add the import command with a --dry-run flag")})
-	c.user("run the tests please and fix what fails")
-	c.say("All green.")
+	c := sessiontest.NewConvo(t)
+	c.User("Introduce yourself and summarise the state of the project for me")
+	c.Say("Hello.")
+	c.Push(handoff.Message{Role: handoff.RoleUser, CompactSummary: true, Text: summary("   - Port the CLI to Go")})
+	c.User("Now add the import command with a --dry-run flag")
+	c.Say("Added.")
+	c.Push(handoff.Message{Role: handoff.RoleUser, CompactSummary: true, Text: summary("   - **Port**: Port the CLI to Go\n   - **Import**: Add the import command with a --dry-run flag")})
+	c.User("run the tests please and fix what fails")
+	c.Say("All green.")
 	snap := build(t, c, handoff.SessionInfo{})
 	if want := "- **Port**: Port the CLI to Go\n- **Import**: Add the import command with a --dry-run flag"; snap.Goal != want {
 		t.Errorf("goal = %q, want the latest summary's primary request, one line per item: %q", snap.Goal, want)
@@ -154,10 +159,10 @@ func TestGoalIsTheLatestSummarysPrimaryRequest(t *testing.T) {
 }
 
 func TestGoalFallsBackWhenNoMessageAsksForWork(t *testing.T) {
-	c := newConvo(t)
-	c.user("What stage is the project at?")
-	c.say("Phase 2 of 4.")
-	c.user("thanks")
+	c := sessiontest.NewConvo(t)
+	c.User("What stage is the project at?")
+	c.Say("Phase 2 of 4.")
+	c.User("thanks")
 	snap := build(t, c, handoff.SessionInfo{})
 	if snap.Goal != "What stage is the project at?" {
 		t.Errorf("goal = %q, want the first message that says anything", snap.Goal)
@@ -165,13 +170,13 @@ func TestGoalFallsBackWhenNoMessageAsksForWork(t *testing.T) {
 }
 
 func TestConstraintsDoNotRepeatTheGoalOrLatestRequest(t *testing.T) {
-	c := newConvo(t)
-	c.user("Look at STATUS.md and make sure the parser handles empty input. Never push to main without asking me.")
-	c.say("Done.")
-	c.user("Don't touch the generated files in gen/.")
-	c.say("Understood.")
-	c.user("Write the release notes and ensure every entry links its pull request. Ask me before tagging the release.")
-	c.say("Writing.")
+	c := sessiontest.NewConvo(t)
+	c.User("Look at STATUS.md and make sure the parser handles empty input. Never push to main without asking me.")
+	c.Say("Done.")
+	c.User("Don't touch the generated files in gen/.")
+	c.Say("Understood.")
+	c.User("Write the release notes and ensure every entry links its pull request. Ask me before tagging the release.")
+	c.Say("Writing.")
 	snap := build(t, c, handoff.SessionInfo{})
 	var got []string
 	for _, k := range snap.Constraints {
@@ -197,13 +202,13 @@ func TestConstraintsDoNotRepeatTheGoalOrLatestRequest(t *testing.T) {
 }
 
 func TestConstraintThatPointsBackKeepsItsReferent(t *testing.T) {
-	c := newConvo(t)
-	c.user("Refactor the loader.")
-	c.say("Done.")
-	c.user("Keep the raw blob out of the sync payload. That will never be in cloud. Then update the doc.")
-	c.say("Updating.")
-	c.user("It must stay fast. Ship it.")
-	c.say("Shipped.")
+	c := sessiontest.NewConvo(t)
+	c.User("Refactor the loader.")
+	c.Say("Done.")
+	c.User("Keep the raw blob out of the sync payload. That will never be in cloud. Then update the doc.")
+	c.Say("Updating.")
+	c.User("It must stay fast. Ship it.")
+	c.Say("Shipped.")
 	snap := build(t, c, handoff.SessionInfo{})
 	var got []string
 	for _, k := range snap.Constraints {
@@ -231,7 +236,7 @@ func TestStopIsARuleOnlyAsAnImperative(t *testing.T) {
 		{"Add client-side rate limiting so our nightly jobs stop getting HTTP 429s.", false},
 	}
 	for _, tt := range tests {
-		if got := isConstraint(tt.sent); got != tt.want {
+		if got := conversation.IsConstraint(tt.sent); got != tt.want {
 			t.Errorf("isConstraint(%q) = %v, want %v", tt.sent, got, tt.want)
 		}
 	}
@@ -244,7 +249,7 @@ func TestIssueOnly(t *testing.T) {
 		tmpl: "parse_duration('1h30m') returns 90\nIt should return 5400.",
 		"Fix the issue in ISSUE.md, then follow INSTRUCTIONS: below.": "Fix the issue in ISSUE.md, then follow INSTRUCTIONS: below.",
 	} {
-		if got := issueOnly(in); got != want {
+		if got := conversation.IssueOnly(in); got != want {
 			t.Errorf("issueOnly(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -258,7 +263,7 @@ func TestIsCommandOnly(t *testing.T) {
 		"look at /usr/bin/env": false, "Execute /hi and then fix the failing test in parser.go": false,
 		"Fix the parser": false, "": false,
 	} {
-		if got := isCommandOnly(text); got != want {
+		if got := conversation.IsCommandOnly(text); got != want {
 			t.Errorf("isCommandOnly(%q) = %v, want %v", text, got, want)
 		}
 	}
@@ -267,11 +272,11 @@ func TestIsCommandOnly(t *testing.T) {
 // TestRequestsMarkCommands: a message that only runs a command stays in
 // the record, marked, so the compiler can leave it out.
 func TestRequestsMarkCommands(t *testing.T) {
-	c := newConvo(t)
-	c.user("Add the export flag.")
-	c.say("Added.")
-	c.user("Execute /hi")
-	c.say("Hello!")
+	c := sessiontest.NewConvo(t)
+	c.User("Add the export flag.")
+	c.Say("Added.")
+	c.User("Execute /hi")
+	c.Say("Hello!")
 	snap := build(t, c, handoff.SessionInfo{})
 	marked := map[string]bool{}
 	for _, r := range snap.Requests {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/facts"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 func TestMoveAndRemoveEditedFiles(t *testing.T) {
@@ -28,13 +30,13 @@ func TestMoveAndRemoveEditedFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newFileSet()
-			s.touch("/home/u/app/main.go", "Write")
-			s.touch("/home/u/.claude/commands/voice.md", "Write")
-			s.touch("/home/u/app/old.py", "Edit")
-			s.addCall(&callInfo{kind: kindShell, command: tt.cmd})
+			s := facts.NewFileSet()
+			s.Touch("/home/u/app/main.go", "Write")
+			s.Touch("/home/u/.claude/commands/voice.md", "Write")
+			s.Touch("/home/u/app/old.py", "Edit")
+			s.AddCall(&facts.CallInfo{Kind: facts.KindShell, Command: tt.cmd})
 			var got []string
-			for _, f := range s.list() {
+			for _, f := range s.List() {
 				got = append(got, f.Path)
 				if n, ok := tt.edits[f.Path]; ok && f.Edits != n {
 					t.Errorf("%s: %d edits, want %d", f.Path, f.Edits, n)
@@ -51,18 +53,18 @@ func TestMoveAndRemoveEditedFiles(t *testing.T) {
 // /undo drops the commit and the edits it held; a file edited again
 // later keeps its later edits.
 func TestAiderUndoTakesBackCommitAndEdits(t *testing.T) {
-	c := newConvo(t)
-	c.user("add a --month filter to the report command")
-	c.say("budget/report.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```")
-	c.meta("Applied edit to budget/report.py\nCommit 8c1d2e4 feat: add --month filter")
-	c.user("skip own-account transfers in the importers")
-	c.say("budget/importers/csv.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n\nbudget/importers/ofx.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```")
-	c.meta("Applied edit to budget/importers/csv.py\nApplied edit to budget/importers/ofx.py\nCommit 7e3d1b2 feat: skip own-account transfers in importers")
-	c.user("/undo")
-	c.meta("Removed: 7e3d1b2 feat: skip own-account transfers in importers\nNow at:  8c1d2e4 feat: add --month filter")
-	c.user("Only ofx.py, never the CSV importer")
-	c.say("budget/importers/ofx.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```")
-	c.meta("Applied edit to budget/importers/ofx.py\nCommit a91c3f0 feat: skip transfers in OFX import")
+	c := sessiontest.NewConvo(t)
+	c.User("add a --month filter to the report command")
+	c.Say("budget/report.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```")
+	c.Meta("Applied edit to budget/report.py\nCommit 8c1d2e4 feat: add --month filter")
+	c.User("skip own-account transfers in the importers")
+	c.Say("budget/importers/csv.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n\nbudget/importers/ofx.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```")
+	c.Meta("Applied edit to budget/importers/csv.py\nApplied edit to budget/importers/ofx.py\nCommit 7e3d1b2 feat: skip own-account transfers in importers")
+	c.User("/undo")
+	c.Meta("Removed: 7e3d1b2 feat: skip own-account transfers in importers\nNow at:  8c1d2e4 feat: add --month filter")
+	c.User("Only ofx.py, never the CSV importer")
+	c.Say("budget/importers/ofx.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```")
+	c.Meta("Applied edit to budget/importers/ofx.py\nCommit a91c3f0 feat: skip transfers in OFX import")
 	snap := build(t, c, handoff.SessionInfo{})
 	var hashes []string
 	for _, cm := range snap.Commits {
@@ -90,10 +92,10 @@ func TestAiderUndoTakesBackCommitAndEdits(t *testing.T) {
 }
 
 func TestShellRetractsCommits(t *testing.T) {
-	log := func() *commitLog {
-		l := &commitLog{}
+	log := func() *facts.CommitLog {
+		l := &facts.CommitLog{}
 		for _, h := range [][2]string{{"1111111", "feat: a"}, {"2222222", "feat: b"}, {"3333333", "feat: c"}} {
-			l.add(handoff.Commit{Hash: h[0], Message: h[1]})
+			l.Add(handoff.Commit{Hash: h[0], Message: h[1]})
 		}
 		return l
 	}
@@ -108,9 +110,9 @@ func TestShellRetractsCommits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l := log()
-			l.observeShell(handoff.Message{}, tt.out)
+			l.ObserveShell(handoff.Message{}, tt.out)
 			var got []string
-			for _, c := range l.list {
+			for _, c := range l.List {
 				got = append(got, c.Hash)
 			}
 			if !reflect.DeepEqual(got, tt.want) {

@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/conversation"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
+	"github.com/handoff-cli/handoff/extractor/nextstep"
 	"github.com/handoff-cli/handoff/extractor/rulebook"
 )
 
@@ -14,7 +17,7 @@ import (
 // given whole (for the next step's cascade) or built from a conversation.
 type stepCase struct {
 	snap  *handoff.Snapshot
-	build func(c *convo)
+	build func(c *sessiontest.Convo)
 }
 
 func ref(i int) handoff.MessageRef { return handoff.MessageRef{Index: i} }
@@ -55,81 +58,101 @@ func stepCases() map[string]stepCase {
 		"last report":  {snap: end(handoff.EndState{LastAssistant: "I implemented the parser and documented it in the README file."})},
 		"request only": {snap: &handoff.Snapshot{LatestRequest: "Add a parser for the config files"}},
 
-		"script written, not run": {build: func(c *convo) {
-			c.user("Write a benchmark script")
-			c.bash("", "python3 old_bench.py --help", "usage: old_bench.py", 0)
-			c.say("Now let me create the benchmark script:")
-			id := c.call("", "Write", map[string]string{"file_path": "/home/dev/app/bench.py", "content": "import argparse\np = argparse.ArgumentParser()\np.add_argument('--sizes')\np.add_argument('--enable-gpu', action='store_true')\n"})
-			c.result(id, "File created successfully", false, -1)
+		"script written, not run": {build: func(c *sessiontest.Convo) {
+			c.User("Write a benchmark script")
+			c.Bash("", "python3 old_bench.py --help", "usage: old_bench.py", 0)
+			c.Say("Now let me create the benchmark script:")
+			id := c.Call("", "Write", map[string]string{"file_path": "/home/dev/app/bench.py", "content": "import argparse\np = argparse.ArgumentParser()\np.add_argument('--sizes')\np.add_argument('--enable-gpu', action='store_true')\n"})
+			c.Result(id, "File created successfully", false, -1)
 		}},
-		"script written and run": {build: func(c *convo) {
-			c.user("Write a benchmark script")
-			c.say("Now let me create the benchmark script:")
-			id := c.call("", "Write", map[string]string{"file_path": "/home/dev/app/bench.py", "content": "import argparse\np = argparse.ArgumentParser()\np.add_argument('--sizes')\n"})
-			c.result(id, "File created successfully", false, -1)
-			c.bash("", "python3 bench.py --sizes 64", "ok", 0)
+		"script written and run": {build: func(c *sessiontest.Convo) {
+			c.User("Write a benchmark script")
+			c.Say("Now let me create the benchmark script:")
+			id := c.Call("", "Write", map[string]string{"file_path": "/home/dev/app/bench.py", "content": "import argparse\np = argparse.ArgumentParser()\np.add_argument('--sizes')\n"})
+			c.Result(id, "File created successfully", false, -1)
+			c.Bash("", "python3 bench.py --sizes 64", "ok", 0)
 		}},
-		"edits after a failing build": {build: func(c *convo) {
-			c.user("Get the build green")
-			c.bash("", "make -j4", "main.o: In function `run':\nmain.c:(.text+0x1f): undefined reference to `foo_bar'\nmain.c:(.text+0x2f): undefined reference to `baz_qux'\ncollect2: error: ld returned 1 exit status", 2)
-			c.say("Now I need to add the missing functions to lib.c:")
-			id := c.call("", "Edit", map[string]string{"file_path": "/home/dev/app/lib.c", "old_string": "/* end */", "new_string": "int foo_bar(void) { return 0; }\n/* end */"})
-			c.result(id, "The file has been updated.", false, -1)
+		"edits after a failing build": {build: func(c *sessiontest.Convo) {
+			c.User("Get the build green")
+			c.Bash("", "make -j4", "main.o: In function `run':\nmain.c:(.text+0x1f): undefined reference to `foo_bar'\nmain.c:(.text+0x2f): undefined reference to `baz_qux'\ncollect2: error: ld returned 1 exit status", 2)
+			c.Say("Now I need to add the missing functions to lib.c:")
+			id := c.Call("", "Edit", map[string]string{"file_path": "/home/dev/app/lib.c", "old_string": "/* end */", "new_string": "int foo_bar(void) { return 0; }\n/* end */"})
+			c.Result(id, "The file has been updated.", false, -1)
 		}},
-		"edits after a run of their script": {build: func(c *convo) {
-			c.user("One command for the whole benchmark")
-			id := c.call("", "Write", map[string]string{"file_path": "/home/dev/app/bench.sh", "content": "#!/bin/sh\npython3 runner.py \"$@\"\n"})
-			c.result(id, "File created successfully", false, -1)
-			c.bash("", "./bench.sh --quick", "3 benchmarks ok", 0)
-			c.say("Let me add the FFT competitor to the runner:")
-			id = c.call("", "Edit", map[string]string{"file_path": "/home/dev/app/runner.py", "old_string": "COMPETITORS = ['blas']", "new_string": "COMPETITORS = ['blas', 'fft_conv']"})
-			c.result(id, "The file has been updated.", false, -1)
+		"edits after a run of their script": {build: func(c *sessiontest.Convo) {
+			c.User("One command for the whole benchmark")
+			id := c.Call("", "Write", map[string]string{"file_path": "/home/dev/app/bench.sh", "content": "#!/bin/sh\npython3 runner.py \"$@\"\n"})
+			c.Result(id, "File created successfully", false, -1)
+			c.Bash("", "./bench.sh --quick", "3 benchmarks ok", 0)
+			c.Say("Let me add the FFT competitor to the runner:")
+			id = c.Call("", "Edit", map[string]string{"file_path": "/home/dev/app/runner.py", "old_string": "COMPETITORS = ['blas']", "new_string": "COMPETITORS = ['blas', 'fft_conv']"})
+			c.Result(id, "The file has been updated.", false, -1)
 		}},
-		"stale plan": {build: func(c *convo) {
-			c.user("Canonicalise the art skill, then build the image skill")
-			id := c.call("", "TodoWrite", todos(
+		"stale plan": {build: func(c *sessiontest.Convo) {
+			c.User("Canonicalise the art skill, then build the image skill")
+			id := c.Call("", "TodoWrite", sessiontest.Todos(
 				[2]string{"Rename the skill directory", "completed"},
 				[2]string{"Rename workflow documents to TitleCase", "in_progress"},
 				[2]string{"Rename the tool script", "pending"},
 				[2]string{"Create the ImageGenerator directory", "pending"}))
-			c.result(id, "Todos have been modified successfully.", false, -1)
-			c.bash("", "cd skills/Art/workflows && mv visualize.md Visualize.md", "", 0)
-			c.push(handoff.Message{Role: handoff.RoleAssistant, Thinking: "All workflow documents renamed. Now rename the tool script."})
-			c.bash("", "cd skills/Art/tools && mv generate-image.ts GenerateImage.ts", "", 0)
+			c.Result(id, "Todos have been modified successfully.", false, -1)
+			c.Bash("", "cd skills/Art/workflows && mv visualize.md Visualize.md", "", 0)
+			c.Push(handoff.Message{Role: handoff.RoleAssistant, Thinking: "All workflow documents renamed. Now rename the tool script."})
+			c.Bash("", "cd skills/Art/tools && mv generate-image.ts GenerateImage.ts", "", 0)
 		}},
-		"agent note": {build: func(c *convo) {
-			c.user("Rename the workflow files, then create the image skill")
-			c.bash("", "cd skills/Art/workflows && mv visualize.md Visualize.md", "", 0)
-			id := c.call("", "Edit", map[string]string{"file_path": "/home/dev/app/skills/Art/tools/GenerateImage.ts", "old_string": "a", "new_string": "b"})
-			c.result(id, "The file has been updated.", false, -1)
-			c.bash("", "pytest -q", "1 failed, 3 passed", 1)
-			c.meta("Stop hook feedback: The context window is 86% full. " + handoff.NoteTemplate())
-			c.say("Wrapping up.\n\n## Handoff note\n- Done: renamed the workflow files; updated skills/Art/SKILL.md; all tests pass\n- In flight: nothing\n- Next: mkdir -p skills/ImageGenerator/workflows\n- Remember: TitleCase names")
+		"agent note": {build: func(c *sessiontest.Convo) {
+			c.User("Rename the workflow files, then create the image skill")
+			c.Bash("", "cd skills/Art/workflows && mv visualize.md Visualize.md", "", 0)
+			id := c.Call("", "Edit", map[string]string{"file_path": "/home/dev/app/skills/Art/tools/GenerateImage.ts", "old_string": "a", "new_string": "b"})
+			c.Result(id, "The file has been updated.", false, -1)
+			c.Bash("", "pytest -q", "1 failed, 3 passed", 1)
+			c.Meta("Stop hook feedback: The context window is 86% full. " + handoff.NoteTemplate())
+			c.Say("Wrapping up.\n\n## Handoff note\n- Done: renamed the workflow files; updated skills/Art/SKILL.md; all tests pass\n- In flight: nothing\n- Next: mkdir -p skills/ImageGenerator/workflows\n- Remember: TitleCase names")
 		}},
-		"agent note superseded": {build: func(c *convo) {
-			c.user("Rename the workflow files, then create the image skill")
-			c.say("## Handoff note\n- Done: renamed the workflow files\n- Next: mkdir -p skills/ImageGenerator/workflows")
-			c.user("Actually, call it ImageMaker")
-			c.bash("", "mkdir -p skills/ImageMaker/workflows", "", 0)
+		"agent note superseded": {build: func(c *sessiontest.Convo) {
+			c.User("Rename the workflow files, then create the image skill")
+			c.Say("## Handoff note\n- Done: renamed the workflow files\n- Next: mkdir -p skills/ImageGenerator/workflows")
+			c.User("Actually, call it ImageMaker")
+			c.Bash("", "mkdir -p skills/ImageMaker/workflows", "", 0)
 		}},
-		"approved plan": {build: func(c *convo) {
-			c.user("Plan the image skill first")
-			id := c.call("", "ExitPlanMode", map[string]string{"plan": "# Plan: Image skill\n\n## Phase 1: Directory\n- create `skills/Image/`\n\n## Phase 2: Workflows\n### 2.1 Files\n- `Diagram.md`\n- `Dashboard.md`\n```sh\nmkdir x\n```\n| a | b |\n"})
-			c.result(id, "User has approved your plan.", false, -1)
+		"approved plan": {build: func(c *sessiontest.Convo) {
+			c.User("Plan the image skill first")
+			id := c.Call("", "ExitPlanMode", map[string]string{"plan": "# Plan: Image skill\n\n## Phase 1: Directory\n- create `skills/Image/`\n\n## Phase 2: Workflows\n### 2.1 Files\n- `Diagram.md`\n- `Dashboard.md`\n```sh\nmkdir x\n```\n| a | b |\n"})
+			c.Result(id, "User has approved your plan.", false, -1)
 		}},
-		"rejected plan": {build: func(c *convo) {
-			c.user("Plan the image skill first")
-			id := c.call("", "ExitPlanMode", map[string]string{"plan": "# Plan: Image skill\n\n## Phase 1\n- create `skills/Image/`\n- more\n"})
-			c.result(id, "The user doesn't want to proceed with this tool use. The tool use was rejected.", true, -1)
+		"rejected plan": {build: func(c *sessiontest.Convo) {
+			c.User("Plan the image skill first")
+			id := c.Call("", "ExitPlanMode", map[string]string{"plan": "# Plan: Image skill\n\n## Phase 1\n- create `skills/Image/`\n- more\n"})
+			c.Result(id, "The user doesn't want to proceed with this tool use. The tool use was rejected.", true, -1)
 		}},
-		"worked-around error": {build: func(c *convo) {
-			c.user("Announce it by voice")
-			id := c.call("", "mcp__tts__speak", map[string]string{"text": "Done", "voice_name": "Ottie"})
-			c.result(id, "Error executing tool speak: No voices found with that name.", true, -1)
-			id = c.call("", "mcp__tts__speak", map[string]string{"text": "Done", "voice_id": "BRk6UBXC"})
-			c.result(id, "Audio saved to /tmp/a.mp3", false, -1)
-			c.say("Announced.")
+		"report without tool calls": {build: saidReport(false)},
+		"report with tool calls":    {build: saidReport(true)},
+		"worked-around error": {build: func(c *sessiontest.Convo) {
+			c.User("Announce it by voice")
+			id := c.Call("", "mcp__tts__speak", map[string]string{"text": "Done", "voice_name": "Ottie"})
+			c.Result(id, "Error executing tool speak: No voices found with that name.", true, -1)
+			id = c.Call("", "mcp__tts__speak", map[string]string{"text": "Done", "voice_id": "BRk6UBXC"})
+			c.Result(id, "Audio saved to /tmp/a.mp3", false, -1)
+			c.Say("Announced.")
 		}},
+	}
+}
+
+// saidReport is a session whose report names a file it added, in a
+// line with no verdict, followed by a short exchange; withCalls gives it
+// a tool call.
+func saidReport(withCalls bool) func(c *sessiontest.Convo) {
+	return func(c *sessiontest.Convo) {
+		c.User("Audit the billing flow and fix what is broken")
+		if withCalls {
+			c.Bash("", "npm test", "ok", 0)
+		}
+		c.Say("Here is what was added to the billing flow in this pass:\n\n## Plan expiry\n\n- New `server/lib/planState.js` centralizes the plan logic\n" +
+			"- Expired trials show a banner on the overview page\n- The checkout dialog cannot be closed while a payment runs\n" +
+			"- Upgrade banners on the overview, billing and analytics pages\n- Help answers updated to match the real behaviour\n" +
+			"- Reminder emails now say what happens when the trial ends")
+		c.User("continue with the admin side")
+		c.Say("Working on the admin side now.")
 	}
 }
 
@@ -137,6 +160,9 @@ func stepCases() map[string]stepCase {
 // step rules outside the next step's cascade.
 var stepFired = map[string]func(s *handoff.Snapshot) bool{
 	"facts.approved-plan": func(s *handoff.Snapshot) bool { return s.PlanDoc != nil },
+	"conversation.said-changes": func(s *handoff.Snapshot) bool {
+		return s.EndState != nil && slices.ContainsFunc(s.EndState.KeyLines, func(k handoff.KeyLine) bool { return strings.Contains(k.Text, "planState.js") })
+	},
 	"next.agent-note": func(s *handoff.Snapshot) bool {
 		return strings.HasPrefix(s.NextStep, "The agent's own handoff note says")
 	},
@@ -172,10 +198,10 @@ func TestStepExamples(t *testing.T) {
 				}
 				s := c.snap
 				if c.build != nil {
-					cv := newConvo(t)
+					cv := sessiontest.NewConvo(t)
 					c.build(cv)
 					var err error
-					if s, err = Build(context.Background(), cv.transcript(), NewHeuristic(nil)); err != nil {
+					if s, err = Build(context.Background(), cv.Transcript(), NewHeuristic(nil)); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -183,14 +209,14 @@ func TestStepExamples(t *testing.T) {
 				if f, ok := stepFired[r.ID]; ok {
 					fired = f(s)
 				} else if r.Layer == rulebook.LayerNext {
-					n := &nexter{s: s, trail: new([]string)}
-					_, id := n.next()
-					fired = id == r.ID || slices.Contains(*n.trail, r.ID)
+					n := &nextstep.Nexter{S: s, Trail: new([]string)}
+					_, id := n.Next()
+					fired = id == r.ID || slices.Contains(*n.Trail, r.ID)
 				} else {
 					t.Fatalf("no way to tell whether %s fired", r.ID)
 				}
 				if fired != want {
-					t.Errorf("%q: fired = %v, want %v (next step %q)", name, fired, want, NextStep(s))
+					t.Errorf("%q: fired = %v, want %v (next step %q)", name, fired, want, nextstep.For(s))
 				}
 			}
 			for _, name := range r.Examples {
@@ -208,9 +234,9 @@ func TestStepExamples(t *testing.T) {
 // one handed to `handoff note` in a shell reads the same.
 func TestAgentNoteLoop(t *testing.T) {
 	cases := stepCases()
-	cv := newConvo(t)
+	cv := sessiontest.NewConvo(t)
 	cases["agent note"].build(cv)
-	s, err := Build(context.Background(), cv.transcript(), NewHeuristic(nil))
+	s, err := Build(context.Background(), cv.Transcript(), NewHeuristic(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,10 +254,10 @@ func TestAgentNoteLoop(t *testing.T) {
 		}
 	}
 
-	cv = newConvo(t)
-	cv.user("Rename the workflow files")
-	cv.bash("", "handoff note <<'EOF'\n## Handoff note\n- Done: renamed the files\n- Next: run make check\nEOF", "## Handoff note\n- Done: renamed the files\n- Next: run make check", 0)
-	s, err = Build(context.Background(), cv.transcript(), NewHeuristic(nil))
+	cv = sessiontest.NewConvo(t)
+	cv.User("Rename the workflow files")
+	cv.Bash("", "handoff note <<'EOF'\n## Handoff note\n- Done: renamed the files\n- Next: run make check\nEOF", "## Handoff note\n- Done: renamed the files\n- Next: run make check", 0)
+	s, err = Build(context.Background(), cv.Transcript(), NewHeuristic(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,11 +267,11 @@ func TestAgentNoteLoop(t *testing.T) {
 
 	// The MCP tool's note, with or without its heading (the tool adds it).
 	for _, note := range []string{"- Done: renamed the files\n- Next: run make check", "## Handoff note\n- Next: run make check"} {
-		cv = newConvo(t)
-		cv.user("Rename the workflow files")
-		id := cv.call("", "mcp__handoff__handoff_note", map[string]string{"note": note})
-		cv.result(id, "Noted", false, 0)
-		s, err = Build(context.Background(), cv.transcript(), NewHeuristic(nil))
+		cv = sessiontest.NewConvo(t)
+		cv.User("Rename the workflow files")
+		id := cv.Call("", "mcp__handoff__handoff_note", map[string]string{"note": note})
+		cv.Result(id, "Noted", false, 0)
+		s, err = Build(context.Background(), cv.Transcript(), NewHeuristic(nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +296,7 @@ func TestParseNote(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n, ok := ParseNote(tt.text)
+			n, ok := conversation.ParseNote(tt.text)
 			if ok != tt.ok || n.Next != tt.next || n.Done != tt.done {
 				t.Errorf("ParseNote = %+v, %v", n, ok)
 			}
@@ -281,7 +307,7 @@ func TestParseNote(t *testing.T) {
 // TestPlanOutline: headings with their items on one line, a heading with
 // none leading the sections under it, code and tables left out.
 func TestPlanOutline(t *testing.T) {
-	title, got := planOutline("# Plan: Image skill\n\n## Phase 1: Directory\n- create `skills/Image/`\n\n## Phase 2: Workflows\n### 2.1 Files\n- `Diagram.md`\n- **`Dashboard.md`**\n```sh\nbash x.sh\n```\n| a | b |\n")
+	title, got := conversation.PlanOutline("# Plan: Image skill\n\n## Phase 1: Directory\n- create `skills/Image/`\n\n## Phase 2: Workflows\n### 2.1 Files\n- `Diagram.md`\n- **`Dashboard.md`**\n```sh\nbash x.sh\n```\n| a | b |\n")
 	want := []string{"Phase 1: Directory: create `skills/Image/`", "Phase 2: Workflows › 2.1 Files: `Diagram.md` ; `Dashboard.md` ; files: x.sh"}
 	if title != "Plan: Image skill" || !slices.Equal(got, want) {
 		t.Errorf("planOutline = %q, %q; want %q", title, got, want)
@@ -292,9 +318,9 @@ func TestPlanOutline(t *testing.T) {
 func TestWorkInFlightDetails(t *testing.T) {
 	cases := stepCases()
 	build := func(name string) *handoff.Snapshot {
-		cv := newConvo(t)
+		cv := sessiontest.NewConvo(t)
 		cases[name].build(cv)
-		s, err := Build(context.Background(), cv.transcript(), NewHeuristic(nil))
+		s, err := Build(context.Background(), cv.Transcript(), NewHeuristic(nil))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,8 @@ package extractor
 
 import (
 	"testing"
+
+	"github.com/handoff-cli/handoff/extractor/facts"
 )
 
 func TestFirstSentenceSkipsLayout(t *testing.T) {
@@ -11,7 +13,7 @@ func TestFirstSentenceSkipsLayout(t *testing.T) {
 		{"Yes. I ran them and they pass on every platform.", "Yes. I ran them and they pass on every platform."},
 	}
 	for _, tt := range tests {
-		if got := firstSentence(tt.text); got != tt.want {
+		if got := facts.FirstSentence(tt.text); got != tt.want {
 			t.Errorf("firstSentence(%q)\n got %q\nwant %q", tt.text, got, tt.want)
 		}
 	}

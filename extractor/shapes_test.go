@@ -6,38 +6,40 @@ import (
 	"testing"
 
 	"github.com/handoff-cli/handoff"
+	"github.com/handoff-cli/handoff/extractor/facts"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
 )
 
 func TestClassifyByShape(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name, tool, input string
-		kind              callKind
+		kind              facts.CallKind
 		command           string
 		paths             []string
 	}{
-		{"any tool with cmd", "run_command", `{"cmd":"go test ./..."}`, kindShell, "go test ./...", nil},
-		{"argv bash -lc", "shell", `{"command":["bash","-lc","ls -la"]}`, kindShell, "ls -la", nil},
-		{"string bash -lc", "shell_command", `{"command":"bash -lc \"npm test\""}`, kindShell, "npm test", nil},
-		{"edit by path+content", "my_writer", `{"filename":"a/b.py","content":"x"}`, kindEdit, "my_writer a/b.py", []string{"a/b.py"}},
-		{"read is not an edit", "Read", `{"file_path":"/r/a.go"}`, kindOther, "Read /r/a.go", nil},
-		{"editor create", "str_replace_editor", `{"command":"create","path":"/w/x.py","file_text":"y"}`, kindEdit, "str_replace_editor create /w/x.py", []string{"/w/x.py"}},
-		{"editor view", "str_replace_editor", `{"command":"view","path":"/w/x.py"}`, kindOther, "str_replace_editor view /w/x.py", nil},
-		{"free-text patch", "apply_patch", `"*** Begin Patch\n*** Update File: a.go\n*** End Patch"`, kindEdit, "apply_patch a.go", []string{"a.go"}},
-		{"patch in heredoc", "exec_command", `{"cmd":"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: n.txt\n+x\n*** End Patch\nEOF"}`, kindShell, "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: n.txt\n+x\n*** End Patch\nEOF", []string{"n.txt"}},
-		{"cat heredoc write", "Bash", `{"command":"cat > src/x.ts << 'EOF'\nexport {}\nEOF"}`, kindShell, "cat > src/x.ts << 'EOF'\nexport {}\nEOF", []string{"src/x.ts"}},
-		{"console update", "Update", `{"summary":"specs/cli_spec.py"}`, kindEdit, "Update specs/cli_spec.py", []string{"specs/cli_spec.py"}},
-		{"gemini console edit", "Edit", `{"summary":"GEMINI.md: ### A... => ### B..."}`, kindEdit, "Edit GEMINI.md", []string{"GEMINI.md"}},
-		{"console shell", "Bash", `{"summary":"pytest -q"}`, kindShell, "pytest -q", nil},
-		{"plan by shape", "set_plan", `{"plan":[{"step":"a","status":"pending"}]}`, kindPlan, "set_plan", nil},
-		{"write_stdin", "write_stdin", `{"session_id":7,"chars":""}`, kindOther, "write_stdin", nil},
+		{"any tool with cmd", "run_command", `{"cmd":"go test ./..."}`, facts.KindShell, "go test ./...", nil},
+		{"argv bash -lc", "shell", `{"command":["bash","-lc","ls -la"]}`, facts.KindShell, "ls -la", nil},
+		{"string bash -lc", "shell_command", `{"command":"bash -lc \"npm test\""}`, facts.KindShell, "npm test", nil},
+		{"edit by path+content", "my_writer", `{"filename":"a/b.py","content":"x"}`, facts.KindEdit, "my_writer a/b.py", []string{"a/b.py"}},
+		{"read is not an edit", "Read", `{"file_path":"/r/a.go"}`, facts.KindOther, "Read /r/a.go", nil},
+		{"editor create", "str_replace_editor", `{"command":"create","path":"/w/x.py","file_text":"y"}`, facts.KindEdit, "str_replace_editor create /w/x.py", []string{"/w/x.py"}},
+		{"editor view", "str_replace_editor", `{"command":"view","path":"/w/x.py"}`, facts.KindOther, "str_replace_editor view /w/x.py", nil},
+		{"free-text patch", "apply_patch", `"*** Begin Patch\n*** Update File: a.go\n*** End Patch"`, facts.KindEdit, "apply_patch a.go", []string{"a.go"}},
+		{"patch in heredoc", "exec_command", `{"cmd":"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: n.txt\n+x\n*** End Patch\nEOF"}`, facts.KindShell, "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: n.txt\n+x\n*** End Patch\nEOF", []string{"n.txt"}},
+		{"cat heredoc write", "Bash", `{"command":"cat > src/x.ts << 'EOF'\nexport {}\nEOF"}`, facts.KindShell, "cat > src/x.ts << 'EOF'\nexport {}\nEOF", []string{"src/x.ts"}},
+		{"console update", "Update", `{"summary":"specs/cli_spec.py"}`, facts.KindEdit, "Update specs/cli_spec.py", []string{"specs/cli_spec.py"}},
+		{"gemini console edit", "Edit", `{"summary":"GEMINI.md: ### A... => ### B..."}`, facts.KindEdit, "Edit GEMINI.md", []string{"GEMINI.md"}},
+		{"console shell", "Bash", `{"summary":"pytest -q"}`, facts.KindShell, "pytest -q", nil},
+		{"plan by shape", "set_plan", `{"plan":[{"step":"a","status":"pending"}]}`, facts.KindPlan, "set_plan", nil},
+		{"write_stdin", "write_stdin", `{"session_id":7,"chars":""}`, facts.KindOther, "write_stdin", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var sh shapes
-			got := sh.classify(handoff.ToolCall{Name: tt.tool, Input: json.RawMessage(tt.input)})
-			if got.kind != tt.kind || got.command != tt.command || !reflect.DeepEqual(got.paths, tt.paths) {
-				t.Errorf("classify = kind %d command %q paths %q; want %d %q %q", got.kind, got.command, got.paths, tt.kind, tt.command, tt.paths)
+			var sh facts.Shapes
+			got := sh.Classify(handoff.ToolCall{Name: tt.tool, Input: json.RawMessage(tt.input)})
+			if got.Kind != tt.kind || got.Command != tt.command || !reflect.DeepEqual(got.Paths, tt.paths) {
+				t.Errorf("classify = kind %d command %q paths %q; want %d %q %q", got.Kind, got.Command, got.Paths, tt.kind, tt.command, tt.paths)
 			}
 		})
 	}
@@ -45,7 +47,7 @@ func TestClassifyByShape(t *testing.T) {
 
 func TestSWEAgentOpenFileEdits(t *testing.T) {
 	t.Parallel()
-	var sh shapes
+	var sh facts.Shapes
 	steps := []struct{ tool, input string }{
 		{"bash", `{"command":"open src/m/fields.py 1474"}`},
 		{"edit", `{"search":"a","replace":"b"}`},
@@ -54,7 +56,7 @@ func TestSWEAgentOpenFileEdits(t *testing.T) {
 	}
 	var got []string
 	for _, s := range steps {
-		got = append(got, sh.classify(handoff.ToolCall{Name: s.tool, Input: json.RawMessage(s.input)}).paths...)
+		got = append(got, sh.Classify(handoff.ToolCall{Name: s.tool, Input: json.RawMessage(s.input)}).Paths...)
 	}
 	if want := []string{"src/m/fields.py", "repro.py", "repro.py"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("paths = %q, want %q", got, want)
@@ -77,7 +79,7 @@ func TestFailedFromContent(t *testing.T) {
 		{"pass output mentioning error", "tests: error handling ... ok\n5 passed", false},
 	}
 	for _, tt := range tests {
-		if got := failed(handoff.ToolResult{Content: tt.out}); got != tt.want {
+		if got := facts.Failed(handoff.ToolResult{Content: tt.out}); got != tt.want {
 			t.Errorf("%s: failed = %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -85,38 +87,40 @@ func TestFailedFromContent(t *testing.T) {
 
 func TestNonErrorsAreIgnored(t *testing.T) {
 	t.Parallel()
-	shell := func(cmd string) *callInfo { return &callInfo{Name: "Bash", kind: kindShell, command: cmd} }
+	shell := func(cmd string) *facts.CallInfo {
+		return &facts.CallInfo{Name: "Bash", Kind: facts.KindShell, Command: cmd}
+	}
 	tests := []struct {
 		name string
-		call *callInfo
+		call *facts.CallInfo
 		out  string
 		want string
 	}{
-		{"grep nothing", shell("grep -rn foo src"), "", ignoreNoMatch},
-		{"rg nothing in codex header", shell("rg -n foo"), "Chunk ID: 1\nWall time: 0 seconds\nProcess exited with code 1\nOriginal token count: 0\nOutput:\n", ignoreNoMatch},
-		{"pipe into grep", shell("ls -la .git/hooks | grep pre-commit"), "", ignoreNoMatch},
-		{"which", shell("which nvcc"), "nvcc not found", ignoreProbe},
-		{"test -f", shell("test -f go.sum"), "", ignoreProbe},
-		{"ls missing", shell("ls -la ../x/"), "ls: cannot access '../x/': No such file or directory", ignoreProbe},
-		{"version", shell("pytest --version"), "bash: pytest: command not found", ignoreProbe},
-		{"git diff exit code", shell("git diff --exit-code"), "diff --git a/x b/x", ignoreProbe},
-		{"rejected", shell("rm -rf build"), "The user doesn't want to proceed with this tool use. The tool use was rejected", ignoreRejected},
-		{"console rejected", nil, "No (tell Claude what to do differently)", ignoreRejected},
-		{"not read yet", &callInfo{Name: "Write", kind: kindEdit}, "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>", ignoreHarness},
-		{"read missing", &callInfo{Name: "Read"}, "File does not exist.", ignoreProbe},
+		{"grep nothing", shell("grep -rn foo src"), "", facts.IgnoreNoMatch},
+		{"rg nothing in codex header", shell("rg -n foo"), "Chunk ID: 1\nWall time: 0 seconds\nProcess exited with code 1\nOriginal token count: 0\nOutput:\n", facts.IgnoreNoMatch},
+		{"pipe into grep", shell("ls -la .git/hooks | grep pre-commit"), "", facts.IgnoreNoMatch},
+		{"which", shell("which nvcc"), "nvcc not found", facts.IgnoreProbe},
+		{"test -f", shell("test -f go.sum"), "", facts.IgnoreProbe},
+		{"ls missing", shell("ls -la ../x/"), "ls: cannot access '../x/': No such file or directory", facts.IgnoreProbe},
+		{"version", shell("pytest --version"), "bash: pytest: command not found", facts.IgnoreProbe},
+		{"git diff exit code", shell("git diff --exit-code"), "diff --git a/x b/x", facts.IgnoreProbe},
+		{"rejected", shell("rm -rf build"), "The user doesn't want to proceed with this tool use. The tool use was rejected", facts.IgnoreRejected},
+		{"console rejected", nil, "No (tell Claude what to do differently)", facts.IgnoreRejected},
+		{"not read yet", &facts.CallInfo{Name: "Write", Kind: facts.KindEdit}, "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>", facts.IgnoreHarness},
+		{"read missing", &facts.CallInfo{Name: "Read"}, "File does not exist.", facts.IgnoreProbe},
 		{"real: grep with a bad pattern", shell("grep -E '(' x"), "grep: Unmatched ( or \\(", ""},
 		{"real: build", shell("go build ./..."), "./a.go:1: undefined: X", ""},
 		{"real: chain ending in a probe is still a chain", shell("make && which foo"), "", ""},
-		{"chain ending in grep that matched nothing", shell(`pdflatex -interaction=nonstopmode p.tex > temp.log 2>&1 && grep "undefined" temp.log`), "", ignoreNoMatch},
-		{"chain ending in a piped rg", shell("make -s 2>&1 && cat out.txt | rg -n warning"), "Error", ignoreNoMatch},
-		{"chain ending in git grep", shell("go build ./... && git grep -n TODO"), "", ignoreNoMatch},
+		{"chain ending in grep that matched nothing", shell(`pdflatex -interaction=nonstopmode p.tex > temp.log 2>&1 && grep "undefined" temp.log`), "", facts.IgnoreNoMatch},
+		{"chain ending in a piped rg", shell("make -s 2>&1 && cat out.txt | rg -n warning"), "Error", facts.IgnoreNoMatch},
+		{"chain ending in git grep", shell("go build ./... && git grep -n TODO"), "", facts.IgnoreNoMatch},
 		{"real: chain ending in grep, with output", shell("make && grep x log"), "make: *** [all] Error 2", ""},
-		{"harness: compaction failed", nil, "Error: Error during compaction: Error: API Error: Request was aborted.", ignoreHarness},
-		{"harness: API error", &callInfo{Name: "Task"}, "API Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}", ignoreHarness},
+		{"harness: compaction failed", nil, "Error: Error during compaction: Error: API Error: Request was aborted.", facts.IgnoreHarness},
+		{"harness: API error", &facts.CallInfo{Name: "Task"}, "API Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}", facts.IgnoreHarness},
 		{"real: a project's own API error text later in the output", shell("curl localhost:8080/api"), "{\"error\": \"API Error: bad token\"}", ""},
 	}
 	for _, tt := range tests {
-		if got := ignoredKind(tt.call, tt.out); got != tt.want {
+		if got := facts.IgnoredKind(tt.call, tt.out); got != tt.want {
 			t.Errorf("%s: ignoredKind = %q, want %q", tt.name, got, tt.want)
 		}
 	}
@@ -124,11 +128,11 @@ func TestNonErrorsAreIgnored(t *testing.T) {
 	// pattern): that is no "no match".
 	two, one := 2, 1
 	chain := shell(`make > log 2>&1 && grep -n "error" log`)
-	if got := ignoredResult(chain, handoff.ToolResult{ExitCode: &two}); got != "" {
+	if got := facts.IgnoredResult(chain, handoff.ToolResult{ExitCode: &two}); got != "" {
 		t.Errorf("grep exit 2 at the end of a chain: ignoredResult = %q, want none", got)
 	}
-	if got := ignoredResult(chain, handoff.ToolResult{ExitCode: &one}); got != ignoreNoMatch {
-		t.Errorf("grep exit 1 at the end of a chain: ignoredResult = %q, want %q", got, ignoreNoMatch)
+	if got := facts.IgnoredResult(chain, handoff.ToolResult{ExitCode: &one}); got != facts.IgnoreNoMatch {
+		t.Errorf("grep exit 1 at the end of a chain: ignoredResult = %q, want %q", got, facts.IgnoreNoMatch)
 	}
 }
 
@@ -142,7 +146,7 @@ func TestHeadlineByScore(t *testing.T) {
 		{"console prefix", "Error: ============ test session starts ============\nE   ModuleNotFoundError: No module named 'x'", "E   ModuleNotFoundError: No module named 'x'"},
 	}
 	for _, tt := range tests {
-		if got := errorMessage(tt.out); got != tt.want {
+		if got := facts.ErrorMessage(tt.out); got != tt.want {
 			t.Errorf("%s: headline = %q, want %q", tt.name, got, tt.want)
 		}
 	}
@@ -165,7 +169,7 @@ func TestSuiteCovers(t *testing.T) {
 		{"make test", "go test ./...", false},
 	}
 	for _, tt := range tests {
-		if got := suiteCovers(tt.broad, tt.narrow); got != tt.want {
+		if got := facts.SuiteCovers(tt.broad, tt.narrow); got != tt.want {
 			t.Errorf("suiteCovers(%q, %q) = %v, want %v", tt.broad, tt.narrow, got, tt.want)
 		}
 	}
@@ -173,17 +177,17 @@ func TestSuiteCovers(t *testing.T) {
 
 func TestProgramKeyNormalisesFlags(t *testing.T) {
 	t.Parallel()
-	a := programKey("cd /x && export PATH=/y:$PATH && gcc -I include test.c build/lib.a -lm -o t")
-	b := programKey("gcc -O2 test.c build/lib.a -o t")
+	a := facts.ProgramKey("cd /x && export PATH=/y:$PATH && gcc -I include test.c build/lib.a -lm -o t")
+	b := facts.ProgramKey("gcc -O2 test.c build/lib.a -o t")
 	if a == "" || a != b {
 		t.Errorf("keys %q and %q differ", a, b)
 	}
-	if c := programKey("gcc other.c"); c == a {
+	if c := facts.ProgramKey("gcc other.c"); c == a {
 		t.Errorf("another target shares key %q", c)
 	}
 }
 
-func unresolvedOf(f Facts) map[string]bool {
+func unresolvedOf(f facts.Facts) map[string]bool {
 	out := map[string]bool{}
 	for _, e := range f.Errors {
 		if e.Resolution == handoff.ResolutionUnresolved {
@@ -195,23 +199,23 @@ func unresolvedOf(f Facts) map[string]bool {
 
 func TestResolutionEvidence(t *testing.T) {
 	t.Parallel()
-	c := newConvo(t)
-	c.user("fix it")
-	c.bash("Compile the probe.", "gcc -I inc probe.c -o probe", "probe.c:3:1: error: expected ';'", 1)
-	c.bash("", "gcc -O2 probe.c -o probe", "", 0) // same program + target, other flags
-	c.bash("Run one test.", "go test ./store -run TestPut", "--- FAIL: TestPut (0.00s)\nFAIL", 1)
-	c.bash("", "go test ./...", "ok  \tx/store\t0.1s", 0) // covering suite
-	c.bash("Lint.", "ruff check app/views.py", "app/views.py:3:1: F401 unused import", 1)
-	c.result(c.call("", "Edit", map[string]string{"file_path": "/r/app/views.py", "old_string": "a", "new_string": "b"}), "ok", false, -1)
-	c.bash("", "python -m app.views", "", 0) // after an edit of the named file
-	c.bash("Install.", "pip install cupy", "error: externally-managed-environment", 1)
-	c.say("That is fixed now by the venv. Moving on.")
-	c.bash("Fetch.", "curl -fsS https://example.test/x", "curl: (6) Could not resolve host", 1)
-	c.say("The host is unreachable, so I'll use the vendored copy instead.")
-	c.bash("", "cp vendor/x .", "", 0)
-	c.bash("Now deploy the manifest to the cluster.", "kubectl apply -f k.yaml", "error: You must be logged in to the server", 1)
-	c.say("Login is needed. I cannot continue without credentials.")
-	f := ComputeFacts(c.msgs)
+	c := sessiontest.NewConvo(t)
+	c.User("fix it")
+	c.Bash("Compile the probe.", "gcc -I inc probe.c -o probe", "probe.c:3:1: error: expected ';'", 1)
+	c.Bash("", "gcc -O2 probe.c -o probe", "", 0) // same program + target, other flags
+	c.Bash("Run one test.", "go test ./store -run TestPut", "--- FAIL: TestPut (0.00s)\nFAIL", 1)
+	c.Bash("", "go test ./...", "ok  \tx/store\t0.1s", 0) // covering suite
+	c.Bash("Lint.", "ruff check app/views.py", "app/views.py:3:1: F401 unused import", 1)
+	c.Result(c.Call("", "Edit", map[string]string{"file_path": "/r/app/views.py", "old_string": "a", "new_string": "b"}), "ok", false, -1)
+	c.Bash("", "python -m app.views", "", 0) // after an edit of the named file
+	c.Bash("Install.", "pip install cupy", "error: externally-managed-environment", 1)
+	c.Say("That is fixed now by the venv. Moving on.")
+	c.Bash("Fetch.", "curl -fsS https://example.test/x", "curl: (6) Could not resolve host", 1)
+	c.Say("The host is unreachable, so I'll use the vendored copy instead.")
+	c.Bash("", "cp vendor/x .", "", 0)
+	c.Bash("Now deploy the manifest to the cluster.", "kubectl apply -f k.yaml", "error: You must be logged in to the server", 1)
+	c.Say("Login is needed. I cannot continue without credentials.")
+	f := facts.Compute(c.Msgs)
 	byCmd := map[string]handoff.ErrorRecord{}
 	for _, e := range f.Errors {
 		byCmd[e.Command] = e
@@ -243,28 +247,28 @@ func TestResolutionEvidence(t *testing.T) {
 
 func TestNonErrorsNotRecorded(t *testing.T) {
 	t.Parallel()
-	c := newConvo(t)
-	c.bash("", "rg -n TODO src", "", 1)
-	c.bash("", "which nvcc", "", 1)
-	c.bash("", "rm -rf /", "The user doesn't want to proceed with this tool use.", 1)
-	c.result(c.call("", "Write", map[string]string{"file_path": "a.go", "content": "x"}), "File has not been read yet. Read it first before writing to it.", true, -1)
-	f := ComputeFacts(c.msgs)
+	c := sessiontest.NewConvo(t)
+	c.Bash("", "rg -n TODO src", "", 1)
+	c.Bash("", "which nvcc", "", 1)
+	c.Bash("", "rm -rf /", "The user doesn't want to proceed with this tool use.", 1)
+	c.Result(c.Call("", "Write", map[string]string{"file_path": "a.go", "content": "x"}), "File has not been read yet. Read it first before writing to it.", true, -1)
+	f := facts.Compute(c.Msgs)
 	if len(f.Errors) != 0 {
 		t.Errorf("errors = %+v, want none", f.Errors)
 	}
-	if want := map[string]int{ignoreNoMatch: 1, ignoreProbe: 1, ignoreRejected: 1, ignoreHarness: 1}; !reflect.DeepEqual(f.Ignored, want) {
+	if want := map[string]int{facts.IgnoreNoMatch: 1, facts.IgnoreProbe: 1, facts.IgnoreRejected: 1, facts.IgnoreHarness: 1}; !reflect.DeepEqual(f.Ignored, want) {
 		t.Errorf("ignored = %v, want %v", f.Ignored, want)
 	}
 }
 
 func TestWriteStdinContinuesExecCommand(t *testing.T) {
 	t.Parallel()
-	c := newConvo(t)
-	id := c.call("", "exec_command", map[string]any{"cmd": "pnpm vitest run"})
-	c.result(id, "Chunk ID: 1\nWall time: 10 seconds\nProcess running with session ID 42\nOriginal token count: 3\nOutput:\nRUN v1", false, -1)
-	id2 := c.call("", "write_stdin", map[string]any{"session_id": 42, "chars": ""})
-	c.result(id2, "Chunk ID: 2\nWall time: 3 seconds\nProcess exited with code 1\nOutput:\n ❯ src/a.test.ts (4 tests | 2 failed) 10ms\nTest Files  1 failed (1)", false, -1)
-	f := ComputeFacts(c.msgs)
+	c := sessiontest.NewConvo(t)
+	id := c.Call("", "exec_command", map[string]any{"cmd": "pnpm vitest run"})
+	c.Result(id, "Chunk ID: 1\nWall time: 10 seconds\nProcess running with session ID 42\nOriginal token count: 3\nOutput:\nRUN v1", false, -1)
+	id2 := c.Call("", "write_stdin", map[string]any{"session_id": 42, "chars": ""})
+	c.Result(id2, "Chunk ID: 2\nWall time: 3 seconds\nProcess exited with code 1\nOutput:\n ❯ src/a.test.ts (4 tests | 2 failed) 10ms\nTest Files  1 failed (1)", false, -1)
+	f := facts.Compute(c.Msgs)
 	if len(f.Errors) != 1 || f.Errors[0].Command != "pnpm vitest run" || f.Errors[0].Type != "test_failure" {
 		t.Fatalf("errors = %+v, want one test failure of the exec_command", f.Errors)
 	}
@@ -275,14 +279,14 @@ func TestWriteStdinContinuesExecCommand(t *testing.T) {
 
 func TestTextFormatsEditsTodosCommits(t *testing.T) {
 	t.Parallel()
-	c := newConvo(t)
-	c.user("add scripts")
-	c.say("Here are the *SEARCH/REPLACE* blocks:\n\nsync.sh\n```bash\n<<<<<<< SEARCH\n=======\necho hi\n>>>>>>> REPLACE\n```\n\nsrc/app.ts\n```typescript\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```")
-	c.push(handoff.Message{Role: handoff.RoleSystem, Meta: true, Text: "Applied edit to sync.sh\nApplied edit to src/app.ts\nApplied edit to notes.md\nCommit dde0244 feat: add sync script"})
-	c.result(c.call("", "Update", map[string]string{"summary": "specs/cli_spec.py"}), "Updated specs/cli_spec.py with 2 additions", false, -1)
-	c.push(handoff.Message{Role: handoff.RoleTool, ToolResults: []handoff.ToolResult{{Name: "TodoWrite", Content: "☒ Write failing test\n   ◼ Make it pass\n   ☐ Refactor"}}})
-	c.bash("", "git commit -am 'fix: parse dates'", "[feature/dates 1a2b3c4] fix: parse dates\n 1 file changed", 0)
-	f := ComputeFacts(c.msgs)
+	c := sessiontest.NewConvo(t)
+	c.User("add scripts")
+	c.Say("Here are the *SEARCH/REPLACE* blocks:\n\nsync.sh\n```bash\n<<<<<<< SEARCH\n=======\necho hi\n>>>>>>> REPLACE\n```\n\nsrc/app.ts\n```typescript\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```")
+	c.Push(handoff.Message{Role: handoff.RoleSystem, Meta: true, Text: "Applied edit to sync.sh\nApplied edit to src/app.ts\nApplied edit to notes.md\nCommit dde0244 feat: add sync script"})
+	c.Result(c.Call("", "Update", map[string]string{"summary": "specs/cli_spec.py"}), "Updated specs/cli_spec.py with 2 additions", false, -1)
+	c.Push(handoff.Message{Role: handoff.RoleTool, ToolResults: []handoff.ToolResult{{Name: "TodoWrite", Content: "☒ Write failing test\n   ◼ Make it pass\n   ☐ Refactor"}}})
+	c.Bash("", "git commit -am 'fix: parse dates'", "[feature/dates 1a2b3c4] fix: parse dates\n 1 file changed", 0)
+	f := facts.Compute(c.Msgs)
 	var paths []string
 	for _, fc := range f.FilesModified {
 		paths = append(paths, fc.Path)
@@ -304,16 +308,16 @@ func TestTextFormatsEditsTodosCommits(t *testing.T) {
 func TestTestRunnersRecognised(t *testing.T) {
 	t.Parallel()
 	for _, cmd := range []string{"python manage.py test", "bundle exec rspec spec/a_spec.rb", "xcodebuild -scheme App test", "swift test", "npm run test:unit", "pnpm test", "make test-integration"} {
-		if !isTestCommand(cmd) {
+		if !facts.IsTestCommand(cmd) {
 			t.Errorf("isTestCommand(%q) = false", cmd)
 		}
 	}
 	r := handoff.ToolResult{Content: "....\n9 passed, 1 skipped in 0.4s"}
-	if ts := testState("pytest", r, false, handoff.Message{}); ts.Status != handoff.TestsPassing || ts.Summary != "9 passed, 1 skipped in 0.4s" {
+	if ts := facts.TestState("pytest", r, false, handoff.Message{}); ts.Status != handoff.TestsPassing || ts.Summary != "9 passed, 1 skipped in 0.4s" {
 		t.Errorf("pytest summary = %+v", ts)
 	}
 	r = handoff.ToolResult{Content: "Finished in 0.1s\n3 examples, 1 failure\n\nrspec ./spec/a_spec.rb:4 # A works"}
-	if ts := testState("rspec", r, false, handoff.Message{}); ts.Status != handoff.TestsFailing || !reflect.DeepEqual(ts.FailingTests, []string{"./spec/a_spec.rb:4"}) {
+	if ts := facts.TestState("rspec", r, false, handoff.Message{}); ts.Status != handoff.TestsFailing || !reflect.DeepEqual(ts.FailingTests, []string{"./spec/a_spec.rb:4"}) {
 		t.Errorf("rspec = %+v", ts)
 	}
 }

@@ -1,5 +1,9 @@
 package extractor
 
+import (
+	"github.com/handoff-cli/handoff/extractor/facts"
+	"github.com/handoff-cli/handoff/extractor/internal/sessiontest"
+)
 import "testing"
 
 // TestEditsAfterTestRun: the code edits made after the last test run are
@@ -7,35 +11,35 @@ import "testing"
 // prose (Markdown, text) edits are not, since no test covers them.
 func TestEditsAfterTestRun(t *testing.T) {
 	t.Parallel()
-	edit := func(c *convo, path string) {
-		c.call("", "Edit", map[string]string{"file_path": path, "old_string": "a", "new_string": "b"})
+	edit := func(c *sessiontest.Convo, path string) {
+		c.Call("", "Edit", map[string]string{"file_path": path, "old_string": "a", "new_string": "b"})
 	}
 	tests := []struct {
 		name  string
-		build func(c *convo)
+		build func(c *sessiontest.Convo)
 		want  int
 	}{
-		{"edit then test", func(c *convo) {
+		{"edit then test", func(c *sessiontest.Convo) {
 			edit(c, "/r/a.go")
-			c.bash("", "go test ./...", "ok  \texample/a\t0.1s", 0)
+			c.Bash("", "go test ./...", "ok  \texample/a\t0.1s", 0)
 		}, 0},
-		{"test then two code edits", func(c *convo) {
-			c.bash("", "go test ./...", "ok  \texample/a\t0.1s", 0)
+		{"test then two code edits", func(c *sessiontest.Convo) {
+			c.Bash("", "go test ./...", "ok  \texample/a\t0.1s", 0)
 			edit(c, "/r/a.go")
 			edit(c, "/r/b.go")
 		}, 2},
-		{"test then docs only", func(c *convo) {
-			c.bash("", "pytest -q", "3 passed in 0.10s", 0)
+		{"test then docs only", func(c *sessiontest.Convo) {
+			c.Bash("", "pytest -q", "3 passed in 0.10s", 0)
 			edit(c, "/r/README.md")
 			edit(c, "/r/docs/notes.txt")
 		}, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newConvo(t)
-			c.user("fix the parser please")
+			c := sessiontest.NewConvo(t)
+			c.User("fix the parser please")
 			tc.build(c)
-			f := ComputeFacts(c.msgs)
+			f := facts.Compute(c.Msgs)
 			if f.TestState == nil {
 				t.Fatal("no test state")
 			}

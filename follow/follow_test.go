@@ -236,3 +236,42 @@ func TestOpenErrors(t *testing.T) {
 		t.Error("directory: no error")
 	}
 }
+
+// TestPollInterval: with file events the poll is only a safety net
+// (EventPoll, or a longer Poll); without them it is Poll.
+func TestPollInterval(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	appendTo(t, path, "one\n")
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want time.Duration
+	}{
+		{"events, default poll", Options{}, EventPoll},
+		{"events, poll longer than the net", Options{Poll: time.Hour}, time.Hour},
+		{"no events", Options{NoNotify: true, Poll: time.Second}, time.Second},
+	} {
+		fl := open(t, path, tc.opts)
+		if fl.watcher == nil && !tc.opts.NoNotify {
+			t.Skip("file events unavailable here")
+		}
+		if got := fl.pollInterval(); got != tc.want {
+			t.Errorf("%s: pollInterval = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestLostEventsFallBackToPolling: once the watcher is gone, appends are
+// seen by polling at Options.Poll.
+func TestLostEventsFallBackToPolling(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	appendTo(t, path, "one\n")
+	fl := open(t, path, Options{Poll: 10 * time.Millisecond})
+	wantLine(t, fl, "one", 0)
+	fl.dropWatcher()
+	if fl.watcher != nil || fl.pollInterval() != 10*time.Millisecond {
+		t.Fatalf("after dropWatcher: watcher %v, poll %v; want none and 10ms", fl.watcher, fl.pollInterval())
+	}
+	appendTo(t, path, "two\n")
+	wantLine(t, fl, "two", 4)
+}

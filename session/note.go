@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/handoff-cli/handoff"
-	"github.com/handoff-cli/handoff/extractor"
+	"github.com/handoff-cli/handoff/extractor/conversation"
 )
 
 // CheckNote reads an agent's handoff note, adds the heading when the text
@@ -18,7 +18,7 @@ func CheckNote(text string) (string, error) {
 	if !strings.Contains(text, handoff.NoteHeading) {
 		text = handoff.NoteHeading + "\n" + text
 	}
-	n, ok := extractor.ParseNote(text)
+	n, ok := conversation.ParseNote(text)
 	if !ok {
 		return "", handoff.Errorf(handoff.EINVALID, "not a handoff note: it needs at least a '- Done: …' or '- Next: …' line under %q", handoff.NoteHeading)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/handoff-cli/handoff"
 )
@@ -19,7 +20,9 @@ import (
 // its arguments in a <details> "Arguments" JSON block and its output in
 // a code fence (a bash output ends "<exited with exit code N>"). Each
 // tool block becomes an assistant call and its result; Info blocks are
-// system Messages (Meta). It is read a block at a time (ruleBlocks).
+// system Messages (Meta). It is read a turn at a time (ruleBlocks): a
+// block whose first line is no such heading is the rest of the block
+// before it, whose message held a "---" rule of its own.
 
 var (
 	copilotShareRe   = lazyRE(`(?m)^# 🤖 Copilot CLI Session\s*$|^### 👤 User\s*$[\s\S]*^### 💬 Copilot\s*$`)
@@ -33,7 +36,18 @@ type copilotShare struct{ calls int }
 
 func newCopilotShare() formatParser {
 	c := &copilotShare{}
-	return blockFormat("Copilot CLI /share markdown", c.block)()
+	return blockFormat("Copilot CLI /share markdown", c.block, copilotShareOpens)()
+}
+
+// copilotShareOpens reports a block that opens with one of /share's
+// headings, "### " and an emoji: a message's own headings are words.
+func copilotShareOpens(b mdBlock) bool {
+	i := b.firstContent()
+	if i < 0 {
+		return false
+	}
+	head, ok := strings.CutPrefix(strings.TrimSpace(b.lines[i]), "### ")
+	return ok && head != "" && head[0] >= utf8.RuneSelf
 }
 
 func (c *copilotShare) block(d *Decoder, b mdBlock, first bool) {

@@ -20,12 +20,7 @@ func writeCrushDB(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, q := range []string{
-		`CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT NOT NULL, message_count INTEGER NOT NULL DEFAULT 0,
-			prompt_tokens INTEGER NOT NULL DEFAULT 0, completion_tokens INTEGER NOT NULL DEFAULT 0, cost REAL NOT NULL DEFAULT 0,
-			updated_at INTEGER NOT NULL, created_at INTEGER NOT NULL, summary_message_id TEXT)`,
-		`CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, parts TEXT NOT NULL DEFAULT '[]',
-			model TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, finished_at INTEGER, provider TEXT)`,
+	for _, q := range append(crushSchema(),
 		`INSERT INTO sessions VALUES ('s-old', NULL, 'older', 0, 10, 1, 0, 100, 100, NULL)`,
 		`INSERT INTO sessions VALUES ('s-1', NULL, 'Fix the cache key', 5, 14200, 310, 0.02, 1764925300, 1764925200, NULL)`,
 		`INSERT INTO messages VALUES ('m1', 's-1', 'user', '[{"type":"text","data":{"text":"The cache key ignores the locale; fix it."}}]', NULL, 1764925200, 1764925200, NULL, NULL)`,
@@ -34,10 +29,22 @@ func writeCrushDB(t *testing.T, path string) {
 		`INSERT INTO messages VALUES ('m4', 's-1', 'assistant', '[{"type":"tool_call","data":{"id":"call_2","name":"edit","input":"{\"file_path\":\"cache/key.go\",\"old_string\":\"k := path\",\"new_string\":\"k := locale + path\"}","type":"function","finished":true}},{"type":"finish","data":{"reason":"tool_use","time":1764925220}}]', 'gpt-5', 1764925215, 1764925220, 1764925220, 'openai')`,
 		`INSERT INTO messages VALUES ('m5', 's-1', 'tool', '[{"type":"tool_result","data":{"tool_call_id":"call_2","name":"edit","content":"edited cache/key.go","metadata":"","is_error":false}}]', NULL, 1764925221, 1764925221, NULL, NULL)`,
 		`INSERT INTO messages VALUES ('m6', 's-1', 'assistant', '[{"type":"text","data":{"text":"Now running all tests"}},{"type":"finish","data":{"reason":"canceled","time":1764925230}}]', 'gpt-5', 1764925225, 1764925230, 1764925230, 'openai')`,
-	} {
+	) {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
+	}
+}
+
+// crushSchema is Crush's sessions and messages tables
+// (internal/db/migrations), for the tests' databases.
+func crushSchema() []string {
+	return []string{
+		`CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT NOT NULL, message_count INTEGER NOT NULL DEFAULT 0,
+			prompt_tokens INTEGER NOT NULL DEFAULT 0, completion_tokens INTEGER NOT NULL DEFAULT 0, cost REAL NOT NULL DEFAULT 0,
+			updated_at INTEGER NOT NULL, created_at INTEGER NOT NULL, summary_message_id TEXT)`,
+		`CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, parts TEXT NOT NULL DEFAULT '[]',
+			model TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, finished_at INTEGER, provider TEXT)`,
 	}
 }
 

@@ -12,14 +12,22 @@ import (
 // its own line (seen in exports from Cursor 1.0 to 1.7). The export keeps
 // what was said and the code the assistant showed, not its tool calls,
 // so there are none to read; "**User**" turns are the person's,
-// "**Cursor**" turns the assistant's. It is read a block at a time
-// (ruleBlocks).
+// "**Cursor**" turns the assistant's. It is read a turn at a time
+// (ruleBlocks): a block that opens with neither is the rest of the turn
+// before it, whose message held a "---" rule of its own.
 
 var (
 	cursorExportRe  = lazyRE(`(?m)^_Exported on .* from Cursor \(([\d.]+)\)_\s*$`)
 	cursorTitleRe   = lazyRE(`\A\s*# (.+)`)
 	cursorSpeakerRe = lazyRE(`^\*\*(User|Cursor)\*\*\s*$`)
 )
+
+// cursorExportOpens reports a block that opens a turn: its first line
+// names the speaker.
+func cursorExportOpens(b mdBlock) bool {
+	i := b.firstContent()
+	return i >= 0 && cursorSpeakerRe.MatchString(strings.TrimSpace(b.lines[i]))
+}
 
 // cursorExportBlock reads one block: the first holds the title and the
 // export line, the others a turn each.

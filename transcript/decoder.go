@@ -202,7 +202,7 @@ func (d *Decoder) Session() handoff.SessionInfo { return d.t.Session }
 // it is false, and a line that adds no message is metadata, not text.
 func (d *Decoder) MultiLine() bool {
 	switch p := d.parser.(type) {
-	case *plainParser, *docParser, *streamParser:
+	case *plainParser, *docParser, *streamParser, *mdLines:
 		return true
 	case *openaiParser:
 		return p.mode == modeDocument

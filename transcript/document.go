@@ -24,7 +24,7 @@ type docParser struct {
 	// opts and format are the decoder's, for pending.
 	opts   Options
 	format Format
-	// blocks, when set, reads the document a "---" block at a time
+	// blocks, when set, reads the document a "---" turn at a time
 	// instead of buffering it (markdown exports, mdblocks.go).
 	blocks *ruleBlocks
 }
@@ -65,7 +65,7 @@ func (p *docParser) pending() []handoff.Message {
 
 func (p *docParser) finish(d *Decoder) error {
 	if p.blocks != nil {
-		return p.blocks.flush(d)
+		return p.blocks.finish(d)
 	}
 	if p.tooBig {
 		return handoff.Errorf(handoff.EINVALID, "%s: %s document is larger than the %d-byte limit", d.opts.sourceName(), p.name, d.opts.MaxLineBytes)

@@ -37,9 +37,12 @@ func (p *droidParser) pending() []handoff.Message { return nil }
 func (p *droidParser) finish(*Decoder) error      { return nil }
 
 func (p *droidParser) record(d *Decoder, line []byte, lineNo int) error {
-	var e droidEntry
-	if err := json.Unmarshal(line, &e); err != nil {
-		return fmt.Errorf("malformed entry: %w", jsonReason(err))
+	e, ok := droidEntryFast(line)
+	if !ok {
+		e = droidEntry{}
+		if err := json.Unmarshal(line, &e); err != nil {
+			return fmt.Errorf("malformed entry: %w", jsonReason(err))
+		}
 	}
 	switch e.Type {
 	case "session_start":
@@ -64,6 +67,17 @@ func (p *droidParser) record(d *Decoder, line []byte, lineNo int) error {
 		}
 	}
 	return nil
+}
+
+// droidEntryFast reads an entry line as json.Unmarshal into droidEntry
+// would, in one walk (readFields); its Message is a slice of the line,
+// read before record returns. ok is false for anything else.
+func droidEntryFast(line []byte) (e droidEntry, ok bool) {
+	ok = validObject(line) && readFields(line, fields{
+		strs: map[string]*string{"type": &e.Type, "id": &e.ID, "title": &e.Title, "cwd": &e.Cwd, "timestamp": &e.Timestamp},
+		raws: map[string]*json.RawMessage{"message": &e.Message},
+	})
+	return e, ok
 }
 
 // droidLine recognises droid's session_start line.

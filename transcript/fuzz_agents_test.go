@@ -2,7 +2,9 @@ package transcript
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
+	"unicode/utf8"
 )
 
 // One fuzz target per decoder of an agent's own format, seeded with its
@@ -172,6 +174,109 @@ func FuzzJSONRecords(f *testing.F) {
 				rest = rest[k:]
 			}
 			_ = s.complete()
+		}
+	})
+}
+
+// FuzzCrushMessage feeds one message's parts column, as Crush's
+// database holds it, to the Crush reader, after a message with a call
+// the parts may answer.
+func FuzzCrushMessage(f *testing.F) {
+	f.Add("tool", []byte(`[{"type":"tool_result","data":{"tool_call_id":"c1","name":"bash","content":"FAIL","metadata":"","is_error":true}}]`))
+	f.Add("assistant", []byte(`[{"type":"reasoning","data":{"thinking":"t"}},{"type":"text","data":{"text":"ok"}},{"type":"tool_call","data":{"id":"c2","name":"edit","input":"{\"file_path\":\"a.go\"}","finished":true}},{"type":"finish","data":{"reason":"canceled","time":1}}]`))
+	f.Fuzz(func(t *testing.T, role string, parts []byte) {
+		d, err := NewDecoder(FormatCrush, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := []byte(`[{"type":"tool_call","data":{"id":"c1","name":"bash","input":"{\"command\":\"go test\"}","finished":true}}]`)
+		if _, err := crushMessage(d, "m1", "assistant", first, "gpt-5", unixTime(1764925200), d.storeRecord()); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = crushMessage(d, "m2", role, parts, "gpt-5", unixTime(1764925201), d.storeRecord())
+		checkInvariants(t, d.Transcript())
+	})
+}
+
+// FuzzCursorBubble feeds one bubble row of Cursor's state.vscdb to the
+// Cursor store reader, after the person's first bubble.
+func FuzzCursorBubble(f *testing.F) {
+	f.Add([]byte(`{"bubbleId":"b2","type":2,"text":"Running it.","thinking":{"text":"hm"},"toolFormerData":{"toolCallId":"tc1","name":"run_terminal_cmd","status":"completed","rawArgs":"{\"command\":\"pytest\"}","result":"{\"output\":\"1 failed\",\"exitCode\":1}"},"tokenCount":{"inputTokens":12000,"outputTokens":90}}`))
+	f.Add([]byte(`{"bubbleId":"b4","type":2,"text":"","toolFormerData":{"toolCallId":"tc3","name":"read_file","status":"error","rawArgs":"{\"target_file\":\"x.py\"}","result":"File not found"}}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		d, err := NewDecoder(FormatCursorExport, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cursorBubbleTo(d, []byte(`{"bubbleId":"b1","type":1,"text":"Fix the importer"}`), d.storeRecord()); err != nil {
+			t.Fatal(err)
+		}
+		_ = cursorBubbleTo(d, raw, d.storeRecord())
+		checkInvariants(t, d.Transcript())
+	})
+}
+
+// FuzzOpenCodeStoredMessage feeds one message row of OpenCode's store
+// (its info JSON and one part) to the OpenCode reader.
+func FuzzOpenCodeStoredMessage(f *testing.F) {
+	f.Add([]byte(`{"role":"assistant","modelID":"m","time":{"created":1}}`), []byte(`{"type":"tool","callID":"c1","tool":"bash","state":{"status":"error","input":{"command":"make"},"error":"exit 2"}}`))
+	f.Add([]byte(`{"role":"user","time":{"created":1}}`), []byte(`{"type":"text","text":"build it"}`))
+	f.Fuzz(func(t *testing.T, info, part []byte) {
+		d, err := NewDecoder(FormatOpenCode, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = ocStoredMessage(d, &ocReader{}, "msg_1", info, []json.RawMessage{part}, 1)
+		checkInvariants(t, d.Transcript())
+	})
+}
+
+// FuzzPiFastPath holds pi's one-walk reading of an entry, a message and
+// a content array to what json.Unmarshal makes of them, wherever the
+// fast path answers.
+func FuzzPiFastPath(f *testing.F) {
+	f.Add([]byte(`{"type":"message","id":"a1","parentId":"u1","timestamp":"2025-01-01T00:00:00Z","message":{"role":"assistant","content":[{"type":"text","text":"ok \u00e9\n"},{"type":"toolCall","id":"c1","name":"edit","arguments":{"path":"a.go","oldText":"x"}}],"usage":{"input":10,"output":2,"cacheRead":90},"stopReason":"error","errorMessage":"boom"}}`))
+	f.Add([]byte(`{"type":"message","id":"r1","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"line\tone"}],"isError":true,"exitCode":null}}`))
+	f.Add([]byte(`{"TYPE":"session","id":"s","cwd":"/w","type":null,"message":"x"}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if !utf8.Valid(line) {
+			return
+		}
+		if e, ok := piEntryFast(line); ok {
+			var want piEntry
+			if err := json.Unmarshal(line, &want); err != nil || !reflect.DeepEqual(e, want) {
+				t.Fatalf("entry %+v, json %+v (%v)", e, want, err)
+			}
+			if m, ok := piMessageFast(e.Message); ok {
+				var wantM piMessage
+				if err := json.Unmarshal(e.Message, &wantM); err != nil || !reflect.DeepEqual(m, wantM) {
+					t.Fatalf("message %+v, json %+v (%v)", m, wantM, err)
+				}
+				if b, ok := piBlocksFast(m.Content); ok {
+					var wantB []piBlock
+					if err := json.Unmarshal(m.Content, &wantB); err != nil || len(b) != len(wantB) || len(b) > 0 && !reflect.DeepEqual(b, wantB) {
+						t.Fatalf("blocks %+v, json %+v (%v)", b, wantB, err)
+					}
+				}
+			}
+		}
+	})
+}
+
+// FuzzDroidFastPath holds droid's one-walk reading of an entry line to
+// what json.Unmarshal makes of it, wherever the fast path answers.
+func FuzzDroidFastPath(f *testing.F) {
+	f.Add([]byte(`{"type":"message","id":"a1","timestamp":"2025-01-01T00:00:01Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Execute","input":{"command":"make"}}]}}`))
+	f.Add([]byte(`{"type":"session_start","id":"s","title":"t\u00e9","cwd":"/w","Cwd":"/x","extra":[1,{"a":null}]}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if !utf8.Valid(line) {
+			return
+		}
+		if e, ok := droidEntryFast(line); ok {
+			var want droidEntry
+			if err := json.Unmarshal(line, &want); err != nil || !reflect.DeepEqual(e, want) {
+				t.Fatalf("entry %+v, json %+v (%v)", e, want, err)
+			}
 		}
 	})
 }

@@ -256,7 +256,7 @@ func (p *geminiParser) message(d *Decoder, raw []byte, lineNo int) error {
 				out = stringValue(c.ResultDisplay)
 			}
 			res.ExitCode = gemExitCode(out)
-			res.Content, res.OriginalBytes = d.clipOutput(gemShellFooter(out))
+			res.Content, res.OriginalBytes = d.clipOutput(gemShellFrame(out))
 			results = append(results, res)
 		}
 		if strings.TrimSpace(m.Text) == "" && m.Thinking == "" && len(m.ToolCalls) == 0 {
@@ -307,7 +307,7 @@ func (p *geminiParser) checkpoint(d *Decoder, doc []byte) error {
 				fr := part.FunctionResponse
 				out := gemResponse(fr.Response)
 				r := handoff.ToolResult{CallID: fr.ID, Name: fr.Name, ExitCode: gemExitCode(out), IsError: gemIsError(fr.Response)}
-				r.Content, r.OriginalBytes = d.clipOutput(gemShellFooter(out))
+				r.Content, r.OriginalBytes = d.clipOutput(gemShellFrame(out))
 				results = append(results, r)
 			case part.Thought:
 				m.Thinking = joinText(m.Thinking, part.Text)
@@ -406,19 +406,66 @@ func gemExitCode(s string) *int {
 	return &n
 }
 
-// gemEmptyFieldRe is a field of the footer Gemini CLI's shell tool puts
-// under a command's output that says nothing happened ("Error: (none)",
-// "Signal: (none)", "Background PIDs: (none)", "Stderr: (empty)",
-// "Process Group PGID: 40021").
-var gemEmptyFieldRe = lazyRE(`(?m)^(?:(?:Error|Stderr|Signal|Background PIDs|Process Group PGID): \((?:none|empty)\)|Process Group PGID: \d+)\r?\n?`)
+// Gemini CLI's shell tool (and Qwen Code's, its fork) frames a command's
+// output with a header and a footer of labelled lines:
+//
+//	Command: <the command>
+//	Directory: (root)
+//	Output: <first line of output>
+//	…
+//	Error: (none)
+//	Exit Code: 0
+//	Signal: (none)
+//	Background PIDs: (none)
+//	Process Group PGID: 40021
+//
+// The frame is the harness's, not the program's: the echoed command is
+// not output, and "Error: (none)" read as output looks like a failure to
+// every reader. gemShellFrame leaves the output and a real "Error: …";
+// the exit code is read into the result (gemExitCode) first.
+var (
+	// gemHeaderRe is a header line: the echoed command and its directory.
+	gemHeaderRe = lazyRE(`^(?:Command|Directory): `)
+	// gemFooterRe is a footer field that says nothing happened, or one
+	// whose number is no output (the exit code, read into the result;
+	// the signal, the process ids). "Output: 404" is output.
+	gemFooterRe = lazyRE(`^(?:(?:Error|Stderr|Stdout|Output|Signal|Background PIDs|Process Group PGID): \((?:none|empty)\)|(?:Exit Code|Signal|Process Group PGID): -?\d+|Background PIDs: \d+(?:, \d+)*)$`)
+	// gemOutputRe is the label in front of the output's first line.
+	gemOutputRe = lazyRE(`^(?:Output|Stdout|Stderr): `)
+)
 
-// gemShellFooter drops the empty fields of the shell tool's footer from a
-// result that has the shell frame (it opens with "Command: "): read as
-// output, "Error: (none)" looks like a failure to every reader. The exit
-// code, already read into the result, and a real error stay.
-func gemShellFooter(out string) string {
-	if !strings.HasPrefix(out, "Command: ") {
+// gemShellFramed reports output in the shell frame: the echoed command
+// first, a footer line after it.
+func gemShellFramed(out string) bool {
+	return strings.HasPrefix(out, "Command: ") &&
+		(strings.Contains(out, "\nProcess Group PGID: ") || strings.Contains(out, "\nExit Code: ") || strings.Contains(out, "\nError: (none)"))
+}
+
+// gemShellFrame returns the output of a result in the shell frame
+// (gemShellFramed) without the frame; other results as they are.
+func gemShellFrame(out string) string {
+	if !gemShellFramed(out) {
 		return out
 	}
-	return strings.TrimRight(gemEmptyFieldRe.ReplaceAllString(out, ""), "\n")
+	lines := strings.Split(out, "\n")
+	kept := lines[:0]
+	header := true
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if header && gemHeaderRe.MatchString(t) {
+			continue
+		}
+		header = false
+		if gemFooterRe.MatchString(t) {
+			continue
+		}
+		if gemOutputRe.MatchString(t) {
+			l = strings.TrimSpace(t[strings.IndexByte(t, ':')+1:])
+			if l == "" {
+				continue
+			}
+		}
+		kept = append(kept, l)
+	}
+	return strings.TrimRight(strings.Join(kept, "\n"), "\n")
 }

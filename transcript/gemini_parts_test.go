@@ -39,23 +39,31 @@ func TestGeminiRecordParts(t *testing.T) {
 	}
 }
 
-// TestGeminiShellFooter: the shell tool's footer fields that say nothing
-// happened are not output; a real error and the exit code stay.
-func TestGeminiShellFooter(t *testing.T) {
+// TestGeminiShellFrame: the shell tool's header and the footer fields
+// that say nothing happened (or repeat the exit code, read into the
+// result) are not output; the output and a real error stay.
+func TestGeminiShellFrame(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ name, in, want string }{
 		{"clean run",
 			"Command: ls\nDirectory: (root)\nOutput: a.go\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 40001",
-			"Command: ls\nDirectory: (root)\nOutput: a.go\nExit Code: 0"},
+			"a.go"},
 		{"real error kept",
 			"Command: wget x\nDirectory: (root)\nOutput: 404\nError: wget: server returned error\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: (none)",
-			"Command: wget x\nDirectory: (root)\nOutput: 404\nError: wget: server returned error\nExit Code: 1"},
+			"404\nError: wget: server returned error"},
+		{"output over lines, empty output label dropped",
+			"Command: make\nDirectory: (root)\nOutput: cc -o app main.c\nmain.c:3: error: x undeclared\nError: (none)\nExit Code: 2",
+			"cc -o app main.c\nmain.c:3: error: x undeclared"},
+		{"no output", "Command: false\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 1", ""},
+		{"numbered footer fields", "Command: ls /nope\nDirectory: /tmp\nOutput: ls: /nope: No such file or directory\nError: (none)\nExit Code: 1\nSignal: 0\nBackground PIDs: 812, 813\nProcess Group PGID: 12346",
+			"ls: /nope: No such file or directory"},
 		{"not the shell frame", "Error: (none)\nSignal: (none)", "Error: (none)\nSignal: (none)"},
+		{"a command echo with no footer is not the frame", `Command: ls\nDirectory: /tmp\nOutput: x`, `Command: ls\nDirectory: /tmp\nOutput: x`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := gemShellFooter(tt.in); got != tt.want {
-				t.Errorf("gemShellFooter = %q, want %q", got, tt.want)
+			if got := gemShellFrame(tt.in); got != tt.want {
+				t.Errorf("gemShellFrame = %q, want %q", got, tt.want)
 			}
 		})
 	}

@@ -12,8 +12,9 @@ import (
 )
 
 // Markdown chat logs: Aider's .aider.chat.history.md and SpecStory's
-// .specstory/history/*.md. Both are read as a whole document (bounded by
-// MaxLineBytes) and split into turns at their headings.
+// .specstory/history/*.md. Both are read a line at a time (mdLines) and
+// split into turns at their headings, so memory holds the turn being
+// read, not the document.
 
 // docLines splits a buffered document into lines without newlines.
 func docLines(doc []byte) []string {
@@ -43,121 +44,141 @@ var (
 	aiderConfirmRe = lazyRE(`^[^\n]*\? \(Y\)es/\(N\)o[^\n]*\[(?:Yes|No)\]:[^\n]*$`)
 )
 
-func decodeAider(d *Decoder, doc []byte) error {
-	d.t.Session.Agent = "aider"
-	var cur *handoff.Message
-	var body []string
-	lastAssistant := -1
-	run := "" // the call id of a /run or /test whose output comes next
-	flush := func() {
-		if cur == nil {
+// aiderReader reads an Aider chat history a line at a time (mdLines).
+type aiderReader struct {
+	cur           *handoff.Message
+	body          turnLines
+	lastAssistant int
+	run           string // the call id of a /run or /test whose output comes next
+}
+
+func newAiderReader() mdReader { return &aiderReader{lastAssistant: -1} }
+
+func (r *aiderReader) flush(d *Decoder) {
+	cur := r.cur
+	if cur == nil {
+		return
+	}
+	if cur.Role == handoff.RoleSystem && r.run != "" {
+		// The "> " block after "#### /run cmd" is cmd's output: the
+		// result of the call added for it.
+		d.add(handoff.Message{Role: handoff.RoleTool, Line: cur.Line,
+			ToolResults: []handoff.ToolResult{{CallID: r.run, Name: "run", Content: aiderOutput(r.body.lines)}}})
+		r.cur, r.run = nil, ""
+		r.body.reset()
+		return
+	}
+	r.run = ""
+	cur.Text = strings.TrimSpace(strings.Join(r.body.lines, "\n"))
+	if cur.Role == handoff.RoleUser && (strings.HasPrefix(cur.Text, "/") || aiderConfirmRe.MatchString(cur.Text)) {
+		// An Aider command (/add, /run, …) or the person's answer to
+		// one of Aider's confirmations, not a request.
+		cur.Meta = true
+	}
+	if cur.Role == handoff.RoleUser && r.lastAssistant >= 0 && architectHandoff(cur.Text, d.t.Messages[r.lastAssistant].Text) {
+		// Architect mode: the editor model's input, logged as "####"
+		// lines, is the architect's reply just before it.
+		cur.Meta = true
+	}
+	if cur.Text != "" {
+		i := d.add(*cur)
+		if cur.Role == handoff.RoleAssistant {
+			r.lastAssistant = i
+		}
+		if cur.Role == handoff.RoleUser && !cur.Meta {
+			pastedTestRun(d, cur.Text, cur.Line)
+		}
+	}
+	if m := aiderRunRe.FindStringSubmatch(cur.Text); m != nil && cur.Role == handoff.RoleUser {
+		// The person ran a shell command (/run) or the test command
+		// (/test) through Aider: a shell call like any other, so its
+		// tests, failures and checks are read.
+		r.run = fmt.Sprintf("aider-run-%d", cur.Line)
+		input, _ := json.Marshal(map[string]string{"command": strings.TrimSpace(m[1])})
+		d.add(handoff.Message{Role: handoff.RoleAssistant, Line: cur.Line, Meta: true,
+			ToolCalls: []handoff.ToolCall{{ID: r.run, Name: "run", Input: input}}})
+	}
+	r.cur = nil
+	r.body.reset()
+}
+
+func (r *aiderReader) start(d *Decoder, role handoff.Role, line int) {
+	r.flush(d)
+	r.cur = &handoff.Message{Role: role, Line: line, Meta: role == handoff.RoleSystem}
+}
+
+func (r *aiderReader) line(d *Decoder, raw string, lineNo int) {
+	l := strings.TrimRight(raw, " \t\r")
+	switch {
+	case aiderStartRe.MatchString(l):
+		r.flush(d)
+		// Aider writes local time without a zone; it is read as UTC
+		// so the result does not depend on where it is parsed. It is
+		// when a run of the chat started, never when it ended: only
+		// StartedAt takes it.
+		if t, err := time.Parse("2006-01-02 15:04:05", aiderStartRe.FindStringSubmatch(l)[1]); err == nil &&
+			(d.t.Session.StartedAt.IsZero() || t.Before(d.t.Session.StartedAt)) {
+			d.t.Session.StartedAt = t
+		}
+		r.lastAssistant = -1
+	case strings.HasPrefix(l, "####"):
+		text := strings.TrimSpace(strings.TrimPrefix(l, "####"))
+		if r.cur == nil || r.cur.Role != handoff.RoleUser {
+			r.start(d, handoff.RoleUser, lineNo)
+		}
+		r.body.add(d, text, r.cur.Line, lineNo)
+	case l == ">" || strings.HasPrefix(l, "> "):
+		if m := aiderTokensRe.FindStringSubmatch(l); m != nil {
+			r.flush(d)
+			if r.lastAssistant >= 0 {
+				sent := aiderNumber(m[1], m[2])
+				hit := aiderNumber(m[5], m[6])
+				write := aiderNumber(m[3], m[4])
+				d.t.Messages[r.lastAssistant].Usage = &handoff.ProviderUsage{
+					InputTokens: max(sent-hit-write, 0), CacheReadInputTokens: hit, CacheCreationInputTokens: write,
+					OutputTokens: aiderNumber(m[7], m[8]),
+				}
+			}
 			return
 		}
-		if cur.Role == handoff.RoleSystem && run != "" {
-			// The "> " block after "#### /run cmd" is cmd's output: the
-			// result of the call added for it.
-			d.add(handoff.Message{Role: handoff.RoleTool, Line: cur.Line,
-				ToolResults: []handoff.ToolResult{{CallID: run, Name: "run", Content: aiderOutput(body)}}})
-			cur, body, run = nil, nil, ""
-			return
+		if m := aiderModelRe.FindStringSubmatch(l); m != nil {
+			d.t.Session.Model = m[1]
 		}
-		run = ""
-		cur.Text = strings.TrimSpace(strings.Join(body, "\n"))
-		if cur.Role == handoff.RoleUser && (strings.HasPrefix(cur.Text, "/") || aiderConfirmRe.MatchString(cur.Text)) {
-			// An Aider command (/add, /run, …) or the person's answer to
-			// one of Aider's confirmations, not a request.
-			cur.Meta = true
+		if r.cur == nil || r.cur.Role != handoff.RoleSystem {
+			r.start(d, handoff.RoleSystem, lineNo)
 		}
-		if cur.Role == handoff.RoleUser && lastAssistant >= 0 && architectHandoff(cur.Text, d.t.Messages[lastAssistant].Text) {
-			// Architect mode: the editor model's input, logged as "####"
-			// lines, is the architect's reply just before it.
-			cur.Meta = true
-		}
-		if cur.Text != "" {
-			i := d.add(*cur)
-			if cur.Role == handoff.RoleAssistant {
-				lastAssistant = i
-			}
-			if cur.Role == handoff.RoleUser && !cur.Meta {
-				pastedTestRun(d, cur.Text, cur.Line)
-			}
-		}
-		if m := aiderRunRe.FindStringSubmatch(cur.Text); m != nil && cur.Role == handoff.RoleUser {
-			// The person ran a shell command (/run) or the test command
-			// (/test) through Aider: a shell call like any other, so its
-			// tests, failures and checks are read.
-			run = fmt.Sprintf("aider-run-%d", cur.Line)
-			input, _ := json.Marshal(map[string]string{"command": strings.TrimSpace(m[1])})
-			d.add(handoff.Message{Role: handoff.RoleAssistant, Line: cur.Line, Meta: true,
-				ToolCalls: []handoff.ToolCall{{ID: run, Name: "run", Input: input}}})
-		}
-		cur, body = nil, nil
-	}
-	start := func(role handoff.Role, line int) {
-		flush()
-		cur = &handoff.Message{Role: role, Line: line, Meta: role == handoff.RoleSystem}
-	}
-	for i, raw := range docLines(doc) {
-		lineNo := i + 1
-		l := strings.TrimRight(raw, " \t\r")
-		switch {
-		case aiderStartRe.MatchString(l):
-			flush()
-			// Aider writes local time without a zone; it is read as UTC
-			// so the result does not depend on where it is parsed. It is
-			// when a run of the chat started, never when it ended: only
-			// StartedAt takes it.
-			if t, err := time.Parse("2006-01-02 15:04:05", aiderStartRe.FindStringSubmatch(l)[1]); err == nil &&
-				(d.t.Session.StartedAt.IsZero() || t.Before(d.t.Session.StartedAt)) {
-				d.t.Session.StartedAt = t
-			}
-			lastAssistant = -1
-		case strings.HasPrefix(l, "####"):
-			text := strings.TrimSpace(strings.TrimPrefix(l, "####"))
-			if cur == nil || cur.Role != handoff.RoleUser {
-				start(handoff.RoleUser, lineNo)
-			}
-			body = append(body, text)
-		case l == ">" || strings.HasPrefix(l, "> "):
-			if m := aiderTokensRe.FindStringSubmatch(l); m != nil {
-				flush()
-				if lastAssistant >= 0 {
-					sent := aiderNumber(m[1], m[2])
-					hit := aiderNumber(m[5], m[6])
-					write := aiderNumber(m[3], m[4])
-					d.t.Messages[lastAssistant].Usage = &handoff.ProviderUsage{
-						InputTokens: max(sent-hit-write, 0), CacheReadInputTokens: hit, CacheCreationInputTokens: write,
-						OutputTokens: aiderNumber(m[7], m[8]),
-					}
+		r.body.add(d, strings.TrimPrefix(strings.TrimPrefix(l, ">"), " "), r.cur.Line, lineNo)
+	default:
+		if r.cur == nil || r.cur.Role != handoff.RoleAssistant {
+			if strings.TrimSpace(l) == "" {
+				switch {
+				case r.cur != nil && r.cur.Role == handoff.RoleUser:
+					r.flush(d) // a blank line ends a prompt
+				case r.cur != nil:
+					r.body.add(d, "", r.cur.Line, lineNo)
 				}
-				continue
+				return
 			}
-			if m := aiderModelRe.FindStringSubmatch(l); m != nil {
-				d.t.Session.Model = m[1]
-			}
-			if cur == nil || cur.Role != handoff.RoleSystem {
-				start(handoff.RoleSystem, lineNo)
-			}
-			body = append(body, strings.TrimPrefix(strings.TrimPrefix(l, ">"), " "))
-		default:
-			if cur == nil || cur.Role != handoff.RoleAssistant {
-				if strings.TrimSpace(l) == "" {
-					switch {
-					case cur != nil && cur.Role == handoff.RoleUser:
-						flush() // a blank line ends a prompt
-					case cur != nil:
-						body = append(body, "")
-					}
-					continue
-				}
-				start(handoff.RoleAssistant, lineNo)
-				cur.Model = d.t.Session.Model
-			}
-			body = append(body, raw)
+			r.start(d, handoff.RoleAssistant, lineNo)
+			r.cur.Model = d.t.Session.Model
 		}
+		r.body.add(d, raw, r.cur.Line, lineNo)
 	}
-	flush()
-	return nil
+}
+
+func (r *aiderReader) end(d *Decoder, _ int) { r.flush(d) }
+
+// held is the turn being read, as flush would add it, without the calls
+// it may add.
+func (r *aiderReader) held() []handoff.Message {
+	if r.cur == nil || r.cur.Role == handoff.RoleSystem && r.run != "" {
+		return nil
+	}
+	m := *r.cur
+	if m.Text = strings.TrimSpace(strings.Join(r.body.lines, "\n")); m.Text == "" {
+		return nil
+	}
+	return []handoff.Message{m}
 }
 
 // architectHandoff reports whether a "####" block is architect mode's
@@ -247,129 +268,163 @@ var (
 	specTimeRe    = lazyRE(`(\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ)`)
 )
 
-func decodeSpecStory(d *Decoder, doc []byte) error {
-	d.t.Session.Agent = "specstory"
-	var cur *handoff.Message
-	var text, thinking, tool []string
-	var results []handoff.ToolResult
-	mode := "" // "", "think", "tool"
-	var callName, callSummary string
-	flush := func() {
-		if cur == nil {
+// specReader reads a SpecStory export a line at a time (mdLines).
+type specReader struct {
+	cur                   *handoff.Message
+	text, thinking, tool  turnLines
+	results               []handoff.ToolResult
+	mode                  string // "", "think", "tool"
+	callName, callSummary string
+}
+
+func newSpecReader() mdReader { return &specReader{} }
+
+// message is the turn being read as flush adds it.
+func (r *specReader) message() handoff.Message {
+	m := *r.cur
+	m.Text = strings.TrimSpace(strings.Join(r.text.lines, "\n"))
+	m.Thinking = strings.TrimSpace(strings.Join(r.thinking.lines, "\n"))
+	if m.Role == handoff.RoleUser {
+		m.CompactSummary = strings.HasPrefix(m.Text, compactPrefix)
+		if !m.CompactSummary {
+			words, meta := userWords(m.Text)
+			m.Meta = meta
+			if !meta {
+				m.Text = words
+			}
+		}
+	}
+	return m
+}
+
+func (r *specReader) flush(d *Decoder) {
+	if r.cur == nil {
+		return
+	}
+	m := r.message()
+	if m.Text != "" || m.Thinking != "" || len(m.ToolCalls) > 0 {
+		d.add(m)
+	}
+	if len(r.results) > 0 {
+		d.add(handoff.Message{Role: handoff.RoleTool, Line: m.Line, Timestamp: m.Timestamp, Sidechain: m.Sidechain, ToolResults: r.results})
+	}
+	r.cur, r.results = nil, nil
+	r.text.reset()
+	r.thinking.reset()
+}
+
+func (r *specReader) line(d *Decoder, l string, lineNo int) {
+	switch r.mode {
+	case "think":
+		if strings.HasPrefix(l, "</details></think>") {
+			r.mode = ""
 			return
 		}
-		cur.Text = strings.TrimSpace(strings.Join(text, "\n"))
-		cur.Thinking = strings.TrimSpace(strings.Join(thinking, "\n"))
-		if cur.Role == handoff.RoleUser {
-			cur.CompactSummary = strings.HasPrefix(cur.Text, compactPrefix)
-			if !cur.CompactSummary {
-				words, meta := userWords(cur.Text)
-				cur.Meta = meta
-				if !meta {
-					cur.Text = words
+		if !strings.HasPrefix(l, "<think><details><summary>") {
+			r.thinking.add(d, l, r.turnLine(lineNo), lineNo)
+		}
+		return
+	case "tool":
+		if strings.HasPrefix(l, "</details></tool-use>") {
+			r.mode = ""
+			body := strings.TrimSpace(strings.Join(r.tool.lines, "\n"))
+			id := ""
+			if j := strings.Index(body, "<tool-use-id>"); j >= 0 {
+				if k := strings.Index(body[j:], "</tool-use-id>"); k > 0 {
+					id = body[j+len("<tool-use-id>") : j+k]
 				}
 			}
+			call := handoff.ToolCall{ID: id, Name: r.callName, Input: specInput(r.callName, r.callSummary, r.tool.lines)}
+			if r.cur == nil {
+				r.cur = &handoff.Message{Role: handoff.RoleAssistant, Line: lineNo}
+			}
+			r.cur.ToolCalls = append(r.cur.ToolCalls, call)
+			res := handoff.ToolResult{CallID: id, Name: r.callName, ExitCode: specExitCode(body)}
+			res.Content, res.OriginalBytes = d.clipOutput(body)
+			r.results = append(r.results, res)
+			r.tool.reset()
+			return
 		}
-		if cur.Text != "" || cur.Thinking != "" || len(cur.ToolCalls) > 0 {
-			d.add(*cur)
+		if !strings.HasPrefix(l, "<summary>") || r.callSummary != "" {
+			r.tool.add(d, l, r.turnLine(lineNo), lineNo)
+			return
 		}
-		if len(results) > 0 {
-			d.add(handoff.Message{Role: handoff.RoleTool, Line: cur.Line, Timestamp: cur.Timestamp, Sidechain: cur.Sidechain, ToolResults: results})
+		if m := specSummaryRe.FindStringSubmatch(l); m != nil {
+			r.callSummary = m[1]
+			return
 		}
-		cur, text, thinking, results = nil, nil, nil, nil
+		r.tool.add(d, l, r.turnLine(lineNo), lineNo)
+		return
 	}
-	for i, l := range docLines(doc) {
-		lineNo := i + 1
-		switch mode {
-		case "think":
-			if strings.HasPrefix(l, "</details></think>") {
-				mode = ""
-				continue
+	switch {
+	case strings.HasPrefix(l, "_**") && specHeadingRe.MatchString(l):
+		m := specHeadingRe.FindStringSubmatch(l)
+		r.flush(d)
+		r.cur = &handoff.Message{Role: handoff.RoleUser, Line: lineNo, Sidechain: m[2] != ""}
+		if m[1] != "User" { // "Agent"; "Assistant" in older (Cursor) exports
+			r.cur.Role = handoff.RoleAssistant
+			if f := strings.Fields(m[3]); len(f) == 3 {
+				r.cur.Model = f[0]
+				d.t.Session.Model = f[0]
 			}
-			if !strings.HasPrefix(l, "<think><details><summary>") {
-				thinking = append(thinking, l)
-			}
-			continue
-		case "tool":
-			if strings.HasPrefix(l, "</details></tool-use>") {
-				mode = ""
-				body := strings.TrimSpace(strings.Join(tool, "\n"))
-				id := ""
-				if j := strings.Index(body, "<tool-use-id>"); j >= 0 {
-					if k := strings.Index(body[j:], "</tool-use-id>"); k > 0 {
-						id = body[j+len("<tool-use-id>") : j+k]
-					}
-				}
-				call := handoff.ToolCall{ID: id, Name: callName, Input: specInput(callName, callSummary, tool)}
-				if cur == nil {
-					cur = &handoff.Message{Role: handoff.RoleAssistant, Line: lineNo}
-				}
-				cur.ToolCalls = append(cur.ToolCalls, call)
-				r := handoff.ToolResult{CallID: id, Name: callName, ExitCode: specExitCode(body)}
-				r.Content, r.OriginalBytes = d.clipOutput(body)
-				results = append(results, r)
-				tool = nil
-				continue
-			}
-			if !strings.HasPrefix(l, "<summary>") || callSummary != "" {
-				tool = append(tool, l)
-				continue
-			}
-			if m := specSummaryRe.FindStringSubmatch(l); m != nil {
-				callSummary = m[1]
-				continue
-			}
-			tool = append(tool, l)
-			continue
 		}
-		switch {
-		case strings.HasPrefix(l, "_**") && specHeadingRe.MatchString(l):
-			m := specHeadingRe.FindStringSubmatch(l)
-			flush()
-			cur = &handoff.Message{Role: handoff.RoleUser, Line: lineNo, Sidechain: m[2] != ""}
-			if m[1] != "User" { // "Agent"; "Assistant" in older (Cursor) exports
-				cur.Role = handoff.RoleAssistant
-				if f := strings.Fields(m[3]); len(f) == 3 {
-					cur.Model = f[0]
-					d.t.Session.Model = f[0]
-				}
+		if tm := specTimeRe.FindString(m[3]); tm != "" {
+			if t, err := time.Parse("2006-01-02 15:04:05Z", tm); err == nil {
+				r.cur.Timestamp = t
+				d.seeTime(t)
 			}
-			if tm := specTimeRe.FindString(m[3]); tm != "" {
-				if t, err := time.Parse("2006-01-02 15:04:05Z", tm); err == nil {
-					cur.Timestamp = t
-					d.seeTime(t)
-				}
-			}
-		case strings.HasPrefix(l, "<!--") && specSessionRe.MatchString(l):
-			m := specSessionRe.FindStringSubmatch(l)
-			if d.t.Session.ID == "" {
-				d.t.Session.ID = m[2]
-			}
-		case strings.HasPrefix(l, "<think><details>"):
-			mode = "think"
-		case strings.HasPrefix(l, "<tool-use") && specToolRe.MatchString(l):
-			mode = "tool"
-			callName, callSummary = specToolRe.FindStringSubmatch(l)[1], ""
-		case cur == nil || l == "---" && cur.Role == handoff.RoleUser:
-			// preamble, and the rule that closes a user turn
-		default:
-			text = append(text, l)
 		}
+	case strings.HasPrefix(l, "<!--") && specSessionRe.MatchString(l):
+		m := specSessionRe.FindStringSubmatch(l)
+		if d.t.Session.ID == "" {
+			d.t.Session.ID = m[2]
+		}
+	case strings.HasPrefix(l, "<think><details>"):
+		r.mode = "think"
+	case strings.HasPrefix(l, "<tool-use") && specToolRe.MatchString(l):
+		r.mode = "tool"
+		r.callName, r.callSummary = specToolRe.FindStringSubmatch(l)[1], ""
+	case r.cur == nil || l == "---" && r.cur.Role == handoff.RoleUser:
+		// preamble, and the rule that closes a user turn
+	default:
+		r.text.add(d, l, r.cur.Line, lineNo)
 	}
-	if mode != "" {
+}
+
+// turnLine is the line the turn being read started on, for a warning.
+func (r *specReader) turnLine(lineNo int) int {
+	if r.cur != nil {
+		return r.cur.Line
+	}
+	return lineNo
+}
+
+func (r *specReader) end(d *Decoder, lines int) {
+	if r.mode != "" {
 		// Cut short inside a block (a file still being written): keep
 		// what there is and say so.
-		d.warn(len(docLines(doc)), fmt.Sprintf("%s block not closed at the end of the document (cut short?)", map[string]string{"think": "<think>", "tool": "<tool-use>"}[mode]))
-		if mode == "tool" && cur != nil {
-			body := strings.TrimSpace(strings.Join(tool, "\n"))
-			cur.ToolCalls = append(cur.ToolCalls, handoff.ToolCall{Name: callName, Input: specInput(callName, callSummary, tool)})
-			r := handoff.ToolResult{Name: callName, ExitCode: specExitCode(body)}
-			r.Content, r.OriginalBytes = d.clipOutput(body)
-			results = append(results, r)
+		d.warn(lines, fmt.Sprintf("%s block not closed at the end of the document (cut short?)", map[string]string{"think": "<think>", "tool": "<tool-use>"}[r.mode]))
+		if r.mode == "tool" && r.cur != nil {
+			body := strings.TrimSpace(strings.Join(r.tool.lines, "\n"))
+			r.cur.ToolCalls = append(r.cur.ToolCalls, handoff.ToolCall{Name: r.callName, Input: specInput(r.callName, r.callSummary, r.tool.lines)})
+			res := handoff.ToolResult{Name: r.callName, ExitCode: specExitCode(body)}
+			res.Content, res.OriginalBytes = d.clipOutput(body)
+			r.results = append(r.results, res)
 		}
 	}
-	flush()
-	return nil
+	r.flush(d)
+}
+
+// held is the turn being read, as flush would add it.
+func (r *specReader) held() []handoff.Message {
+	if r.cur == nil {
+		return nil
+	}
+	m := r.message()
+	if m.Text == "" && m.Thinking == "" && len(m.ToolCalls) == 0 {
+		return nil
+	}
+	return []handoff.Message{m}
 }
 
 // specInput builds a call's Input from what SpecStory rendered.

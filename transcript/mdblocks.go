@@ -12,23 +12,6 @@ type mdBlock struct {
 	lines []string
 }
 
-// splitRules splits a markdown document at its "---" rules, except rules
-// inside code fences (``` or ~~~, any length), which belong to the code.
-func splitRules(lines []string) []mdBlock {
-	var out []mdBlock
-	cur := mdBlock{line: 1}
-	fence := ""
-	for i, l := range lines {
-		if isRule(&fence, l) {
-			out = append(out, cur)
-			cur = mdBlock{line: i + 2}
-			continue
-		}
-		cur.lines = append(cur.lines, l)
-	}
-	return append(out, cur)
-}
-
 // isRule reports whether l is a "---" rule outside a code fence, keeping
 // track in fence of the fence l opens or closes.
 func isRule(fence *string, l string) bool {
@@ -46,18 +29,25 @@ func isRule(fence *string, l string) bool {
 	return false
 }
 
-// ruleBlocks reads a markdown chat export a block at a time, as its
-// lines arrive: each block between two "---" rules goes to block as soon
-// as the next rule ends it, so memory holds one block, not the document
-// (Cursor's Export chat and Copilot CLI's /share, whose turns are such
-// blocks). A block over MaxLineBytes is skipped with a warning.
+// ruleBlocks reads a markdown chat export a turn at a time, as its
+// lines arrive, so memory holds one turn, not the document (Cursor's
+// Export chat and Copilot CLI's /share, whose turns are "---" blocks).
+// A block that does not open a turn (opens) is the rest of the turn
+// before it: the message itself held a "---" rule, which the export
+// cannot tell from its own. A turn goes to block when the next one
+// opens. A turn over MaxLineBytes is skipped with a warning.
 type ruleBlocks struct {
-	block  func(d *Decoder, b mdBlock, first bool)
-	cur    mdBlock
-	fence  string
-	size   int
-	tooBig bool
-	n      int
+	block func(d *Decoder, b mdBlock, first bool)
+	opens func(b mdBlock) bool
+	// cur is the block being read, turn the turn it may continue; each
+	// is bounded by MaxLineBytes.
+	cur, turn mdBlock
+	held      bool // turn holds a block
+	fence     string
+	size      int // bytes of cur
+	turnSize  int // bytes of turn
+	tooBig    bool
+	n         int // turns handed on
 }
 
 func (r *ruleBlocks) line(d *Decoder, line []byte, n int) error {
@@ -66,7 +56,7 @@ func (r *ruleBlocks) line(d *Decoder, line []byte, n int) error {
 	}
 	l := string(line)
 	if isRule(&r.fence, l) {
-		err := r.flush(d)
+		err := r.endBlock(d)
 		r.cur = mdBlock{line: n + 1}
 		return err
 	}
@@ -80,26 +70,50 @@ func (r *ruleBlocks) line(d *Decoder, line []byte, n int) error {
 	return nil
 }
 
-// flush hands on the block read so far.
-func (r *ruleBlocks) flush(d *Decoder) error {
-	defer func() { r.n, r.size, r.tooBig, r.cur = r.n+1, 0, false, mdBlock{} }()
-	if r.tooBig {
-		return d.recordError(r.cur.line, fmt.Errorf("block is larger than the %d-byte limit: skipped", d.opts.MaxLineBytes))
+// endBlock takes the block just read into the turn it continues, or
+// hands the held turn on and holds the block as the next one.
+func (r *ruleBlocks) endBlock(d *Decoder) error {
+	cur, size, tooBig := r.cur, r.size, r.tooBig
+	r.cur, r.size, r.tooBig = mdBlock{}, 0, false
+	if tooBig {
+		return d.recordError(cur.line, fmt.Errorf("block is larger than the %d-byte limit: skipped", d.opts.MaxLineBytes))
 	}
-	r.block(d, r.cur, r.n == 0)
+	if cur.firstContent() < 0 {
+		return nil // blank, or only a <sub> line such as /share's footer
+	}
+	if r.held && !r.opens(cur) {
+		if r.turnSize+size > d.opts.MaxLineBytes {
+			return d.recordError(cur.line, fmt.Errorf("the rest of the turn at line %d makes it larger than the %d-byte limit: skipped", r.turn.line, d.opts.MaxLineBytes))
+		}
+		r.turn.lines = append(append(r.turn.lines, "---"), cur.lines...)
+		r.turnSize += size
+		return nil
+	}
+	r.flush(d)
+	r.turn, r.turnSize, r.held = cur, size, true
 	return nil
 }
 
-// blockFormat is a parser for a markdown export read a block at a time;
-// decode, for a buffered document, runs block over splitRules.
-func blockFormat(name string, block func(d *Decoder, b mdBlock, first bool)) func() formatParser {
+// flush hands on the held turn.
+func (r *ruleBlocks) flush(d *Decoder) {
+	if r.held {
+		r.block(d, r.turn, r.n == 0)
+		r.n++
+	}
+	r.held, r.turn, r.turnSize = false, mdBlock{}, 0
+}
+
+// finish hands on the last turn.
+func (r *ruleBlocks) finish(d *Decoder) error {
+	err := r.endBlock(d)
+	r.flush(d)
+	return err
+}
+
+// blockFormat is a parser for a markdown export read a turn at a time.
+func blockFormat(name string, block func(d *Decoder, b mdBlock, first bool), opens func(b mdBlock) bool) func() formatParser {
 	return func() formatParser {
-		return &docParser{name: name, blocks: &ruleBlocks{block: block}, decode: func(d *Decoder, doc []byte) error {
-			for i, b := range splitRules(docLines(doc)) {
-				block(d, b, i == 0)
-			}
-			return nil
-		}}
+		return &docParser{name: name, blocks: &ruleBlocks{block: block, opens: opens}}
 	}
 }
 

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -73,9 +74,12 @@ func (piParser) pending() []handoff.Message { return nil }
 func (piParser) finish(*Decoder) error      { return nil }
 
 func (piParser) record(d *Decoder, line []byte, lineNo int) error {
-	var e piEntry
-	if err := json.Unmarshal(line, &e); err != nil {
-		return fmt.Errorf("malformed entry: %w", jsonReason(err))
+	e, ok := piEntryFast(line)
+	if !ok {
+		e = piEntry{}
+		if err := json.Unmarshal(line, &e); err != nil {
+			return fmt.Errorf("malformed entry: %w", jsonReason(err))
+		}
 	}
 	ts := parseTime(e.Timestamp)
 	d.seeTime(ts)
@@ -91,9 +95,12 @@ func (piParser) record(d *Decoder, line []byte, lineNo int) error {
 			d.add(base)
 		}
 	case "message":
-		var m piMessage
-		if err := json.Unmarshal(e.Message, &m); err != nil {
-			return fmt.Errorf("malformed message: %w", jsonReason(err))
+		m, ok := piMessageFast(e.Message)
+		if !ok {
+			m = piMessage{}
+			if err := json.Unmarshal(e.Message, &m); err != nil {
+				return fmt.Errorf("malformed message: %w", jsonReason(err))
+			}
 		}
 		return piMessageTo(d, m, base)
 	}
@@ -103,11 +110,11 @@ func (piParser) record(d *Decoder, line []byte, lineNo int) error {
 func piMessageTo(d *Decoder, m piMessage, base handoff.Message) error {
 	text, thinking, calls := "", "", []handoff.ToolCall(nil)
 	var s string
-	if json.Unmarshal(m.Content, &s) == nil {
+	if c := skipSpace(m.Content, 0); (c >= len(m.Content) || m.Content[c] == '"' || m.Content[c] == 'n') && json.Unmarshal(m.Content, &s) == nil {
 		text = s
 	} else {
-		var blocks []piBlock
-		if len(m.Content) > 0 {
+		blocks, ok := piBlocksFast(m.Content)
+		if !ok && len(m.Content) > 0 {
 			if err := json.Unmarshal(m.Content, &blocks); err != nil {
 				return fmt.Errorf("malformed %s content: %w", m.Role, jsonReason(err))
 			}
@@ -175,4 +182,52 @@ func piMessageTo(d *Decoder, m piMessage, base handoff.Message) error {
 func piLine(l *jsonLine) bool {
 	return l.typ == "session" && l.has("cwd") && l.has("id") && l.has("version") ||
 		l.typ == "message" && l.has("message") && l.has("parentId")
+}
+
+// The fast paths below read a pi line as json.Unmarshal into piEntry,
+// piMessage and piBlock would, in one walk of the validated line
+// (readMembers, as the Claude Code reader does) instead of a check and a
+// decode at each level: a tool result's text was scanned five times. ok
+// is false for anything they do not expect, and the caller then asks
+// encoding/json, which reads it or names the error.
+
+// piEntryFast reads an entry line; its Message is a slice of the line,
+// valid until record returns.
+func piEntryFast(line []byte) (e piEntry, ok bool) {
+	ok = validObject(line) && readFields(line, fields{
+		strs: map[string]*string{"type": &e.Type, "id": &e.ID, "timestamp": &e.Timestamp, "cwd": &e.Cwd, "summary": &e.Summary, "modelid": &e.ModelID},
+		raws: map[string]*json.RawMessage{"message": &e.Message},
+	})
+	return e, ok
+}
+
+// piMessageFast reads a message of a validated line; its Content is a
+// slice of the line.
+func piMessageFast(raw []byte) (m piMessage, ok bool) {
+	ok = readFields(raw, fields{
+		strs: map[string]*string{"role": &m.Role, "model": &m.Model, "stopreason": &m.StopReason, "errormessage": &m.Error,
+			"toolcallid": &m.ToolCallID, "toolname": &m.ToolName, "command": &m.Command, "output": &m.Output},
+		raws:  map[string]*json.RawMessage{"content": &m.Content},
+		other: map[string]any{"iserror": &m.IsError, "exitcode": &m.ExitCode, "usage": &m.Usage},
+	})
+	return m, ok
+}
+
+// piBlocksFast reads a content array of objects; arguments are copied
+// out of the line.
+func piBlocksFast(raw []byte) (blocks []piBlock, ok bool) {
+	if i := skipSpace(raw, 0); i >= len(raw) || raw[i] != '[' {
+		return nil, false
+	}
+	ok = true
+	arrayElements(raw, func(elem []byte) {
+		var b piBlock
+		ok = ok && readFields(elem, fields{
+			strs: map[string]*string{"type": &b.Type, "text": &b.Text, "thinking": &b.Thinking, "id": &b.ID, "name": &b.Name},
+			raws: map[string]*json.RawMessage{"arguments": &b.Arguments},
+		})
+		b.Arguments = bytes.Clone(b.Arguments)
+		blocks = append(blocks, b)
+	})
+	return blocks, ok
 }

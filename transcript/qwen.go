@@ -102,7 +102,7 @@ func (p *qwenParser) record(d *Decoder, line []byte, n int) error {
 				fr := part.FunctionResponse
 				out := gemResponse(fr.Response)
 				res := handoff.ToolResult{CallID: fr.ID, Name: firstNonEmpty(fr.Name, p.names[fr.ID], "tool"), ExitCode: gemExitCode(out), IsError: gemIsError(fr.Response)}
-				res.Content, res.OriginalBytes = d.clipOutput(gemShellFooter(out))
+				res.Content, res.OriginalBytes = d.clipOutput(gemShellFrame(out))
 				results = append(results, res)
 			case part.Thought:
 				m.Thinking = joinText(m.Thinking, part.Text)
@@ -163,7 +163,7 @@ func (p *qwenParser) toolResult(d *Decoder, r qwenRecord, results []handoff.Tool
 		if len(results) == 0 && tr.CallID != "" {
 			out := firstNonEmpty(ampText(tr.Error), stringValue(tr.ResultDisplay))
 			res := handoff.ToolResult{CallID: tr.CallID, Name: firstNonEmpty(p.names[tr.CallID], "tool"), ExitCode: gemExitCode(out)}
-			res.Content, res.OriginalBytes = d.clipOutput(gemShellFooter(out))
+			res.Content, res.OriginalBytes = d.clipOutput(gemShellFrame(out))
 			results = append(results, res)
 		}
 		if tr.Status == "error" || tr.Status == "cancelled" {

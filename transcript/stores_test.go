@@ -248,3 +248,64 @@ func TestNewAgentFinders(t *testing.T) {
 		t.Errorf("FindSessions = %+v", all)
 	}
 }
+
+// TestVSCodeChatFinder finds VS Code's chats of a directory in the
+// workspace storage whose workspace.json names it: the newer .jsonl logs
+// as vscode-chat-jsonl, the older .json sessions as vscode-chat; another
+// folder's workspace, a remote one and an empty file are passed over.
+func TestVSCodeChatFinder(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	ctx := context.Background()
+	write := func(path, text string) {
+		if err := mkdirAll(filepath.Dir(path)); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sample := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	storage := filepath.Join(home, ".config", "Code", "User", "workspaceStorage")
+	write(filepath.Join(storage, "a1", "workspace.json"), `{"folder":"file:///home/dev/my%20app"}`)
+	write(filepath.Join(storage, "a1", "chatSessions", "new.jsonl"), sample("vscode-chat.jsonl"))
+	write(filepath.Join(storage, "a1", "chatSessions", "old.json"), sample("vscode-chat.json"))
+	write(filepath.Join(storage, "a1", "chatSessions", "empty.jsonl"), "")
+	write(filepath.Join(storage, "b2", "workspace.json"), `{"folder":"file:///home/dev/other"}`)
+	write(filepath.Join(storage, "b2", "chatSessions", "x.jsonl"), sample("vscode-chat.jsonl"))
+	write(filepath.Join(storage, "c3", "workspace.json"), `{"folder":"vscode-remote://ssh-remote%2Bbox/home/dev/my%20app"}`)
+	write(filepath.Join(storage, "c3", "chatSessions", "y.jsonl"), sample("vscode-chat.jsonl"))
+	mac := filepath.Join(home, "Library", "Application Support", "Code - Insiders", "User", "workspaceStorage")
+	write(filepath.Join(mac, "d4", "workspace.json"), `{"folder":"file:///home/dev/my%20app"}`)
+	write(filepath.Join(mac, "d4", "chatSessions", "mac.jsonl"), sample("vscode-chat.jsonl"))
+
+	got := map[string]Format{}
+	for _, r := range FindSessions(ctx, home, "/home/dev/my app/") {
+		got[filepath.Base(r.Path)] = r.Format
+		if r.Agent != "VS Code Copilot Chat" || r.Updated.IsZero() {
+			t.Errorf("ref %+v", r)
+		}
+	}
+	want := map[string]Format{"new.jsonl": FormatVSCodeChatLog, "old.json": FormatVSCodeChat, "mac.jsonl": FormatVSCodeChatLog}
+	if len(got) != len(want) {
+		t.Fatalf("FindSessions = %v, want %v", got, want)
+	}
+	for name, f := range want {
+		if got[name] != f {
+			t.Errorf("%s: format %q, want %q", name, got[name], f)
+		}
+		path := filepath.Join(storage, "a1", "chatSessions", name)
+		if name == "mac.jsonl" {
+			path = filepath.Join(mac, "d4", "chatSessions", name)
+		}
+		if _, err := ParseFile(ctx, path, Options{Format: f}); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

@@ -3,15 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/handoff-cli/handoff/extractor/rulebook"
 	"io"
+
+	"github.com/handoff-cli/handoff/extractor/rulebook"
 
 	"github.com/spf13/cobra"
 
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/compiler"
-	"github.com/handoff-cli/handoff/extractor"
+	"github.com/handoff-cli/handoff/extractor/llm"
 	"github.com/handoff-cli/handoff/prompts"
 	"github.com/handoff-cli/handoff/session"
 	"github.com/handoff-cli/handoff/store"
@@ -143,7 +144,7 @@ func (o *compileOptions) run(ctx context.Context, args []string) error {
 	}
 	// The store is opened before extracting: it is the LLM's cache.
 	var s cliStore
-	var cache extractor.Cache
+	var cache llm.Cache
 	if !o.noStore {
 		if s, err = a.openStore(ctx); err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 	"github.com/handoff-cli/handoff"
 	"github.com/handoff-cli/handoff/capacity"
 	"github.com/handoff-cli/handoff/extractor"
+	"github.com/handoff-cli/handoff/extractor/llm"
 	"github.com/handoff-cli/handoff/prompts"
 )
 
@@ -31,12 +32,12 @@ type extractorFlags struct {
 func (f *extractorFlags) add(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.StringVar(&f.kind, "extractor", "", "who extracts decisions and errors: heuristic, llm or hybrid (default $HANDOFF_EXTRACTOR, else the config file's extractor, else heuristic; an API key alone never selects the llm)")
-	fs.StringVar(&f.model, "extract-model", "", "model the llm and hybrid extractors ask (default $HANDOFF_MODEL, else "+extractor.DefaultModel+")")
+	fs.StringVar(&f.model, "extract-model", "", "model the llm and hybrid extractors ask (default $HANDOFF_MODEL, else "+llm.DefaultModel+")")
 }
 
 // extractorSetup is what building an extractor needs besides the flags.
 type extractorSetup struct {
-	cache   extractor.Cache // nil: no cache (--no-store)
+	cache   llm.Cache // nil: no cache (--no-store)
 	counter *capacity.Counter
 	// history reads whole histories (batch extraction) instead of the
 	// checkpoint window.
@@ -56,7 +57,7 @@ type builtExtractor struct {
 	version string
 	// fallback is set for llm and hybrid: it tells whether the heuristic
 	// had to stand in.
-	fallback *extractor.Fallback
+	fallback *llm.Fallback
 	// host is the LLM endpoint's host, "" for the heuristic: the status
 	// line names it so a person always sees where transcripts went.
 	host  string
@@ -76,7 +77,7 @@ func (b *builtExtractor) describe() string {
 // the URL itself when it does not parse.
 func endpointHost(baseURL string) string {
 	if baseURL == "" {
-		baseURL = extractor.DefaultBaseURL
+		baseURL = llm.DefaultBaseURL
 	}
 	u, err := url.Parse(baseURL)
 	if err != nil || u.Host == "" {
@@ -93,7 +94,7 @@ func endpointHost(baseURL string) string {
 // extractor falls back to the heuristic, with a warning, when the model is
 // unavailable.
 func (a *app) newExtractor(f extractorFlags, in extractorSetup) (*builtExtractor, error) {
-	cfg := extractor.ConfigFromEnv(a.getenv)
+	cfg := llm.ConfigFromEnv(a.getenv)
 	kind, source := strings.ToLower(strings.TrimSpace(f.kind)), "--extractor"
 	if kind == "" {
 		kind, source = strings.ToLower(strings.TrimSpace(a.getenv("HANDOFF_EXTRACTOR"))), "HANDOFF_EXTRACTOR"
@@ -124,20 +125,20 @@ func (a *app) newExtractor(f extractorFlags, in extractorSetup) (*builtExtractor
 	if in.counter != nil {
 		cfg.CountTokens = in.counter.Count
 	}
-	l, err := extractor.NewLLM(cfg)
+	l, err := llm.New(cfg)
 	if err != nil {
 		return nil, err
 	}
 	var primary extractor.Extractor = l
 	switch {
 	case kind == extractHybrid && in.history:
-		primary = extractor.NewHybrid(l, a.log()).History()
+		primary = llm.NewHybrid(l, a.log()).History()
 	case kind == extractHybrid:
-		primary = extractor.NewHybrid(l, a.log())
+		primary = llm.NewHybrid(l, a.log())
 	case in.history:
 		primary = l.History()
 	}
-	fb := &extractor.Fallback{Primary: primary, Secondary: heuristic, OnFallback: func(err error, down bool) {
+	fb := &llm.Fallback{Primary: primary, Secondary: heuristic, OnFallback: func(err error, down bool) {
 		if !down {
 			a.status("warning: the %s extractor is unavailable, using the offline heuristic instead: %v", kind, err)
 		}

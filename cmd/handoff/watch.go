@@ -65,7 +65,7 @@ Thresholds are fractions (0.85) or percentages (85).`,
 	f.IntVar(&o.contextWindow, "context-window", 0, "context window in `tokens`, overriding the model table")
 	f.Float64Var(&o.warn, "warn", capacity.DefaultThresholds().Warn, "warn on stderr at this utilization (fraction or percent)")
 	f.Float64Var(&o.checkpoint, "checkpoint", capacity.DefaultThresholds().Checkpoint, "checkpoint at this utilization (fraction or percent)")
-	f.DurationVar(&o.poll, "poll", follow.DefaultPoll, "check the file at least this often (file events, where available, wake it sooner)")
+	f.DurationVar(&o.poll, "poll", follow.DefaultPoll, "check the file this often where file events are unavailable (with events: on each, and every 5s as a safety net)")
 	f.StringVar(&o.out, "out", "", "also write the resume prompt to `file` (atomically: temp file + rename)")
 	f.StringVar(&o.onPause, "on-pause", "", "shell `command` to run after a checkpoint, with HANDOFF_SNAPSHOT_ID, HANDOFF_PROMPT_FILE and HANDOFF_WORKFLOW_ID set")
 	f.BoolVar(&o.keepGoing, "keep-going", false, "keep watching after a checkpoint instead of exiting with code 10")

@@ -5,7 +5,7 @@ package rulebook
 func conversationRules() []Rule {
 	return []Rule{
 		{
-			ID: "conversation.stated-intent", Layer: LayerConversation, Kind: KindPattern,
+			ID: "conversation.stated-intent", Layer: LayerConversation, Kind: KindPattern, Switch: true,
 			Purpose:  "A sentence of the assistant's that announces its next action ('Now I need to add the missing implementations', 'Let me update the runner:'): at a cut mid-task it is what was in flight.",
 			Pattern:  `(?i)\b(?:let me (?:(?:now|also|first|then|quickly) )?(?:[a-jl-z]|k[^n])|let's (?:[a-z])|now I(?:'ll| will| need to| have to| must)\b|I(?: still)? need to\b|I(?:'ll| will|'m going to| am going to) (?:now |then |next |first )?(?:[a-ac-z]|b[^e])|next,? I(?:'ll| will)\b|lass(?:t)? (?:mich|uns)\b|ich (?:werde|muss)\b|jetzt (?:muss|werde|noch)\b|je vais\b|voy a\b)`,
 			Examples: []string{"Now I need to add the missing function implementations to the tensor file.", "Let me update the benchmark runner:", "I'll now run the full suite.", "Jetzt lass mich die Tests starten:"},
@@ -17,6 +17,11 @@ func conversationRules() []Rule {
 			Pattern:  `^/compact(?:\s|$)`,
 			Examples: []string{"/compact MERKE dir alle details zu unserem plan", "/compact keep the failing tests and the plan", "/compact"},
 			Counter:  []string{"/compaction-report fix the totals", "compact the JSON output", "please /compact later"},
+		},
+		{
+			ID: "conversation.said-changes", Layer: LayerConversation, Kind: KindStep, Switch: true,
+			Purpose:  "In a transcript that records no tool calls (an export that kept only the words), a report line naming a file or identifier is a key line without a verdict, and twice as many key lines are offered (the compiler keeps what fits): what changed is known only from what the reports say.",
+			Examples: []string{"report without tool calls"}, Counter: []string{"report with tool calls"},
 		},
 		{
 			ID: "conversation.numbered-milestone", Layer: LayerConversation, Kind: KindPattern,

@@ -13,6 +13,13 @@ func conversationPatterns() []Rule {
 			Counter:  []string{"Clearing it on start fixes this. Should I do that?", "Now that the README is done, we have:"},
 		},
 		{
+			ID: "conversation.next-list-label", Layer: LayerConversation, Kind: KindPattern, Switch: true,
+			Purpose:  "Matches a label that stands alone on its line and opens the list of what comes next (\"**NEXT:**\", \"## Next steps:\", \"Remaining tasks:\"): the steps are the list under it, not words after the colon.",
+			Pattern:  `(?i)^[\s#>*_]*(?:next(?: steps?| tasks?| priorit(?:y|ies))?|remaining(?: work| tasks?| steps?)?|todo|still to do|open items)[\s*_]*:[\s*_]*$`,
+			Examples: []string{"**NEXT:**", "## Next steps:", "Remaining tasks:"},
+			Counter:  []string{"Next: run the migration on staging", "Next time:", "What's next?", "The next step is to deploy:"},
+		},
+		{
 			ID: "conversation.proposal", Layer: LayerConversation, Kind: KindPattern,
 			Purpose:  "Matches a sentence in which the assistant proposes or asks leave to do something.",
 			Pattern:  `(?i)\b(?:I (?:propose|suggest|recommend|'d recommend|would recommend|'d suggest|plan to|'d like to)|my recommendation|recommendation:|the plan is|here'?s (?:the|my) plan|should I|shall I|would you like me to|do you want me to|want me to|I can (?:now )?(?:either|go ahead))\b`,
@@ -489,6 +496,13 @@ func conversationPatterns() []Rule {
 			Counter:  []string{"Clearing it on start fixes this. Should I do that?", "/compact keep every detail of the plan and its todos"},
 		},
 		{
+			ID: "conversation.go-ahead", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a short reply that lets the assistant go ahead with what it proposed (\"yes do it\", \"go ahead, and fix the tests too\"): it names no work of its own, so it is never the goal; the goal stays the request it approves.",
+			Pattern:  `(?i)^\s*(?:(?:yes|yep|yeah|yup|ok(?:ay)?|sure|alright|great|perfect)[\s,.!]+)?(?:please[\s,]+)?(?:do it|do that|do this|go ahead|go for it|let'?s do (?:it|that|this)|let'?s go|ship it|make it so|proceed)\b[^?\n]{0,80}$`,
+			Examples: []string{"yes do it, if you find other errors or UX bugs, fix them too", "Go ahead and fix the tests too.", "ok, let's do that"},
+			Counter:  []string{"Please fix the parser and add tests for the config loader", "Yes do it, and first write a plan for the rest.\nAudit the admin dashboard too", "Do it in Go instead?"},
+		},
+		{
 			ID: "conversation.look-back", Layer: LayerConversation, Kind: KindPattern,
 			Purpose:  "Names the previous session or conversation.",
 			Pattern:  `(?i)(?:\b(?:last|previous|prior|earlier|yesterday'?s)\s+(?:session|conversation|chat)\b|\b(?:letzten|vorherigen|vorigen|gestrigen)\s+(?:session|sitzung|unterhaltung)\b|\b(?:session|conversation)\s+(?:précédente|dernière|anterior|pasada)\b|\bdernière\s+session\b|(?:прошл|предыдущ|последн)\p{L}*\s+(?:сесси|разговор|чат)\p{L}*)`,
@@ -572,5 +586,88 @@ func conversationPatterns() []Rule {
 			Examples: []string{"description: \"Execute the implementation plan by processing and executing all tasks defined in tasks.md\"", "description: 'Replace this with actual learnings',"},
 			Counter:  []string{",\"decision_type\":\"approach\",\"description\":\"", ",\"decision_type\":\"approach\",\"description\":"},
 		},
+		{
+			ID: "conversation.described", Layer: LayerConversation, Kind: KindPattern,
+			Purpose: "Matches a constraint word in a statement about a third party rather than a rule for the agent (\"it never modifies the semantics\", \"a user which never ran the app\", \"the flag now always produces a path\"): a third-person or relative pronoun before never/always/don't, or a verb in its third person singular after never/always.",
+			Pattern: `(?i)(?:^|[,;:(—–]\s*|\b(?:and|but|so|because|since|as|if|when|while|where|though|although|that|cause)\s+)(?:it|this|that|he|she|they|there|these|those)\s+` + describedAdverb + `(?:never|always|don'?t|do not)\s+\w+` +
+				`|\b(?:which|who)\s+` + describedAdverb + `(?:never|always|don'?t|do not)\b` +
+				`|\b(?:never|always)\s+(?:\w+ly\s+)?(?:is|was|has|does|needs|[a-z]+[^\Wsu]s)\b`,
+			Examples: []string{"it never modifies the semantics", "a user which never ran the app", "the flag now always produces a path", "but they don't work"},
+			Counter:  []string{"make it always return 0", "never push to main", "it must never touch the API"},
+		},
+		{
+			ID: "conversation.rule-shape", Layer: LayerConversation, Kind: KindPattern,
+			Purpose: "Matches the shape of a standing rule: an imperative never/always/don't opening the sentence or after a conjunction, a modal addressed to the agent, a hortative, a precondition (\"before you\"), a repeated rule (\"I said don't\"), or something declared off limits.",
+			Pattern: `(?i)(?:^|\b(?:but|and|so|please|pls|just|also|then|or)\s+)(?:\*\*)?(?:don'?t|do not|never|always|must(?:n'?t| not)?|make sure|ensure|avoid|only use|use only|stop|no more)\b` +
+				`|(?:[,;:!(—–…]|\.\.\.)\s*(?:\*\*)?(?:don'?t|do not|make sure|avoid|ask)\b` +
+				`|\b(?:you|we|agents?)\s+(?:should|may)(?:n'?t| not| never| always| only)?\b` +
+				`|\b(?:must|shall)(?:n'?t| not| never| always| only)?\b` +
+				`|\blet(?:'?s| us)\s+(?:not|never|always)\b` +
+				`|\byou\s+(?:\w+\s+)?(?:do not|don'?t|never|always)\b` +
+				`|\b(?:i|we)\s+(?:said|told you|asked you)[,:]?\s+(?:to\s+|not to\s+)?(?:don'?t|do not|never|always|not)\b` +
+				`|\b(?:we|i)\s+(?:don'?t|do not)\s+(?:want|need)\b` +
+				`|\bbefore you\b|\bfrom now on\b|\bin future\b|\bnot allowed\b|\bforbidden\b|\boff[- ]limits\b`,
+			Examples: []string{"don't touch the public API", "please never push to main", "explain the options before you implement", "we don't want UX5 in there"},
+			Counter:  []string{"it never modifies the semantics", "fetching SessionData, never rawData"},
+		},
+		{
+			ID: "conversation.stated-next", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches the assistant stating what comes next: a next-steps heading or label, \"the next step is\", \"next, I'll\", \"I'll now\", what is remaining or still to do, an offer of the next step, or a note for the next session.",
+			Pattern:  `(?i)(?:^(?:#+\s*|\*\*)?(?:recommended |suggested |immediate |possible )?next steps?\b|\bnext steps?\s*:|\bthe next (?:step|thing) (?:is|would be|will be)\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will) (?:now|then|next)\b|\bthen I(?:'ll| will)\b|^(?:#+\s*|\*\*)?remaining(?: work| tasks| items| issues)?\b.*:|\bstill (?:need|needs) to\b|\bleft to do\b|\bto do next\b|\bshould I\b|\bshall I\b|` + offerPhrases + `|\b(?:in the )?next (?:session|time)\s*[:—–,]|\bfor the next session\b)`,
+			Examples: []string{"Parser done. Next, I'll wire the CLI flag.", "## Next steps", "Would you like me to add tests next?"},
+			Counter:  []string{"The parser works.", "The PR is ready to merge."},
+		},
+		{
+			ID: "conversation.offered-next", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a stated next step that offers the step rather than announces it (\"would you like\", \"want me to\", \"I'm ready to implement it once you confirm\"): it waits on the person's word.",
+			Pattern:  `(?i)` + offerPhrases,
+			Examples: []string{"Would you like me to add tests next?", "I'm ready to implement it once you confirm", "Ready to start building Chunk 1 whenever you want"},
+			Counter:  []string{"Parser done. Next, I'll wire the CLI flag.", "The PR is ready to merge."},
+		},
+		{
+			ID: "conversation.pascal-case", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a PascalCase identifier of two humps or more (LibraryPaths, SignalScorer), which conversation.report-fact's lower camelCase misses.",
+			Pattern:  `\b[A-Z][a-z]+[A-Z][A-Za-z0-9]*\b`,
+			Examples: []string{"LibraryPaths", "the SignalScorer weighs each signal"},
+			Counter:  []string{"fooBar", "Library", "HTTP"},
+		},
+		{
+			ID: "conversation.report-fact", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a report line naming something concrete: code, a path, a file with an extension, a snake_case or camelCase identifier.",
+			Pattern:  "`[^`\n]+`|\\b[\\w.-]+/[\\w./-]+|\\b\\w+\\.(?:go|py|rs|ts|tsx|js|jsx|mjs|c|h|cc|cpp|cu|java|kt|swift|rb|php|cs|sh|md|tex|bib|json|ya?ml|toml|sql|html|css)\\b|\\b[a-z]+_[a-z0-9_]+\\b|\\b[a-z]+[A-Z]\\w+\\b",
+			Examples: []string{"`x`", "a/b", "a.go", "a_b", "fooBar"},
+			Counter:  []string{"The parser works now.", "LibraryPaths"},
+		},
+		{
+			ID: "conversation.report-figure", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a figure worth keeping in a report: a count with its unit, a ratio, a number of two digits or more (a lone \"1\" in \"Option 1\" is not).",
+			Pattern:  `(?i)\d{2,}|\d+\.\d+|\d+\s*(?:tests?|pages?|files?|errors?|warnings?|passed|failed|findings?|%|×|ms\b)`,
+			Examples: []string{"12", "1.5", "3 tests", "1 MS"},
+			Counter:  []string{"Option 1", "The parser works now."},
+		},
+		{
+			ID: "conversation.named-thing", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Matches a named thing in a problem: a code span, a file, an identifier with an underscore, a call or inner capitals.",
+			Pattern:  "`[^`\n]{2,}`|" + `[\w./-]*[\w-]\.(?:go|py|rs|ts|tsx|js|jsx|mjs|c|h|cc|cpp|hpp|cu|java|kt|swift|rb|php|cs|sh|md|json|ya?ml|toml|sql|tex|pdf|plist)\b|\b[A-Za-z]+_[A-Za-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b\w+\(\)`,
+			Examples: []string{"`go test`", "parser.go", "max_tokens", "parseConfig", "run()"},
+			Counter:  []string{"The tests pass now.", "`x`"},
+		},
 	}
 }
+
+// describedAdverb is an adverb between a described subject and its verb
+// (conversation.described).
+const describedAdverb = `(?:\w+ly\s+|still\s+|just\s+|already\s+|also\s+|now\s+)?`
+
+// The stated-next patterns' shared alternatives.
+const (
+	// readyTo is the assistant saying it is ready for the next piece of
+	// work, said of itself ("Ready to start building Chunk 1 whenever you
+	// want", "I'm ready to implement it once you confirm"): what comes
+	// next, on the person's word. "The PR is ready to merge" is a state.
+	readyTo = `(?:^|[.!]\s+|\b(?:I'?m|I am|we'?re|we are)\s+(?:now\s+|all\s+)?)ready to (?:start|begin|proceed|move on|continue|tackle|implement|build|work on|pick up|dig into)\b`
+	// offerPhrases are the stated next steps that offer the step rather
+	// than announce it: they wait on the person's word
+	// (conversation.offered-next).
+	offerPhrases = `\bwould you like\b|\bdo you want\b|\bwant me to\b|` + readyTo
+)

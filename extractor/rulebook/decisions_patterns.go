@@ -173,5 +173,61 @@ func decisionPatterns() []Rule {
 			Examples: []string{"Removed: 7e3d1b2 feat: skip own-account transfers in importers"},
 			Counter:  []string{"Removed the debug flag from flags.go.", "- ✅ Removed the tables: 142 bytes"},
 		},
+		{
+			ID: "decisions.hedged", Layer: LayerDecisions, Kind: KindPattern,
+			Purpose: "Matches a word that hedges the claim of its clause (\"appears to be\", \"probably\", \"our strongest candidate\", \"I think Z could work\"): the session does not know yet, so the claim is held until something confirms it.",
+			Pattern: `(?i)\b(?:appears?|appeared|seems?|seemed|seemingly|apparently|likely|unlikely|probably|presumably|possibly|perhaps|maybe|might|may (?:be|have|work|need)|could be|candidate|hypothes[ie]s|tentative(?:ly)?|not (?:yet )?sure|unsure|suspect|my guess|best guess|educated guess|suggests? that|vermutlich|wahrscheinlich|anscheinend|scheint|probablement|semble|peut-être|parece|probablemente|quizás|tal vez)\b` +
+				`|\bI (?:think|believe|guess|suspect|assume)\b.*\b(?:could|might|may|should work)\b`,
+			Examples: []string{"I'll probably use Y", "I think Z could work", "`X = 3` appears to be the correct value"},
+			Counter:  []string{"I'll use a token bucket instead of a fixed window.", "Confirmed: ZSTATE 3 is the synced state."},
+		},
+		{
+			ID: "decisions.offer-to-look", Layer: LayerDecisions, Kind: KindPattern,
+			Purpose: "Matches a proposal trigger followed by a verb that only looks, reads or tells (\"Should I show you the uncommitted changes?\", \"Want me to check the logs first?\"): an offer to look chooses nothing.",
+			Pattern: `(?i)\b(?:should I|shall I|would you like me to|do you want me to|want me to|I can(?: now)?|I'?d like to)\s+` +
+				`(?:first\s+|quickly\s+|also\s+|just\s+)?` +
+				`(?:show|explain|check|look|read|review|see|inspect|investigate|examine|explore|walk you through|clarify|summari[sz]e|list|tell|describe|open|display|print|dig|search|find|verify|diagnose|analy[sz]e|go over|take a look|have a look|double-check)\b`,
+			Examples: []string{"Should I show you the uncommitted code changes?", "Want me to check the logs first?"},
+			Counter:  []string{"I recommend switching the importer to pgx.", "Should I proceed with Batch 1 first?"},
+		},
+		{
+			ID: "decisions.identifier", Layer: LayerDecisions, Kind: KindPattern,
+			Purpose: "Matches a token a successor can act on: code in backticks, a path, a file name or pkg.Func, a flag, a number, snake_case, kebab-case with two dashes, CamelCase or camelCase, or a quoted name; a choice whose sentence names none chose nothing.",
+			Pattern: "`[^`]+`" +
+				`|[\p{L}\d_.-]*/[\p{L}\d_.-]+` +
+				`|\b[\p{L}\d_-]+\.[a-z][a-z\d]{0,5}\b` +
+				`|(?:^|\s)--?[a-zA-Z][\w-]*` +
+				`|\b\d+(?:\.\d+)*\b` +
+				`|\b\w*_\w+\b` +
+				`|\b\p{Ll}+(?:-[\p{Ll}\d]+){2,}\b` +
+				`|\b\p{Lu}?\p{Ll}+\p{Lu}\w*\b` +
+				`|["“][^"”\s][^"”]{0,40}["”]` +
+				`|(?:^|[^\p{L}])['‘][^'’\s][^'’]{0,40}['’](?:[^\p{L}]|$)`,
+			Examples: []string{"I'll go with that instead of editing main.go.", "I'll use it instead of `os.Exit`.", "I'll use that rather than --force.", "Let's go with that rather than 3 retries.", `I'll go with that instead of "legacy mode".`},
+			Counter:  []string{"Let's work WITH that rather than against it.", "I'll go with this one instead."},
+		},
+		{
+			ID: "decisions.hindsight", Layer: LayerDecisions, Kind: KindPattern,
+			Purpose: "Matches a counterfactual clause about the past (a modal with a perfect infinitive, \"it would have been better\", \"I wish I had\", and the same in French, German and Spanish): a regret or a lesson, not a choice the work rests on.",
+			Pattern: `(?i)` +
+				`\b(?:should|shouldn['’]?t|should not|ought(?:n['’]?t| not)? to|could|couldn['’]?t|would|wouldn['’]?t|might|must)` +
+				`(?:\s+(?:not|just|really|probably|also|simply|instead|rather|first|never|already))*(?:\s+have|\s*['’]ve)\s+` +
+				`(?:(?:just|simply|first|also|instead)\s+)?` + pastParticiple + `\b` +
+				`|\b(?:it|that|this)(?:\s+would|['’]d)\s+have\s+been\s+(?:better|wiser|simpler|easier|cleaner|safer|smarter|faster|preferable|more \w+)\b` +
+				`|\bi wish (?:i|we) had\b|\bhad (?:i|we) (?:used|known|checked|asked|run|read)\b` +
+				// French: j'aurais dû, on aurait dû, nous aurions dû; il aurait mieux valu.
+				`|\b(?:aurais|aurait|aurions|auriez|auraient)\s+(?:d[uû]|mieux valu|pu)(?:[\s.,;:!?]|$)` +
+				// German: hätte … sollen/müssen/können; wäre besser gewesen.
+				`|\bh[äa]tten?\b[^.;:!?]{0,60}\b(?:sollen|m[üu]ssen|k[öo]nnen)\b|\bw[äa]re\b[^.;:!?]{0,30}\bbesser gewesen\b` +
+				// Spanish: debería haber, debí haber, hubiera sido mejor.
+				`|\b(?:deber[íi]a|deb[íi]|deber[íi]amos|debimos|tendr[íi]a que)\s+haber\b|\bhubiera sido mejor\b`,
+			Examples: []string{"But I should have used ripgrep directly rather than the Task tool for this search.", "It would have been better to use `git mv` instead of copying the file.", "J'aurais dû utiliser `rg` instead of grep.", "Ich hätte `rg` instead of grep verwenden sollen.", "Debería haber usado `rg` instead of grep."},
+			Counter:  []string{"Each handler should have a test, so I'll use `httptest` instead of a live server.", "We would have to rewrite the parser, so I'll use `goyacc` instead of a hand-written one."},
+		},
 	}
 }
+
+// pastParticiple is a regular past participle or a common irregular
+// one: "have used" is the perfect, "should have a test" is not
+// (decisions.hindsight).
+const pastParticiple = `(?:\w+ed|been|done|gone|made|taken|written|run|known|seen|put|set|kept|left|let|read|built|chosen|given|got|gotten|thought|told|found|brought|sent|spent|said|split|begun|stuck|shown|held|meant|dealt|won|lost|paid|taught|understood|rewritten|undone|overridden)`

@@ -111,27 +111,6 @@ func factPatterns() []Rule {
 			Counter:  []string{"make: *** No rule to make target 'install'.  Stop.", "Renamed the package to report. All imports updated."},
 		},
 		{
-			ID: "facts.gem-footer", Layer: LayerFacts, Kind: KindPattern,
-			Purpose:  "Gemini CLI's shell tool frames a command's output with a header and a footer of labelled lines:  Command: <the command> Directory: (root) Output: <first line of output> … Error: (none) Exit Code: 0 Signal: (none) Background PIDs: (none) Process Group PGID: 40021  The frame is the harness's, not the program's: \"Error: (none)\" says there was no error, and the echoed command is not output.",
-			Pattern:  `^(?:Error|Stderr|Stdout|Output|Signal|Background PIDs|Process Group PGID|Exit Code): (?:\((?:none|empty)\)|-?\d+)$`,
-			Examples: []string{"Process Group PGID: 40021", "Background PIDs: (none)"},
-			Counter:  []string{"wget: server returned error: HTTP/1.1 404 Not Found", "Error: wget: server returned error: HTTP/1.1 404 Not Found"},
-		},
-		{
-			ID: "facts.gem-header", Layer: LayerFacts, Kind: KindPattern,
-			Purpose:  "Gemini CLI's shell tool frames a command's output with a header and a footer of labelled lines:  Command: <the command> Directory: (root) Output: <first line of output> … Error: (none) Exit Code: 0 Signal: (none) Background PIDs: (none) Process Group PGID: 40021  The frame is the harness's, not the program's: \"Error: (none)\" says there was no error, and the echoed command is not output.",
-			Pattern:  `^(?:Command|Directory): `,
-			Examples: []string{"Directory: (root)", "Command: ls -F"},
-			Counter:  []string{"run_shell_command", "Command:"},
-		},
-		{
-			ID: "facts.gem-output", Layer: LayerFacts, Kind: KindPattern,
-			Purpose:  "Gemini CLI's shell tool frames a command's output with a header and a footer of labelled lines:  Command: <the command> Directory: (root) Output: <first line of output> … Error: (none) Exit Code: 0 Signal: (none) Background PIDs: (none) Process Group PGID: 40021  The frame is the harness's, not the program's: \"Error: (none)\" says there was no error, and the echoed command is not output.",
-			Pattern:  `^(?:Output|Stdout|Stderr): `,
-			Examples: []string{"Output: AgentSessions/", "Output: 💡 Reminder: \"11labs MCP Tools statt Voice-Server\" (2025-12-04)"},
-			Counter:  []string{"error in the output", "empty output"},
-		},
-		{
 			ID: "facts.banner-line", Layer: LayerFacts, Kind: KindPattern,
 			Purpose:  "Matches a runner's section header (\"=== test session starts ===\", \"----- Captured stdout -----\"): it frames output, it never says what went wrong.",
 			Pattern:  `^[=\-_*#~]{3,}\s*[^=\-]*?\s*[=\-_*#~]{3,}$`,

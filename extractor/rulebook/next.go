@@ -6,7 +6,7 @@ package rulebook
 // counter-example it does not.
 func nextRules() []Rule {
 	step := func(id, purpose string, examples, counter []string) Rule {
-		return Rule{ID: id, Layer: LayerNext, Kind: KindStep, Purpose: purpose, Examples: examples, Counter: counter}
+		return Rule{ID: id, Layer: LayerNext, Kind: KindStep, Switch: true, Purpose: purpose, Examples: examples, Counter: counter}
 	}
 	return []Rule{
 		step("next.unanswered-message", "A message of the person's that the session never answered comes before anything else.",

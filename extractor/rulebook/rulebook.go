@@ -12,7 +12,6 @@ package rulebook
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -60,6 +59,11 @@ type Rule struct {
 	Purpose string
 	// Pattern is the rule's RE2 expression (KindPattern).
 	Pattern string
+	// Switch says the extractor consults Switches for this rule, so
+	// Options.Disable (and the ablation run) turns it off. Most pattern
+	// and word rules are consulted through the code that uses them and
+	// cannot be switched off alone.
+	Switch bool
 	// Words is the rule's word list (KindWords).
 	Words []string
 	// Examples must fire; Counter must not. Every rule has at least one of
@@ -71,7 +75,7 @@ type Rule struct {
 // Catalogue is the ordered list of every rule. It is built anew on each
 // call, so nothing can change a rule at run time.
 func Catalogue() []Rule {
-	return slices.Concat(nextRules(), factRules(), conversationRules(), factPatterns(), conversationPatterns(), decisionPatterns(), vocabularyRules(), shapeRules(), wordShapeRules())
+	return slices.Concat(nextRules(), factRules(), conversationRules(), factPatterns(), factOutputPatterns(), conversationPatterns(), decisionPatterns(), decisionSetPatterns(), vocabularyRules(), shapeRules(), wordShapeRules())
 }
 
 // ByID returns the rule with id, false when there is none.
@@ -95,31 +99,9 @@ var index = sync.OnceValue(func() map[string]int {
 	return out
 })
 
-// compiled holds each pattern rule's regexp, each compiled on its own
-// first use: compiling all 270 when one is asked for cost every process
-// tens of milliseconds.
-var compiled = sync.OnceValue(func() map[string]func() *regexp.Regexp {
-	out := map[string]func() *regexp.Regexp{}
-	for _, r := range catalogue() {
-		if r.Kind == KindPattern {
-			out[r.ID] = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(r.Pattern) })
-		}
-	}
-	return out
-})
-
-// Regexp returns the compiled pattern of the rule id; it panics when id is
-// not a pattern rule, a programming error TestCatalogue catches.
-func Regexp(id string) *regexp.Regexp {
-	re, ok := compiled()[id]
-	if !ok {
-		panic(fmt.Sprintf("rulebook: %q is not a pattern rule", id))
-	}
-	return re()
-}
-
 // Pattern returns the expression of the pattern rule id, for the
-// extractor to compile its own way (lazyRE gates it behind its literals);
+// extractor to compile with prose.LazyRE (on first use, gated behind its
+// literals): the one way a layer reaches a catalogue pattern;
 // it panics when id is not a pattern rule, a programming error every test
 // that builds a snapshot catches.
 func Pattern(id string) string {
@@ -137,6 +119,17 @@ func Words(id string) []string {
 		panic(fmt.Sprintf("rulebook: %q is not a word-list rule", id))
 	}
 	return r.Words
+}
+
+// WordSet returns the word list of the rule id as a set, for a
+// package-level var built once and only read after.
+func WordSet(id string) map[string]bool {
+	words := Words(id)
+	set := make(map[string]bool, len(words))
+	for _, w := range words {
+		set[w] = true
+	}
+	return set
 }
 
 // HasWord reports whether text holds one of the rule's words as a whole
@@ -183,13 +176,36 @@ func Disable(ids ...string) (Switches, error) {
 		if id == "" {
 			continue
 		}
-		if _, ok := ByID(id); !ok {
+		r, ok := ByID(id)
+		if !ok {
 			return Switches{}, fmt.Errorf("rulebook: no rule %q (go run ./eval/cmd/rules lists them)", id)
+		}
+		if !r.Switch {
+			return Switches{}, fmt.Errorf("rulebook: rule %q cannot be switched off: the extractor does not consult its switch (go run ./eval/cmd/rules lists those it does)", id)
 		}
 		s.off[id] = true
 	}
 	return s, nil
 }
 
-// On reports whether the rule id is switched on.
-func (s Switches) On(id string) bool { return !s.off[id] }
+// On reports whether the rule id is switched on. Asking for a rule that
+// is not switchable is a programming error: its switch would never turn
+// it off, so the ablation would measure nothing and say it earns nothing.
+func (s Switches) On(id string) bool {
+	if r, ok := ByID(id); !ok || !r.Switch {
+		panic(fmt.Sprintf("rulebook: Switches.On(%q): not a switchable rule (set Switch in its catalogue entry)", id))
+	}
+	return !s.off[id]
+}
+
+// Switchable returns the rules Options.Disable can turn off, in
+// catalogue order.
+func Switchable() []Rule {
+	var out []Rule
+	for _, r := range Catalogue() {
+		if r.Switch {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -35,12 +35,12 @@ func TestCatalogue(t *testing.T) {
 					t.Fatalf("pattern: %v", err)
 				}
 				for _, ex := range r.Examples {
-					if !re.MatchString(ex) {
+					if !fires(re, ex) {
 						t.Errorf("example does not fire: %q", ex)
 					}
 				}
 				for _, ex := range r.Counter {
-					if re.MatchString(ex) {
+					if fires(re, ex) {
 						t.Errorf("counter-example fires: %q", ex)
 					}
 				}
@@ -66,6 +66,21 @@ func TestCatalogue(t *testing.T) {
 	}
 }
 
+// fires reports whether re matches text. A pattern that matches the empty
+// text (an optional tail, "facts.trailing-cut") matches every text, so
+// for it a match is one that is not empty.
+func fires(re *regexp.Regexp, text string) bool {
+	if !re.MatchString("") {
+		return re.MatchString(text)
+	}
+	for _, m := range re.FindAllString(text, -1) {
+		if m != "" {
+			return true
+		}
+	}
+	return false
+}
+
 func validPrefix(prefix string, l Layer) bool {
 	return map[string]Layer{"text": LayerText, "facts": LayerFacts, "conversation": LayerConversation,
 		"decisions": LayerDecisions, "next": LayerNext, "assembly": LayerAssembly}[prefix] == l
@@ -86,4 +101,28 @@ func TestDisable(t *testing.T) {
 	if !zero.On("next.plan-task") {
 		t.Error("the zero Switches has a rule off")
 	}
+}
+
+// TestSwitches: a switchable rule turns off; a rule no code consults
+// cannot be disabled (the ablation would measure nothing), and asking
+// for its switch is a programming error.
+func TestSwitches(t *testing.T) {
+	sw, err := Disable("next.plan-task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sw.On("next.plan-task") || !sw.On("next.open-error") {
+		t.Errorf("Disable(next.plan-task): plan-task on = %v, open-error on = %v", sw.On("next.plan-task"), sw.On("next.open-error"))
+	}
+	for _, id := range []string{"conversation.list-item", "no.such-rule"} {
+		if _, err := Disable(id); err == nil {
+			t.Errorf("Disable(%q) = nil error, want one", id)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Switches.On of a rule that is not switchable did not panic")
+		}
+	}()
+	Switches{}.On("conversation.list-item")
 }

@@ -1,5 +1,5 @@
-// Command rules prints the id of every rule in the extractor's rulebook, one
-// a line, for eval/ablate.
+// Command rules prints, one a line, the id of every rule of the extractor's
+// rulebook that can be switched off (rulebook.Switchable), for eval/ablate.
 package main
 
 import (
@@ -9,7 +9,7 @@ import (
 )
 
 func main() {
-	for _, r := range rulebook.Catalogue() {
+	for _, r := range rulebook.Switchable() {
 		fmt.Println(r.ID)
 	}
 }

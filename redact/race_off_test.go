@@ -7,3 +7,6 @@ const raceEnabled = false
 
 // raceMiddleCuts: see race_on_test.go (unused without -race).
 const raceMiddleCuts = 1
+
+// raceEdgeCuts: see race_on_test.go (unused without -race).
+const raceEdgeCuts = 1

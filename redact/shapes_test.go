@@ -167,9 +167,9 @@ func TestShapesNeverLeak(t *testing.T) {
 					// Every cut length in the plain run; under -race, which
 					// makes this quadratic loop the package's whole cost
 					// (every 7th length cost the race run 55 CPU-s), the
-					// first and last 16 lengths and about raceMiddleCuts
-					// between (see raceEnabled).
-					if raceEnabled && k > 16 && k < len(line)-16 && k%max(7, len(line)/raceMiddleCuts) != 0 {
+					// first and last raceEdgeCuts lengths and about
+					// raceMiddleCuts between (see raceEnabled).
+					if raceEnabled && k > raceEdgeCuts && k < len(line)-raceEdgeCuts && k%max(7, len(line)/raceMiddleCuts) != 0 {
 						continue
 					}
 					if ht := r.HeadTail(line, k, elide); leakedFragment(ht, sh.secret) != "" {

@@ -44,7 +44,7 @@ type snapshotItem struct {
 }
 
 // entry is one snapshot of a workflow's timeline: the decoded snapshot
-// with its current session number (sync may renumber sessions, and the
+// with its current session number (sessions are numbered when read, and the
 // cache keeps what was decoded) and who made it.
 type entry struct {
 	Snap    *handoff.Snapshot

@@ -7,7 +7,7 @@ import (
 )
 
 // snapCache keeps decoded snapshots by id. A stored snapshot's content
-// never changes (the store writes it once; sync may renumber its session,
+// never changes (the store writes it once; its session number is derived when read,
 // which readers take from the listing row, not from here), so an entry
 // never goes stale; the
 // timeline lists every snapshot of a workflow, and decoding each one's

@@ -50,7 +50,7 @@ func (s *Store) Resume(ctx context.Context, workflowID, snapshotID string, force
 			return err
 		}
 		var last int
-		if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = ?", workflowID); err != nil {
+		if err := tx.GetContext(ctx, &last, SessionCountSQL, workflowID); err != nil {
 			return classify(op, err)
 		}
 		now := formatTime(s.clock())

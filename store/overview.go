@@ -49,11 +49,12 @@ func (s *Store) Overview(ctx context.Context) ([]WorkflowOverview, []error, erro
 	if err := rows.Err(); err != nil {
 		return nil, damaged, classify("list the latest snapshots", err)
 	}
+	rows.Close()
 	out := make([]WorkflowOverview, 0, len(wfs))
 	for _, wf := range wfs {
 		out = append(out, WorkflowOverview{Workflow: wf, Latest: latest[wf.ID]})
 	}
-	return out, damaged, nil
+	return out, damaged, Renumber(ctx, s.db, summaryTable, out, OverviewRef)
 }
 
 // ResolveWorkflow finds the workflow that dir belongs to, the way git finds

@@ -126,7 +126,8 @@ func (s *Store) OverviewPage(ctx context.Context, f OverviewFilter) (*OverviewPa
 	if err := s.db.SelectContext(ctx, &rows, query, args...); err != nil {
 		return nil, classify("list workflows", err)
 	}
-	return pageOf(rows, f.Limit), nil
+	page := pageOf(rows, f.Limit)
+	return page, Renumber(ctx, s.db, summaryTable, page.Workflows, OverviewRef)
 }
 
 // pageOf cuts rows (one more than limit when there is a next page) into

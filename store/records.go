@@ -107,7 +107,10 @@ func (s *Store) Decisions(ctx context.Context, f DecisionFilter) ([]StoredDecisi
 		out = append(out, StoredDecision{Decision: d, Origin: o})
 		return nil
 	})
-	return out, damaged, err
+	if err != nil {
+		return out, damaged, err
+	}
+	return out, damaged, Renumber(ctx, s.db, summaryTable, out, DecisionRef)
 }
 
 // Errors returns the error records stored in snapshots, in the order and
@@ -135,7 +138,10 @@ func (s *Store) Errors(ctx context.Context, f ErrorFilter) ([]StoredError, []err
 		out = append(out, StoredError{ErrorRecord: e, Origin: o})
 		return nil
 	})
-	return out, damaged, err
+	if err != nil {
+		return out, damaged, err
+	}
+	return out, damaged, Renumber(ctx, s.db, summaryTable, out, ErrorRef)
 }
 
 // recordQuery names one list of a snapshot's JSON.

@@ -168,13 +168,17 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 		if err != nil {
 			return nil, err
 		}
+		if same.SessionNumber, _, err = SessionNumberOf(ctx, tx, summaryTable, sqliteNumbering,
+			SessionRow{ID: same.ID, WorkflowID: same.WorkflowID, AgentSession: key, CreatedAt: same.CreatedAt}); err != nil {
+			return nil, err
+		}
 		s.log.Debug("snapshot unchanged", "id", same.ID, "session", same.SessionNumber)
 		return same, nil
 	}
 	if err := fillStartCommit(ctx, tx, draft); err != nil {
 		return nil, err
 	}
-	n, renumber, err := placeTx(ctx, tx, draft.WorkflowID, key, draft.CreatedAt)
+	n, sessions, err := SessionNumberOf(ctx, tx, summaryTable, sqliteNumbering, SessionRow{ID: draft.ID, WorkflowID: draft.WorkflowID, AgentSession: key, CreatedAt: draft.CreatedAt})
 	if err != nil {
 		return nil, err
 	}
@@ -182,21 +186,10 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 	if err := insertSnapshot(ctx, tx, draft, key, wf.Digest, s.origin); err != nil {
 		return nil, err
 	}
-	if renumber {
-		// The snapshot lands before sessions already numbered: every
-		// session takes its place by SessionNumbers, as every other store
-		// numbers them.
-		if err := renumberTx(ctx, tx, draft.WorkflowID); err != nil {
-			return nil, err
-		}
-		if err := tx.GetContext(ctx, &draft.SessionNumber, "SELECT session_number FROM session_snapshots WHERE id = ?", draft.ID); err != nil {
-			return nil, classify(op+": number the session", err)
-		}
-	}
 	// session_count counts sessions, including one a resume has started and
 	// that has not been snapshotted yet: it never goes down.
 	if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = MAX(session_count, ?), updated_at = ? WHERE id = ?",
-		draft.SessionNumber, now, draft.WorkflowID); err != nil {
+		sessions, now, draft.WorkflowID); err != nil {
 		return nil, classify(op+": update the workflow", err)
 	}
 	detail := fmt.Sprintf("session %d, trigger %s", draft.SessionNumber, draft.Trigger)
@@ -311,12 +304,13 @@ func (s *Store) Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snaps
 		return nil, handoff.Errorf(handoff.EINVALID, "load snapshot: empty id")
 	}
 	var row struct {
-		ID   string `db:"id"`
-		JSON string `db:"snapshot_json"`
+		ID    string `db:"id"`
+		Agent string `db:"agent_session"`
+		JSON  string `db:"snapshot_json"`
 	}
-	err := s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots WHERE id = ?", idOrPrefix)
+	err := s.db.GetContext(ctx, &row, "SELECT id, agent_session, snapshot_json FROM session_snapshots WHERE id = ?", idOrPrefix)
 	if err == nil {
-		return decodeSnapshot(row.ID, row.JSON)
+		return s.decodeNumbered(ctx, row.ID, row.Agent, row.JSON)
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return nil, classify("load snapshot "+idOrPrefix, err)
@@ -350,15 +344,16 @@ func (s *Store) Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snaps
 // there is none.
 func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff.Snapshot, error) {
 	var row struct {
-		ID   string `db:"id"`
-		JSON string `db:"snapshot_json"`
+		ID    string `db:"id"`
+		Agent string `db:"agent_session"`
+		JSON  string `db:"snapshot_json"`
 	}
 	var err error
 	if workflowID == "" {
-		err = s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots ORDER BY created_at DESC, id DESC LIMIT 1")
+		err = s.db.GetContext(ctx, &row, "SELECT id, agent_session, snapshot_json FROM session_snapshots ORDER BY created_at DESC, id DESC LIMIT 1")
 	} else {
 		err = s.db.GetContext(ctx, &row,
-			"SELECT id, snapshot_json FROM session_snapshots WHERE workflow_id = ? ORDER BY created_at DESC, id DESC LIMIT 1", workflowID)
+			"SELECT id, agent_session, snapshot_json FROM session_snapshots WHERE workflow_id = ? ORDER BY created_at DESC, id DESC LIMIT 1", workflowID)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		if workflowID == "" {
@@ -369,7 +364,29 @@ func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff
 	if err != nil {
 		return nil, classify("load the latest snapshot", err)
 	}
-	return decodeSnapshot(row.ID, row.JSON)
+	return s.decodeNumbered(ctx, row.ID, row.Agent, row.JSON)
+}
+
+// sqliteNumbering is SessionNumberOf's SQL for this store: times are text in
+// timeLayout (which sorts as time does), and text compares bytewise.
+var sqliteNumbering = Dialect{TimeParam: "?", Time: func(t time.Time) any { return formatTime(t) }}
+
+// summaryTable is where SQLite keeps what numbering sessions reads (one
+// narrow row per snapshot).
+const summaryTable = "snapshot_summaries"
+
+// decodeNumbered is decodeSnapshot with the snapshot's current session
+// number (agent is its agent_session column).
+func (s *Store) decodeNumbered(ctx context.Context, id, agent, body string) (*handoff.Snapshot, error) {
+	snap, err := decodeSnapshot(id, body)
+	if err != nil {
+		return nil, err
+	}
+	if snap.SessionNumber, _, err = SessionNumberOf(ctx, s.db, summaryTable, sqliteNumbering,
+		SessionRow{ID: id, WorkflowID: snap.WorkflowID, AgentSession: agent, CreatedAt: snap.CreatedAt}); err != nil {
+		return nil, err
+	}
+	return snap, nil
 }
 
 // decodeSnapshot parses a stored snapshot, upgrading an older schema
@@ -474,5 +491,6 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 	if err := rows.Err(); err != nil {
 		return out, damaged, classify("list snapshots", err)
 	}
-	return out, damaged, nil
+	rows.Close()
+	return out, damaged, Renumber(ctx, s.db, summaryTable, out, SummaryRef)
 }

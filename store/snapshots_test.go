@@ -431,10 +431,15 @@ func TestSetWorkflowStatus(t *testing.T) {
 func checkSessions(t *testing.T, s *Store, wf string, n int) {
 	t.Helper()
 	ctx := context.Background()
-	var nums []int
-	if err := s.db.SelectContext(ctx, &nums, "SELECT session_number FROM session_snapshots WHERE workflow_id = ? ORDER BY session_number", wf); err != nil {
-		t.Fatal(err)
+	list, damaged, err := s.ListSnapshots(ctx, ListFilter{WorkflowID: wf})
+	if err != nil || len(damaged) != 0 {
+		t.Fatal(err, damaged)
 	}
+	nums := make([]int, 0, len(list))
+	for _, x := range list {
+		nums = append(nums, x.SessionNumber)
+	}
+	slices.Sort(nums)
 	if len(nums) != n {
 		t.Fatalf("%d sessions stored, want %d", len(nums), n)
 	}

@@ -173,29 +173,31 @@ type SnapshotMeta struct {
 // SessionRow is one snapshot as session numbering (SessionNumbers) sees it.
 type SessionRow struct {
 	ID           string    `db:"id"`
+	WorkflowID   string    `db:"workflow_id"`
 	AgentSession string    `db:"agent_session"`
 	CreatedAt    time.Time `db:"created_at"`
 	Number       int       `db:"session_number"`
 }
 
-// SessionNumbers numbers a workflow's sessions from its snapshots alone:
+// SessionNumbers numbers each workflow's sessions from its snapshots alone:
 // a session is an agent session (a snapshot without one is a session of
-// its own), and sessions are numbered 1, 2, … in order of their first
-// snapshot's time (to the microsecond), ties broken by the agent session.
-// Every store holding the same snapshots therefore numbers them alike,
-// whichever order they arrived in. It returns each snapshot's number by
-// id.
+// its own), and a workflow's sessions are numbered 1, 2, … in order of
+// their first snapshot's time (to the microsecond), ties broken by the
+// agent session. Every store holding the same snapshots therefore numbers
+// them alike, whichever order they arrived in. It returns each snapshot's
+// number by id.
 func SessionNumbers(rows []SessionRow) map[string]int {
 	type session struct {
-		key   string
-		first time.Time
+		workflow, key string
+		first         time.Time
 	}
-	firsts := map[string]time.Time{}
-	key := func(r SessionRow) string {
+	type sessionKey struct{ workflow, key string }
+	firsts := map[sessionKey]time.Time{}
+	key := func(r SessionRow) sessionKey {
 		if r.AgentSession == "" {
-			return "row:" + r.ID
+			return sessionKey{r.WorkflowID, "row:" + r.ID}
 		}
-		return r.AgentSession
+		return sessionKey{r.WorkflowID, r.AgentSession}
 	}
 	for _, r := range rows {
 		k, at := key(r), r.CreatedAt.UTC().Round(time.Microsecond)
@@ -205,17 +207,25 @@ func SessionNumbers(rows []SessionRow) map[string]int {
 	}
 	sessions := make([]session, 0, len(firsts))
 	for k, f := range firsts {
-		sessions = append(sessions, session{k, f})
+		sessions = append(sessions, session{k.workflow, k.key, f})
 	}
 	slices.SortFunc(sessions, func(a, b session) int {
+		if c := cmp.Compare(a.workflow, b.workflow); c != 0 {
+			return c
+		}
 		if c := a.first.Compare(b.first); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.key, b.key)
 	})
-	num := make(map[string]int, len(sessions))
+	num := make(map[sessionKey]int, len(sessions))
+	n := 0
 	for i, s := range sessions {
-		num[s.key] = i + 1
+		if i == 0 || s.workflow != sessions[i-1].workflow {
+			n = 0
+		}
+		n++
+		num[sessionKey{s.workflow, s.key}] = n
 	}
 	out := make(map[string]int, len(rows))
 	for _, r := range rows {

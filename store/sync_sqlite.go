@@ -135,9 +135,9 @@ func optTime(t *time.Time) any {
 // under its own id, time, agent session and origin (meta), unless a
 // snapshot with that id is here already; it reports whether it stored
 // it. The workflow must exist (MergeWorkflow first; ENOTFOUND
-// otherwise). The workflow's sessions are renumbered by SessionNumbers in
-// the same transaction, so a snapshot that lands before this store's own
-// takes its place in the order. No event is recorded: sync copies the
+// otherwise). Session numbers are read, not stored (ReadSessionNumbers),
+// so a snapshot that lands before this store's own takes its place in
+// the order without touching them. No event is recorded: sync copies the
 // other store's.
 func (s *Store) ImportSnapshot(ctx context.Context, snap *handoff.Snapshot, meta SnapshotMeta) (bool, error) {
 	op := "import snapshot " + snap.ID
@@ -162,7 +162,7 @@ func (s *Store) ImportSnapshot(ctx context.Context, snap *handoff.Snapshot, meta
 			draft.SchemaVersion = handoff.SnapshotSchemaVersion
 		}
 		draft.CreatedAt = draft.CreatedAt.UTC()
-		n, renumber, err := placeTx(ctx, tx, draft.WorkflowID, meta.AgentSession, draft.CreatedAt)
+		n, sessions, err := SessionNumberOf(ctx, tx, summaryTable, sqliteNumbering, SessionRow{ID: draft.ID, WorkflowID: draft.WorkflowID, AgentSession: meta.AgentSession, CreatedAt: draft.CreatedAt})
 		if err != nil {
 			return err
 		}
@@ -171,53 +171,10 @@ func (s *Store) ImportSnapshot(ctx context.Context, snap *handoff.Snapshot, meta
 			return err
 		}
 		stored = true
-		if renumber {
-			return renumberTx(ctx, tx, snap.WorkflowID)
-		}
-		_, err = tx.ExecContext(ctx, "UPDATE workflows SET session_count = MAX(session_count, ?) WHERE id = ?", n, draft.WorkflowID)
+		_, err = tx.ExecContext(ctx, "UPDATE workflows SET session_count = MAX(session_count, ?) WHERE id = ?", sessions, draft.WorkflowID)
 		return classify(op, err)
 	})
 	return stored, err
-}
-
-// placeTx numbers a snapshot of agent session key taken at `at` before it
-// is inserted, cheaply when it can (reading the narrow summary rows, not
-// the snapshots): a snapshot of a session already
-// stored and not older than that session's first takes its number; one
-// newer than every snapshot of the workflow starts the next session. Any
-// other (it would start a session before others, or an equal time needs
-// the tie-break) reports renumber: insert it, then renumberTx.
-func placeTx(ctx context.Context, tx *sqlx.Tx, workflowID, key string, at time.Time) (int, bool, error) {
-	op := "number the session of a snapshot of workflow " + workflowID
-	at = at.UTC().Round(time.Microsecond)
-	var row struct {
-		At sql.NullString `db:"at"`
-		N  sql.NullInt64  `db:"n"`
-	}
-	if key != "" {
-		if err := tx.GetContext(ctx, &row, "SELECT MIN(created_at) AS at, MIN(session_number) AS n FROM snapshot_summaries WHERE workflow_id = ? AND agent_session = ?",
-			workflowID, key); err != nil {
-			return 0, false, classify(op, err)
-		}
-		if row.At.Valid {
-			first, err := time.Parse(timeLayout, row.At.String)
-			if err == nil && !at.Before(first.Round(time.Microsecond)) {
-				return int(row.N.Int64), false, nil
-			}
-			return int(row.N.Int64), true, nil
-		}
-	}
-	// Two subqueries, so each MAX is one step down its index.
-	if err := tx.GetContext(ctx, &row, `SELECT (SELECT MAX(created_at) FROM session_snapshots WHERE workflow_id = ?) AS at,
-		(SELECT MAX(session_number) FROM session_snapshots WHERE workflow_id = ?) AS n`, workflowID, workflowID); err != nil {
-		return 0, false, classify(op, err)
-	}
-	if !row.At.Valid {
-		return 1, false, nil
-	}
-	last, err := time.Parse(timeLayout, row.At.String)
-	next := int(row.N.Int64) + 1
-	return next, err != nil || !at.After(last.Round(time.Microsecond)), nil
 }
 
 // renumberAll renumbers every workflow's sessions by SessionNumbers,

@@ -191,6 +191,9 @@ func TestCompileBadInput(t *testing.T) {
 // TestCompileRealTranscripts runs the main job on every real Claude Code
 // session in ../shared/transcripts at three budgets.
 func TestCompileRealTranscripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus test: the full run covers it, -short skips it")
+	}
 	t.Parallel()
 	files, _ := filepath.Glob("../../../shared/transcripts/claude-code/*.jsonl")
 	if len(files) == 0 {

@@ -98,6 +98,9 @@ func TestCatalogueSamplesLeaveNoPath(t *testing.T) {
 	if raceEnabled {
 		t.Skip("no concurrency to check, and slow under -race: .ci/run runs it without -race")
 	}
+	if testing.Short() {
+		t.Skip("long sweep (every catalogue sample on every output path): the full run covers it, -short skips it")
+	}
 	shapes, unfound := catalogueShapes()
 	if len(shapes) < 400 {
 		t.Fatalf("only %d catalogue samples: the catalogue or its samples went missing", len(shapes))

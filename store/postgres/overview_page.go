@@ -46,5 +46,6 @@ func (s *Store) OverviewPage(ctx context.Context, f store.OverviewFilter) (*stor
 	for i := range rows {
 		utcWorkflow(&rows[i].Workflow)
 	}
-	return store.PageOf(rows, f.Limit), nil
+	page := store.PageOf(rows, f.Limit)
+	return page, store.Renumber(ctx, s.db, snapshotTable, page.Workflows, store.OverviewRef)
 }

@@ -43,7 +43,10 @@ func (s *Store) Decisions(ctx context.Context, f store.DecisionFilter) ([]store.
 		out = append(out, store.StoredDecision{Decision: d, Origin: o})
 		return nil
 	})
-	return out, damaged, err
+	if err != nil {
+		return out, damaged, err
+	}
+	return out, damaged, store.Renumber(ctx, s.db, snapshotTable, out, store.DecisionRef)
 }
 
 // Errors returns the error records stored in snapshots, in the order and
@@ -68,7 +71,10 @@ func (s *Store) Errors(ctx context.Context, f store.ErrorFilter) ([]store.Stored
 		out = append(out, store.StoredError{ErrorRecord: e, Origin: o})
 		return nil
 	})
-	return out, damaged, err
+	if err != nil {
+		return out, damaged, err
+	}
+	return out, damaged, store.Renumber(ctx, s.db, snapshotTable, out, store.ErrorRef)
 }
 
 // recordQuery names one list of a snapshot's JSON and the conditions

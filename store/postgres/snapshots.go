@@ -139,7 +139,7 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 	}
 	created, _ := res.RowsAffected()
 	// The row lock serialises every writer of this workflow, so the
-	// session number read below is the last one and numbers have no gaps.
+	// sessions counted below are all of them.
 	var start string
 	if err := tx.GetContext(ctx, &start, "SELECT start_commit FROM workflows WHERE id = $1 FOR UPDATE", draft.WorkflowID); err != nil {
 		return nil, nil, classify(op+": lock the workflow", err)
@@ -172,6 +172,9 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 	if err == nil {
 		dup, err := decodeSnapshot(existing.ID, existing.JSON)
 		if err != nil {
+			return nil, nil, err
+		}
+		if err := store.NumberSnapshot(ctx, tx, snapshotTable, dup); err != nil {
 			return nil, nil, err
 		}
 		s.log.Debug("snapshot already stored", "id", dup.ID, "hash", hash)
@@ -215,10 +218,14 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 		if err != nil {
 			return nil, nil, err
 		}
+		if same.SessionNumber, _, err = store.SessionNumberOf(ctx, tx, snapshotTable, numbering,
+			store.SessionRow{ID: same.ID, WorkflowID: same.WorkflowID, AgentSession: key, CreatedAt: same.CreatedAt}); err != nil {
+			return nil, nil, err
+		}
 		s.log.Debug("snapshot unchanged", "id", same.ID, "session", same.SessionNumber)
 		return nil, same, nil
 	}
-	n, renumber, err := placeTx(ctx, tx, draft.WorkflowID, key, draft.CreatedAt)
+	n, sessions, err := store.SessionNumberOf(ctx, tx, snapshotTable, numbering, store.SessionRow{ID: draft.ID, WorkflowID: draft.WorkflowID, AgentSession: key, CreatedAt: draft.CreatedAt})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -230,19 +237,8 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 	if err := insertSnapshot(ctx, tx, draft, string(body), hash, key, wf.Digest, s.maker); err != nil {
 		return nil, nil, err
 	}
-	if renumber {
-		// The snapshot lands before sessions already numbered: every
-		// session takes its place by store.SessionNumbers, as every other
-		// store numbers them.
-		if err := renumberTx(ctx, tx, draft.WorkflowID); err != nil {
-			return nil, nil, err
-		}
-		if err := tx.GetContext(ctx, &draft.SessionNumber, "SELECT session_number FROM session_snapshots WHERE id = $1", draft.ID); err != nil {
-			return nil, nil, classify(op+": number the session", err)
-		}
-	}
 	if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = GREATEST(session_count, $1), updated_at = $2 WHERE id = $3",
-		draft.SessionNumber, now, draft.WorkflowID); err != nil {
+		sessions, now, draft.WorkflowID); err != nil {
 		return nil, nil, classify(op+": update the workflow", err)
 	}
 	detail := fmt.Sprintf("session %d, trigger %s", draft.SessionNumber, draft.Trigger)
@@ -273,12 +269,13 @@ func (s *Store) Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snaps
 		return nil, handoff.Errorf(handoff.EINVALID, "load snapshot: empty id")
 	}
 	var row struct {
-		ID   string `db:"id"`
-		JSON string `db:"snapshot_json"`
+		ID    string `db:"id"`
+		Agent string `db:"agent_session"`
+		JSON  string `db:"snapshot_json"`
 	}
-	err := s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots WHERE id = $1", idOrPrefix)
+	err := s.db.GetContext(ctx, &row, "SELECT id, agent_session, snapshot_json FROM session_snapshots WHERE id = $1", idOrPrefix)
 	if err == nil {
-		return decodeSnapshot(row.ID, row.JSON)
+		return s.decodeNumbered(ctx, row.ID, row.Agent, row.JSON)
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return nil, classify("load snapshot "+idOrPrefix, err)
@@ -307,15 +304,16 @@ func (s *Store) Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snaps
 // workflowID is empty.
 func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff.Snapshot, error) {
 	var row struct {
-		ID   string `db:"id"`
-		JSON string `db:"snapshot_json"`
+		ID    string `db:"id"`
+		Agent string `db:"agent_session"`
+		JSON  string `db:"snapshot_json"`
 	}
 	var err error
 	if workflowID == "" {
-		err = s.db.GetContext(ctx, &row, "SELECT id, snapshot_json FROM session_snapshots ORDER BY created_at DESC, id DESC LIMIT 1")
+		err = s.db.GetContext(ctx, &row, "SELECT id, agent_session, snapshot_json FROM session_snapshots ORDER BY created_at DESC, id DESC LIMIT 1")
 	} else {
 		err = s.db.GetContext(ctx, &row,
-			"SELECT id, snapshot_json FROM session_snapshots WHERE workflow_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1", workflowID)
+			"SELECT id, agent_session, snapshot_json FROM session_snapshots WHERE workflow_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1", workflowID)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		if workflowID == "" {
@@ -326,7 +324,29 @@ func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff
 	if err != nil {
 		return nil, classify("load the latest snapshot", err)
 	}
-	return decodeSnapshot(row.ID, row.JSON)
+	return s.decodeNumbered(ctx, row.ID, row.Agent, row.JSON)
+}
+
+// numbering is store.SessionNumberOf's SQL for PostgreSQL: the time parameter
+// typed, keys compared bytewise (COLLATE "C"), as Go compares them.
+var numbering = store.Dialect{TimeParam: "CAST(? AS timestamptz)", KeyOrder: `COLLATE "C"`, Time: func(t time.Time) any { return t.UTC() }}
+
+// snapshotTable is where session numbering reads each snapshot's agent
+// session and time (store.ReadSessionNumbers).
+const snapshotTable = "session_snapshots"
+
+// decodeNumbered is decodeSnapshot with the snapshot's current session
+// number (agent is its agent_session column).
+func (s *Store) decodeNumbered(ctx context.Context, id, agent, body string) (*handoff.Snapshot, error) {
+	snap, err := decodeSnapshot(id, body)
+	if err != nil {
+		return nil, err
+	}
+	if snap.SessionNumber, _, err = store.SessionNumberOf(ctx, s.db, snapshotTable, numbering,
+		store.SessionRow{ID: id, WorkflowID: snap.WorkflowID, AgentSession: agent, CreatedAt: snap.CreatedAt}); err != nil {
+		return nil, err
+	}
+	return snap, nil
 }
 
 // decodeSnapshot parses a stored snapshot (upgrading older layouts in
@@ -384,7 +404,7 @@ func (s *Store) ListSnapshots(ctx context.Context, f store.ListFilter) ([]store.
 			return out, damaged, err
 		}
 		if page == 0 || n < page || len(out) >= f.Limit {
-			return out, damaged, nil
+			return out, damaged, store.Renumber(ctx, s.db, snapshotTable, out, store.SummaryRef)
 		}
 	}
 }

@@ -151,7 +151,8 @@ func (s *Store) MergeWorkflow(ctx context.Context, remote store.WorkflowState, r
 
 // ImportSnapshot stores snap, read from another store by handoff sync,
 // under its own id, time, agent session and origin, as
-// store.Store.ImportSnapshot does, renumbering the workflow's sessions.
+// store.Store.ImportSnapshot does (session numbers are read, not
+// stored, so no other snapshot changes).
 // A snapshot whose id or content hash is here already is not stored
 // again.
 func (s *Store) ImportSnapshot(ctx context.Context, snap *handoff.Snapshot, meta store.SnapshotMeta) (bool, error) {
@@ -182,60 +183,26 @@ func (s *Store) ImportSnapshot(ctx context.Context, snap *handoff.Snapshot, meta
 		if n > 0 {
 			return nil
 		}
-		body, err := json.Marshal(&draft)
-		if err != nil {
-			return handoff.Errorf(handoff.EINVALID, "%s: encode snapshot: %w", op, err)
-		}
-		n, renumber, err := placeTx(ctx, tx, draft.WorkflowID, meta.AgentSession, draft.CreatedAt)
+		n, sessions, err := store.SessionNumberOf(ctx, tx, snapshotTable, numbering,
+			store.SessionRow{ID: draft.ID, WorkflowID: draft.WorkflowID, AgentSession: meta.AgentSession, CreatedAt: draft.CreatedAt})
 		if err != nil {
 			return err
 		}
 		draft.SessionNumber = n
-		if body, err = json.Marshal(&draft); err != nil {
+		body, err := json.Marshal(&draft)
+		if err != nil {
 			return handoff.Errorf(handoff.EINVALID, "%s: encode snapshot: %w", op, err)
 		}
 		if err := insertSnapshot(ctx, tx, &draft, string(body), hash, meta.AgentSession, meta.Digest, store.Maker{Machine: meta.Machine, User: meta.Author}); err != nil {
 			return err
 		}
 		stored = true
-		if renumber {
-			return renumberTx(ctx, tx, snap.WorkflowID)
-		}
-		if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = GREATEST(session_count, $1) WHERE id = $2", n, draft.WorkflowID); err != nil {
+		if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = GREATEST(session_count, $1) WHERE id = $2", sessions, draft.WorkflowID); err != nil {
 			return classify(op, err)
 		}
 		return nil
 	})
 	return stored, err
-}
-
-// placeTx numbers a snapshot of agent session key taken at `at` before it
-// is inserted, as the SQLite store's placeTx does: cheaply when it joins
-// a stored session or starts the newest one, else it reports renumber.
-func placeTx(ctx context.Context, tx *sqlx.Tx, workflowID, key string, at time.Time) (int, bool, error) {
-	op := "number the session of a snapshot of workflow " + workflowID
-	at = at.UTC().Round(time.Microsecond)
-	var row struct {
-		At sql.NullTime  `db:"at"`
-		N  sql.NullInt64 `db:"n"`
-	}
-	if key != "" {
-		if err := tx.GetContext(ctx, &row, "SELECT MIN(created_at) AS at, MIN(session_number) AS n FROM session_snapshots WHERE workflow_id = $1 AND agent_session = $2",
-			workflowID, key); err != nil {
-			return 0, false, classify(op, err)
-		}
-		if row.At.Valid {
-			return int(row.N.Int64), at.Before(row.At.Time), nil
-		}
-	}
-	if err := tx.GetContext(ctx, &row, `SELECT (SELECT MAX(created_at) FROM session_snapshots WHERE workflow_id = $1) AS at,
-		(SELECT MAX(session_number) FROM session_snapshots WHERE workflow_id = $1) AS n`, workflowID); err != nil {
-		return 0, false, classify(op, err)
-	}
-	if !row.At.Valid {
-		return 1, false, nil
-	}
-	return int(row.N.Int64) + 1, !at.After(row.At.Time), nil
 }
 
 // renumberAll renumbers every workflow's sessions by
@@ -255,30 +222,29 @@ func (s *Store) renumberAll(ctx context.Context) error {
 
 // renumberTx gives every snapshot of a workflow the session number
 // store.SessionNumbers assigns, in the column and inside its JSON, and
-// makes the session count cover them.
+// makes the session count cover them: one statement numbers the sessions
+// (window over each session's first snapshot, ties by the agent session
+// in byte order) and rewrites only the rows whose number moved, so an
+// out-of-order save costs no round trip per later snapshot.
 func renumberTx(ctx context.Context, tx *sqlx.Tx, workflowID string) error {
-	op := "number the sessions of workflow " + workflowID
-	var rows []store.SessionRow
-	if err := tx.SelectContext(ctx, &rows,
-		"SELECT id, agent_session, created_at, session_number FROM session_snapshots WHERE workflow_id = $1", workflowID); err != nil {
-		return classify(op, err)
-	}
-	nums := store.SessionNumbers(rows)
-	top := 0
-	for _, r := range rows {
-		n := nums[r.ID]
-		top = max(top, n)
-		if n == r.Number {
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE session_snapshots SET session_number = $1,
-			snapshot_json = CASE WHEN jsonb_typeof(snapshot_json) = 'object' THEN jsonb_set(snapshot_json, '{session_number}', to_jsonb($1::int)) ELSE snapshot_json END
-			WHERE id = $2`, n, r.ID); err != nil {
-			return classify(op, err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, "UPDATE workflows SET session_count = GREATEST(session_count, $1) WHERE id = $2", top, workflowID); err != nil {
-		return classify(op, err)
+	if _, err := tx.ExecContext(ctx, renumberSQL, workflowID); err != nil {
+		return classify("number the sessions of workflow "+workflowID, err)
 	}
 	return nil
 }
+
+// renumberSQL is renumberTx's statement ($1 the workflow): store.SessionNumbers
+// in SQL. A snapshot without an agent session is a session of its own
+// (key "row:"+id, as SessionNumbers keys it).
+const renumberSQL = `WITH keyed AS (
+		SELECT id, session_number, COALESCE(NULLIF(agent_session, ''), 'row:' || id) AS k, created_at
+		FROM session_snapshots WHERE workflow_id = $1),
+	sessions AS (
+		SELECT k, row_number() OVER (ORDER BY MIN(created_at), k COLLATE "C") AS n FROM keyed GROUP BY k),
+	moved AS (
+		UPDATE session_snapshots s SET session_number = sessions.n,
+			snapshot_json = CASE WHEN jsonb_typeof(s.snapshot_json) = 'object'
+				THEN jsonb_set(s.snapshot_json, '{session_number}', to_jsonb(sessions.n::int)) ELSE s.snapshot_json END
+		FROM keyed JOIN sessions ON sessions.k = keyed.k
+		WHERE s.id = keyed.id AND keyed.session_number <> sessions.n)
+	UPDATE workflows SET session_count = GREATEST(session_count, (SELECT COUNT(*) FROM sessions)) WHERE id = $1`

@@ -158,7 +158,7 @@ func (s *Store) Resume(ctx context.Context, workflowID, snapshotID string, force
 			return err
 		}
 		var last int
-		if err := tx.GetContext(ctx, &last, "SELECT COALESCE(MAX(session_number), 0) FROM session_snapshots WHERE workflow_id = $1", workflowID); err != nil {
+		if err := tx.GetContext(ctx, &last, tx.Rebind(store.SessionCountSQL), workflowID); err != nil {
 			return classify(op, err)
 		}
 		from, err := transitionTx(ctx, tx, workflowID, handoff.WorkflowInProgress, statusChange{
@@ -304,11 +304,12 @@ func (s *Store) Overview(ctx context.Context) ([]store.WorkflowOverview, []error
 	if err := rows.Err(); err != nil {
 		return nil, damaged, classify("list the latest snapshots", err)
 	}
+	rows.Close()
 	out := make([]store.WorkflowOverview, 0, len(wfs))
 	for _, wf := range wfs {
 		out = append(out, store.WorkflowOverview{Workflow: wf, Latest: latest[wf.ID]})
 	}
-	return out, damaged, nil
+	return out, damaged, store.Renumber(ctx, s.db, snapshotTable, out, store.OverviewRef)
 }
 
 // CopyEvent records ev, an event read from another store (handoff sync),

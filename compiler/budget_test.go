@@ -30,7 +30,7 @@ func TestBudgetNeverExceeded(t *testing.T) {
 		"ratelimit": rateLimitSnapshot,
 		"empty":     emptySnapshot,
 		"no_errors": noErrors,
-		"huge":      hugeSnapshot,
+		"huge":      sweepSnapshot,
 	}
 	counters := map[string]TokenCounter{"o200k": testCounter(t), "bytes": byteCounter{}}
 	// One parallel subtest per snapshot and counter: the huge snapshot's
@@ -197,7 +197,7 @@ func TestUsesTheBudget(t *testing.T) {
 		budgets = []int{300, 2000} // see raceEnabled
 	}
 	for _, budget := range budgets {
-		res, err := Compile(hugeSnapshot(), Options{Budget: budget, Counter: c})
+		res, err := Compile(sweepSnapshot(), Options{Budget: budget, Counter: c})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -231,7 +231,7 @@ func TestHardTruncation(t *testing.T) {
 		budgets = []int{1, 50} // see raceEnabled
 	}
 	for _, budget := range budgets {
-		res, err := Compile(hugeSnapshot(), Options{Budget: budget, Counter: testCounter(t)})
+		res, err := Compile(sweepSnapshot(), Options{Budget: budget, Counter: testCounter(t)})
 		if err != nil {
 			t.Fatalf("budget %d: %v", budget, err)
 		}
@@ -251,11 +251,11 @@ func TestDeterministic(t *testing.T) {
 		budgets = budgets[:1] // see raceEnabled
 	}
 	for _, budget := range budgets {
-		a, err := Compile(hugeSnapshot(), Options{Budget: budget, Counter: testCounter(t)})
+		a, err := Compile(sweepSnapshot(), Options{Budget: budget, Counter: testCounter(t)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := Compile(hugeSnapshot(), Options{Budget: budget, Counter: testCounter(t)})
+		b, err := Compile(sweepSnapshot(), Options{Budget: budget, Counter: testCounter(t)})
 		if err != nil {
 			t.Fatal(err)
 		}

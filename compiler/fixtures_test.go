@@ -143,20 +143,35 @@ func rateLimitSnapshot() *handoff.Snapshot {
 
 // hugeSnapshot has far more than any budget holds: 500 decisions, 300
 // errors, a 10 KB goal and 10 KB strings throughout.
-func hugeSnapshot() *handoff.Snapshot {
+func hugeSnapshot() *handoff.Snapshot { return hugeSnapshotOf(1) }
+
+// sweepSnapshot is hugeSnapshot for the budget sweeps: under the race
+// detector a fifth of its lists (100 decisions, 60 errors), still far
+// more than any budget holds, since each compile of the whole one costs
+// seconds there and the sweeps have no concurrency to check (see
+// raceEnabled); the plain run sweeps the whole one.
+func sweepSnapshot() *handoff.Snapshot {
+	if raceEnabled {
+		return hugeSnapshotOf(5)
+	}
+	return hugeSnapshotOf(1)
+}
+
+// hugeSnapshotOf is hugeSnapshot with each list cut to 1/div of its length.
+func hugeSnapshotOf(div int) *handoff.Snapshot {
 	s := rateLimitSnapshot()
 	long := func(seed string) string {
 		return strings.Repeat(seed+" lorem ipsum dolor sit amet, consectetur adipiscing elit. ", 10*1024/(len(seed)+58)+1)[:10*1024]
 	}
 	s.Goal = long("goal")
 	s.Tasks = nil
-	for i := range 60 {
+	for i := range 60 / div {
 		status := []handoff.TaskStatus{handoff.TaskCompleted, handoff.TaskInProgress, handoff.TaskPending}[i%3]
 		s.Tasks = append(s.Tasks, handoff.Task{ID: fmt.Sprint(i + 1), Content: long(fmt.Sprintf("task %d", i)), Status: status})
 	}
 	s.CurrentTaskID, s.NextTaskID = "2", "3"
 	s.Decisions = nil
-	for i := range 500 {
+	for i := range 500 / div {
 		d := handoff.Decision{ID: fmt.Sprintf("d%d", i), Type: handoff.DecisionApproach,
 			Description: fmt.Sprintf("decision %d: ", i) + long("why"), Rationale: long("because"),
 			Alternatives: []string{long("alt a"), long("alt b")}, Source: handoff.MessageRef{Index: i}}
@@ -166,7 +181,7 @@ func hugeSnapshot() *handoff.Snapshot {
 		s.Decisions = append(s.Decisions, d)
 	}
 	s.Errors = nil
-	for i := range 300 {
+	for i := range 300 / div {
 		res := handoff.ResolutionFixed
 		if i%3 == 0 {
 			res = handoff.ResolutionUnresolved
@@ -176,13 +191,13 @@ func hugeSnapshot() *handoff.Snapshot {
 			Resolution: res, ResolutionNotes: long("notes"), Source: handoff.MessageRef{Index: i}})
 	}
 	s.FilesModified = nil
-	for i := range 400 {
+	for i := range 400 / div {
 		s.FilesModified = append(s.FilesModified, handoff.FileChange{Path: fmt.Sprintf("pkg/%03d/", i) + long("dir")[:300], Operations: []string{"Edit"}, Edits: i})
 	}
-	for i := range 200 {
+	for i := range 200 / div {
 		s.GitState.Modified = append(s.GitState.Modified, fmt.Sprintf("pkg/%03d/file.go", i))
 	}
-	for i := range 100 {
+	for i := range 100 / div {
 		s.TestState.FailingTests = append(s.TestState.FailingTests, fmt.Sprintf("TestCase%03d/%s", i, long("sub")[:200]))
 	}
 	s.NextStep = "Fix the failing tests " + long("next")

@@ -189,7 +189,7 @@ func (fl *Follower) dropWatcher() {
 		fl.watcher.Close()
 	}
 	fl.watcher = nil
-	fl.ticker.Reset(fl.opts.Poll)
+	fl.ticker.Reset(fl.pollInterval())
 }
 
 // newWatcher watches the file's directory, so a rename or re-creation of

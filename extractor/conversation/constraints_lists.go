@@ -20,31 +20,43 @@ var (
 )
 
 // ListedConstraints returns the items of the lists a rule heading opens
-// in text (see ruleListHeadRe). The list ends at the first line that is
-// neither an item nor an item's wrapped continuation.
+// in text (see ruleListHeadRe).
 func ListedConstraints(text string) []string {
 	var out []string
+	for _, list := range listsUnder(text, ruleListHeadRe) {
+		out = append(out, list...)
+	}
+	return out
+}
+
+// listsUnder returns, as its items, each list that a line head matches
+// opens in text. A list ends at the first line that is neither an item,
+// a blank line between items, nor an item's wrapped continuation.
+func listsUnder(text string, head prose.LazyRegexp) [][]string {
+	var lists [][]string
 	in, blank, indent := false, false, 0
 	for _, line := range strings.Split(text, "\n") {
 		trimmed := strings.TrimSpace(line)
 		lead := len(line) - len(strings.TrimLeft(line, " \t"))
 		switch {
-		case ruleListHeadRe.MatchString(line):
+		case head.MatchString(line):
 			in, indent = true, -1
+			lists = append(lists, nil)
 		case !in:
 		case listItemRe.MatchString(trimmed):
-			out = append(out, strings.TrimSpace(listItemRe.ReplaceAllString(trimmed, "")))
+			lists[len(lists)-1] = append(lists[len(lists)-1], strings.TrimSpace(listItemRe.ReplaceAllString(trimmed, "")))
 			indent = lead
 		case trimmed == "":
 			// a blank line between items keeps the list open
-		case len(out) > 0 && !blank && indent >= 0 && lead > indent:
-			out[len(out)-1] += " " + trimmed // an item's wrapped line
+		case len(lists[len(lists)-1]) > 0 && !blank && indent >= 0 && lead > indent:
+			items := lists[len(lists)-1]
+			items[len(items)-1] += " " + trimmed // an item's wrapped line
 		default:
 			in = false
 		}
 		blank = trimmed == ""
 	}
-	return out
+	return lists
 }
 
 // withFormat joins a sentence that introduces an output format to the

@@ -32,36 +32,22 @@ func ReportedNext(e *handoff.EndState, sw rulebook.Switches) string {
 // first is what to do, the rest say what follows it.
 const maxListedNext = 3
 
-// listedNext returns the items of the last next-steps list in text, as
-// "Next: 1. … 2. …", "" when text has none. A list is the item lines
-// right under a label line (nextListLabelRe), blank lines between items
-// allowed, up to the first line that is no item.
+// listedNext returns the first items of the last next-steps list in
+// text (a list under a label line, nextListLabelRe: listsUnder), as
+// "Next: 1. … 2. …"; "" when text has none.
 func listedNext(text string) string {
-	lines := strings.Split(text, "\n")
-	found := ""
-	for i := 0; i < len(lines); i++ {
-		if !nextListLabelRe.MatchString(lines[i]) {
+	lists := listsUnder(text, nextListLabelRe)
+	for i := len(lists) - 1; i >= 0; i-- {
+		if len(lists[i]) == 0 {
 			continue
 		}
 		var items []string
-		for j := i + 1; j < len(lines) && len(items) < maxListedNext; j++ {
-			l := strings.TrimSpace(lines[j])
-			if l == "" && len(items) == 0 {
-				continue
-			}
-			if l == "" {
-				break
-			}
-			if !listItemRe.MatchString(l) {
-				break
-			}
-			items = append(items, strconv.Itoa(len(items)+1)+". "+prose.CleanLine(listItemRe.ReplaceAllString(l, "")))
+		for n, item := range lists[i][:min(len(lists[i]), maxListedNext)] {
+			items = append(items, strconv.Itoa(n+1)+". "+prose.CleanLine(item))
 		}
-		if len(items) > 0 {
-			found = "Next: " + strings.Join(items, " ")
-		}
+		return "Next: " + strings.Join(items, " ")
 	}
-	return found
+	return ""
 }
 
 // nextListLabelRe is a label alone on its line that opens a list of next

@@ -20,6 +20,8 @@ func TestListedNext(t *testing.T) {
 			"Next: 1. Restart the session to load it 2. Phase 2 on request"},
 		{"bullets under a heading, three kept", "## Next steps:\n\n- wire the exporter\n- add its test\n- update the README\n- tag a release",
 			"Next: 1. wire the exporter 2. add its test 3. update the README"},
+		{"blank lines between items, a wrapped item", "Next steps:\n\n1. port the loader\n   to the new API\n\n2. run the suite\n\nThanks!",
+			"Next: 1. port the loader to the new API 2. run the suite"},
 		{"the last of two lists wins", "Next:\n1. old\n\nDone.\n\nRemaining tasks:\n- new one", "Next: 1. new one"},
 		{"step after the colon is a key line's job", "Next: run the migration\n1. unrelated", ""},
 		{"list under another heading", "Summary:\n1. fixed the parser\n2. added tests", ""},

@@ -16,6 +16,13 @@ import (
 // input holding a "questions" list (AskUserQuestion, request_user_input)
 // or a single "question". It returns each call's question text by id.
 func QuestionCalls(msgs []handoff.Message, heads *facts.Headlines) map[string]string {
+	return CallTexts(msgs, func(c handoff.ToolCall) string { return questionText(c, heads) })
+}
+
+// CallTexts maps the id of each of the assistant's calls to text(call),
+// leaving out calls with no id or an empty text: the calls of one shape
+// (questions, plans) and what each put to the person.
+func CallTexts(msgs []handoff.Message, text func(handoff.ToolCall) string) map[string]string {
 	out := map[string]string{}
 	for _, m := range msgs {
 		if m.Role != handoff.RoleAssistant {
@@ -25,8 +32,8 @@ func QuestionCalls(msgs []handoff.Message, heads *facts.Headlines) map[string]st
 			if c.ID == "" {
 				continue
 			}
-			if q := questionText(c, heads); q != "" {
-				out[c.ID] = q
+			if t := text(c); t != "" {
+				out[c.ID] = t
 			}
 		}
 	}

@@ -269,21 +269,9 @@ func assistantText(m handoff.Message) string {
 // shape: an input with a non-empty "plan" text. It returns each plan by
 // call id.
 func planCalls(msgs []handoff.Message) map[string]string {
-	out := map[string]string{}
-	for _, m := range msgs {
-		if m.Role != handoff.RoleAssistant {
-			continue
-		}
-		for _, c := range m.ToolCalls {
-			if c.ID == "" {
-				continue
-			}
-			if p := strings.TrimSpace(facts.Str(facts.DecodeObject(c.Input), "plan")); p != "" {
-				out[c.ID] = p
-			}
-		}
-	}
-	return out
+	return conversation.CallTexts(msgs, func(c handoff.ToolCall) string {
+		return strings.TrimSpace(facts.Str(facts.DecodeObject(c.Input), "plan"))
+	})
 }
 
 // planApproved reports whether a plan call's result says the person

@@ -23,6 +23,33 @@ type machine struct {
 	who  store.Maker
 }
 
+// laptopsAndTeam returns two laptops' fresh SQLite stores, A (ann's) and
+// B (bob's), and the URL of a fresh team PostgreSQL store.
+func laptopsAndTeam(t *testing.T) (a, b machine, team string) {
+	t.Helper()
+	dir := t.TempDir()
+	team = storetest.FreshPostgres(t)
+	a = machine{"A", filepath.Join(dir, "a.db"), store.Maker{Machine: "laptop-a", User: "ann"}}
+	b = machine{"B", filepath.Join(dir, "b.db"), store.Maker{Machine: "laptop-b", User: "bob"}}
+	return a, b, team
+}
+
+// sync runs `handoff sync team` (both ways) on m's store.
+func (m machine) sync(t *testing.T, team string) {
+	t.Helper()
+	if r := runCLI(t, m.db, "", "sync", team); r.err != nil {
+		t.Fatalf("%s sync: %v\n%s", m.name, r.err, r.stderr)
+	}
+}
+
+// noErr fails the test at once on err.
+func noErr(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // work opens m's store as m's user and runs fn on it.
 func (m machine) work(t *testing.T, fn func(s *store.Store)) {
 	t.Helper()
@@ -118,74 +145,59 @@ func view(t *testing.T, target string) storeView {
 // resolved.
 func testConverge(t *testing.T, order string) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	team := storetest.FreshPostgres(t)
-	a := machine{"A", filepath.Join(dir, "a.db"), store.Maker{Machine: "laptop-a", User: "ann"}}
-	b := machine{"B", filepath.Join(dir, "b.db"), store.Maker{Machine: "laptop-b", User: "bob"}}
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	sync := func(m machine) {
-		t.Helper()
-		if r := runCLI(t, m.db, "", "sync", team); r.err != nil {
-			t.Fatalf("%s sync: %v\n%s", m.name, r.err, r.stderr)
-		}
-	}
+	a, b, team := laptopsAndTeam(t)
 
 	// Shared start: A pauses wf_1 ("leaving office, continue on laptop").
 	a.work(t, func(s *store.Store) {
 		snap, info := at("wf_1", "s1", 1)
-		must(s.SaveSnapshot(ctx, snap, info))
+		noErr(t, s.SaveSnapshot(ctx, snap, info))
 		snap, info = at("wf_1", "s1", 2)
-		must(s.PauseSnapshot(ctx, snap, info, "leaving office"))
+		noErr(t, s.PauseSnapshot(ctx, snap, info, "leaving office"))
 	})
-	sync(a)
-	sync(b)
+	a.sync(t, team)
+	b.sync(t, team)
 
 	// Offline.
 	a.work(t, func(s *store.Store) {
 		latest, err := s.LatestSnapshot(ctx, "wf_1")
-		must(err)
+		noErr(t, err)
 		_, err = s.Resume(ctx, "wf_1", latest.ID, false)
-		must(err)
+		noErr(t, err)
 		snap, info := at("wf_1", "a2", 10)
-		must(s.SaveSnapshot(ctx, snap, info))
+		noErr(t, s.SaveSnapshot(ctx, snap, info))
 		snap, info = at("wf_1", "a2", 11)
-		must(s.PauseSnapshot(ctx, snap, info, "train arrives"))
+		noErr(t, s.PauseSnapshot(ctx, snap, info, "train arrives"))
 		for _, m := range []int{20, 21} {
 			snap, info = at("wf_2", "x", m)
-			must(s.SaveSnapshot(ctx, snap, info))
+			noErr(t, s.SaveSnapshot(ctx, snap, info))
 		}
-		must(s.SetWorkflowStatus(ctx, "wf_2", handoff.WorkflowCompleted, "shipped"))
+		noErr(t, s.SetWorkflowStatus(ctx, "wf_2", handoff.WorkflowCompleted, "shipped"))
 		snap, info = at("wf_4", "p", 30)
-		must(s.PauseSnapshot(ctx, snap, info, "A stops"))
+		noErr(t, s.PauseSnapshot(ctx, snap, info, "A stops"))
 	})
 	b.work(t, func(s *store.Store) {
 		latest, err := s.LatestSnapshot(ctx, "wf_1")
-		must(err)
+		noErr(t, err)
 		_, err = s.Resume(ctx, "wf_1", latest.ID, false)
-		must(err)
+		noErr(t, err)
 		snap, info := at("wf_1", "b2", 8)
-		must(s.SaveSnapshot(ctx, snap, info))
-		must(s.SetWorkflowStatus(ctx, "wf_1", handoff.WorkflowCompleted, "merged"))
+		noErr(t, s.SaveSnapshot(ctx, snap, info))
+		noErr(t, s.SetWorkflowStatus(ctx, "wf_1", handoff.WorkflowCompleted, "merged"))
 		snap, info = at("wf_3", "y", 15)
-		must(s.PauseSnapshot(ctx, snap, info, "lunch"))
+		noErr(t, s.PauseSnapshot(ctx, snap, info, "lunch"))
 		latest, err = s.LatestSnapshot(ctx, "wf_3")
-		must(err)
+		noErr(t, err)
 		_, err = s.Resume(ctx, "wf_3", latest.ID, false)
-		must(err)
+		noErr(t, err)
 		snap, info = at("wf_3", "y", 16)
-		must(s.SaveSnapshot(ctx, snap, info))
+		noErr(t, s.SaveSnapshot(ctx, snap, info))
 		snap, info = at("wf_4", "q", 25) // before A's session of wf_4
-		must(s.SaveSnapshot(ctx, snap, info))
+		noErr(t, s.SaveSnapshot(ctx, snap, info))
 	})
 
 	machines := map[byte]machine{'A': a, 'B': b}
 	for i := range len(order) {
-		sync(machines[order[i]])
+		machines[order[i]].sync(t, team)
 	}
 	targets := []string{a.db, b.db, team}
 	want := view(t, team)
@@ -288,35 +300,20 @@ func TestSyncConverges(t *testing.T) {
 // was overtaken, with an event, there).
 func TestSyncConvergesAfterMissedMoves(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	team := storetest.FreshPostgres(t)
-	a := machine{"A", filepath.Join(dir, "a.db"), store.Maker{Machine: "laptop-a", User: "ann"}}
-	b := machine{"B", filepath.Join(dir, "b.db"), store.Maker{Machine: "laptop-b", User: "bob"}}
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	sync := func(m machine) {
-		t.Helper()
-		if r := runCLI(t, m.db, "", "sync", team); r.err != nil {
-			t.Fatalf("%s sync: %v\n%s", m.name, r.err, r.stderr)
-		}
-	}
+	a, b, team := laptopsAndTeam(t)
 	a.work(t, func(s *store.Store) {
 		snap, info := at("wf_1", "s1", 1)
-		must(s.PauseSnapshot(ctx, snap, info, "lunch"))
+		noErr(t, s.PauseSnapshot(ctx, snap, info, "lunch"))
 		_, err := s.Resume(ctx, "wf_1", snap.ID, false)
-		must(err)
+		noErr(t, err)
 	})
-	sync(a)
-	sync(b)
-	b.work(t, func(s *store.Store) { must(s.SetWorkflowStatus(ctx, "wf_1", handoff.WorkflowPaused, "review")) })
-	sync(b)
-	b.work(t, func(s *store.Store) { must(s.SetWorkflowStatus(ctx, "wf_1", handoff.WorkflowCompleted, "merged")) })
-	sync(b)
-	sync(a)
+	a.sync(t, team)
+	b.sync(t, team)
+	b.work(t, func(s *store.Store) { noErr(t, s.SetWorkflowStatus(ctx, "wf_1", handoff.WorkflowPaused, "review")) })
+	b.sync(t, team)
+	b.work(t, func(s *store.Store) { noErr(t, s.SetWorkflowStatus(ctx, "wf_1", handoff.WorkflowCompleted, "merged")) })
+	b.sync(t, team)
+	a.sync(t, team)
 	want := view(t, team)
 	if want.Workflows["wf_1"] != "completed: " {
 		t.Fatalf("team store: wf_1 %q, want completed", want.Workflows["wf_1"])

@@ -22,17 +22,11 @@ func testSyncEvents(t *testing.T, remote string) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(s.SaveSnapshot(ctx, storetest.Snap("wf_ev", 1), store.WorkflowInfo{Name: "wf_ev"}))
+	noErr(t, s.SaveSnapshot(ctx, storetest.Snap("wf_ev", 1), store.WorkflowInfo{Name: "wf_ev"}))
 	paused := storetest.Snap("wf_ev", 2)
-	must(s.PauseSnapshot(ctx, paused, store.WorkflowInfo{}, "end of day"))
+	noErr(t, s.PauseSnapshot(ctx, paused, store.WorkflowInfo{}, "end of day"))
 	_, err = s.Resume(ctx, "wf_ev", paused.ID, false)
-	must(err)
+	noErr(t, err)
 
 	for i, want := range []string{"5 events copied", "0 events copied"} {
 		r := runCLI(t, local, "", "sync", "--to", remote)
@@ -40,7 +34,7 @@ func testSyncEvents(t *testing.T, remote string) {
 			t.Fatalf("sync %d: %v, stderr %q; want %q", i+1, r.err, r.stderr, want)
 		}
 	}
-	must(s.PauseSnapshot(ctx, storetest.Snap("wf_ev", 3), store.WorkflowInfo{}, "again"))
+	noErr(t, s.PauseSnapshot(ctx, storetest.Snap("wf_ev", 3), store.WorkflowInfo{}, "again"))
 	if r := runCLI(t, local, "", "sync", "--to", remote); r.err != nil || !strings.Contains(r.stderr, "2 events copied") {
 		t.Fatalf("sync after a new pause: %v, stderr %q", r.err, r.stderr)
 	}

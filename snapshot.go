@@ -230,6 +230,10 @@ type EndState struct {
 	// what the session established earlier (a verdict, a change made, a
 	// figure) and no later report overturned.
 	Findings []KeyLine `json:"findings,omitempty"`
+	// ReportedFiles are, for a transcript that records no tool calls, the
+	// files the assistant's reports say were changed, the newest last:
+	// the only record of what was edited.
+	ReportedFiles []string `json:"reported_files,omitempty"`
 	// Report is the key lines of the assistant's last long report when its
 	// very last message is a short close ("Done!"): the report says where
 	// things stand, the close does not.

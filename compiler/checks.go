@@ -291,6 +291,10 @@ func firstLineOf(s string) string {
 	return first
 }
 
+// reportedFilesShown is how many of the files a prose-only transcript's
+// reports name as changed the Tests section lists, newest first.
+const reportedFilesShown = 6
+
 // noTests is the Tests section when no test runner ran: what changed (only
 // documents, N files, nothing), that no tests ran, and the checks that
 // did: the newest as the end of the sentence ("…, but the build `make`
@@ -312,6 +316,9 @@ func (b *builder) noTests(s *handoff.Snapshot, checks []handoff.CheckState) {
 			// A prose-only export (Cursor, a chat) keeps no calls: that
 			// nothing ran is then unknown, not seen.
 			lead = "The transcript records no tool calls, so what was edited, built or tested is known only from what the messages say"
+			if files := s.EndState.ReportedFiles; len(files) > 0 {
+				lead += "; they name as changed " + nameList(files, reportedFilesShown)
+			}
 		}
 		rank = rankNothingChanged
 	}

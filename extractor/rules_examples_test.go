@@ -163,6 +163,9 @@ var stepFired = map[string]func(s *handoff.Snapshot) bool{
 	"conversation.said-changes": func(s *handoff.Snapshot) bool {
 		return s.EndState != nil && slices.ContainsFunc(s.EndState.KeyLines, func(k handoff.KeyLine) bool { return strings.Contains(k.Text, "planState.js") })
 	},
+	"conversation.said-files": func(s *handoff.Snapshot) bool {
+		return s.EndState != nil && slices.Contains(s.EndState.ReportedFiles, "server/lib/planState.js")
+	},
 	"next.agent-note": func(s *handoff.Snapshot) bool {
 		return strings.HasPrefix(s.NextStep, "The agent's own handoff note says")
 	},

@@ -50,7 +50,11 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 	if last < 0 {
 		last = len(main) // nothing said: every report is before the end
 	}
-	e.KeyLines, e.Findings = keyLinesOf(main, last, e.ReportSource, sw.On("conversation.said-changes") && !hasToolCalls(main))
+	said := !hasToolCalls(main)
+	e.KeyLines, e.Findings = keyLinesOf(main, last, e.ReportSource, said && sw.On("conversation.said-changes"))
+	if said && sw.On("conversation.said-files") {
+		e.ReportedFiles = reportedFiles(main)
+	}
 	if text, src, ok := facts.ReasoningWork(main); ok {
 		e.Reasoning, e.ReasoningSource = text, src
 	}
@@ -179,7 +183,7 @@ func statedNextOf(main []handoff.Message, lastText int) string {
 // endStateEmpty reports an end state that says nothing.
 func endStateEmpty(e *handoff.EndState) bool {
 	return e.LastAssistant == "" && e.Signal == "" && len(e.Unanswered) == 0 && len(e.InFlight) == 0 && e.Question == "" &&
-		e.Reasoning == "" && len(e.Commands) == 0 && len(e.KeyLines) == 0 && len(e.Findings) == 0
+		e.Reasoning == "" && len(e.Commands) == 0 && len(e.KeyLines) == 0 && len(e.Findings) == 0 && len(e.ReportedFiles) == 0
 }
 
 // interruptNote is the harness's record of an interruption, short: its

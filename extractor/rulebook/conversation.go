@@ -24,6 +24,18 @@ func conversationRules() []Rule {
 			Examples: []string{"report without tool calls"}, Counter: []string{"report with tool calls"},
 		},
 		{
+			ID: "conversation.said-files", Layer: LayerConversation, Kind: KindStep, Switch: true,
+			Purpose:  "In a transcript that records no tool calls, the files the assistant's reports name in a line saying they were changed (conversation.change-line) are the only record of what was edited: the prompt names them where a tool transcript lists its edited files.",
+			Examples: []string{"report without tool calls"}, Counter: []string{"report with tool calls"},
+		},
+		{
+			ID: "conversation.change-line", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Marks a report line that says something was or is being changed (added, new, updating, removed, …): a prose-only export keeps this narration in place of the edit calls. An offer ('I can add …') or an instruction ('open …') changed nothing, and a line about what is next (conversation.next-line) is not read.",
+			Pattern:  `(?i)\b(?:new|(?:add|creat|updat|chang|modifi|fix|remov|delet|replac|refactor|mov|renam|wir|implement|extract|edit|convert|restor)(?:ed|ing)|rewr(?:ote|itten|iting)|wr(?:ote|itten|iting)|split(?:ting)?)\b`,
+			Examples: []string{"- Added `client/src/lib/status.js` with three states:", "- `widget.css` updated to a light theme", "New `server/lib/plan.js` holds the plan logic", "Fixing a bad import path in `mail.js`."},
+			Counter:  []string{"If you want, I can add `cron.js` next", "Open `index.html` in the browser", "- Restart the server to run the migration"},
+		},
+		{
 			ID: "conversation.numbered-milestone", Layer: LayerConversation, Kind: KindPattern,
 			Purpose:  "A numbered part of a plan named in a status line ('Phase 2', 'Step 3', 'Etappe 1'): an older line saying it is pending or failing is stale once a later status line gives a verdict on the same part.",
 			Pattern:  `(?i)\b(phase|step|stage|milestone|sprint|part|schritt|etappe|étape|fase|paso)\s*#?(\d{1,3}[a-z]?)\b`,

@@ -155,6 +155,7 @@ func cursorBubbleTo(d *Decoder, raw []byte, n int) error {
 			return nil
 		}
 		m.Role, m.Text = handoff.RoleUser, b.Text
+		keepUserWords(&m)
 		d.add(m)
 		return nil
 	case 2:

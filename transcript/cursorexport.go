@@ -57,6 +57,8 @@ func cursorExportBlock(d *Decoder, b mdBlock, first bool) {
 	m := handoff.Message{Line: b.line + i, Role: handoff.RoleUser, Text: text}
 	if sp[1] == "Cursor" {
 		m.Role = handoff.RoleAssistant
+	} else {
+		keepUserWords(&m)
 	}
 	d.add(m)
 }

@@ -36,6 +36,8 @@ func TestUserWords(t *testing.T) {
 		{"html the user pasted stays", "why does <div class=\"a\">x</div> render twice?", "why does <div class=\"a\">x</div> render twice?", false},
 		{"harness confirmation with its answer", "Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: skip", "", true},
 		{"a comparison is not a tag", "make a < b work when b > 0", "make a < b work when b > 0", false},
+		{"cursor's notice of a finished task", "<timestamp>Monday, Aug 10, 2026, 1:08 AM (UTC+5)</timestamp>\n<system_notification>\nThe following task has finished.\n<task>\nkind: shell\nstatus: error\n</task>\n</system_notification>\n<user_query>Briefly inform the user about the task result.</user_query>", "", true},
+		{"cursor's query wrapper keeps the words", "<timestamp>Monday, Aug 10, 2026</timestamp>\n<user_query>\nfix the login bug\n</user_query>", "fix the login bug", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -287,11 +287,7 @@ func (r *specReader) message() handoff.Message {
 	if m.Role == handoff.RoleUser {
 		m.CompactSummary = strings.HasPrefix(m.Text, compactPrefix)
 		if !m.CompactSummary {
-			words, meta := userWords(m.Text)
-			m.Meta = meta
-			if !meta {
-				m.Text = words
-			}
+			keepUserWords(&m)
 		}
 	}
 	return m

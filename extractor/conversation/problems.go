@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,6 +51,8 @@ var (
 	proseWriteRe = prose.LazyRE(rulebook.Pattern("conversation.prose-write"))
 	// problemFixedRe is a later message saying something was fixed.
 	problemFixedRe = prose.LazyRE(rulebook.Pattern("conversation.problem-fixed"))
+	// milestoneDoneRe says a numbered part of a plan is finished.
+	milestoneDoneRe = prose.LazyRE(rulebook.Pattern("conversation.milestone-done"))
 )
 
 // ReportedProblems reads the last reports of the main thread for open
@@ -100,7 +103,7 @@ func ReportedProblems(main []handoff.Message) []handoff.ErrorRecord {
 	seen := map[string]bool{}
 	for _, c := range found {
 		key := normLine(c.text)
-		if seen[key] || problemFixedLater(main, c.at, c.names) {
+		if seen[key] || problemFixedLater(main, c.at, c.names) || milestoneDoneLater(main, c.at, c.text) {
 			continue
 		}
 		seen[key] = true
@@ -144,6 +147,38 @@ func problemFixedLater(main []handoff.Message, at int, names []string) bool {
 			}
 			for _, n := range names {
 				if strings.Contains(s, strings.Trim(n, "`")) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// milestoneDoneLater reports whether a problem that names a numbered part
+// of a plan ("Phase 11: … (not built yet)") was settled by a later
+// assistant sentence saying that part is done (conversation.milestone-done):
+// the part's own stretch of the sentence, up to the next part it names,
+// says done and states no defect.
+func milestoneDoneLater(main []handoff.Message, at int, text string) bool {
+	parts := milestones(text)
+	if len(parts) == 0 {
+		return false
+	}
+	for _, m := range main[at+1:] {
+		if m.Role != handoff.RoleAssistant || m.Sidechain || !milestoneDoneRe.MatchString(m.Text) {
+			continue
+		}
+		for _, s := range prose.ProseSentences(m.Text) {
+			spans := numberedMilestoneRe.FindAllStringSubmatchIndex(s, -1)
+			for k, sp := range spans {
+				end := len(s)
+				if k+1 < len(spans) {
+					end = spans[k+1][0]
+				}
+				part := milestoneKey(s[sp[2]:sp[3]], s[sp[4]:sp[5]])
+				stretch := s[sp[0]:end]
+				if slices.Contains(parts, part) && milestoneDoneRe.MatchString(stretch) && !defectRe.MatchString(stretch) {
 					return true
 				}
 			}

@@ -202,9 +202,15 @@ func isNameByte(c byte) bool {
 func milestones(line string) []string {
 	var out []string
 	for _, m := range numberedMilestoneRe.FindAllStringSubmatch(line, -1) {
-		out = append(out, "milestone:"+strings.ToLower(m[1])+" "+strings.ToLower(m[2]))
+		out = append(out, milestoneKey(m[1], m[2]))
 	}
 	return out
+}
+
+// milestoneKey names a numbered part ("Phase", "11") as one key,
+// whatever its case.
+func milestoneKey(part, n string) string {
+	return "milestone:" + strings.ToLower(part) + " " + strings.ToLower(n)
 }
 
 // The patterns of this file's rules, compiled on first use behind

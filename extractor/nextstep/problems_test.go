@@ -31,6 +31,12 @@ func TestReportedProblems(t *testing.T) {
 		{"worked on later", "Build." + pad + "\nThe prebuilt binary is missing: `npm ci` skipped the optional musl package.", func(c *sessiontest.Convo) {
 			c.Bash("Installing it.", "npm ci --include=optional", "added 3 packages", 0)
 		}, nil},
+		{"a numbered part said done later", "Status." + pad + "\n- Phase 3: the `/api/plugin/*` routes (not built yet)", func(c *sessiontest.Convo) {
+			c.Say("**Phase 3 is done.** The plugin routes are live.")
+		}, nil},
+		{"another part done, this one still open", "Status." + pad + "\n- Phase 3: the `/api/plugin/*` routes (not built yet)", func(c *sessiontest.Convo) {
+			c.Say("Phase 2 is done; Phase 3 is not built yet.")
+		}, []string{"not built yet"}},
 		{"notes written about it are not work on it", "Status." + pad + "\nThe `vsla_gpu_conv_fft()` function is just a TODO placeholder", func(c *sessiontest.Convo) {
 			c.Call("Recording it.", "Write", map[string]string{"file_path": "/r/STATUS.md", "content": "vsla_gpu_conv_fft() is a stub"})
 		}, []string{"TODO placeholder"}},

@@ -36,6 +36,13 @@ func conversationRules() []Rule {
 			Counter:  []string{"If you want, I can add `cron.js` next", "Open `index.html` in the browser", "- Restart the server to run the migration"},
 		},
 		{
+			ID: "conversation.milestone-done", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Says a numbered part of a plan is finished ('Phase 11 is done'): a problem the reports stated about that part ('Phase 11: the plugin (not built yet)') is settled by a later sentence that says so and states no defect (conversation.defect) of it.",
+			Pattern:  `(?i)✅|\b(?:done|complete[d]?|finished|fixed|implemented|shipped)\b`,
+			Examples: []string{"**Phase 11 is done.** The plugin and its APIs are live.", "Step 3 ✅", "Phase 2 completed"},
+			Counter:  []string{"Phase 11: the plugin (not built yet)", "Safe to start Phase 11.", "Phase 4 still failing"},
+		},
+		{
 			ID: "conversation.numbered-milestone", Layer: LayerConversation, Kind: KindPattern,
 			Purpose:  "A numbered part of a plan named in a status line ('Phase 2', 'Step 3', 'Etappe 1'): an older line saying it is pending or failing is stale once a later status line gives a verdict on the same part.",
 			Pattern:  `(?i)\b(phase|step|stage|milestone|sprint|part|schritt|etappe|étape|fase|paso)\s*#?(\d{1,3}[a-z]?)\b`,

@@ -234,6 +234,10 @@ type EndState struct {
 	// files the assistant's reports say were changed, the newest last:
 	// the only record of what was edited.
 	ReportedFiles []string `json:"reported_files,omitempty"`
+	// ReportedChecks are, for such a transcript, the newest lines of the
+	// assistant's messages that state a test or build result, newest
+	// first: the only record of what ran.
+	ReportedChecks []string `json:"reported_checks,omitempty"`
 	// Report is the key lines of the assistant's last long report when its
 	// very last message is a short close ("Done!"): the report says where
 	// things stand, the close does not.

@@ -291,6 +291,11 @@ func firstLineOf(s string) string {
 	return first
 }
 
+// rankStatedResult ranks a result a prose-only transcript's messages
+// state: below the earlier requests, which at 500 tokens it pushed out,
+// with the done tasks.
+const rankStatedResult = 27 // + stride 1
+
 // reportedFilesShown is how many of the files a prose-only transcript's
 // reports name as changed the Tests section lists, newest first.
 const reportedFilesShown = 6
@@ -324,6 +329,11 @@ func (b *builder) noTests(s *handoff.Snapshot, checks []handoff.CheckState) {
 	}
 	if len(checks) == 0 {
 		b.add(secTests, rank, "test state", lead+".")
+		if s.Usage.ToolCalls == 0 && s.EndState != nil {
+			for i, c := range s.EndState.ReportedChecks {
+				b.add(secTests, rankStatedResult+i, "stated results", "- a result the messages state: "+quoted(c, 200))
+			}
+		}
 		return
 	}
 	// The newest check ends the sentence, so that the line says how the

@@ -166,6 +166,9 @@ var stepFired = map[string]func(s *handoff.Snapshot) bool{
 	"conversation.said-files": func(s *handoff.Snapshot) bool {
 		return s.EndState != nil && slices.Contains(s.EndState.ReportedFiles, "server/lib/planState.js")
 	},
+	"conversation.said-checks": func(s *handoff.Snapshot) bool {
+		return s.EndState != nil && len(s.EndState.ReportedChecks) > 0
+	},
 	"next.agent-note": func(s *handoff.Snapshot) bool {
 		return strings.HasPrefix(s.NextStep, "The agent's own handoff note says")
 	},

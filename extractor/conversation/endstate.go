@@ -55,6 +55,9 @@ func endState(t *handoff.Transcript, main []handoff.Message, results map[string]
 	if said && sw.On("conversation.said-files") {
 		e.ReportedFiles = reportedFiles(main)
 	}
+	if said && sw.On("conversation.said-checks") {
+		e.ReportedChecks = reportedChecks(main, last)
+	}
 	if text, src, ok := facts.ReasoningWork(main); ok {
 		e.Reasoning, e.ReasoningSource = text, src
 	}
@@ -183,7 +186,7 @@ func statedNextOf(main []handoff.Message, lastText int) string {
 // endStateEmpty reports an end state that says nothing.
 func endStateEmpty(e *handoff.EndState) bool {
 	return e.LastAssistant == "" && e.Signal == "" && len(e.Unanswered) == 0 && len(e.InFlight) == 0 && e.Question == "" &&
-		e.Reasoning == "" && len(e.Commands) == 0 && len(e.KeyLines) == 0 && len(e.Findings) == 0 && len(e.ReportedFiles) == 0
+		e.Reasoning == "" && len(e.Commands) == 0 && len(e.KeyLines) == 0 && len(e.Findings) == 0 && len(e.ReportedFiles) == 0 && len(e.ReportedChecks) == 0
 }
 
 // interruptNote is the harness's record of an interruption, short: its

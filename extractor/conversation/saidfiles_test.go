@@ -36,3 +36,29 @@ func TestReportedFiles(t *testing.T) {
 		})
 	}
 }
+
+func TestReportedChecks(t *testing.T) {
+	say := func(text string) handoff.Message { return handoff.Message{Role: handoff.RoleAssistant, Text: text} }
+	cases := []struct {
+		name string
+		main []handoff.Message
+		want []string
+	}{
+		{"the newest test and the newest build result, newest first", []handoff.Message{
+			say("**Regression result: 28/28 passed**\nClient `npm run build` OK."),
+			say("`scripts/regression.js` → **65/65 PASS**\nThe build passes again."),
+			say("That is the last message, which the prompt quotes: all 70 tests pass."),
+		}, []string{"The build passes again.", "`scripts/regression.js` → 65/65 PASS"}},
+		{"plans, listings and instructions state no result", []handoff.Message{
+			say("Next I'll write the tests for the parser.\n```\n$ npm test\n12 passed\n```\nRestart the server and open the dashboard."),
+			say("Done."),
+		}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := reportedChecks(tc.main, len(tc.main)-1); !slices.Equal(got, tc.want) {
+				t.Errorf("reportedChecks = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

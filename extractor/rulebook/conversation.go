@@ -29,6 +29,25 @@ func conversationRules() []Rule {
 			Examples: []string{"report without tool calls"}, Counter: []string{"report with tool calls"},
 		},
 		{
+			ID: "conversation.said-checks", Layer: LayerConversation, Kind: KindStep, Switch: true,
+			Purpose:  "In a transcript that records no tool calls, the newest line of the assistant's messages that states a test result and the newest that states a build result (conversation.check-result-line, conversation.test-word) stand in the Tests section for the runs the transcript does not record.",
+			Examples: []string{"report without tool calls"}, Counter: []string{"report with tool calls"},
+		},
+		{
+			ID: "conversation.check-result-line", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Marks a line that states how a test run or a build went: a test, suite or build word and a result (passes, fails, OK, ✅, a count like 65/65), in either order.",
+			Pattern:  `(?i)\b(?:tests?|regression|suites?|specs?|e2e|builds?|lint|typecheck|tsc|pytest|jest|vitest)\b.*(?:\b(?:pass(?:es|ed)?|fail(?:s|ed)?|ok)\b|✅|❌|\b\d+\s*/\s*\d+\b)|(?:\b(?:pass(?:es|ed)?|fail(?:s|ed)?)\b|✅|❌|\b\d+\s*/\s*\d+\b).*\b(?:tests?|regression|suites?|builds?)\b`,
+			Examples: []string{"`server/scripts/regression.js` → **65/65 PASS**", "**Build verified:** `npm run build` passes.", "Client `npm run build` OK.", "✅ all 12 tests"},
+			Counter:  []string{"Next I'll write the tests for the parser.", "Restart the server and open the dashboard.", "The build step reads the config"},
+		},
+		{
+			ID: "conversation.test-word", Layer: LayerConversation, Kind: KindPattern,
+			Purpose:  "Tells a stated test result from a build result (conversation.check-result-line), so the Tests section keeps the newest of each.",
+			Pattern:  `(?i)\b(?:tests?|regression|suites?|specs?|e2e|pytest|jest|vitest)\b`,
+			Examples: []string{"`server/scripts/regression.js` → **65/65 PASS**", "✅ all 12 tests"},
+			Counter:  []string{"Client `npm run build` OK.", "**Build verified:** `npm run build` passes."},
+		},
+		{
 			ID: "conversation.change-line", Layer: LayerConversation, Kind: KindPattern,
 			Purpose:  "Marks a report line that says something was or is being changed (added, new, updating, removed, …): a prose-only export keeps this narration in place of the edit calls. An offer ('I can add …') or an instruction ('open …') changed nothing, and a line about what is next (conversation.next-line) is not read.",
 			Pattern:  `(?i)\b(?:new|(?:add|creat|updat|chang|modifi|fix|remov|delet|replac|refactor|mov|renam|wir|implement|extract|edit|convert|restor)(?:ed|ing)|rewr(?:ote|itten|iting)|wr(?:ote|itten|iting)|split(?:ting)?)\b`,

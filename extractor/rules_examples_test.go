@@ -150,7 +150,7 @@ func saidReport(withCalls bool) func(c *sessiontest.Convo) {
 		c.Say("Here is what was added to the billing flow in this pass:\n\n## Plan expiry\n\n- New `server/lib/planState.js` centralizes the plan logic\n" +
 			"- Expired trials show a banner on the overview page\n- The checkout dialog cannot be closed while a payment runs\n" +
 			"- Upgrade banners on the overview, billing and analytics pages\n- Help answers updated to match the real behaviour\n" +
-			"- Reminder emails now say what happens when the trial ends")
+			"- Reminder emails now say what happens when the trial ends\n\n**Build verified:** `npm run build` passes.")
 		c.User("continue with the admin side")
 		c.Say("Working on the admin side now.")
 	}

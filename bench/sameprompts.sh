@@ -6,7 +6,7 @@
 # stripped), and the compaction points' prefixes
 # (../shared/eval/compaction/score_points.py --save-outputs), and diffs
 # them. Exits 1 when any prompt differs. EXTRA lists more folders compiled
-# the same way (default: the held-out eval/heldout/transcripts of this
+# the same way (default: the held-out eval/heldout/transcripts of the main
 # checkout and /work/local-heldout, where they exist).
 set -euo pipefail
 old=$1 new=$2
@@ -15,7 +15,8 @@ shared=${SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}
 [[ -d $shared/transcripts ]] || shared=$(cd "$(git -C "$(dirname "$0")" rev-parse --git-common-dir)/../.." && pwd)/shared
 mkdir -p "$out/old" "$out/new"
 extra=()
-for d in ${EXTRA-$(git -C "$(dirname "$0")" rev-parse --show-toplevel)/eval/heldout/transcripts /work/local-heldout}; do
+# The main checkout's held-out set, also from a linked worktree.
+for d in ${EXTRA-$(cd "$(git -C "$(dirname "$0")" rev-parse --git-common-dir)/.." && pwd)/eval/heldout/transcripts /work/local-heldout}; do
 	[[ -d $d ]] && extra+=("$d")
 done
 n=0 bad=0

@@ -14,9 +14,10 @@ func TestPacePercent(t *testing.T) {
 		{0, 200},
 		{4 * mib, 200},   // goal 32 MiB would be 700%: capped at 200
 		{16 * mib, 100},  // goal 32 MiB
-		{24 * mib, 50},   // 33%: raised to 50
-		{100 * mib, 50},  // large: 1.5x live
-		{2000 * mib, 50}, // no overflow
+		{22 * mib, 45},   // goal 32 MiB
+		{24 * mib, 40},   // 1.4x live passes the floor
+		{100 * mib, 40},  // large: 1.4x live
+		{2000 * mib, 40}, // no overflow
 	} {
 		if got := pacePercent(c.live, heapGoalFloor, gcPercent, minGCPercent); got != c.want {
 			t.Errorf("pacePercent(%d MiB) = %d, want %d", c.live/mib, got, c.want)

@@ -5,17 +5,24 @@
 # 1000, 2000 and 8000 (--no-store --no-git; "Snapshot taken" lines
 # stripped), and the compaction points' prefixes
 # (../shared/eval/compaction/score_points.py --save-outputs), and diffs
-# them. Exits 1 when any prompt differs.
+# them. Exits 1 when any prompt differs. EXTRA lists more folders compiled
+# the same way (default: the held-out eval/heldout/transcripts of the main
+# checkout and /work/local-heldout, where they exist).
 set -euo pipefail
 old=$1 new=$2
 out=${3:-$(mktemp -d)}
 shared=${SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}
 [[ -d $shared/transcripts ]] || shared=$(cd "$(git -C "$(dirname "$0")" rev-parse --git-common-dir)/../.." && pwd)/shared
 mkdir -p "$out/old" "$out/new"
+extra=()
+# The main checkout's held-out set, also from a linked worktree.
+for d in ${EXTRA-$(cd "$(git -C "$(dirname "$0")" rev-parse --git-common-dir)/.." && pwd)/eval/heldout/transcripts /work/local-heldout}; do
+	[[ -d $d ]] && extra+=("$d")
+done
 n=0 bad=0
 while IFS= read -r f; do
 	for b in 500 1000 2000 8000; do
-		k=$(printf '%s@%s' "${f#"$shared"/}" "$b" | tr '/' '_')
+		k=$(printf '%s@%s' "${f#/}" "$b" | tr '/' '_')
 		for v in old new; do
 			bin=$old
 			[[ $v == new ]] && bin=$new
@@ -24,7 +31,7 @@ while IFS= read -r f; do
 		n=$((n + 1))
 		cmp -s "$out/old/$k" "$out/new/$k" || { bad=$((bad + 1)); echo "DIFF: $k"; }
 	done
-done < <(find "$shared/transcripts" -type f ! -name FORMATS.md ! -name SOURCES.md | sort)
+done < <(find "$shared/transcripts" ${extra[@]+"${extra[@]}"} -type f ! -name FORMATS.md ! -name 'SOURCES*.md' | sort)
 for v in old new; do
 	bin=$old
 	[[ $v == new ]] && bin=$new

@@ -43,10 +43,16 @@ cleanup() {
 trap cleanup EXIT
 
 echo "building new ($(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- . || echo +dirty))${with_old:+ and old ($base)}..." >&2
-(cd "$root" && go build -o "$tmp/handoff-new" ./cmd/handoff && go build -o "$tmp/realgen" ./bench/realgen)
+# Each binary is run from a copy: the linker's own output sits in the page
+# cache as 2 MiB pages that a process maps whole, which on this machine
+# added ~11 MiB to every peak RSS (`handoff --version`: 29 MiB vs 18 MiB
+# for a copy, like an installed binary).
+(cd "$root" && go build -o "$tmp/built-new" ./cmd/handoff && go build -o "$tmp/realgen" ./bench/realgen)
+cp "$tmp/built-new" "$tmp/handoff-new"
 if [[ $with_old == 1 ]]; then
 	git -C "$root" worktree add --quiet --detach "$tmp/old" "$base"
-	(cd "$tmp/old" && go build -o "$tmp/handoff-old" ./cmd/handoff)
+	(cd "$tmp/old" && go build -o "$tmp/built-old" ./cmd/handoff)
+	cp "$tmp/built-old" "$tmp/handoff-old"
 fi
 
 # file AGENT MB: the generated transcript's path, written if missing.
@@ -66,6 +72,11 @@ minimum() { sort -g | head -n 1; }
 
 echo "compile --no-store --no-git, user+sys (GNU time), minimum of $runs round(s), old and new alternated;" \
 	"$(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); old = $base"
+for v in old new; do
+	[[ $v == old && $with_old != 1 ]] && continue
+	/usr/bin/time -o "$tmp/time" -f '%M' "$tmp/handoff-$v" --version >/dev/null
+	echo "  $v --version peak RSS (the process floor): $(awk '{printf "%.1f", $1 / 1024}' "$tmp/time" | tail -n 1) MiB"
+done
 printf '%-12s %6s | %8s %7s %7s %7s | %8s %7s %7s %7s | %7s\n' agent MB \
 	old-cpu ms/MB rss MiB/MB new-cpu ms/MB rss MiB/MB new/old
 for agent in $agents; do

@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"bytes"
 	"encoding/json"
 	"path"
 	"strings"
@@ -104,7 +105,7 @@ func noteInput(c handoff.ToolCall) string {
 			return handoff.NoteHeading + "\n" + in.Note // the tool adds the heading a note lacks
 		}
 	}
-	if !strings.Contains(string(c.Input), NoteTitle()) {
+	if !bytes.Contains(c.Input, []byte(NoteTitle())) { // string(c.Input) copied every input
 		return ""
 	}
 	var fields map[string]any

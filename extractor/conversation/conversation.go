@@ -1,7 +1,6 @@
 package conversation
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -335,10 +334,16 @@ func ResultsByCall(msgs []handoff.Message) map[string]handoff.ToolResult {
 // messages is megabytes the snapshot never keeps), else a copy without
 // them. Callers only read it.
 func MainThread(msgs []handoff.Message) []handoff.Message {
-	if !slices.ContainsFunc(msgs, func(m handoff.Message) bool { return m.Sidechain }) {
+	side := 0
+	for _, m := range msgs {
+		if m.Sidechain {
+			side++
+		}
+	}
+	if side == 0 {
 		return msgs
 	}
-	out := make([]handoff.Message, 0, len(msgs))
+	out := make([]handoff.Message, 0, len(msgs)-side) // exact: it stays live through the Build
 	for _, m := range msgs {
 		if !m.Sidechain {
 			out = append(out, m)

@@ -73,7 +73,11 @@ func FindingLike(line string) bool {
 func earlierFindings(main []handoff.Message, before int, shown string, seen map[string]bool, later map[string]bool) []handoff.KeyLine {
 	var out []handoff.KeyLine
 	age := 0
-	for i := before - 1; i >= 0 && len(out) < maxFindings; i-- {
+	// Past the report where a line needs more than any line scores, no
+	// older one can be kept: the walk stops there, not at the session's
+	// first message (a long session's whole history was read for
+	// nothing; later and seen are the caller's last use).
+	for i := before - 1; i >= 0 && len(out) < maxFindings && findingMin+age/findingAge <= maxFindingScore+headlineBonus; i-- {
 		m := main[i]
 		if m.Role != handoff.RoleAssistant || m.Sidechain || m.CompactSummary {
 			continue
@@ -99,7 +103,7 @@ func earlierFindings(main []handoff.Message, before int, shown string, seen map[
 				names = append(names, own...)
 			}
 			if n == 0 {
-				score++ // a report's headline
+				score += headlineBonus
 			}
 			ok := score >= least && FindingLike(line) && !namedLater(own, units)
 			if stated {
@@ -150,6 +154,14 @@ var changeArrowRe = prose.LazyRE(rulebook.Pattern("conversation.change-arrow"))
 // PascalRe is a PascalCase identifier of two humps or more
 // (LibraryPaths, SignalScorer), which factRe's lower camelCase misses.
 var PascalRe = prose.Screened(rulebook.Pattern("conversation.pascal-case"), prose.MayPascal)
+
+// maxFindingScore is the most findingLine scores a line (a verdict, a
+// name and a figure), and headlineBonus what a report's first line gets
+// on top.
+const (
+	maxFindingScore = 5
+	headlineBonus   = 1
+)
 
 // findingLine cleans one line of an earlier report and scores it as a
 // finding: 2 for a verdict or a change made, 2 for a name, 1 for a

@@ -18,7 +18,7 @@ import (
 func ReadPlanDoc(calls []facts.SessionCall, main []handoff.Message) *handoff.PlanDoc {
 	for i := len(calls) - 1; i >= 0; i-- {
 		c := calls[i]
-		plan := facts.Str(c.Input, "plan")
+		plan := c.InputStr("plan")
 		if strings.Count(plan, "\n") < 3 || (c.Done && c.Result.Failed()) {
 			continue
 		}

@@ -85,7 +85,17 @@ func (e *toolEchoes) holds(s string) bool {
 		return false
 	}
 	if e.fold == nil {
+		// Sized once: grown by doubling, the builder allocated five
+		// times the output it kept (a 100 MB session's 6 MB fold cost
+		// 32 MB), and left the heap fragmented at its peak.
+		size := 0
+		for _, m := range e.msgs {
+			for _, r := range m.ToolResults {
+				size += len(r.Content) + 1
+			}
+		}
 		var b strings.Builder
+		b.Grow(size)
 		for _, m := range e.msgs {
 			for _, r := range m.ToolResults {
 				prose.FoldInto(&b, r.Content)

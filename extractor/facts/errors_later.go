@@ -58,7 +58,7 @@ func SettleByLaterCalls(s *handoff.Snapshot, main []handoff.Message, calls []Ses
 			}); j >= 0 {
 				ok := calls[at+1+j]
 				e.Resolution = handoff.ResolutionWorkaround
-				e.ResolutionNotes = "a later " + failedCall.call.Name + " call succeeded" + argsDiff(failedCall.Input, ok.Input)
+				e.ResolutionNotes = "a later " + failedCall.call.Name + " call succeeded" + argsDiff(failedCall.input(), ok.input())
 				continue
 			}
 		}

@@ -1,6 +1,7 @@
 package facts
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -358,6 +359,9 @@ func NormalizeCommand(cmd string) string {
 // PlanTasks reads a plan from a call shaped like TodoWrite (todos[]) or
 // update_plan (plan[]).
 func PlanTasks(c handoff.ToolCall, heads *Headlines) ([]handoff.Task, bool) {
+	if !mayHaveKey(c.Input, `"todos"`, `"plan"`) {
+		return nil, false
+	}
 	items, ok := planItems(c.Name, heads.Object(c.Input))
 	if !ok {
 		return nil, false
@@ -402,6 +406,26 @@ func idString(v any) string {
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	return ""
+}
+
+// mayHaveKey reports whether the JSON object raw may hold one of the
+// quoted keys: false only when it is no object, or none of them is
+// written out and no \u escape could spell one. Most calls are neither a
+// plan nor a patch, and decoding each input to learn that was a tenth of
+// a large compile's allocation.
+func mayHaveKey(raw json.RawMessage, quotedKeys ...string) bool {
+	if len(raw) == 0 || raw[0] != '{' {
+		return false
+	}
+	if bytes.Contains(raw, []byte(`\u`)) {
+		return true
+	}
+	for _, k := range quotedKeys {
+		if bytes.Contains(raw, []byte(k)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Str returns obj[k] when it is a string, else "".

@@ -88,7 +88,20 @@ type SessionCall struct {
 	Info   *CallInfo
 	Result handoff.ToolResult
 	Done   bool // a result came back
-	Input  map[string]any
+}
+
+// input is the call's decoded input. It is decoded on demand, not kept:
+// held for every call of a long session, the decoded inputs were
+// megabytes live through the rest of the Build.
+func (s SessionCall) input() map[string]any { return DecodeObject(s.call.Input) }
+
+// InputStr is Str of the call's input at key, decoding only an input
+// that may hold the key.
+func (s SessionCall) InputStr(key string) string {
+	if !mayHaveKey(s.call.Input, `"`+key+`"`) {
+		return ""
+	}
+	return Str(s.input(), key)
 }
 
 // SessionCalls lists the main thread's calls in order, classified once.
@@ -101,7 +114,7 @@ func SessionCalls(main []handoff.Message, results map[string]handoff.ToolResult,
 		}
 		for _, c := range m.ToolCalls {
 			r, ok := results[c.ID]
-			out = append(out, SessionCall{At: i, call: c, Info: sh.Classify(c), Result: r, Done: ok && c.ID != "", Input: heads.Object(c.Input)})
+			out = append(out, SessionCall{At: i, call: c, Info: sh.Classify(c), Result: r, Done: ok && c.ID != ""})
 		}
 	}
 	return out
@@ -139,12 +152,13 @@ func describeTrailing(calls []SessionCall, sw rulebook.Switches) []string {
 		case c.Info.Kind == KindEdit && len(c.Info.Paths) > 0:
 			p := c.Info.Paths[0]
 			verb := "edited"
-			if Str(c.Input, "content") != "" || Str(c.Input, "file_text") != "" {
+			in := c.input()
+			if Str(in, "content") != "" || Str(in, "file_text") != "" {
 				verb = "wrote"
 			}
 			delta := ""
 			if sw.On("facts.edit-delta") {
-				delta = editDelta(c.Input)
+				delta = editDelta(in)
 			}
 			if p == lastFile && lastLine >= 0 {
 				out[lastLine] = strings.TrimSuffix(out[lastLine], ")") + "; " + strings.TrimPrefix(delta, " (")
@@ -264,8 +278,11 @@ func FirstN(list []string, n int) []string {
 func unrunScript(calls []SessionCall, start int) (string, string) {
 	for i := len(calls) - 1; i >= start; i-- {
 		c := calls[i]
-		if c.Info.Kind != KindEdit || len(c.Info.Paths) == 0 || (c.Done && c.Result.Failed()) ||
-			(Str(c.Input, "content") == "" && Str(c.Input, "file_text") == "") {
+		if c.Info.Kind != KindEdit || len(c.Info.Paths) == 0 || (c.Done && c.Result.Failed()) {
+			continue
+		}
+		in := c.input()
+		if Str(in, "content") == "" && Str(in, "file_text") == "" {
 			continue // not a new file written whole
 		}
 		p := c.Info.Paths[0]
@@ -274,7 +291,7 @@ func unrunScript(calls []SessionCall, start int) (string, string) {
 			continue
 		}
 		why := "it was written after the last words and has not run yet"
-		if opts := scriptOptions(Str(c.Input, "content")); len(opts) > 0 {
+		if opts := scriptOptions(Str(in, "content")); len(opts) > 0 {
 			why += "; its options: " + strings.Join(opts, " ")
 		}
 		return runner + p, why
@@ -359,7 +376,8 @@ func recheckAfterEdits(calls []SessionCall, start int, sw rulebook.Switches) (st
 	added := map[string]bool{}
 	for _, c := range calls[start:] {
 		if c.Info.Kind == KindEdit {
-			for _, id := range identifierList(Str(c.Input, "new_string") + Str(c.Input, "content") + Str(c.Input, "new_str")) {
+			in := c.input()
+			for _, id := range identifierList(Str(in, "new_string") + Str(in, "content") + Str(in, "new_str")) {
 				added[id] = true
 			}
 		}
@@ -367,7 +385,7 @@ func recheckAfterEdits(calls []SessionCall, start int, sw rulebook.Switches) (st
 	written := map[string]string{} // base name → content the session wrote
 	for _, c := range calls[:start] {
 		if c.Info.Kind == KindEdit && len(c.Info.Paths) > 0 {
-			if content := Str(c.Input, "content"); content != "" {
+			if content := c.InputStr("content"); content != "" {
 				written[path.Base(c.Info.Paths[0])] = content
 			}
 		}

@@ -87,7 +87,7 @@ func laterEvidence(main []handoff.Message, calls []SessionCall, lastPlan int, cw
 			prevAt = c.At
 			continue
 		}
-		own := c.Info.Command + " " + Str(c.Input, "description") + " " + strings.Join(c.Info.Paths, " ")
+		own := c.Info.Command + " " + c.InputStr("description") + " " + strings.Join(c.Info.Paths, " ")
 		if cwd != "" {
 			own = strings.ReplaceAll(own, cwd, "")
 		}

@@ -401,8 +401,11 @@ func unwrapShell(cmd string) string {
 // patch as a JSON string or an object holding it.
 func patchText(raw json.RawMessage) string {
 	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) > 0 && t[0] == '"' && json.Unmarshal(raw, &s) == nil {
 		return s
+	}
+	if !mayHaveKey(raw, `"input"`, `"patch"`, `"diff"`) {
+		return ""
 	}
 	in := DecodeObject(raw)
 	for _, k := range []string{"input", "patch", "diff"} {

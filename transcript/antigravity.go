@@ -79,7 +79,7 @@ func (p *agParser) pending() []handoff.Message { return nil }
 func (p *agParser) record(d *Decoder, line []byte, n int) error {
 	d.t.Session.Agent = "antigravity"
 	var s agStep
-	if err := json.Unmarshal(line, &s); err != nil {
+	if err := decodeJSON(line, &s); err != nil {
 		return fmt.Errorf("malformed step: %w", jsonReason(err))
 	}
 	ts := parseTime(s.CreatedAt)
@@ -193,7 +193,7 @@ func agArgs(args map[string]json.RawMessage) json.RawMessage {
 	out := make(map[string]json.RawMessage, len(args))
 	for k, v := range args {
 		var s string
-		if json.Unmarshal(v, &s) == nil && json.Valid([]byte(s)) && strings.TrimSpace(s) != "" {
+		if decodeJSON(v, &s) == nil && json.Valid([]byte(s)) && strings.TrimSpace(s) != "" {
 			v = json.RawMessage(s)
 		}
 		switch k {
@@ -234,11 +234,11 @@ func antigravityLine(l *jsonLine) bool {
 // agStringArg reads a string argument, JSON-encoded ("\"/w\"") or plain.
 func agStringArg(raw json.RawMessage) string {
 	var s string
-	if json.Unmarshal(raw, &s) != nil {
+	if decodeJSON(raw, &s) != nil {
 		return ""
 	}
 	var inner string
-	if json.Unmarshal([]byte(s), &inner) == nil {
+	if decodeJSON([]byte(s), &inner) == nil {
 		return inner
 	}
 	return s

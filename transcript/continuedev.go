@@ -33,11 +33,11 @@ func newContinue() formatParser {
 			d.t.Session.Agent = "continue"
 			switch key {
 			case "sessionId":
-				d.t.Session.ID = stringValue(raw)
+				d.t.Session.ID = jsonText(raw)
 			case "title":
-				d.t.Session.Title = stringValue(raw)
+				d.t.Session.Title = jsonText(raw)
 			case "workspaceDirectory":
-				d.t.Session.CWD = strings.TrimPrefix(stringValue(raw), "file://")
+				d.t.Session.CWD = strings.TrimPrefix(jsonText(raw), "file://")
 			}
 			return nil
 		},
@@ -46,13 +46,13 @@ func newContinue() formatParser {
 			var item struct {
 				Message json.RawMessage `json:"message"`
 			}
-			if err := json.Unmarshal(raw, &item); err != nil || len(item.Message) == 0 {
+			if err := decodeJSON(raw, &item); err != nil || len(item.Message) == 0 {
 				return d.recordError(n, fmt.Errorf("history item without a message"))
 			}
 			var head struct {
 				Role string `json:"role"`
 			}
-			_ = json.Unmarshal(item.Message, &head)
+			_ = decodeJSON(item.Message, &head)
 			if head.Role == "thinking" {
 				return nil
 			}

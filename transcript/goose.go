@@ -82,13 +82,13 @@ func (p *gooseParser) finish(d *Decoder) error {
 func (p *gooseParser) record(d *Decoder, line []byte, lineNo int) error {
 	d.t.Session.Agent = "goose"
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(line, &obj); err != nil {
+	if err := decodeJSON(line, &obj); err != nil {
 		return fmt.Errorf("malformed line: %w", jsonReason(err))
 	}
 	if _, isMsg := obj["role"]; !isMsg {
 		if _, ok := obj["working_dir"]; ok {
 			var m gooseMeta
-			if err := json.Unmarshal(line, &m); err != nil {
+			if err := decodeJSON(line, &m); err != nil {
 				return fmt.Errorf("malformed session metadata: %w", jsonReason(err))
 			}
 			p.meta = &m
@@ -98,7 +98,7 @@ func (p *gooseParser) record(d *Decoder, line []byte, lineNo int) error {
 		return fmt.Errorf("line is neither session metadata nor a message")
 	}
 	var m gooseMessage
-	if err := json.Unmarshal(line, &m); err != nil {
+	if err := decodeJSON(line, &m); err != nil {
 		return fmt.Errorf("malformed message: %w", jsonReason(err))
 	}
 	return p.message(d, m, lineNo)
@@ -117,7 +117,7 @@ func (p *gooseParser) message(d *Decoder, m gooseMessage, lineNo int) error {
 	var notices []string
 	for _, raw := range m.Content {
 		var it gooseItem
-		if json.Unmarshal(raw, &it) != nil {
+		if decodeJSON(raw, &it) != nil {
 			continue
 		}
 		switch it.Type {
@@ -145,7 +145,7 @@ func (p *gooseParser) message(d *Decoder, m gooseMessage, lineNo int) error {
 				Type string `json:"type"`
 				Text string `json:"text"`
 			}
-			if json.Unmarshal(it.ToolResult.Value, &items) == nil {
+			if decodeJSON(it.ToolResult.Value, &items) == nil {
 				for _, c := range items {
 					out = joinText(out, c.Text)
 				}

@@ -3,7 +3,6 @@ package transcript
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -85,7 +84,7 @@ func readGooseStore(ctx context.Context, path string, d *Decoder) error {
 		}
 		n := d.storeRecord()
 		m.ID = fmt.Sprint(mid)
-		if err := json.Unmarshal([]byte(content), &m.Content); err != nil {
+		if err := decodeJSON([]byte(content), &m.Content); err != nil {
 			if err := d.recordError(n, fmt.Errorf("message %d: malformed content: %w", mid, jsonReason(err))); err != nil {
 				return err
 			}

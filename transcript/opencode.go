@@ -144,7 +144,7 @@ func (r *ocReader) message(d *Decoder, info ocInfo, parts []json.RawMessage, n i
 	var ps []ocPart
 	for i, raw := range parts {
 		var p ocPart
-		if err := json.Unmarshal(raw, &p); err != nil {
+		if err := decodeJSON(raw, &p); err != nil {
 			if err := d.recordError(n, fmt.Errorf("message %s part %d: %w", info.ID, i+1, jsonReason(err))); err != nil {
 				return err
 			}
@@ -324,7 +324,7 @@ func (d *Decoder) ocTool(p ocPart) (handoff.ToolCall, *handoff.ToolResult, bool)
 // database); other input is returned as it is.
 func renameKeys(raw json.RawMessage, names map[string]string) json.RawMessage {
 	var obj map[string]json.RawMessage
-	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &obj) != nil {
+	if len(raw) == 0 || raw[0] != '{' || decodeJSON(raw, &obj) != nil {
 		return raw
 	}
 	var compact bytes.Buffer

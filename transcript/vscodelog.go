@@ -43,12 +43,12 @@ func (p *vscLogParser) pending() []handoff.Message { return nil }
 func (p *vscLogParser) record(d *Decoder, line []byte, n int) error {
 	d.t.Session.Agent = "vscode-copilot-chat"
 	var e vscLogEntry
-	if err := json.Unmarshal(line, &e); err != nil {
+	if err := decodeJSON(line, &e); err != nil {
 		return fmt.Errorf("malformed log entry: %w", jsonReason(err))
 	}
 	var v any
 	if len(e.V) > 0 {
-		if err := json.Unmarshal(e.V, &v); err != nil {
+		if err := decodeJSON(e.V, &v); err != nil {
 			return fmt.Errorf("malformed value: %w", jsonReason(err))
 		}
 	}
@@ -177,7 +177,7 @@ func (p *vscLogParser) finish(d *Decoder) error {
 			return fmt.Errorf("request %d: %w", i+1, err)
 		}
 		var req vscRequest
-		if err := json.Unmarshal(raw, &req); err != nil {
+		if err := decodeJSON(raw, &req); err != nil {
 			if err := d.recordError(p.lines[i], fmt.Errorf("request %d is malformed: %w", i+1, jsonReason(err))); err != nil {
 				return err
 			}

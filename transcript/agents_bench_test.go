@@ -166,9 +166,13 @@ func writeShape(tb testing.TB, s agentShape, path string, size, big int) {
 // would distort the time): cpu/claude and peak/claude are the ratios
 // (1 = as Claude Code's decoder). With -benchtime Nx each figure is the
 // minimum of N parses. bench/formats.sh runs it for two commits,
-// interleaved, and prints the table.
+// interleaved, and prints the table. The files are written to a temp
+// dir, or once to $HANDOFF_BENCH_DIR and reused from there.
 func BenchmarkAgentFormats100MB(b *testing.B) {
-	dir := b.TempDir()
+	dir := os.Getenv("HANDOFF_BENCH_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+	}
 	type figures struct {
 		peak uint64
 		cpu  time.Duration

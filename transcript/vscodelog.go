@@ -26,11 +26,12 @@ import (
 // again only if a later entry changes it. The requests are mapped when
 // the log ends.
 
+// vscLogEntry is one log line, decoded in one pass (the value with it).
 type vscLogEntry struct {
-	Kind int             `json:"kind"`
-	K    []any           `json:"k"`
-	V    json.RawMessage `json:"v"`
-	I    *int            `json:"i"`
+	Kind int   `json:"kind"`
+	K    []any `json:"k"`
+	V    any   `json:"v"`
+	I    *int  `json:"i"`
 }
 
 type vscLogParser struct {
@@ -82,12 +83,7 @@ func (p *vscLogParser) record(d *Decoder, line []byte, n int) error {
 	if err := decodeJSON(line, &e); err != nil {
 		return fmt.Errorf("malformed log entry: %w", jsonReason(err))
 	}
-	var v any
-	if len(e.V) > 0 {
-		if err := decodeJSON(e.V, &v); err != nil {
-			return fmt.Errorf("malformed value: %w", jsonReason(err))
-		}
-	}
+	v := e.V
 	switch e.Kind {
 	case 0:
 		root, ok := v.(map[string]any)

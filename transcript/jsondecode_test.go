@@ -104,3 +104,33 @@ func FuzzDecodeJSONMatchesEncodingJSON(f *testing.F) {
 		checkDecodeLikeStd(t, b)
 	})
 }
+
+// FuzzRenameForDecode holds renameForDecode to renameKeys: the two
+// objects decode to the same OpenAI Chat message.
+func FuzzRenameForDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"role":"assistant","content":"","toolCalls":[{"id":"c1","type":"function","function":{"name":"x","arguments":"{}"}}]}`,
+		`{"role":"tool","content":"out","toolCallId":"c1"}`, `{"role":"tool","toolCallId":"a","tool_call_id":"b"}`,
+		`{"role":"tool","TOOL_CALL_ID":"a","toolCallId":"b","role":"user"}`, `{"\u0072ole":"user","toolCallId":"c"}`,
+		`{"role":"user","content":"x"}`, `[1]`, `{"toolCallId":`,
+		`{"role":"assistant", "content": [ {"type": "text", "text": "<b> &  "} ], "toolCalls": [ {"id": "c", "function": {"name": "n", "arguments": {"a": "<x>"}}} ]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var fast, std oaMessage
+		errFast := decodeJSON(renameForDecode(b, continueKeys), &fast)
+		errStd := json.Unmarshal(renameKeys(b, continueKeys), &std)
+		// A string member may be escaped differently; it decodes alike.
+		for _, f := range []struct{ fast, std *json.RawMessage }{
+			{&fast.Content, &std.Content}, {&fast.ReasoningContent, &std.ReasoningContent}, {&fast.Refusal, &std.Refusal},
+		} {
+			if len(*f.fast) > 0 && (*f.fast)[0] == '"' && jsonText(*f.fast) == jsonText(*f.std) {
+				*f.fast = *f.std
+			}
+		}
+		if (errFast == nil) != (errStd == nil) || !reflect.DeepEqual(fast, std) {
+			t.Fatalf("%q:\nrenameForDecode %#v %v\nrenameKeys      %#v %v", b, fast, errFast, std, errStd)
+		}
+	})
+}

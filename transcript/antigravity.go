@@ -148,13 +148,30 @@ func (p *agParser) result(d *Decoder, s agStep, content string, n int) {
 		d.add(handoff.Message{ID: strconv.Itoa(s.Index), Line: n, Timestamp: ts, Role: handoff.RoleAssistant, Model: d.t.Session.Model, ToolCalls: []handoff.ToolCall{call}})
 	}
 	r := handoff.ToolResult{CallID: call.ID, Name: call.Name, IsError: s.Status != "" && s.Status != "DONE"}
-	if m := agExitRe.FindStringSubmatch(content); m != nil {
+	if m := agExitCode(content); m != nil {
 		if code, err := strconv.Atoi(m[1]); err == nil {
 			r.ExitCode = &code
 		}
 	}
 	r.Content, r.OriginalBytes = d.clipOutput(content)
 	d.add(handoff.Message{ID: strconv.Itoa(s.Index), Line: n, Timestamp: ts, Role: handoff.RoleTool, ToolResults: []handoff.ToolResult{r}})
+}
+
+// agExitCode is agExitRe.FindStringSubmatch(content), with the search
+// started at the first "exit" (any case: its letters fold only to ASCII
+// ones), where any match starts, instead of stepping the case-folding
+// regexp over a whole build log that says no such thing.
+func agExitCode(content string) []string {
+	for i := 0; ; {
+		k := strings.IndexAny(content[i:], "xX")
+		if k < 0 {
+			return nil
+		}
+		if j := i + k - 1; j >= 0 && j+4 <= len(content) && strings.EqualFold(content[j:j+4], "exit") {
+			return agExitRe.FindStringSubmatch(content[j:])
+		}
+		i += k + 1
+	}
 }
 
 var (

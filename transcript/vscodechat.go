@@ -167,12 +167,18 @@ func vscodeRequest(d *Decoder, r vscRequest, n int) {
 
 // vscText reads a markdown value: a string, or {value}.
 func vscText(raw json.RawMessage) string {
+	var v struct {
+		Value string `json:"value"`
+	}
+	if i := skipSpace(raw, 0); i < len(raw) && raw[i] == '{' {
+		// Not a string: straight to {value}, not through a failed
+		// string decode first.
+		_ = decodeJSON(raw, &v)
+		return v.Value
+	}
 	var s string
 	if decodeJSON(raw, &s) == nil {
 		return s
-	}
-	var v struct {
-		Value string `json:"value"`
 	}
 	_ = decodeJSON(raw, &v)
 	return v.Value

@@ -15,11 +15,12 @@ import (
 // machine over every byte of a long tool output. Anything the fast path
 // refuses (invalid JSON, a type mismatch) is decoded again by
 // encoding/json into a zeroed v, so results and error messages are the
-// standard library's. v must point at a zero value (a fresh variable),
+// standard library's; so is anything the two decode differently
+// (unlikeStd). v must point at a zero value (a fresh variable),
 // since a failed fast decode can leave it half filled.
 // FuzzDecodeJSONMatchesEncodingJSON holds it to json.Unmarshal's results.
 func decodeJSON(b []byte, v any) error {
-	if validJSON(b) && !foldsToASCII(b) && !longDigits(b) && fastjson.Unmarshal(b, v) == nil {
+	if validJSON(b) && !unlikeStd(b) && fastjson.Unmarshal(b, v) == nil {
 		return nil
 	}
 	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() {
@@ -28,29 +29,37 @@ func decodeJSON(b []byte, v any) error {
 	return json.Unmarshal(b, v)
 }
 
-// foldsToASCII reports whether b may hold ſ (U+017F) or the Kelvin sign
-// (U+212A), written or escaped: the two non-ASCII letters whose Unicode
+// unlikeStd reports whether b may decode differently with the fast
+// decoder, in one pass over it: it holds ſ (U+017F) or the Kelvin sign
+// (U+212A), written or escaped, the two non-ASCII letters whose Unicode
 // case folding is an ASCII letter, so that encoding/json matches a key
 // holding one to an ASCII field name (ſtatus to Status) where the fast
-// decoder does not.
-func foldsToASCII(b []byte) bool {
-	return bytes.Contains(b, []byte(`\u017`)) || bytes.Contains(b, []byte(`\u212`)) ||
-		bytes.Contains(b, []byte("\u017f")) || bytes.Contains(b, []byte("\u212a"))
-}
-
-// longDigits reports whether b holds a run of 19 or more digits, a
-// number that may not fit an int64: the fast decoder wraps it where
-// encoding/json reports the overflow.
-func longDigits(b []byte) bool {
+// decoder does not; or a run of 19 or more digits, a number that may not
+// fit an int64, which the fast decoder wraps where encoding/json reports
+// the overflow.
+func unlikeStd(b []byte) bool {
 	run := 0
-	for _, c := range b {
+	for i, c := range b {
 		if c >= '0' && c <= '9' {
-			run++
-			if run >= 19 {
+			if run++; run >= 19 {
 				return true
 			}
-		} else {
-			run = 0
+			continue
+		}
+		run = 0
+		switch c {
+		case '\\':
+			if e := b[i+1:]; len(e) >= 5 && e[0] == 'u' && (string(e[1:4]) == "017" || string(e[1:4]) == "212") {
+				return true
+			}
+		case 0xC5: // ſ is C5 BF
+			if i+1 < len(b) && b[i+1] == 0xBF {
+				return true
+			}
+		case 0xE2: // K is E2 84 AA
+			if i+2 < len(b) && b[i+1] == 0x84 && b[i+2] == 0xAA {
+				return true
+			}
 		}
 	}
 	return false

@@ -152,7 +152,7 @@ func (a *ampThread) element(d *Decoder, n int, raw []byte) error {
 	summary := ""
 	for _, rb := range m.Content {
 		var b ampBlock
-		if decodeJSON(rb, &b) != nil {
+		if decodeValid(rb, &b) != nil {
 			continue
 		}
 		switch b.Type {
@@ -266,15 +266,16 @@ func (a *ampThread) result(d *Decoder, b ampBlock) (handoff.ToolResult, string) 
 	var res struct {
 		ExitCode *int `json:"exitCode"`
 	}
-	if decodeJSON(b.Run.Result, &res) == nil && res.ExitCode != nil {
+	if decodeValid(b.Run.Result, &res) == nil && res.ExitCode != nil {
 		r.ExitCode = res.ExitCode
 	}
 	r.Content, r.OriginalBytes = d.clipOutput(out)
 	return r, note
 }
 
-// ampText renders a result, progress or error value: a string, an
-// object's output / message / content, lines of strings, or the JSON.
+// ampText renders a result, progress or error value (valid JSON, from a
+// decoded message): a string, an object's output / message / content,
+// lines of strings, or the JSON.
 func ampText(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -285,7 +286,7 @@ func ampText(raw json.RawMessage) string {
 		return jsonText(raw)
 	case '[':
 		var items []json.RawMessage
-		_ = decodeJSON(raw, &items)
+		_ = decodeValid(raw, &items)
 		var out string
 		for _, it := range items {
 			out = joinText(out, ampText(it))
@@ -293,7 +294,7 @@ func ampText(raw json.RawMessage) string {
 		return out
 	case '{':
 		var obj map[string]json.RawMessage
-		_ = decodeJSON(raw, &obj)
+		_ = decodeValid(raw, &obj)
 		for _, k := range []string{"output", "message", "content", "text", "result"} {
 			if s := ampText(obj[k]); s != "" {
 				return s

@@ -20,7 +20,17 @@ import (
 // since a failed fast decode can leave it half filled.
 // FuzzDecodeJSONMatchesEncodingJSON holds it to json.Unmarshal's results.
 func decodeJSON(b []byte, v any) error {
-	if validJSON(b) && !unlikeStd(b) && fastjson.Unmarshal(b, v) == nil {
+	if !validJSON(b) {
+		return json.Unmarshal(b, v)
+	}
+	return decodeValid(b, v)
+}
+
+// decodeValid is decodeJSON for b known to be valid JSON, a value inside
+// a record decodeJSON has read (a content block, a result): it is not
+// checked again.
+func decodeValid(b []byte, v any) error {
+	if !unlikeStd(b) && fastjson.Unmarshal(b, v) == nil {
 		return nil
 	}
 	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() {

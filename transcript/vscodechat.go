@@ -118,7 +118,7 @@ func vscodeRequest(d *Decoder, r vscRequest, n int) {
 	calls := 0
 	for _, raw := range r.Response {
 		var p vscPart
-		if decodeJSON(raw, &p) != nil {
+		if decodeValid(raw, &p) != nil {
 			continue
 		}
 		switch p.Kind {
@@ -165,7 +165,8 @@ func vscodeRequest(d *Decoder, r vscRequest, n int) {
 	}
 }
 
-// vscText reads a markdown value: a string, or {value}.
+// vscText reads a markdown value (valid JSON, from a decoded request): a
+// string, or {value}.
 func vscText(raw json.RawMessage) string {
 	var v struct {
 		Value string `json:"value"`
@@ -173,14 +174,14 @@ func vscText(raw json.RawMessage) string {
 	if i := skipSpace(raw, 0); i < len(raw) && raw[i] == '{' {
 		// Not a string: straight to {value}, not through a failed
 		// string decode first.
-		_ = decodeJSON(raw, &v)
+		_ = decodeValid(raw, &v)
 		return v.Value
 	}
 	var s string
-	if decodeJSON(raw, &s) == nil {
+	if decodeValid(raw, &s) == nil {
 		return s
 	}
-	_ = decodeJSON(raw, &v)
+	_ = decodeValid(raw, &v)
 	return v.Value
 }
 
@@ -200,9 +201,9 @@ func vscInput(p vscPart) json.RawMessage {
 	var details struct {
 		Input json.RawMessage `json:"input"`
 	}
-	if decodeJSON(p.ResultDetails, &details) == nil && len(details.Input) > 0 {
+	if decodeValid(p.ResultDetails, &details) == nil && len(details.Input) > 0 {
 		var s string
-		if decodeJSON(details.Input, &s) == nil && json.Valid([]byte(s)) {
+		if decodeValid(details.Input, &s) == nil && json.Valid([]byte(s)) {
 			return json.RawMessage(s)
 		}
 		if details.Input[0] == '{' {
@@ -220,7 +221,7 @@ func vscOutput(p vscPart) (string, bool) {
 		Output  []json.RawMessage `json:"output"`
 		IsError bool              `json:"isError"`
 	}
-	if decodeJSON(p.ResultDetails, &details) == nil {
+	if decodeValid(p.ResultDetails, &details) == nil {
 		for _, o := range details.Output {
 			out = joinText(out, vscText(o))
 		}

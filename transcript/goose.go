@@ -81,14 +81,15 @@ func (p *gooseParser) finish(d *Decoder) error {
 
 func (p *gooseParser) record(d *Decoder, line []byte, lineNo int) error {
 	d.t.Session.Agent = "goose"
+	decode := jsonDecoder(line)
 	var obj map[string]json.RawMessage
-	if err := decodeJSON(line, &obj); err != nil {
+	if err := decode(line, &obj); err != nil {
 		return fmt.Errorf("malformed line: %w", jsonReason(err))
 	}
 	if _, isMsg := obj["role"]; !isMsg {
 		if _, ok := obj["working_dir"]; ok {
 			var m gooseMeta
-			if err := decodeJSON(line, &m); err != nil {
+			if err := decode(line, &m); err != nil {
 				return fmt.Errorf("malformed session metadata: %w", jsonReason(err))
 			}
 			p.meta = &m
@@ -98,15 +99,15 @@ func (p *gooseParser) record(d *Decoder, line []byte, lineNo int) error {
 		return fmt.Errorf("line is neither session metadata nor a message")
 	}
 	var m gooseMessage
-	if err := decodeJSON(line, &m); err != nil {
+	if err := decode(line, &m); err != nil {
 		return fmt.Errorf("malformed message: %w", jsonReason(err))
 	}
-	return p.message(d, m, lineNo)
+	return p.message(d, m, lineNo, decode)
 }
 
 // message maps one Goose message, from a JSONL line or a sessions.db
-// row.
-func (p *gooseParser) message(d *Decoder, m gooseMessage, lineNo int) error {
+// row; decode is the record's (jsonDecoder).
+func (p *gooseParser) message(d *Decoder, m gooseMessage, lineNo int, decode func([]byte, any) error) error {
 	ts := time.Time{}
 	if m.Created > 0 {
 		ts = time.Unix(m.Created, 0).UTC()
@@ -117,7 +118,7 @@ func (p *gooseParser) message(d *Decoder, m gooseMessage, lineNo int) error {
 	var notices []string
 	for _, raw := range m.Content {
 		var it gooseItem
-		if decodeJSON(raw, &it) != nil {
+		if decode(raw, &it) != nil {
 			continue
 		}
 		switch it.Type {
@@ -145,7 +146,7 @@ func (p *gooseParser) message(d *Decoder, m gooseMessage, lineNo int) error {
 				Type string `json:"type"`
 				Text string `json:"text"`
 			}
-			if decodeJSON(it.ToolResult.Value, &items) == nil {
+			if decode(it.ToolResult.Value, &items) == nil {
 				for _, c := range items {
 					out = joinText(out, c.Text)
 				}

@@ -16,21 +16,39 @@ import (
 // refuses (invalid JSON, a type mismatch) is decoded again by
 // encoding/json into a zeroed v, so results and error messages are the
 // standard library's; so is anything the two decode differently
-// (unlikeStd). v must point at a zero value (a fresh variable),
-// since a failed fast decode can leave it half filled.
+// (unlikeStd). v must point at a zero value (a fresh variable), since a
+// failed fast decode can leave it half filled.
 // FuzzDecodeJSONMatchesEncodingJSON holds it to json.Unmarshal's results.
 func decodeJSON(b []byte, v any) error {
-	if !validJSON(b) {
-		return json.Unmarshal(b, v)
+	return jsonDecoder(b)(b, v)
+}
+
+// jsonDecoder returns decodeJSON's decoder for rec and for the values
+// inside it, checked once for the record: the fast one when rec is valid
+// JSON the two decoders read alike (then so is every value inside it),
+// else encoding/json. A reader decoding a record and then its blocks
+// uses it to check the record's bytes once, not once per level.
+func jsonDecoder(rec []byte) func(b []byte, v any) error {
+	if validJSON(rec) && !unlikeStd(rec) {
+		return fastUnmarshal
 	}
-	return decodeValid(b, v)
+	return json.Unmarshal
 }
 
 // decodeValid is decodeJSON for b known to be valid JSON, a value inside
 // a record decodeJSON has read (a content block, a result): it is not
-// checked again.
+// validated again.
 func decodeValid(b []byte, v any) error {
-	if !unlikeStd(b) && fastjson.Unmarshal(b, v) == nil {
+	if unlikeStd(b) {
+		return json.Unmarshal(b, v)
+	}
+	return fastUnmarshal(b, v)
+}
+
+// fastUnmarshal decodes b, valid JSON that unlikeStd passes, with the
+// fast decoder, and with encoding/json when it refuses.
+func fastUnmarshal(b []byte, v any) error {
+	if fastjson.Unmarshal(b, v) == nil {
 		return nil
 	}
 	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() {

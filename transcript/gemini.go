@@ -367,13 +367,14 @@ func gemContent(raw json.RawMessage) (string, error) {
 	return s, nil
 }
 
-// gemResponse flattens a functionResponse.response ({output} or {error}).
+// gemResponse flattens a functionResponse.response ({output} or {error};
+// absent, or valid JSON from a decoded record).
 func gemResponse(raw json.RawMessage) string {
 	var r struct {
 		Output json.RawMessage `json:"output"`
 		Error  json.RawMessage `json:"error"`
 	}
-	if decodeJSON(raw, &r) == nil {
+	if decodeValid(raw, &r) == nil {
 		if s := jsonText(r.Output); s != "" {
 			return s
 		}
@@ -388,7 +389,7 @@ func gemIsError(raw json.RawMessage) bool {
 	var r struct {
 		Error json.RawMessage `json:"error"`
 	}
-	return decodeJSON(raw, &r) == nil && len(r.Error) > 0 && string(r.Error) != "null"
+	return decodeValid(raw, &r) == nil && len(r.Error) > 0 && string(r.Error) != "null"
 }
 
 // gemExitRe finds the exit code Gemini CLI's shell tool reports.

@@ -34,6 +34,15 @@ func checkDecodeLikeStd(t *testing.T, b []byte) {
 		if !reflect.DeepEqual(fast.Elem().Interface(), std.Elem().Interface()) {
 			t.Fatalf("%v: %q:\ndecodeJSON     %#v\njson.Unmarshal %#v", typ, b, fast.Elem().Interface(), std.Elem().Interface())
 		}
+		if !json.Valid(b) && len(b) > 0 {
+			continue // decodeValid is for valid JSON, or none (an absent member)
+		}
+		valid := reflect.New(typ)
+		errValid := decodeValid(b, valid.Interface())
+		if (errValid == nil) != (errStd == nil) || errValid != nil && errValid.Error() != errStd.Error() ||
+			!reflect.DeepEqual(valid.Elem().Interface(), std.Elem().Interface()) {
+			t.Fatalf("%v: %q: decodeValid %#v %v, json.Unmarshal %#v %v", typ, b, valid.Elem().Interface(), errValid, std.Elem().Interface(), errStd)
+		}
 	}
 }
 
@@ -47,7 +56,7 @@ func TestDecodeJSONMatchesEncodingJSON(t *testing.T) {
 		`{"kind":2,"k":["requests",0,"response"],"v":[{"kind":"markdownContent","content":{"value":"é"}}]}`,
 		`{"type":"text","text":"\u212a\u017f"}`, `{"\u212aind":"x","ſtatus":"y"}`,
 		`[1,"a",{"b":null}]`, `"plain"`, `null`, `{"a":1} x`, `{"a":}`, `{"text":"a` + "\x01" + `"}`, `{"text":"\xff\xfe"}`,
-		`{"role":{"x":1},"content":[1]}`, `{"messageId":"1","meta":{"sentAt":"x"}}`,
+		`{"role":{"x":1},"content":[1]}`, `{"messageId":"1","meta":{"sentAt":"x"}}`, ``, ` `,
 	} {
 		checkDecodeLikeStd(t, []byte(b))
 	}

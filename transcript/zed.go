@@ -175,12 +175,14 @@ func (z *zedThread) element(d *Decoder, n int, raw []byte) error {
 	return d.recordError(n, fmt.Errorf("message is neither User, Agent nor Resume"))
 }
 
+// user and agent read a message's body, a value of the record element
+// has decoded (valid JSON, read with decodeValid like the values in it).
 func (z *zedThread) user(d *Decoder, n int, raw []byte) error {
 	var u struct {
 		ID      string                       `json:"id"`
 		Content []map[string]json.RawMessage `json:"content"`
 	}
-	if err := decodeJSON(raw, &u); err != nil {
+	if err := decodeValid(raw, &u); err != nil {
 		return d.recordError(n, fmt.Errorf("malformed user message: %w", jsonReason(err)))
 	}
 	m := handoff.Message{ID: u.ID, Line: n, Role: handoff.RoleUser}
@@ -209,12 +211,12 @@ func zedMention(raw []byte) string {
 	var m struct {
 		URI map[string]json.RawMessage `json:"uri"`
 	}
-	if decodeJSON(raw, &m) != nil {
+	if decodeValid(raw, &m) != nil {
 		return ""
 	}
 	for kind, v := range m.URI {
 		var fields map[string]json.RawMessage
-		if decodeJSON(v, &fields) == nil {
+		if decodeValid(v, &fields) == nil {
 			for _, k := range []string{"abs_path", "url", "name"} {
 				if s := jsonText(fields[k]); s != "" {
 					return s
@@ -231,7 +233,7 @@ func (z *zedThread) agent(d *Decoder, n int, raw []byte) error {
 		Content     []map[string]json.RawMessage `json:"content"`
 		ToolResults map[string]zedToolResult     `json:"tool_results"`
 	}
-	if err := decodeJSON(raw, &a); err != nil {
+	if err := decodeValid(raw, &a); err != nil {
 		return d.recordError(n, fmt.Errorf("malformed agent message: %w", jsonReason(err)))
 	}
 	m := handoff.Message{Line: n, Role: handoff.RoleAssistant, Model: d.t.Session.Model}
@@ -243,11 +245,11 @@ func (z *zedThread) agent(d *Decoder, n int, raw []byte) error {
 			var t struct {
 				Text string `json:"text"`
 			}
-			_ = decodeJSON(c["Thinking"], &t)
+			_ = decodeValid(c["Thinking"], &t)
 			m.Thinking = joinText(m.Thinking, t.Text)
 		case c["ToolUse"] != nil:
 			var u zedToolUse
-			if decodeJSON(c["ToolUse"], &u) == nil {
+			if decodeValid(c["ToolUse"], &u) == nil {
 				m.ToolCalls = append(m.ToolCalls, zedCall(u))
 			}
 		}
@@ -327,7 +329,7 @@ func zedResultText(raw json.RawMessage) string {
 		return jsonText(raw)
 	case '[':
 		var parts []json.RawMessage
-		_ = decodeJSON(raw, &parts)
+		_ = decodeValid(raw, &parts)
 		var out string
 		for _, p := range parts {
 			out = joinText(out, zedResultText(p))
@@ -335,7 +337,7 @@ func zedResultText(raw json.RawMessage) string {
 		return out
 	case '{':
 		var obj map[string]json.RawMessage
-		_ = decodeJSON(raw, &obj)
+		_ = decodeValid(raw, &obj)
 		for k, v := range obj {
 			switch strings.ToLower(k) {
 			case "text":

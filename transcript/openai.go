@@ -319,7 +319,7 @@ func (p *openaiParser) content(d *Decoder, raw json.RawMessage) (text, thinking 
 		return "", "", nil, nil, errors.New("content is neither a string nor an array of parts")
 	}
 	var parts []oaPart
-	if err := decodeJSON(raw, &parts); err != nil {
+	if err := decodeValid(raw, &parts); err != nil { // raw is a value of the decoded message
 		return "", "", nil, nil, fmt.Errorf("malformed content parts: %w", jsonReason(err))
 	}
 	for _, part := range parts {

@@ -34,10 +34,11 @@ func newOpenCodeExport() formatParser {
 		},
 		element: func(d *Decoder, n int, raw []byte) error {
 			var m ocMessage
-			if err := decodeJSON(raw, &m); err != nil {
+			decode := jsonDecoder(raw)
+			if err := decode(raw, &m); err != nil {
 				return d.recordError(n, fmt.Errorf("malformed message: %w", jsonReason(err)))
 			}
-			return r.message(d, m.Info, m.Parts, n)
+			return r.message(d, m.Info, m.Parts, n, decode)
 		},
 	}
 }
@@ -154,7 +155,7 @@ func ocStoredMessage(d *Decoder, r *ocReader, id string, data []byte, parts []js
 	if info.ID == "" {
 		info.ID = id
 	}
-	return r.message(d, info, parts, n)
+	return r.message(d, info, parts, n, decodeJSON)
 }
 
 // readOpenCodeDir reads a session from a storage directory (the storage

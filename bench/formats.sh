@@ -18,7 +18,7 @@ set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 base=${BASE:-0f08bc4}
 runs=${RUNS:-3}
-filter=${FILTER:-.}
+filter=${FILTER:-.*}
 out=${OUT:-$(mktemp -d)}
 export HANDOFF_BENCH_DIR=${HANDOFF_BENCH_DIR:-$out/files}
 mkdir -p "$HANDOFF_BENCH_DIR"

@@ -4,12 +4,15 @@
 # synthetic session of each agent format, parsed from a file) in a test
 # binary built from $BASE and in one built from this tree, alternately,
 # $RUNS rounds, and prints per format the CPU time and the sampled peak
-# heap as ratios to the Claude Code decoder's, measured in the same
-# process (each the minimum over the rounds), before and after.
+# heap as ratios to the Claude Code decoder's in the same binary: the
+# format's minimum over the rounds over Claude Code's minimum (a ratio of
+# minima: the minimum of per-round ratios would take a round whose
+# Claude Code parse a busy neighbour slowed), before and after.
 # Both binaries run this tree's benchmark file, so the shapes and the
 # measurement are the same and only the readers differ.
 #
 # Usage: bench/formats.sh   (BASE=0f08bc4 RUNS=3 FILTER=regexp of formats)
+# RUNS=0 OUT=dir prints the table again from a finished run's output.
 # Takes about 4 minutes a round on 2 idle cores. The raw benchmark output
 # is kept in $OUT (default a temp dir), the 100 MB files (2.2 GB) in
 # $HANDOFF_BENCH_DIR (default $OUT/files), written in the first run.
@@ -25,21 +28,23 @@ mkdir -p "$HANDOFF_BENCH_DIR"
 old=$(mktemp -d)
 trap 'git -C "$root" worktree remove --force "$old" >/dev/null 2>&1 || true' EXIT
 
-git -C "$root" worktree add --detach "$old" "$base" >/dev/null 2>&1
-cp "$root/transcript/agents_bench_test.go" "$old/transcript/agents_bench_test.go"
-(cd "$old" && go test -c -o "$out/old.test" ./transcript/)
-(cd "$root" && go test -c -o "$out/new.test" ./transcript/)
+if [[ $runs -gt 0 ]]; then
+	git -C "$root" worktree add --detach "$old" "$base" >/dev/null 2>&1
+	cp "$root/transcript/agents_bench_test.go" "$old/transcript/agents_bench_test.go"
+	(cd "$old" && go test -c -o "$out/old.test" ./transcript/)
+	(cd "$root" && go test -c -o "$out/new.test" ./transcript/)
+fi
 
 bench="BenchmarkAgentFormats100MB/^(claude-code|$filter)\$"
-for r in $(seq "$runs"); do
+for ((r = 1; r <= runs; r++)); do
 	for v in old new; do
 		echo "round $r: $v" >&2
 		(cd "$root/transcript" && "$out/$v.test" -test.run XXX -test.bench "$bench" -test.benchtime 1x) >"$out/$v.$r.txt"
 	done
 done
 
-# One line per format: name, then the metrics by unit (the minimum over
-# the rounds).
+# One line per format: its name, then its CPU seconds and peak MiB (the
+# minimum over the rounds) over Claude Code's.
 summarise() {
 	cat "$out/$1".*.txt | awk '/^BenchmarkAgentFormats100MB\// {
 		name = $1; sub(/^BenchmarkAgentFormats100MB\//, "", name); sub(/-[0-9]+$/, "", name)
@@ -52,13 +57,14 @@ summarise() {
 	END {
 		for (j = 1; j <= n; j++) {
 			nm = order[j]
-			printf "%s %s %s\n", nm, v[nm, "cpu/claude"], v[nm, "peak/claude"]
+			printf "%s %.4f %.4f\n", nm, v[nm, "cpu-s"] / v["claude-code", "cpu-s"], v[nm, "peak-MiB"] / v["claude-code", "peak-MiB"]
 		}
 	}'
 }
 summarise old >"$out/old.sum"
 summarise new >"$out/new.sum"
-echo "BenchmarkAgentFormats100MB, $runs interleaved rounds, minimum of each ratio; old = $base, new = $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo +changes)"
+rounds=$(ls "$out"/new.*.txt | wc -l)
+echo "BenchmarkAgentFormats100MB, $rounds interleaved rounds, ratios of minima; old = $base, new = $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo +changes)"
 echo
 echo "| format | CPU / Claude Code, old | new | peak heap / Claude Code, old | new |"
 echo "|---|---|---|---|---|"

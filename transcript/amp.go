@@ -84,9 +84,9 @@ func (a *ampThread) member(d *Decoder, key string, raw []byte) error {
 	d.t.Session.Agent = "amp"
 	switch key {
 	case "id":
-		d.t.Session.ID = stringValue(raw)
+		d.t.Session.ID = jsonText(raw)
 	case "title":
-		d.t.Session.Title = stringValue(raw)
+		d.t.Session.Title = jsonText(raw)
 	case "created":
 		d.seeTime(msTime(int64(intValue(raw))))
 	case "env":
@@ -108,14 +108,14 @@ func ampWorkspace(raw []byte) string {
 			} `json:"trees"`
 		} `json:"initial"`
 	}
-	if json.Unmarshal(raw, &env) != nil {
+	if decodeJSON(raw, &env) != nil {
 		return ""
 	}
 	if env.Initial.Cwd != "" {
 		return env.Initial.Cwd
 	}
 	for _, t := range env.Initial.Trees {
-		if p := fileURIPath(stringValue(t.URI)); p != "" {
+		if p := fileURIPath(jsonText(t.URI)); p != "" {
 			return p
 		}
 		if p := vscURIPath(t.URI); p != "" {
@@ -137,7 +137,7 @@ func fileURIPath(s string) string {
 func (a *ampThread) element(d *Decoder, n int, raw []byte) error {
 	d.t.Session.Agent = "amp"
 	var m ampMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
+	if err := decodeJSON(raw, &m); err != nil {
 		return d.recordError(n, fmt.Errorf("malformed message: %w", jsonReason(err)))
 	}
 	var ts time.Time
@@ -152,7 +152,7 @@ func (a *ampThread) element(d *Decoder, n int, raw []byte) error {
 	summary := ""
 	for _, rb := range m.Content {
 		var b ampBlock
-		if json.Unmarshal(rb, &b) != nil {
+		if decodeValid(rb, &b) != nil {
 			continue
 		}
 		switch b.Type {
@@ -266,15 +266,16 @@ func (a *ampThread) result(d *Decoder, b ampBlock) (handoff.ToolResult, string) 
 	var res struct {
 		ExitCode *int `json:"exitCode"`
 	}
-	if json.Unmarshal(b.Run.Result, &res) == nil && res.ExitCode != nil {
+	if decodeValid(b.Run.Result, &res) == nil && res.ExitCode != nil {
 		r.ExitCode = res.ExitCode
 	}
 	r.Content, r.OriginalBytes = d.clipOutput(out)
 	return r, note
 }
 
-// ampText renders a result, progress or error value: a string, an
-// object's output / message / content, lines of strings, or the JSON.
+// ampText renders a result, progress or error value (valid JSON, from a
+// decoded message): a string, an object's output / message / content,
+// lines of strings, or the JSON.
 func ampText(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -282,10 +283,10 @@ func ampText(raw json.RawMessage) string {
 	}
 	switch raw[0] {
 	case '"':
-		return stringValue(raw)
+		return jsonText(raw)
 	case '[':
 		var items []json.RawMessage
-		_ = json.Unmarshal(raw, &items)
+		_ = decodeValid(raw, &items)
 		var out string
 		for _, it := range items {
 			out = joinText(out, ampText(it))
@@ -293,7 +294,7 @@ func ampText(raw json.RawMessage) string {
 		return out
 	case '{':
 		var obj map[string]json.RawMessage
-		_ = json.Unmarshal(raw, &obj)
+		_ = decodeValid(raw, &obj)
 		for _, k := range []string{"output", "message", "content", "text", "result"} {
 			if s := ampText(obj[k]); s != "" {
 				return s

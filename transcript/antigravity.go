@@ -79,7 +79,7 @@ func (p *agParser) pending() []handoff.Message { return nil }
 func (p *agParser) record(d *Decoder, line []byte, n int) error {
 	d.t.Session.Agent = "antigravity"
 	var s agStep
-	if err := json.Unmarshal(line, &s); err != nil {
+	if err := decodeJSON(line, &s); err != nil {
 		return fmt.Errorf("malformed step: %w", jsonReason(err))
 	}
 	ts := parseTime(s.CreatedAt)
@@ -148,13 +148,30 @@ func (p *agParser) result(d *Decoder, s agStep, content string, n int) {
 		d.add(handoff.Message{ID: strconv.Itoa(s.Index), Line: n, Timestamp: ts, Role: handoff.RoleAssistant, Model: d.t.Session.Model, ToolCalls: []handoff.ToolCall{call}})
 	}
 	r := handoff.ToolResult{CallID: call.ID, Name: call.Name, IsError: s.Status != "" && s.Status != "DONE"}
-	if m := agExitRe.FindStringSubmatch(content); m != nil {
+	if m := agExitCode(content); m != nil {
 		if code, err := strconv.Atoi(m[1]); err == nil {
 			r.ExitCode = &code
 		}
 	}
 	r.Content, r.OriginalBytes = d.clipOutput(content)
 	d.add(handoff.Message{ID: strconv.Itoa(s.Index), Line: n, Timestamp: ts, Role: handoff.RoleTool, ToolResults: []handoff.ToolResult{r}})
+}
+
+// agExitCode is agExitRe.FindStringSubmatch(content), with the search
+// started at the first "exit" (any case: its letters fold only to ASCII
+// ones), where any match starts, instead of stepping the case-folding
+// regexp over a whole build log that says no such thing.
+func agExitCode(content string) []string {
+	for i := 0; ; {
+		k := strings.IndexAny(content[i:], "xX")
+		if k < 0 {
+			return nil
+		}
+		if j := i + k - 1; j >= 0 && j+4 <= len(content) && strings.EqualFold(content[j:j+4], "exit") {
+			return agExitRe.FindStringSubmatch(content[j:])
+		}
+		i += k + 1
+	}
 }
 
 var (
@@ -193,7 +210,7 @@ func agArgs(args map[string]json.RawMessage) json.RawMessage {
 	out := make(map[string]json.RawMessage, len(args))
 	for k, v := range args {
 		var s string
-		if json.Unmarshal(v, &s) == nil && json.Valid([]byte(s)) && strings.TrimSpace(s) != "" {
+		if decodeJSON(v, &s) == nil && json.Valid([]byte(s)) && strings.TrimSpace(s) != "" {
 			v = json.RawMessage(s)
 		}
 		switch k {
@@ -234,11 +251,11 @@ func antigravityLine(l *jsonLine) bool {
 // agStringArg reads a string argument, JSON-encoded ("\"/w\"") or plain.
 func agStringArg(raw json.RawMessage) string {
 	var s string
-	if json.Unmarshal(raw, &s) != nil {
+	if decodeJSON(raw, &s) != nil {
 		return ""
 	}
 	var inner string
-	if json.Unmarshal([]byte(s), &inner) == nil {
+	if decodeJSON([]byte(s), &inner) == nil {
 		return inner
 	}
 	return s

@@ -106,7 +106,7 @@ func (p *copilotParser) record(d *Decoder, line []byte, lineNo int) error {
 		return nil
 	}
 	var e copilotEvent
-	if err := json.Unmarshal(line, &e); err != nil {
+	if err := decodeJSON(line, &e); err != nil {
 		return fmt.Errorf("malformed event: %w", jsonReason(err))
 	}
 	if e.Type == "" {
@@ -114,7 +114,7 @@ func (p *copilotParser) record(d *Decoder, line []byte, lineNo int) error {
 	}
 	var data copilotData
 	if len(e.Data) > 0 && string(e.Data) != "null" {
-		if err := json.Unmarshal(e.Data, &data); err != nil {
+		if err := decodeJSON(e.Data, &data); err != nil {
 			return fmt.Errorf("%s event: malformed data: %w", e.Type, jsonReason(err))
 		}
 	}
@@ -226,11 +226,11 @@ func copilotError(raw json.RawMessage) string {
 		Message string `json:"message"`
 		Code    string `json:"code"`
 	}
-	if json.Unmarshal(raw, &e) == nil && e.Message != "" {
+	if decodeJSON(raw, &e) == nil && e.Message != "" {
 		return e.Message
 	}
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if decodeJSON(raw, &s) == nil {
 		return s
 	}
 	return ""
@@ -246,7 +246,7 @@ func copilotInput(name string, args json.RawMessage) json.RawMessage {
 	var in struct {
 		Todos string `json:"todos"`
 	}
-	if json.Unmarshal(args, &in) != nil || in.Todos == "" {
+	if decodeJSON(args, &in) != nil || in.Todos == "" {
 		return args
 	}
 	type todo struct {

@@ -115,7 +115,7 @@ func readCrushStore(ctx context.Context, path string, d *Decoder) error {
 // message it added, else -1.
 func crushMessage(d *Decoder, id, role string, raw []byte, model string, ts time.Time, n int) (int, error) {
 	var parts []crushPart
-	if err := json.Unmarshal(raw, &parts); err != nil {
+	if err := decodeJSON(raw, &parts); err != nil {
 		return -1, d.recordError(n, fmt.Errorf("message %s: malformed parts: %w", id, jsonReason(err)))
 	}
 	d.seeTime(ts)

@@ -109,7 +109,7 @@ func cursorPick(ctx context.Context, db *sql.DB, path, want string) (cursorCompo
 		if err != nil {
 			return best, fmt.Errorf("read Cursor chat %s: %w", want, err)
 		}
-		if err := json.Unmarshal(raw, &best); err != nil {
+		if err := decodeJSON(raw, &best); err != nil {
 			return best, handoff.Errorf(handoff.EINVALID, "Cursor chat %s: %v", want, jsonReason(err))
 		}
 		return best, nil
@@ -126,7 +126,7 @@ func cursorPick(ctx context.Context, db *sql.DB, path, want string) (cursorCompo
 			return best, fmt.Errorf("list Cursor chats in %s: %w", path, err)
 		}
 		var c cursorComposer
-		if json.Unmarshal(raw, &c) != nil || len(c.Headers)+len(c.Conversation) == 0 {
+		if decodeJSON(raw, &c) != nil || len(c.Headers)+len(c.Conversation) == 0 {
 			continue
 		}
 		if !found || c.LastUpdatedAt > best.LastUpdatedAt {
@@ -145,7 +145,7 @@ func cursorPick(ctx context.Context, db *sql.DB, path, want string) (cursorCompo
 // cursorBubbleTo maps one bubble.
 func cursorBubbleTo(d *Decoder, raw []byte, n int) error {
 	var b cursorBubble
-	if err := json.Unmarshal(raw, &b); err != nil {
+	if err := decodeJSON(raw, &b); err != nil {
 		return d.recordError(n, fmt.Errorf("malformed bubble: %w", jsonReason(err)))
 	}
 	m := handoff.Message{ID: b.BubbleID, Line: n}

@@ -40,7 +40,7 @@ func (p *droidParser) record(d *Decoder, line []byte, lineNo int) error {
 	e, ok := droidEntryFast(line)
 	if !ok {
 		e = droidEntry{}
-		if err := json.Unmarshal(line, &e); err != nil {
+		if err := decodeJSON(line, &e); err != nil {
 			return fmt.Errorf("malformed entry: %w", jsonReason(err))
 		}
 	}

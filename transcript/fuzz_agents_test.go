@@ -135,7 +135,7 @@ func FuzzGooseDBMessage(f *testing.F) {
 		if json.Unmarshal(content, &m.Content) != nil {
 			return
 		}
-		_ = p.message(d, m, d.storeRecord())
+		_ = p.message(d, m, d.storeRecord(), jsonDecoder(content))
 		if err := p.finish(d); err != nil {
 			t.Fatal(err)
 		}

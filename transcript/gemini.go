@@ -128,7 +128,7 @@ func (p *geminiParser) record(d *Decoder, line []byte, lineNo int) error {
 	}
 	p.mode = modeLines
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(trimmed, &obj); err != nil {
+	if err := decodeJSON(trimmed, &obj); err != nil {
 		return fmt.Errorf("malformed JSON: %w", jsonReason(err))
 	}
 	if _, ok := obj["type"]; !ok {
@@ -141,7 +141,7 @@ func (p *geminiParser) record(d *Decoder, line []byte, lineNo int) error {
 		}
 		if _, ok := obj["sessionId"]; ok {
 			var meta gemSessionMeta
-			_ = json.Unmarshal(trimmed, &meta)
+			_ = decodeJSON(trimmed, &meta)
 			p.session(d, meta)
 			return nil
 		}
@@ -181,11 +181,11 @@ func (p *geminiParser) document(d *Decoder, doc []byte) error {
 	member := func(k string, raw json.RawMessage) {
 		switch k {
 		case "sessionId":
-			meta.SessionID = stringValue(raw)
+			meta.SessionID = jsonText(raw)
 		case "startTime":
-			meta.StartTime = stringValue(raw)
+			meta.StartTime = jsonText(raw)
 		case "lastUpdated":
-			meta.LastUpdated = stringValue(raw)
+			meta.LastUpdated = jsonText(raw)
 		}
 	}
 	err := walkJSON(d, doc, "messages", member, func(n int, raw json.RawMessage) error {
@@ -201,7 +201,7 @@ func (p *geminiParser) document(d *Decoder, doc []byte) error {
 // message reads one chat record.
 func (p *geminiParser) message(d *Decoder, raw []byte, lineNo int) error {
 	var r gemRecord
-	if err := json.Unmarshal(raw, &r); err != nil {
+	if err := decodeJSON(raw, &r); err != nil {
 		return fmt.Errorf("malformed record: %w", jsonReason(err))
 	}
 	text, err := gemContent(r.Content)
@@ -253,7 +253,7 @@ func (p *geminiParser) message(d *Decoder, raw []byte, lineNo int) error {
 				}
 			}
 			if out == "" {
-				out = stringValue(c.ResultDisplay)
+				out = jsonText(c.ResultDisplay)
 			}
 			res.ExitCode = gemExitCode(out)
 			res.Content, res.OriginalBytes = d.clipOutput(gemShellFrame(out))
@@ -287,7 +287,7 @@ func (p *geminiParser) checkpoint(d *Decoder, doc []byte) error {
 			Role  string    `json:"role"`
 			Parts []gemPart `json:"parts"`
 		}
-		if err := json.Unmarshal(raw, &c); err != nil {
+		if err := decodeJSON(raw, &c); err != nil {
 			return d.recordError(n, fmt.Errorf("malformed content: %w", jsonReason(err)))
 		}
 		if c.Role != "user" && c.Role != "model" {
@@ -354,10 +354,10 @@ func gemContent(raw json.RawMessage) (string, error) {
 		return "", nil
 	}
 	if raw[0] == '"' {
-		return stringValue(raw), nil
+		return jsonText(raw), nil
 	}
 	var parts []gemPart
-	if err := json.Unmarshal(raw, &parts); err != nil {
+	if err := decodeJSON(raw, &parts); err != nil {
 		return "", fmt.Errorf("malformed content: %w", jsonReason(err))
 	}
 	var s string
@@ -367,17 +367,18 @@ func gemContent(raw json.RawMessage) (string, error) {
 	return s, nil
 }
 
-// gemResponse flattens a functionResponse.response ({output} or {error}).
+// gemResponse flattens a functionResponse.response ({output} or {error};
+// absent, or valid JSON from a decoded record).
 func gemResponse(raw json.RawMessage) string {
 	var r struct {
 		Output json.RawMessage `json:"output"`
 		Error  json.RawMessage `json:"error"`
 	}
-	if json.Unmarshal(raw, &r) == nil {
-		if s := stringValue(r.Output); s != "" {
+	if decodeValid(raw, &r) == nil {
+		if s := jsonText(r.Output); s != "" {
 			return s
 		}
-		if s := stringValue(r.Error); s != "" {
+		if s := jsonText(r.Error); s != "" {
 			return "Error: " + s
 		}
 	}
@@ -388,7 +389,7 @@ func gemIsError(raw json.RawMessage) bool {
 	var r struct {
 		Error json.RawMessage `json:"error"`
 	}
-	return json.Unmarshal(raw, &r) == nil && len(r.Error) > 0 && string(r.Error) != "null"
+	return decodeValid(raw, &r) == nil && len(r.Error) > 0 && string(r.Error) != "null"
 }
 
 // gemExitRe finds the exit code Gemini CLI's shell tool reports.

@@ -18,7 +18,11 @@ import (
 // {id, toolCall: {status, value: {name, arguments}}} (a call; an error
 // status, a call that could not be made, is a failed result),
 // toolResponse {id, toolResult: {status, value: [{type: text, text}] or
-// error}} (a result, IsError unless status is success), and
+// error}} (a result, IsError unless status is success; newer Goose
+// writes value as the MCP CallToolResult {content, isError}, per
+// crates/goose/src/conversation/tool_result_serde.rs), a
+// frontendToolRequest (a call the desktop app runs) like a toolRequest,
+// and
 // contextLengthExceeded / summarizationRequested notices (system, Meta).
 // The metadata's input/output tokens are the session's latest totals,
 // the Usage of the last assistant message.
@@ -28,6 +32,12 @@ type gooseMeta struct {
 	Description  string `json:"description"`
 	InputTokens  *int   `json:"input_tokens"`
 	OutputTokens *int   `json:"output_tokens"`
+}
+
+// gooseText is an MCP content item of a tool's result.
+type gooseText struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
 }
 
 type gooseMessage struct {
@@ -81,14 +91,15 @@ func (p *gooseParser) finish(d *Decoder) error {
 
 func (p *gooseParser) record(d *Decoder, line []byte, lineNo int) error {
 	d.t.Session.Agent = "goose"
+	decode := jsonDecoder(line)
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(line, &obj); err != nil {
+	if err := decode(line, &obj); err != nil {
 		return fmt.Errorf("malformed line: %w", jsonReason(err))
 	}
 	if _, isMsg := obj["role"]; !isMsg {
 		if _, ok := obj["working_dir"]; ok {
 			var m gooseMeta
-			if err := json.Unmarshal(line, &m); err != nil {
+			if err := decode(line, &m); err != nil {
 				return fmt.Errorf("malformed session metadata: %w", jsonReason(err))
 			}
 			p.meta = &m
@@ -98,15 +109,15 @@ func (p *gooseParser) record(d *Decoder, line []byte, lineNo int) error {
 		return fmt.Errorf("line is neither session metadata nor a message")
 	}
 	var m gooseMessage
-	if err := json.Unmarshal(line, &m); err != nil {
+	if err := decode(line, &m); err != nil {
 		return fmt.Errorf("malformed message: %w", jsonReason(err))
 	}
-	return p.message(d, m, lineNo)
+	return p.message(d, m, lineNo, decode)
 }
 
 // message maps one Goose message, from a JSONL line or a sessions.db
-// row.
-func (p *gooseParser) message(d *Decoder, m gooseMessage, lineNo int) error {
+// row; decode is the record's (jsonDecoder).
+func (p *gooseParser) message(d *Decoder, m gooseMessage, lineNo int, decode func([]byte, any) error) error {
 	ts := time.Time{}
 	if m.Created > 0 {
 		ts = time.Unix(m.Created, 0).UTC()
@@ -117,7 +128,7 @@ func (p *gooseParser) message(d *Decoder, m gooseMessage, lineNo int) error {
 	var notices []string
 	for _, raw := range m.Content {
 		var it gooseItem
-		if json.Unmarshal(raw, &it) != nil {
+		if decode(raw, &it) != nil {
 			continue
 		}
 		switch it.Type {
@@ -125,7 +136,7 @@ func (p *gooseParser) message(d *Decoder, m gooseMessage, lineNo int) error {
 			msg.Text = joinText(msg.Text, it.Text)
 		case "thinking":
 			msg.Thinking = joinText(msg.Thinking, it.Thinking)
-		case "toolRequest":
+		case "toolRequest", "frontendToolRequest":
 			if it.ToolCall == nil {
 				continue
 			}
@@ -141,14 +152,19 @@ func (p *gooseParser) message(d *Decoder, m gooseMessage, lineNo int) error {
 			}
 			r := handoff.ToolResult{CallID: it.ID, Name: firstNonEmpty(p.names[it.ID], "tool"), IsError: it.ToolResult.Status != "success"}
 			out := it.ToolResult.Error
-			var items []struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
-			}
-			if json.Unmarshal(it.ToolResult.Value, &items) == nil {
-				for _, c := range items {
-					out = joinText(out, c.Text)
+			var items []gooseText
+			if decode(it.ToolResult.Value, &items) != nil {
+				// Newer Goose writes the MCP CallToolResult itself.
+				var res struct {
+					Content []gooseText `json:"content"`
+					IsError bool        `json:"isError"`
 				}
+				if decode(it.ToolResult.Value, &res) == nil {
+					items, r.IsError = res.Content, r.IsError || res.IsError
+				}
+			}
+			for _, c := range items {
+				out = joinText(out, c.Text)
 			}
 			r.Content, r.OriginalBytes = d.clipOutput(out)
 			results = append(results, r)

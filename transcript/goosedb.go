@@ -3,7 +3,6 @@ package transcript
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -79,19 +78,20 @@ func readGooseStore(ctx context.Context, path string, d *Decoder) error {
 	for rows.Next() {
 		var mid int64
 		var m gooseMessage
-		var content string
+		var content []byte
 		if err := rows.Scan(&mid, &m.Role, &content, &m.Created); err != nil {
 			return fmt.Errorf("read a message of %s: %w", id, err)
 		}
 		n := d.storeRecord()
 		m.ID = fmt.Sprint(mid)
-		if err := json.Unmarshal([]byte(content), &m.Content); err != nil {
+		decode := jsonDecoder(content)
+		if err := decode(content, &m.Content); err != nil {
 			if err := d.recordError(n, fmt.Errorf("message %d: malformed content: %w", mid, jsonReason(err))); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := p.message(d, m, n); err != nil {
+		if err := p.message(d, m, n, decode); err != nil {
 			if err := d.recordError(n, err); err != nil {
 				return err
 			}

@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -36,7 +35,7 @@ func (p *kimiParser) record(d *Decoder, line []byte, lineNo int) error {
 		Role       string `json:"role"`
 		TokenCount int    `json:"token_count"`
 	}
-	if err := json.Unmarshal(line, &head); err != nil {
+	if err := decodeJSON(line, &head); err != nil {
 		return fmt.Errorf("malformed line: %w", jsonReason(err))
 	}
 	switch head.Role {
@@ -78,6 +77,6 @@ var kimiKeys = map[string]string{"edit": "edits"}
 // context file has.
 func kimiLine(l *jsonLine) bool {
 	var role string
-	_ = json.Unmarshal(l.obj["role"], &role)
+	_ = decodeJSON(l.obj["role"], &role)
 	return role == "_checkpoint" && l.has("id") || role == "_usage" && l.has("token_count")
 }

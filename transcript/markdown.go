@@ -223,7 +223,7 @@ func pastedTestRun(d *Decoder, text string, line int) {
 func aiderOutput(lines []string) string {
 	var keep []string
 	for _, l := range lines {
-		if aiderConfirmRe.MatchString(strings.TrimSpace(l)) {
+		if strings.Contains(l, "(Y)es/(N)o") && aiderConfirmRe.MatchString(strings.TrimSpace(l)) {
 			continue
 		}
 		keep = append(keep, l)
@@ -464,7 +464,19 @@ func specInput(name, summary string, body []string) json.RawMessage {
 var specExitRe = lazyRE(`(?m)^(?:Process exited with code|Exit code:?) (-?\d+)\s*$`)
 
 func specExitCode(s string) *int {
-	m := specExitRe.FindStringSubmatch(s)
+	// A match starts a line with one of the two phrases: search from the
+	// line of the first, not over the whole output.
+	at := -1
+	for _, phrase := range []string{"Process exited with code", "Exit code"} {
+		if i := strings.Index(s, phrase); i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	at = strings.LastIndexByte(s[:at], '\n') + 1
+	m := specExitRe.FindStringSubmatch(s[at:])
 	if m == nil {
 		return nil
 	}

@@ -137,21 +137,21 @@ func (p *openaiParser) value(d *Decoder, v []byte, lineNo int) error {
 	switch v[0] {
 	case '[':
 		var arr []json.RawMessage
-		if err := json.Unmarshal(v, &arr); err != nil {
+		if err := decodeJSON(v, &arr); err != nil {
 			return fmt.Errorf("malformed JSON: %w", jsonReason(err))
 		}
 		return p.messages(d, arr, lineNo)
 	case '{':
 		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(v, &obj); err != nil {
+		if err := decodeJSON(v, &obj); err != nil {
 			return fmt.Errorf("malformed JSON: %w", jsonReason(err))
 		}
 		if raw, ok := obj["messages"]; ok {
 			var arr []json.RawMessage
-			if err := json.Unmarshal(raw, &arr); err != nil {
+			if err := decodeJSON(raw, &arr); err != nil {
 				return fmt.Errorf("\"messages\" is not an array: %w", jsonReason(err))
 			}
-			if m := stringValue(obj["model"]); m != "" {
+			if m := jsonText(obj["model"]); m != "" {
 				d.t.Session.Model = m
 			}
 			return p.messages(d, arr, lineNo)
@@ -160,10 +160,10 @@ func (p *openaiParser) value(d *Decoder, v []byte, lineNo int) error {
 			var choices []struct {
 				Message json.RawMessage `json:"message"`
 			}
-			if err := json.Unmarshal(raw, &choices); err != nil {
+			if err := decodeJSON(raw, &choices); err != nil {
 				return fmt.Errorf("\"choices\" is not an array: %w", jsonReason(err))
 			}
-			if m := stringValue(obj["model"]); m != "" {
+			if m := jsonText(obj["model"]); m != "" {
 				d.t.Session.Model = m
 			}
 			for _, c := range choices {
@@ -208,7 +208,7 @@ func (p *openaiParser) message(d *Decoder, raw json.RawMessage, lineNo int) erro
 		line = p.records
 	}
 	var m oaMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
+	if err := decodeJSON(raw, &m); err != nil {
 		return fmt.Errorf("malformed message: %w", jsonReason(err))
 	}
 	base := handoff.Message{Line: line}
@@ -230,10 +230,10 @@ func (p *openaiParser) message(d *Decoder, raw json.RawMessage, lineNo int) erro
 	if err != nil {
 		return err
 	}
-	if r := stringValue(m.ReasoningContent); r != "" {
+	if r := jsonText(m.ReasoningContent); r != "" {
 		thinking = joinText(r, thinking)
 	}
-	if r := stringValue(m.Refusal); r != "" {
+	if r := jsonText(m.Refusal); r != "" {
 		text = joinText(text, r)
 	}
 	for _, c := range m.ToolCalls {
@@ -298,8 +298,8 @@ func arguments(raw json.RawMessage) json.RawMessage {
 	if raw[0] != '"' {
 		return append(json.RawMessage(nil), raw...)
 	}
-	s := stringValue(raw)
-	if json.Valid([]byte(s)) {
+	s := jsonText(raw)
+	if validJSON([]byte(s)) {
 		return json.RawMessage(s)
 	}
 	return append(json.RawMessage(nil), raw...)
@@ -313,13 +313,13 @@ func (p *openaiParser) content(d *Decoder, raw json.RawMessage) (text, thinking 
 	}
 	switch raw[0] {
 	case '"':
-		return stringValue(raw), "", nil, nil, nil
+		return jsonText(raw), "", nil, nil, nil
 	case '[':
 	default:
 		return "", "", nil, nil, errors.New("content is neither a string nor an array of parts")
 	}
 	var parts []oaPart
-	if err := json.Unmarshal(raw, &parts); err != nil {
+	if err := decodeValid(raw, &parts); err != nil { // raw is a value of the decoded message
 		return "", "", nil, nil, fmt.Errorf("malformed content parts: %w", jsonReason(err))
 	}
 	for _, part := range parts {

@@ -136,7 +136,9 @@ func (r *ocReader) session(d *Decoder, s ocSession) {
 }
 
 // message maps one message and its parts; n numbers it for warnings.
-func (r *ocReader) message(d *Decoder, info ocInfo, parts []json.RawMessage, n int) error {
+// decode reads a part: the export message's decoder (jsonDecoder), or
+// decodeJSON for a stored part.
+func (r *ocReader) message(d *Decoder, info ocInfo, parts []json.RawMessage, n int, decode func([]byte, any) error) error {
 	d.t.Session.Agent = "opencode"
 	ts := msTime(info.Time.Created)
 	d.seeTime(ts)
@@ -144,7 +146,7 @@ func (r *ocReader) message(d *Decoder, info ocInfo, parts []json.RawMessage, n i
 	var ps []ocPart
 	for i, raw := range parts {
 		var p ocPart
-		if err := json.Unmarshal(raw, &p); err != nil {
+		if err := decode(raw, &p); err != nil {
 			if err := d.recordError(n, fmt.Errorf("message %s part %d: %w", info.ID, i+1, jsonReason(err))); err != nil {
 				return err
 			}
@@ -324,7 +326,7 @@ func (d *Decoder) ocTool(p ocPart) (handoff.ToolCall, *handoff.ToolResult, bool)
 // database); other input is returned as it is.
 func renameKeys(raw json.RawMessage, names map[string]string) json.RawMessage {
 	var obj map[string]json.RawMessage
-	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &obj) != nil {
+	if len(raw) == 0 || raw[0] != '{' || decodeJSON(raw, &obj) != nil {
 		return raw
 	}
 	var compact bytes.Buffer

@@ -26,7 +26,7 @@ func newOpenCodeExport() formatParser {
 				return nil
 			}
 			var s ocSession
-			if err := json.Unmarshal(raw, &s); err != nil {
+			if err := decodeJSON(raw, &s); err != nil {
 				return d.recordError(0, fmt.Errorf("session info: %w", jsonReason(err)))
 			}
 			r.session(d, s)
@@ -34,10 +34,11 @@ func newOpenCodeExport() formatParser {
 		},
 		element: func(d *Decoder, n int, raw []byte) error {
 			var m ocMessage
-			if err := json.Unmarshal(raw, &m); err != nil {
+			decode := jsonDecoder(raw)
+			if err := decode(raw, &m); err != nil {
 				return d.recordError(n, fmt.Errorf("malformed message: %w", jsonReason(err)))
 			}
-			return r.message(d, m.Info, m.Parts, n)
+			return r.message(d, m.Info, m.Parts, n, decode)
 		},
 	}
 }
@@ -148,13 +149,13 @@ func ocDBParts(ctx context.Context, db *sql.DB, messageID string) ([]json.RawMes
 func ocStoredMessage(d *Decoder, r *ocReader, id string, data []byte, parts []json.RawMessage, n int) error {
 	d.storeRecord()
 	var info ocInfo
-	if err := json.Unmarshal(data, &info); err != nil {
+	if err := decodeJSON(data, &info); err != nil {
 		return d.recordError(n, fmt.Errorf("message %s: %w", id, jsonReason(err)))
 	}
 	if info.ID == "" {
 		info.ID = id
 	}
-	return r.message(d, info, parts, n)
+	return r.message(d, info, parts, n, decodeJSON)
 }
 
 // readOpenCodeDir reads a session from a storage directory (the storage
@@ -219,7 +220,7 @@ func ocPickSession(root, want string) (ocSession, error) {
 			continue
 		}
 		var s ocSession
-		if json.Unmarshal(b, &s) != nil || s.ID == "" {
+		if decodeJSON(b, &s) != nil || s.ID == "" {
 			continue
 		}
 		better := !found || (s.ParentID == "") != (best.ParentID == "") && s.ParentID == "" ||
@@ -261,7 +262,7 @@ func findOpenCode(ctx context.Context, home, dir string) []SessionRef {
 			continue
 		}
 		var s ocSession
-		if json.Unmarshal(b, &s) != nil || s.ParentID != "" || filepath.Clean(s.Directory) != dir {
+		if decodeJSON(b, &s) != nil || s.ParentID != "" || filepath.Clean(s.Directory) != dir {
 			continue
 		}
 		if s.Time.Updated > best.Time.Updated {

@@ -77,7 +77,7 @@ func (piParser) record(d *Decoder, line []byte, lineNo int) error {
 	e, ok := piEntryFast(line)
 	if !ok {
 		e = piEntry{}
-		if err := json.Unmarshal(line, &e); err != nil {
+		if err := decodeJSON(line, &e); err != nil {
 			return fmt.Errorf("malformed entry: %w", jsonReason(err))
 		}
 	}
@@ -98,7 +98,7 @@ func (piParser) record(d *Decoder, line []byte, lineNo int) error {
 		m, ok := piMessageFast(e.Message)
 		if !ok {
 			m = piMessage{}
-			if err := json.Unmarshal(e.Message, &m); err != nil {
+			if err := decodeJSON(e.Message, &m); err != nil {
 				return fmt.Errorf("malformed message: %w", jsonReason(err))
 			}
 		}
@@ -110,12 +110,12 @@ func (piParser) record(d *Decoder, line []byte, lineNo int) error {
 func piMessageTo(d *Decoder, m piMessage, base handoff.Message) error {
 	text, thinking, calls := "", "", []handoff.ToolCall(nil)
 	var s string
-	if c := skipSpace(m.Content, 0); (c >= len(m.Content) || m.Content[c] == '"' || m.Content[c] == 'n') && json.Unmarshal(m.Content, &s) == nil {
+	if c := skipSpace(m.Content, 0); (c >= len(m.Content) || m.Content[c] == '"' || m.Content[c] == 'n') && decodeJSON(m.Content, &s) == nil {
 		text = s
 	} else {
 		blocks, ok := piBlocksFast(m.Content)
 		if !ok && len(m.Content) > 0 {
-			if err := json.Unmarshal(m.Content, &blocks); err != nil {
+			if err := decodeJSON(m.Content, &blocks); err != nil {
 				return fmt.Errorf("malformed %s content: %w", m.Role, jsonReason(err))
 			}
 		}

@@ -69,7 +69,7 @@ func (p *qwenParser) finish(*Decoder) error      { return nil }
 
 func (p *qwenParser) record(d *Decoder, line []byte, n int) error {
 	var r qwenRecord
-	if err := json.Unmarshal(line, &r); err != nil {
+	if err := decodeJSON(line, &r); err != nil {
 		return fmt.Errorf("malformed record: %w", jsonReason(err))
 	}
 	s := &d.t.Session
@@ -119,7 +119,7 @@ func (p *qwenParser) record(d *Decoder, line []byte, n int) error {
 		var pl struct {
 			DisplayText string `json:"displayText"`
 		}
-		if json.Unmarshal(r.Payload, &pl) == nil && strings.TrimSpace(pl.DisplayText) != "" {
+		if decodeJSON(r.Payload, &pl) == nil && strings.TrimSpace(pl.DisplayText) != "" {
 			m.Text = pl.DisplayText
 		}
 		gemUserFlags(&m)
@@ -161,7 +161,7 @@ func (p *qwenParser) toolResult(d *Decoder, r qwenRecord, results []handoff.Tool
 	tr := r.ToolResult
 	if tr != nil {
 		if len(results) == 0 && tr.CallID != "" {
-			out := firstNonEmpty(ampText(tr.Error), stringValue(tr.ResultDisplay))
+			out := firstNonEmpty(ampText(tr.Error), jsonText(tr.ResultDisplay))
 			res := handoff.ToolResult{CallID: tr.CallID, Name: firstNonEmpty(p.names[tr.CallID], "tool"), ExitCode: gemExitCode(out)}
 			res.Content, res.OriginalBytes = d.clipOutput(gemShellFrame(out))
 			results = append(results, res)
@@ -195,7 +195,7 @@ func (p *qwenParser) system(d *Decoder, r qwenRecord, n int) {
 				Parts []gemPart `json:"parts"`
 			} `json:"compressedHistory"`
 		}
-		if json.Unmarshal(r.Payload, &pl) != nil || len(pl.History) == 0 {
+		if decodeJSON(r.Payload, &pl) != nil || len(pl.History) == 0 {
 			return
 		}
 		var text string
@@ -211,7 +211,7 @@ func (p *qwenParser) system(d *Decoder, r qwenRecord, n int) {
 		var pl struct {
 			Title string `json:"customTitle"`
 		}
-		if json.Unmarshal(r.Payload, &pl) == nil && pl.Title != "" {
+		if decodeJSON(r.Payload, &pl) == nil && pl.Title != "" {
 			d.t.Session.Title = pl.Title
 		}
 	case "slash_command":
@@ -219,7 +219,7 @@ func (p *qwenParser) system(d *Decoder, r qwenRecord, n int) {
 			Phase   string `json:"phase"`
 			Command string `json:"rawCommand"`
 		}
-		if json.Unmarshal(r.Payload, &pl) == nil && pl.Phase == "invocation" && pl.Command != "" {
+		if decodeJSON(r.Payload, &pl) == nil && pl.Phase == "invocation" && pl.Command != "" {
 			d.add(handoff.Message{ID: r.UUID, Line: n, Timestamp: ts, Role: handoff.RoleUser, Meta: true, Text: pl.Command})
 		}
 	}

@@ -72,7 +72,7 @@ func registry() []formatSpec {
 				Description: "Cursor \"Export chat\" markdown (_Exported on … from Cursor (x.y.z)_, **User** / **Cursor** turns), or a chat in Cursor's state.vscdb (--session composerId, else the newest)",
 				Example:     "./cursor_<title>.md", Aliases: []string{"cursor-md", "cursor-chat", "cursor"},
 				Locations: []string{"~/.config/Cursor/User/globalStorage/state.vscdb", "~/Library/Application Support/Cursor/User/globalStorage/state.vscdb"}},
-			newParser: blockFormat("Cursor chat export", cursorExportBlock, cursorExportOpens),
+			newParser: newCursorExport,
 			text:      cursorExportRe.Match,
 			store:     readCursorStore,
 		},

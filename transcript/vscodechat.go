@@ -74,9 +74,9 @@ func newVSCodeChat() formatParser {
 			d.t.Session.Agent = "vscode-copilot-chat"
 			switch key {
 			case "sessionId":
-				d.t.Session.ID = stringValue(raw)
+				d.t.Session.ID = jsonText(raw)
 			case "customTitle":
-				d.t.Session.Title = stringValue(raw)
+				d.t.Session.Title = jsonText(raw)
 			case "creationDate":
 				d.seeTime(msTime(int64(intValue(raw))))
 			}
@@ -84,7 +84,7 @@ func newVSCodeChat() formatParser {
 		},
 		element: func(d *Decoder, n int, raw []byte) error {
 			var r vscRequest
-			if err := json.Unmarshal(raw, &r); err != nil {
+			if err := decodeJSON(raw, &r); err != nil {
 				return d.recordError(n, fmt.Errorf("malformed request: %w", jsonReason(err)))
 			}
 			vscodeRequest(d, r, n)
@@ -118,7 +118,7 @@ func vscodeRequest(d *Decoder, r vscRequest, n int) {
 	calls := 0
 	for _, raw := range r.Response {
 		var p vscPart
-		if json.Unmarshal(raw, &p) != nil {
+		if decodeValid(raw, &p) != nil {
 			continue
 		}
 		switch p.Kind {
@@ -165,16 +165,23 @@ func vscodeRequest(d *Decoder, r vscRequest, n int) {
 	}
 }
 
-// vscText reads a markdown value: a string, or {value}.
+// vscText reads a markdown value (valid JSON, from a decoded request): a
+// string, or {value}.
 func vscText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
 	var v struct {
 		Value string `json:"value"`
 	}
-	_ = json.Unmarshal(raw, &v)
+	if i := skipSpace(raw, 0); i < len(raw) && raw[i] == '{' {
+		// Not a string: straight to {value}, not through a failed
+		// string decode first.
+		_ = decodeValid(raw, &v)
+		return v.Value
+	}
+	var s string
+	if decodeValid(raw, &s) == nil {
+		return s
+	}
+	_ = decodeValid(raw, &v)
 	return v.Value
 }
 
@@ -194,9 +201,9 @@ func vscInput(p vscPart) json.RawMessage {
 	var details struct {
 		Input json.RawMessage `json:"input"`
 	}
-	if json.Unmarshal(p.ResultDetails, &details) == nil && len(details.Input) > 0 {
+	if decodeValid(p.ResultDetails, &details) == nil && len(details.Input) > 0 {
 		var s string
-		if json.Unmarshal(details.Input, &s) == nil && json.Valid([]byte(s)) {
+		if decodeValid(details.Input, &s) == nil && json.Valid([]byte(s)) {
 			return json.RawMessage(s)
 		}
 		if details.Input[0] == '{' {
@@ -214,7 +221,7 @@ func vscOutput(p vscPart) (string, bool) {
 		Output  []json.RawMessage `json:"output"`
 		IsError bool              `json:"isError"`
 	}
-	if json.Unmarshal(p.ResultDetails, &details) == nil {
+	if decodeValid(p.ResultDetails, &details) == nil {
 		for _, o := range details.Output {
 			out = joinText(out, vscText(o))
 		}
@@ -228,11 +235,11 @@ func vscURIPath(raw json.RawMessage) string {
 		Path   string `json:"path"`
 		FSPath string `json:"fsPath"`
 	}
-	if json.Unmarshal(raw, &u) == nil && (u.FSPath != "" || u.Path != "") {
+	if decodeJSON(raw, &u) == nil && (u.FSPath != "" || u.Path != "") {
 		return firstNonEmpty(u.FSPath, u.Path)
 	}
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if decodeJSON(raw, &s) == nil {
 		return strings.TrimPrefix(s, "file://")
 	}
 	return ""

@@ -21,13 +21,17 @@ import (
 // time, cancel flag, token counts, error and response parts, with tool
 // output clipped as it arrives and cut again to the older-output limit
 // once a later request begins, so memory grows with the requests, not
-// with the tool output. The requests are mapped when the log ends.
+// with the tool output; a request that is no longer the latest is kept
+// as its JSON (frozenRequest), a third of its size as maps, and decoded
+// again only if a later entry changes it. The requests are mapped when
+// the log ends.
 
+// vscLogEntry is one log line, decoded in one pass (the value with it).
 type vscLogEntry struct {
-	Kind int             `json:"kind"`
-	K    []any           `json:"k"`
-	V    json.RawMessage `json:"v"`
-	I    *int            `json:"i"`
+	Kind int   `json:"kind"`
+	K    []any `json:"k"`
+	V    any   `json:"v"`
+	I    *int  `json:"i"`
 }
 
 type vscLogParser struct {
@@ -38,20 +42,48 @@ type vscLogParser struct {
 
 func newVSCodeLog() formatParser { return &vscLogParser{state: map[string]any{}} }
 
+// frozenRequest is a pruned request kept as its JSON text.
+type frozenRequest []byte
+
+// freeze keeps a request as its JSON, or as it is if it does not
+// encode (it always does: it was decoded from JSON).
+func freeze(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	return frozenRequest(b)
+}
+
+// request returns request i as maps, decoding it when it was frozen.
+func (p *vscLogParser) request(i int) any {
+	if f, ok := p.requests[i].(frozenRequest); ok {
+		var v any
+		if decodeJSON(f, &v) == nil {
+			p.requests[i] = v
+		}
+	}
+	return p.requests[i]
+}
+
+// update stores request i after a change, frozen again unless it is the
+// latest.
+func (p *vscLogParser) update(i int, v any) {
+	if i < len(p.requests)-1 {
+		v = freeze(v)
+	}
+	p.requests[i] = v
+}
+
 func (p *vscLogParser) pending() []handoff.Message { return nil }
 
 func (p *vscLogParser) record(d *Decoder, line []byte, n int) error {
 	d.t.Session.Agent = "vscode-copilot-chat"
 	var e vscLogEntry
-	if err := json.Unmarshal(line, &e); err != nil {
+	if err := decodeJSON(line, &e); err != nil {
 		return fmt.Errorf("malformed log entry: %w", jsonReason(err))
 	}
-	var v any
-	if len(e.V) > 0 {
-		if err := json.Unmarshal(e.V, &v); err != nil {
-			return fmt.Errorf("malformed value: %w", jsonReason(err))
-		}
-	}
+	v := e.V
 	switch e.Kind {
 	case 0:
 		root, ok := v.(map[string]any)
@@ -83,8 +115,12 @@ func (p *vscLogParser) record(d *Decoder, line []byte, n int) error {
 
 // push appends a request, aging the tool output of the one before.
 func (p *vscLogParser) push(d *Decoder, r any, n int) {
-	if len(p.requests) > 0 && d.opts.OlderToolOutputBytes >= 0 {
-		clipOutputs(p.requests[len(p.requests)-1], d.opts.OlderToolOutputBytes, false)
+	if last := len(p.requests) - 1; last >= 0 {
+		prev := p.request(last)
+		if d.opts.OlderToolOutputBytes >= 0 {
+			clipOutputs(prev, d.opts.OlderToolOutputBytes, false)
+		}
+		p.requests[last] = freeze(prev)
 	}
 	p.requests = append(p.requests, pruneVSCRequest(r, d.opts.MaxToolOutputBytes))
 	p.lines = append(p.lines, n)
@@ -107,12 +143,13 @@ func (p *vscLogParser) pushAt(d *Decoder, path []any, v any, cut *int, n int) er
 	if !ok {
 		return nil
 	}
-	arr, _ := getPath(p.requests[i], rest).([]any)
+	req := p.request(i)
+	arr, _ := getPath(req, rest).([]any)
 	if cut != nil && *cut >= 0 && *cut < len(arr) {
 		arr = arr[:*cut]
 	}
 	arr = append(arr, items...)
-	p.requests[i] = pruneVSCRequest(setPath(p.requests[i], rest, arr), d.opts.MaxToolOutputBytes)
+	p.update(i, pruneVSCRequest(setPath(req, rest, arr), d.opts.MaxToolOutputBytes))
 	return nil
 }
 
@@ -140,10 +177,10 @@ func (p *vscLogParser) set(d *Decoder, path []any, v any, n int) error {
 		return nil
 	}
 	if len(rest) == 0 {
-		p.requests[i] = pruneVSCRequest(v, d.opts.MaxToolOutputBytes)
+		p.update(i, pruneVSCRequest(v, d.opts.MaxToolOutputBytes))
 		return nil
 	}
-	p.requests[i] = pruneVSCRequest(setPath(p.requests[i], rest, v), d.opts.MaxToolOutputBytes)
+	p.update(i, pruneVSCRequest(setPath(p.request(i), rest, v), d.opts.MaxToolOutputBytes))
 	return nil
 }
 
@@ -172,12 +209,15 @@ func (p *vscLogParser) finish(d *Decoder) error {
 		d.seeTime(msTime(int64(f)))
 	}
 	for i, r := range p.requests {
-		raw, err := json.Marshal(r)
-		if err != nil {
-			return fmt.Errorf("request %d: %w", i+1, err)
+		raw, frozen := r.(frozenRequest)
+		if !frozen {
+			var err error
+			if raw, err = json.Marshal(r); err != nil {
+				return fmt.Errorf("request %d: %w", i+1, err)
+			}
 		}
 		var req vscRequest
-		if err := json.Unmarshal(raw, &req); err != nil {
+		if err := decodeJSON(raw, &req); err != nil {
 			if err := d.recordError(p.lines[i], fmt.Errorf("request %d is malformed: %w", i+1, jsonReason(err))); err != nil {
 				return err
 			}

@@ -104,16 +104,16 @@ func (z *zedThread) member(d *Decoder, key string, raw []byte) error {
 	d.t.Session.Agent = "zed"
 	switch key {
 	case "title", "summary":
-		if s := stringValue(raw); s != "" {
+		if s := jsonText(raw); s != "" {
 			d.t.Session.Title = s
 		}
 	case "updated_at":
-		d.seeTime(parseTime(stringValue(raw)))
+		d.seeTime(parseTime(jsonText(raw)))
 	case "model":
 		var m struct {
 			Model string `json:"model"`
 		}
-		if json.Unmarshal(raw, &m) == nil && m.Model != "" {
+		if decodeJSON(raw, &m) == nil && m.Model != "" {
 			d.t.Session.Model = m.Model
 		}
 	case "request_token_usage":
@@ -132,7 +132,7 @@ func (z *zedThread) usage(d *Decoder, raw []byte) {
 		}
 	}
 	var byUser map[string]zedTokenUsage
-	if json.Unmarshal(raw, &byUser) == nil {
+	if decodeJSON(raw, &byUser) == nil {
 		for id, u := range byUser {
 			if i, ok := z.afterUser[id]; ok {
 				set(i, u)
@@ -141,7 +141,7 @@ func (z *zedThread) usage(d *Decoder, raw []byte) {
 		return
 	}
 	var byPos []zedTokenUsage
-	if json.Unmarshal(raw, &byPos) == nil {
+	if decodeJSON(raw, &byPos) == nil {
 		for pos, u := range byPos {
 			if i, ok := z.afterPos[pos]; ok {
 				set(i, u)
@@ -155,13 +155,13 @@ func (z *zedThread) element(d *Decoder, n int, raw []byte) error {
 	defer func() { z.pos++ }()
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
-		if stringValue(raw) == "Resume" {
+		if jsonText(raw) == "Resume" {
 			d.add(handoff.Message{Line: n, Role: handoff.RoleSystem, Meta: true, Text: "[the person asked Zed to continue where it left off]"})
 		}
 		return nil
 	}
 	var tagged map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &tagged); err != nil {
+	if err := decodeJSON(raw, &tagged); err != nil {
 		return d.recordError(n, fmt.Errorf("malformed message: %w", jsonReason(err)))
 	}
 	switch {
@@ -175,19 +175,21 @@ func (z *zedThread) element(d *Decoder, n int, raw []byte) error {
 	return d.recordError(n, fmt.Errorf("message is neither User, Agent nor Resume"))
 }
 
+// user and agent read a message's body, a value of the record element
+// has decoded (valid JSON, read with decodeValid like the values in it).
 func (z *zedThread) user(d *Decoder, n int, raw []byte) error {
 	var u struct {
 		ID      string                       `json:"id"`
 		Content []map[string]json.RawMessage `json:"content"`
 	}
-	if err := json.Unmarshal(raw, &u); err != nil {
+	if err := decodeValid(raw, &u); err != nil {
 		return d.recordError(n, fmt.Errorf("malformed user message: %w", jsonReason(err)))
 	}
 	m := handoff.Message{ID: u.ID, Line: n, Role: handoff.RoleUser}
 	for _, c := range u.Content {
 		switch {
 		case c["Text"] != nil:
-			m.Text = joinText(m.Text, stringValue(c["Text"]))
+			m.Text = joinText(m.Text, jsonText(c["Text"]))
 		case c["Mention"] != nil:
 			if ref := zedMention(c["Mention"]); ref != "" {
 				m.Text = joinText(m.Text, "@"+ref)
@@ -209,14 +211,14 @@ func zedMention(raw []byte) string {
 	var m struct {
 		URI map[string]json.RawMessage `json:"uri"`
 	}
-	if json.Unmarshal(raw, &m) != nil {
+	if decodeValid(raw, &m) != nil {
 		return ""
 	}
 	for kind, v := range m.URI {
 		var fields map[string]json.RawMessage
-		if json.Unmarshal(v, &fields) == nil {
+		if decodeValid(v, &fields) == nil {
 			for _, k := range []string{"abs_path", "url", "name"} {
-				if s := stringValue(fields[k]); s != "" {
+				if s := jsonText(fields[k]); s != "" {
 					return s
 				}
 			}
@@ -231,23 +233,23 @@ func (z *zedThread) agent(d *Decoder, n int, raw []byte) error {
 		Content     []map[string]json.RawMessage `json:"content"`
 		ToolResults map[string]zedToolResult     `json:"tool_results"`
 	}
-	if err := json.Unmarshal(raw, &a); err != nil {
+	if err := decodeValid(raw, &a); err != nil {
 		return d.recordError(n, fmt.Errorf("malformed agent message: %w", jsonReason(err)))
 	}
 	m := handoff.Message{Line: n, Role: handoff.RoleAssistant, Model: d.t.Session.Model}
 	for _, c := range a.Content {
 		switch {
 		case c["Text"] != nil:
-			m.Text = joinText(m.Text, stringValue(c["Text"]))
+			m.Text = joinText(m.Text, jsonText(c["Text"]))
 		case c["Thinking"] != nil:
 			var t struct {
 				Text string `json:"text"`
 			}
-			_ = json.Unmarshal(c["Thinking"], &t)
+			_ = decodeValid(c["Thinking"], &t)
 			m.Thinking = joinText(m.Thinking, t.Text)
 		case c["ToolUse"] != nil:
 			var u zedToolUse
-			if json.Unmarshal(c["ToolUse"], &u) == nil {
+			if decodeValid(c["ToolUse"], &u) == nil {
 				m.ToolCalls = append(m.ToolCalls, zedCall(u))
 			}
 		}
@@ -324,10 +326,10 @@ func zedResultText(raw json.RawMessage) string {
 	}
 	switch raw[0] {
 	case '"':
-		return stringValue(raw)
+		return jsonText(raw)
 	case '[':
 		var parts []json.RawMessage
-		_ = json.Unmarshal(raw, &parts)
+		_ = decodeValid(raw, &parts)
 		var out string
 		for _, p := range parts {
 			out = joinText(out, zedResultText(p))
@@ -335,7 +337,7 @@ func zedResultText(raw json.RawMessage) string {
 		return out
 	case '{':
 		var obj map[string]json.RawMessage
-		_ = json.Unmarshal(raw, &obj)
+		_ = decodeValid(raw, &obj)
 		for k, v := range obj {
 			switch strings.ToLower(k) {
 			case "text":
@@ -353,7 +355,7 @@ func zedResultText(raw json.RawMessage) string {
 
 func (z *zedThread) legacy(d *Decoder, n int, raw []byte) error {
 	var lm zedLegacyMessage
-	if err := json.Unmarshal(raw, &lm); err != nil {
+	if err := decodeJSON(raw, &lm); err != nil {
 		return d.recordError(n, fmt.Errorf("malformed message: %w", jsonReason(err)))
 	}
 	m := handoff.Message{Line: n, Text: lm.Text, Meta: lm.IsHidden}

@@ -110,7 +110,7 @@ func (s *Store) Decisions(ctx context.Context, f DecisionFilter) ([]StoredDecisi
 	if err != nil {
 		return out, damaged, err
 	}
-	return out, damaged, Renumber(ctx, s.db, summaryTable, out, DecisionRef)
+	return out, damaged, Renumber(ctx, s.db, summarySessions, out, DecisionRef)
 }
 
 // Errors returns the error records stored in snapshots, in the order and
@@ -141,7 +141,7 @@ func (s *Store) Errors(ctx context.Context, f ErrorFilter) ([]StoredError, []err
 	if err != nil {
 		return out, damaged, err
 	}
-	return out, damaged, Renumber(ctx, s.db, summaryTable, out, ErrorRef)
+	return out, damaged, Renumber(ctx, s.db, summarySessions, out, ErrorRef)
 }
 
 // recordQuery names one list of a snapshot's JSON.

@@ -375,6 +375,10 @@ var sqliteNumbering = Dialect{TimeParam: "?", Time: func(t time.Time) any { retu
 // narrow row per snapshot).
 const summaryTable = "snapshot_summaries"
 
+// summarySessions is Renumber's source in this store: the summary table,
+// its times read as the text they are stored as.
+var summarySessions = SessionSource{Table: summaryTable, CreatedAt: "CAST(created_at AS TEXT)"}
+
 // decodeNumbered is decodeSnapshot with the snapshot's current session
 // number (agent is its agent_session column).
 func (s *Store) decodeNumbered(ctx context.Context, id, agent, body string) (*handoff.Snapshot, error) {
@@ -443,7 +447,7 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 	if f.Limit < 0 {
 		return nil, nil, handoff.Errorf(handoff.EINVALID, "list snapshots: negative limit %d", f.Limit)
 	}
-	query := `SELECT ` + listColumns + ` FROM snapshot_summaries s`
+	query := `SELECT ` + listColumns + `, s.agent_session FROM snapshot_summaries s`
 	var args []any
 	if f.WorkflowID != "" {
 		query += " WHERE s.workflow_id = ?"
@@ -475,15 +479,32 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 	}
 	defer rows.Close()
 
+	// A listing without a limit reads every row of the workflows it
+	// shows, damaged ones included: it numbers their sessions from those
+	// rows (SessionNumbers) instead of reading them all again, unless a
+	// row did not read.
+	var (
+		agent    string
+		sessions []SessionRow
+	)
+	fromRows := f.Limit == 0
+	if fromRows {
+		sessions = make([]SessionRow, 0, size)
+	}
+	sc := newSummaryScanner(&agent)
 	var damaged []error
 	for rows.Next() {
-		sum, err := scanSummary(rows)
+		sum, read, err := sc.scan(rows)
+		if fromRows && read {
+			sessions = append(sessions, SessionRow{ID: sc.row.ID, WorkflowID: sc.row.WorkflowID, AgentSession: agent, CreatedAt: sc.row.CreatedAt})
+		}
+		fromRows = fromRows && read
 		if err != nil {
 			damaged = append(damaged, err)
 			s.log.Debug("skipped damaged snapshot row", "db", s.path, "err", err)
 			continue
 		}
-		out = append(out, *sum)
+		out = append(out, sum)
 		if f.Limit > 0 && len(out) == f.Limit {
 			break
 		}
@@ -492,5 +513,12 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 		return out, damaged, classify("list snapshots", err)
 	}
 	rows.Close()
-	return out, damaged, Renumber(ctx, s.db, summaryTable, out, SummaryRef)
+	if !fromRows {
+		return out, damaged, Renumber(ctx, s.db, summarySessions, out, SummaryRef)
+	}
+	nums := SessionNumbers(sessions)
+	for i := range out {
+		out[i].SessionNumber = nums[out[i].ID]
+	}
+	return out, damaged, nil
 }

@@ -186,19 +186,23 @@ func (s *Store) queryRecords(ctx context.Context, q recordQuery, f RecordFilter,
 	}
 	// The snapshots in scope: every readable one, or each workflow's
 	// latest readable one (the last stored: one step down the partial
-	// index per workflow).
+	// index per workflow, which holds the columns picked).
 	picked := `SELECT s.id, s.workflow_id, s.session_number, s.created_at, s.source_path FROM snapshot_summaries s
 		WHERE s.problem IS NULL AND (@workflow = '' OR s.workflow_id = @workflow)`
 	if !f.All {
 		picked = `SELECT s.id, s.workflow_id, s.session_number, s.created_at, s.source_path
-		FROM workflows w JOIN snapshot_summaries s ON s.seq = (
+		FROM workflows w CROSS JOIN snapshot_summaries s INDEXED BY snapshot_summaries_readable ON s.workflow_id = w.id AND s.problem IS NULL AND s.seq = (
 			SELECT MAX(l.seq) FROM snapshot_summaries l WHERE l.workflow_id = w.id AND l.problem IS NULL)
 		WHERE (@workflow = '' OR w.id = @workflow)`
 	}
-	query := `WITH picked AS (` + picked + `)
+	// The plan is fixed: picked first (MATERIALIZED, CROSS JOIN), from
+	// the readable index alone (INDEXED BY), then each picked snapshot's
+	// records down their key. Left to itself SQLite scanned every record
+	// behind a Bloom filter, or walked the listing index for the order.
+	query := `WITH picked AS MATERIALIZED (` + picked + `)
 SELECT p.id, p.workflow_id, COALESCE(w.name, '') AS wname, p.session_number, p.created_at, p.source_path AS path,
 	r.idx, r.type, r.value
-FROM picked p JOIN snapshot_records r ON r.snapshot_id = p.id AND r.list = @list
+FROM picked p CROSS JOIN snapshot_records r ON r.snapshot_id = p.id AND r.list = @list
 LEFT JOIN workflows w ON w.id = p.workflow_id
 WHERE 1 = 1` + where + `
 ORDER BY p.created_at DESC, p.id, r.idx`

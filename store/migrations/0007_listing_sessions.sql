@@ -1,4 +1,4 @@
--- 0007: the listings number sessions from the rows they read (issue 34).
+-- 0007: history queries read fewer pages (issue 34).
 --
 -- A session's number follows from its workflow's agent sessions and
 -- their times (SessionNumbers). The listing index gains agent_session,
@@ -11,3 +11,60 @@ CREATE INDEX snapshot_summaries_listing ON snapshot_summaries (created_at, id, w
     schema_version, machine, author, goal, utilization, decisions, open_errors, problem);
 DROP INDEX snapshot_summaries_by_session;
 CREATE INDEX snapshot_summaries_by_session ON snapshot_summaries (workflow_id, agent_session, created_at, id);
+
+-- Each workflow's readable snapshots by seq, with what a decisions or
+-- errors query shows of the one it picks (the last), so picking each
+-- workflow's latest snapshot reads this index and not the table.
+DROP INDEX snapshot_summaries_readable;
+CREATE INDEX snapshot_summaries_readable ON snapshot_summaries (workflow_id, seq, id, session_number, created_at, source_path)
+    WHERE problem IS NULL;
+
+-- snapshot_records becomes a rowid table with its key in an index. As a
+-- WITHOUT ROWID table its interior pages held whole rows (a decision's
+-- JSON and text, hundreds of bytes), so the tree was deep and a lookup
+-- read about six pages; now the key index is narrow and a snapshot's
+-- records sit together in the order they were stored. The triggers that
+-- fill it are dropped while it is rebuilt and created again unchanged.
+DROP TRIGGER session_snapshots_derive;
+DROP TRIGGER session_snapshots_rederive;
+ALTER TABLE snapshot_records RENAME TO snapshot_records_0006;
+CREATE TABLE snapshot_records (
+    snapshot_id TEXT NOT NULL REFERENCES session_snapshots (id) ON DELETE CASCADE,
+    list        TEXT NOT NULL,
+    idx         INTEGER NOT NULL,
+    type        TEXT NOT NULL,
+    kind        TEXT,
+    state       TEXT,
+    at          TEXT,
+    text        TEXT NOT NULL DEFAULT '',
+    value       TEXT NOT NULL
+);
+INSERT INTO snapshot_records (snapshot_id, list, idx, type, kind, state, at, text, value)
+    SELECT r.snapshot_id, r.list, r.idx, r.type, r.kind, r.state, r.at, r.text, r.value
+    FROM snapshot_records_0006 r LEFT JOIN snapshot_summaries s ON s.id = r.snapshot_id
+    ORDER BY s.seq, r.snapshot_id, r.list, r.idx;
+DROP TABLE snapshot_records_0006;
+CREATE UNIQUE INDEX snapshot_records_key ON snapshot_records (snapshot_id, list, idx);
+
+CREATE TRIGGER session_snapshots_derive AFTER INSERT ON session_snapshots
+BEGIN
+    INSERT INTO snapshot_summaries (seq, id, workflow_id, session_number, agent_session, digest, "trigger", created_at, schema_version,
+        machine, author, goal, utilization, decisions, open_errors, problem, bad_lists, source_path)
+    SELECT NEW.rowid, NEW.id, NEW.workflow_id, NEW.session_number, NEW.agent_session, NEW.digest, NEW."trigger", NEW.created_at, NEW.schema_version,
+        NEW.machine, NEW.author, NEW.goal, NEW.utilization, NEW.decisions, NEW.open_errors, d.problem, d.bad_lists, d.source_path
+    FROM snapshot_derived d WHERE d.id = NEW.id;
+    INSERT INTO snapshot_records (snapshot_id, list, idx, type, kind, state, at, text, value)
+        SELECT * FROM snapshot_record_rows WHERE snapshot_id = NEW.id;
+END;
+
+CREATE TRIGGER session_snapshots_rederive AFTER UPDATE OF snapshot_json ON session_snapshots
+WHEN CASE WHEN json_valid(OLD.snapshot_json) AND json_valid(NEW.snapshot_json)
+    THEN json_remove(OLD.snapshot_json, '$.session_number') IS NOT json_remove(NEW.snapshot_json, '$.session_number')
+    ELSE OLD.snapshot_json IS NOT NEW.snapshot_json END
+BEGIN
+    UPDATE snapshot_summaries SET (problem, bad_lists, source_path) = (SELECT d.problem, d.bad_lists, d.source_path FROM snapshot_derived d WHERE d.id = NEW.id)
+        WHERE id = NEW.id;
+    DELETE FROM snapshot_records WHERE snapshot_id = NEW.id;
+    INSERT INTO snapshot_records (snapshot_id, list, idx, type, kind, state, at, text, value)
+        SELECT * FROM snapshot_record_rows WHERE snapshot_id = NEW.id;
+END;

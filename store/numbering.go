@@ -41,35 +41,55 @@ type SessionSource struct {
 }
 
 // ReadSessionNumbers numbers the sessions of workflowIDs from the rows of
-// src (session_snapshots, or SQLite's narrow snapshot_summaries), by
-// snapshot id; extra rows (a snapshot about to be inserted) are numbered
-// with them.
-func ReadSessionNumbers(ctx context.Context, q Queryer, src SessionSource, workflowIDs []string, extra ...SessionRow) (map[string]int, error) {
+// src (session_snapshots, or SQLite's narrow snapshot_summaries) and
+// returns the numbers of the snapshots in want, by id (of every row when
+// want is nil). The rows arrive a workflow at a time and each workflow is
+// numbered as soon as it ends, so only one workflow's rows are held: at
+// ten thousand snapshots, gathering them all first cost more in fresh
+// memory than the numbering itself.
+func ReadSessionNumbers(ctx context.Context, q Queryer, src SessionSource, workflowIDs []string, want map[string]bool) (map[string]int, error) {
 	ids := slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(workflowIDs))), func(id string) bool { return id == "" })
+	out := make(map[string]int, len(want))
 	if len(ids) == 0 {
-		return SessionNumbers(extra), nil
+		return out, nil
 	}
-	query, args, err := sqlx.In("SELECT id, workflow_id, agent_session, "+src.CreatedAt+" FROM "+src.Table+" WHERE workflow_id IN (?)", ids)
+	fail := func(err error) error {
+		return handoff.Errorf(handoff.EINTERNAL, "number the sessions of %d workflows: %w", len(ids), err)
+	}
+	query, args, err := sqlx.In("SELECT id, workflow_id, agent_session, "+src.CreatedAt+" FROM "+src.Table+
+		" WHERE workflow_id IN (?) ORDER BY workflow_id", ids)
 	if err != nil {
 		return nil, fmt.Errorf("number sessions: %w", err)
 	}
 	rows, err := q.QueryContext(ctx, q.Rebind(query), args...)
 	if err != nil {
-		return nil, handoff.Errorf(handoff.EINTERNAL, "number the sessions of %d workflows: %w", len(ids), err)
+		return nil, fail(err)
 	}
 	defer rows.Close()
-	var read []SessionRow
+	var group []SessionRow
+	flush := func() {
+		for i, n := range sessionNumbersOf(group) {
+			if want == nil || want[group[i].ID] {
+				out[group[i].ID] = n
+			}
+		}
+		group = group[:0]
+	}
 	for rows.Next() {
 		var r SessionRow
 		if err := rows.Scan(&r.ID, &r.WorkflowID, &r.AgentSession, storedTime{&r.CreatedAt}); err != nil {
-			return nil, handoff.Errorf(handoff.EINTERNAL, "number the sessions of %d workflows: %w", len(ids), err)
+			return nil, fail(err)
 		}
-		read = append(read, r)
+		if len(group) > 0 && group[0].WorkflowID != r.WorkflowID {
+			flush()
+		}
+		group = append(group, r)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, handoff.Errorf(handoff.EINTERNAL, "number the sessions of %d workflows: %w", len(ids), err)
+		return nil, fail(err)
 	}
-	return SessionNumbers(append(read, extra...)), nil
+	flush()
+	return out, nil
 }
 
 // storedTime scans a created_at read as a time (PostgreSQL) or as text
@@ -164,11 +184,13 @@ type Dialect struct {
 // says where item i keeps its snapshot id, workflow and number.
 func Renumber[T any](ctx context.Context, q Queryer, src SessionSource, items []T, ref func(*T) (id, workflowID string, n *int)) error {
 	wfs := make([]string, 0, len(items))
+	want := make(map[string]bool, len(items))
 	for i := range items {
-		_, wf, _ := ref(&items[i])
+		id, wf, _ := ref(&items[i])
 		wfs = append(wfs, wf)
+		want[id] = true
 	}
-	nums, err := ReadSessionNumbers(ctx, q, src, wfs)
+	nums, err := ReadSessionNumbers(ctx, q, src, wfs, want)
 	if err != nil {
 		return err
 	}

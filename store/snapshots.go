@@ -486,10 +486,12 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 	var (
 		agent    string
 		sessions []SessionRow
+		// row is where each listed summary's row is in sessions.
+		row []int
 	)
 	fromRows := f.Limit == 0
 	if fromRows {
-		sessions = make([]SessionRow, 0, size)
+		sessions, row = make([]SessionRow, 0, size), make([]int, 0, size)
 	}
 	sc := newSummaryScanner(&agent)
 	var damaged []error
@@ -505,6 +507,7 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 			continue
 		}
 		out = append(out, sum)
+		row = append(row, len(sessions)-1)
 		if f.Limit > 0 && len(out) == f.Limit {
 			break
 		}
@@ -516,9 +519,9 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 	if !fromRows {
 		return out, damaged, Renumber(ctx, s.db, summarySessions, out, SummaryRef)
 	}
-	nums := SessionNumbers(sessions)
+	nums := sessionNumbersOf(sessions)
 	for i := range out {
-		out[i].SessionNumber = nums[out[i].ID]
+		out[i].SessionNumber = nums[row[i]]
 	}
 	return out, damaged, nil
 }

@@ -48,16 +48,16 @@ type SessionSource struct {
 // ten thousand snapshots, gathering them all first cost more in fresh
 // memory than the numbering itself.
 func ReadSessionNumbers(ctx context.Context, q Queryer, src SessionSource, workflowIDs []string, want map[string]bool) (map[string]int, error) {
-	ids := slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(workflowIDs))), func(id string) bool { return id == "" })
+	wfs := slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(workflowIDs))), func(id string) bool { return id == "" })
 	out := make(map[string]int, len(want))
-	if len(ids) == 0 {
+	if len(wfs) == 0 {
 		return out, nil
 	}
 	fail := func(err error) error {
-		return handoff.Errorf(handoff.EINTERNAL, "number the sessions of %d workflows: %w", len(ids), err)
+		return handoff.Errorf(handoff.EINTERNAL, "number the sessions of %d workflows: %w", len(wfs), err)
 	}
 	query, args, err := sqlx.In("SELECT id, workflow_id, agent_session, "+src.CreatedAt+" FROM "+src.Table+
-		" WHERE workflow_id IN (?) ORDER BY workflow_id", ids)
+		" WHERE workflow_id IN (?) ORDER BY workflow_id", wfs)
 	if err != nil {
 		return nil, fmt.Errorf("number sessions: %w", err)
 	}
@@ -66,24 +66,31 @@ func ReadSessionNumbers(ctx context.Context, q Queryer, src SessionSource, workf
 		return nil, fail(err)
 	}
 	defer rows.Close()
-	var group []SessionRow
+	var (
+		nb       sessionNumberer
+		ids      []string // the snapshot ids of the workflow being read
+		workflow string
+		r        SessionRow
+	)
 	flush := func() {
-		for i, n := range sessionNumbersOf(group) {
-			if want == nil || want[group[i].ID] {
-				out[group[i].ID] = n
+		nb.number(func(pos, n int) {
+			if want == nil || want[ids[pos]] {
+				out[ids[pos]] = n
 			}
-		}
-		group = group[:0]
+		})
+		ids = ids[:0]
 	}
+	dest := []any{&r.ID, &r.WorkflowID, &r.AgentSession, storedTime{&r.CreatedAt}}
 	for rows.Next() {
-		var r SessionRow
-		if err := rows.Scan(&r.ID, &r.WorkflowID, &r.AgentSession, storedTime{&r.CreatedAt}); err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return nil, fail(err)
 		}
-		if len(group) > 0 && group[0].WorkflowID != r.WorkflowID {
+		if len(ids) > 0 && r.WorkflowID != workflow {
 			flush()
 		}
-		group = append(group, r)
+		workflow = r.WorkflowID
+		nb.add(r, len(ids))
+		ids = append(ids, r.ID)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fail(err)

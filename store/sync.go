@@ -197,12 +197,13 @@ func SessionNumbers(rows []SessionRow) map[string]int {
 
 // sessionNumbersOf is SessionNumbers by position: the number of rows[i]
 // is the i-th result. It groups the rows by workflow (one map lookup per
-// row) and sorts each workflow's few rows on their own, so numbering ten
-// thousand snapshots costs a few milliseconds instead of the tens that
-// maps keyed by workflow and session took.
+// row) and numbers each workflow's few rows on their own (a
+// sessionNumberer), so numbering ten thousand snapshots costs a few
+// milliseconds instead of the tens that maps keyed by workflow and
+// session took.
 func sessionNumbersOf(rows []SessionRow) []int {
-	// Rows of one workflow become contiguous in order (a counting sort
-	// by the workflow's first appearance).
+	// Rows of one workflow become contiguous, in order of the workflow's
+	// first row (a counting sort).
 	workflowOf := make([]int32, len(rows))
 	index := map[string]int32{}
 	var sizes []int
@@ -220,53 +221,77 @@ func sessionNumbersOf(rows []SessionRow) []int {
 	for w, n := range sizes {
 		start[w+1] = start[w] + n
 	}
-	type entry struct {
-		key string
-		at  int64 // microseconds, rounded as SessionNumbers says
-		row int
-		n   int
-	}
-	entries := make([]entry, len(rows))
+	order := make([]int, len(rows))
 	next := slices.Clone(start[:len(sizes)])
-	for i, r := range rows {
-		key := r.AgentSession
-		if key == "" {
-			key = "row:" + r.ID
-		}
+	for i := range rows {
 		w := workflowOf[i]
-		entries[next[w]] = entry{key: key, at: r.CreatedAt.Round(time.Microsecond).UnixMicro(), row: i}
+		order[next[w]] = i
 		next[w]++
 	}
 	out := make([]int, len(rows))
-	var firsts []entry
+	var nb sessionNumberer
 	for w := range sizes {
-		group := entries[start[w]:start[w+1]]
-		// A session's first time is its earliest row's.
-		slices.SortFunc(group, func(a, b entry) int {
-			return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.at, b.at))
-		})
-		firsts = firsts[:0]
-		for i, e := range group {
-			if i == 0 || e.key != group[i-1].key {
-				firsts = append(firsts, e)
-			}
+		for _, i := range order[start[w]:start[w+1]] {
+			nb.add(rows[i], i)
 		}
-		slices.SortFunc(firsts, func(a, b entry) int {
-			return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.key, b.key))
-		})
-		for n := range firsts {
-			firsts[n].n = n + 1
-		}
-		slices.SortFunc(firsts, func(a, b entry) int { return cmp.Compare(a.key, b.key) })
-		j := 0
-		for _, e := range group {
-			for firsts[j].key != e.key {
-				j++
-			}
-			out[e.row] = firsts[j].n
-		}
+		nb.number(func(i, n int) { out[i] = n })
 	}
 	return out
+}
+
+// sessionNumberer numbers the sessions of one workflow's rows, added one
+// at a time; its buffers are reused from one workflow to the next.
+type sessionNumberer struct {
+	entries, firsts []sessionEntry
+}
+
+// sessionEntry is a row as numbering compares it.
+type sessionEntry struct {
+	key string
+	at  int64 // microseconds, rounded as SessionNumbers says
+	pos int   // the caller's position of the row
+	n   int
+}
+
+// add takes row r of the workflow being numbered, at the caller's
+// position pos.
+func (nb *sessionNumberer) add(r SessionRow, pos int) {
+	key := r.AgentSession
+	if key == "" {
+		key = "row:" + r.ID
+	}
+	nb.entries = append(nb.entries, sessionEntry{key: key, at: r.CreatedAt.Round(time.Microsecond).UnixMicro(), pos: pos})
+}
+
+// number calls set with each added row's position and session number,
+// then forgets the rows.
+func (nb *sessionNumberer) number(set func(pos, n int)) {
+	group := nb.entries
+	// A session's first time is its earliest row's.
+	slices.SortFunc(group, func(a, b sessionEntry) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.at, b.at))
+	})
+	firsts := nb.firsts[:0]
+	for i, e := range group {
+		if i == 0 || e.key != group[i-1].key {
+			firsts = append(firsts, e)
+		}
+	}
+	slices.SortFunc(firsts, func(a, b sessionEntry) int {
+		return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.key, b.key))
+	})
+	for n := range firsts {
+		firsts[n].n = n + 1
+	}
+	slices.SortFunc(firsts, func(a, b sessionEntry) int { return cmp.Compare(a.key, b.key) })
+	j := 0
+	for _, e := range group {
+		for firsts[j].key != e.key {
+			j++
+		}
+		set(e.pos, firsts[j].n)
+	}
+	nb.entries, nb.firsts = group[:0], firsts[:0]
 }
 
 // Summary is what a listing shows of a snapshot, kept in columns beside

@@ -164,3 +164,35 @@ func TestListNumbersLikeRenumber(t *testing.T) {
 		}
 	}
 }
+
+// TestScanConnRestoresTheCache checks that a scan's small page cache
+// does not stay on the connection it hands back to the pool.
+func TestScanConnRestoresTheCache(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, tempDB(t))
+	s.db.SetMaxOpenConns(1) // the scan's connection is the one read after
+	cache := func(q interface {
+		GetContext(context.Context, any, string, ...any) error
+	}) int {
+		t.Helper()
+		var kib int
+		if err := q.GetContext(ctx, &kib, "PRAGMA cache_size"); err != nil {
+			t.Fatal(err)
+		}
+		return kib
+	}
+	before := cache(s.db)
+	c, err := s.scanConn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cache(c); got != -scanCacheKiB {
+		t.Errorf("scan connection's cache_size = %d, want %d", got, -scanCacheKiB)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := cache(s.db); got != before {
+		t.Errorf("cache_size after the scan = %d, want %d", got, before)
+	}
+}

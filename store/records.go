@@ -231,7 +231,12 @@ ORDER BY p.created_at DESC, p.id, r.idx`
 		s.log.Debug("skipped damaged snapshot", "db", s.path, "snapshot", b.ID, "problem", b.Problem)
 	}
 
-	rows, err := s.db.QueryxContext(ctx, query, args...)
+	conn, err := s.scanConn(ctx)
+	if err != nil {
+		return damaged, classify(op, err)
+	}
+	defer conn.Close()
+	rows, err := conn.QueryxContext(ctx, query, args...)
 	if err != nil {
 		return damaged, classify(op, err)
 	}

@@ -367,6 +367,43 @@ func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff
 	return s.decodeNumbered(ctx, row.ID, row.Agent, row.JSON)
 }
 
+// scanCacheKiB is the page cache of a connection that walks an index
+// once, in order: enough for the path from the root to the current leaf.
+// The default (2 MiB) is memory a short-lived process would touch for
+// the first time, page by page, for pages it never reads again.
+const scanCacheKiB = 128
+
+// scanConn is a connection for one long scan, with a small page cache
+// until it is closed (the pool's default then comes back).
+func (s *Store) scanConn(ctx context.Context) (*scanConnection, error) {
+	conn, err := s.db.Connx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var kib int
+	if err := conn.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&kib); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = -%d", scanCacheKiB)); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return &scanConnection{Conn: conn, restore: kib}, nil
+}
+
+// scanConnection is scanConn's connection and the cache size to restore.
+type scanConnection struct {
+	*sqlx.Conn
+	restore int
+}
+
+// Close restores the connection's page cache and returns it to the pool.
+func (c *scanConnection) Close() error {
+	_, err := c.ExecContext(context.Background(), fmt.Sprintf("PRAGMA cache_size = %d", c.restore))
+	return errors.Join(err, c.Conn.Close())
+}
+
 // sqliteNumbering is SessionNumberOf's SQL for this store: times are text in
 // timeLayout (which sorts as time does), and text compares bytewise.
 var sqliteNumbering = Dialect{TimeParam: "?", Time: func(t time.Time) any { return formatTime(t) }}
@@ -473,7 +510,12 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 		}
 	}
 	out := make([]SnapshotSummary, 0, size)
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	conn, err := s.scanConn(ctx)
+	if err != nil {
+		return nil, nil, classify("list snapshots", err)
+	}
+	defer conn.Close()
+	rows, err := conn.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, nil, classify("list snapshots", err)
 	}

@@ -2,11 +2,14 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/mattn/go-sqlite3"
 
 	handoff "github.com/handoff-cli/handoff"
 )
@@ -21,29 +24,113 @@ import (
 
 // Queryer is what reading session numbers needs of a *sqlx.DB or *sqlx.Tx.
 type Queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	SelectContext(ctx context.Context, dest any, query string, args ...any) error
 	GetContext(ctx context.Context, dest any, query string, args ...any) error
 	Rebind(query string) string
 }
 
+// SessionSource is where a store keeps what numbering sessions reads:
+// Table has one row per snapshot (id, workflow_id, agent_session,
+// created_at), and CreatedAt is how a query reads created_at cheaply, as
+// a time or as text in the stored layout (SQLite's driver would try its
+// time layouts one at a time on every row of a TIMESTAMP column).
+type SessionSource struct {
+	Table     string
+	CreatedAt string
+}
+
 // ReadSessionNumbers numbers the sessions of workflowIDs from the rows of
-// table (session_snapshots, or SQLite's narrow snapshot_summaries), by
-// snapshot id; extra rows (a snapshot about to be inserted) are numbered
-// with them.
-func ReadSessionNumbers(ctx context.Context, q Queryer, table string, workflowIDs []string, extra ...SessionRow) (map[string]int, error) {
-	ids := slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(workflowIDs))), func(id string) bool { return id == "" })
-	if len(ids) == 0 {
-		return SessionNumbers(extra), nil
+// src (session_snapshots, or SQLite's narrow snapshot_summaries) and
+// returns the numbers of the snapshots in want, by id (of every row when
+// want is nil). The rows arrive a workflow at a time and each workflow is
+// numbered as soon as it ends, so only one workflow's rows are held: at
+// ten thousand snapshots, gathering them all first cost more in fresh
+// memory than the numbering itself.
+func ReadSessionNumbers(ctx context.Context, q Queryer, src SessionSource, workflowIDs []string, want map[string]bool) (map[string]int, error) {
+	wfs := slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(workflowIDs))), func(id string) bool { return id == "" })
+	out := make(map[string]int, len(want))
+	if len(wfs) == 0 {
+		return out, nil
 	}
-	query, args, err := sqlx.In("SELECT id, workflow_id, agent_session, created_at FROM "+table+" WHERE workflow_id IN (?)", ids)
+	fail := func(err error) error {
+		return handoff.Errorf(handoff.EINTERNAL, "number the sessions of %d workflows: %w", len(wfs), err)
+	}
+	query, args, err := sqlx.In("SELECT id, workflow_id, agent_session, "+src.CreatedAt+" FROM "+src.Table+
+		" WHERE workflow_id IN (?) ORDER BY workflow_id", wfs)
 	if err != nil {
 		return nil, fmt.Errorf("number sessions: %w", err)
 	}
-	var rows []SessionRow
-	if err := q.SelectContext(ctx, &rows, q.Rebind(query), args...); err != nil {
-		return nil, handoff.Errorf(handoff.EINTERNAL, "number the sessions of %d workflows: %w", len(ids), err)
+	rows, err := q.QueryContext(ctx, q.Rebind(query), args...)
+	if err != nil {
+		return nil, fail(err)
 	}
-	return SessionNumbers(append(rows, extra...)), nil
+	defer rows.Close()
+	var (
+		nb       sessionNumberer
+		ids      []string // the snapshot ids of the workflow being read
+		workflow string
+		r        SessionRow
+	)
+	flush := func() {
+		nb.number(func(pos, n int) {
+			if want == nil || want[ids[pos]] {
+				out[ids[pos]] = n
+			}
+		})
+		ids = ids[:0]
+	}
+	dest := []any{&r.ID, &r.WorkflowID, &r.AgentSession, storedTime{&r.CreatedAt}}
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fail(err)
+		}
+		if len(ids) > 0 && r.WorkflowID != workflow {
+			flush()
+		}
+		workflow = r.WorkflowID
+		nb.add(r, len(ids))
+		ids = append(ids, r.ID)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail(err)
+	}
+	flush()
+	return out, nil
+}
+
+// storedTime scans a created_at read as a time (PostgreSQL) or as text
+// (SQLite): the stored layout (parseStored), else the layouts SQLite's
+// driver tries on a TIMESTAMP column, so a time reads as it did when the
+// driver parsed it.
+type storedTime struct{ t *time.Time }
+
+// Scan implements sql.Scanner.
+func (s storedTime) Scan(src any) error {
+	var text string
+	switch v := src.(type) {
+	case time.Time:
+		*s.t = v
+		return nil
+	case string:
+		text = v
+	case []byte:
+		text = string(v)
+	default:
+		return fmt.Errorf("created_at: unexpected %T", src)
+	}
+	t, err := parseStored(text)
+	if err == nil {
+		*s.t = t
+		return nil
+	}
+	for _, layout := range sqlite3.SQLiteTimestampFormats {
+		if t, perr := time.ParseInLocation(layout, strings.TrimSuffix(text, "Z"), time.UTC); perr == nil {
+			*s.t = t
+			return nil
+		}
+	}
+	return fmt.Errorf("created_at %q: %w", text, err)
 }
 
 // SessionNumberOf numbers row among its workflow's stored snapshots as
@@ -102,13 +189,15 @@ type Dialect struct {
 
 // Renumber sets each item's session number to its current one; ref
 // says where item i keeps its snapshot id, workflow and number.
-func Renumber[T any](ctx context.Context, q Queryer, table string, items []T, ref func(*T) (id, workflowID string, n *int)) error {
+func Renumber[T any](ctx context.Context, q Queryer, src SessionSource, items []T, ref func(*T) (id, workflowID string, n *int)) error {
 	wfs := make([]string, 0, len(items))
+	want := make(map[string]bool, len(items))
 	for i := range items {
-		_, wf, _ := ref(&items[i])
+		id, wf, _ := ref(&items[i])
 		wfs = append(wfs, wf)
+		want[id] = true
 	}
-	nums, err := ReadSessionNumbers(ctx, q, table, wfs)
+	nums, err := ReadSessionNumbers(ctx, q, src, wfs, want)
 	if err != nil {
 		return err
 	}
@@ -122,8 +211,8 @@ func Renumber[T any](ctx context.Context, q Queryer, table string, items []T, re
 }
 
 // NumberSnapshot sets snap's SessionNumber to its current number.
-func NumberSnapshot(ctx context.Context, q Queryer, table string, snap *handoff.Snapshot) error {
-	return Renumber(ctx, q, table, []*handoff.Snapshot{snap}, func(s **handoff.Snapshot) (string, string, *int) {
+func NumberSnapshot(ctx context.Context, q Queryer, src SessionSource, snap *handoff.Snapshot) error {
+	return Renumber(ctx, q, src, []*handoff.Snapshot{snap}, func(s **handoff.Snapshot) (string, string, *int) {
 		return (*s).ID, (*s).WorkflowID, &(*s).SessionNumber
 	})
 }

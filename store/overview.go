@@ -37,14 +37,15 @@ func (s *Store) Overview(ctx context.Context) ([]WorkflowOverview, []error, erro
 	}
 	defer rows.Close()
 	latest := map[string]*SnapshotSummary{}
+	sc := newSummaryScanner()
 	for rows.Next() {
-		sum, err := scanSummary(rows)
+		sum, _, err := sc.scan(rows)
 		if err != nil {
 			damaged = append(damaged, err)
 			s.log.Debug("skipped damaged snapshot", "db", s.path, "err", err)
 			continue
 		}
-		latest[sum.WorkflowID] = sum
+		latest[sum.WorkflowID] = &sum
 	}
 	if err := rows.Err(); err != nil {
 		return nil, damaged, classify("list the latest snapshots", err)
@@ -54,7 +55,7 @@ func (s *Store) Overview(ctx context.Context) ([]WorkflowOverview, []error, erro
 	for _, wf := range wfs {
 		out = append(out, WorkflowOverview{Workflow: wf, Latest: latest[wf.ID]})
 	}
-	return out, damaged, Renumber(ctx, s.db, summaryTable, out, OverviewRef)
+	return out, damaged, Renumber(ctx, s.db, summarySessions, out, OverviewRef)
 }
 
 // ResolveWorkflow finds the workflow that dir belongs to, the way git finds
@@ -138,14 +139,23 @@ const SummaryColumns = `s.id, s.workflow_id, s.session_number, s."trigger", s.cr
 // listed: ECORRUPT when its JSON is not the snapshot it is stored under,
 // ECONFLICT when a newer build wrote it (what a decode would say).
 func (r SummaryRow) Summary() (*SnapshotSummary, error) {
+	sum, err := r.summary()
+	if err != nil {
+		return nil, err
+	}
+	return &sum, nil
+}
+
+// summary is Summary by value, for a listing that copies it into a slice.
+func (r *SummaryRow) summary() (SnapshotSummary, error) {
 	if r.Problem.Valid {
-		return nil, handoff.Errorf(handoff.ECORRUPT, "snapshot %s is damaged: %s", r.ID, r.Problem.String)
+		return SnapshotSummary{}, handoff.Errorf(handoff.ECORRUPT, "snapshot %s is damaged: %s", r.ID, r.Problem.String)
 	}
 	if r.SchemaVersion > handoff.SnapshotSchemaVersion {
-		return nil, handoff.Errorf(handoff.ECONFLICT, "snapshot %s: schema version %d is newer than this build of handoff knows (%d): upgrade handoff",
+		return SnapshotSummary{}, handoff.Errorf(handoff.ECONFLICT, "snapshot %s: schema version %d is newer than this build of handoff knows (%d): upgrade handoff",
 			r.ID, r.SchemaVersion, handoff.SnapshotSchemaVersion)
 	}
-	return &SnapshotSummary{
+	return SnapshotSummary{
 		ID:            r.ID,
 		WorkflowID:    r.WorkflowID,
 		SessionNumber: r.SessionNumber,
@@ -166,21 +176,37 @@ func (r SummaryRow) Summary() (*SnapshotSummary, error) {
 const listColumns = `s.id, s.workflow_id, s.session_number, s."trigger", CAST(s.created_at AS TEXT), s.schema_version, s.machine, s.author,
 	s.goal, s.utilization, s.decisions, s.open_errors, s.problem`
 
-// scanSummary reads one listColumns row into a summary.
-func scanSummary(rows *sql.Rows) (*SnapshotSummary, error) {
-	var (
-		r  SummaryRow
-		at string
-	)
-	err := rows.Scan(&r.ID, &r.WorkflowID, &r.SessionNumber, &r.Trigger, &at, &r.SchemaVersion, &r.Machine, &r.Author,
-		&r.Goal, &r.Utilization, &r.Decisions, &r.OpenErrors, &r.Problem)
+// summaryScanner reads listColumns rows (and any extra columns after
+// them) into one reused row, so a listing of every snapshot allocates only
+// what it keeps.
+type summaryScanner struct {
+	row  SummaryRow
+	at   string
+	dest []any
+}
+
+// newSummaryScanner prepares to read listColumns followed by extra.
+func newSummaryScanner(extra ...any) *summaryScanner {
+	sc := &summaryScanner{}
+	r := &sc.row
+	sc.dest = append([]any{&r.ID, &r.WorkflowID, &r.SessionNumber, &r.Trigger, &sc.at, &r.SchemaVersion, &r.Machine, &r.Author,
+		&r.Goal, &r.Utilization, &r.Decisions, &r.OpenErrors, &r.Problem}, extra...)
+	return sc
+}
+
+// scan reads the current row. read says the row's columns were read (the
+// extra ones too), even when it is damaged: err is then its damage.
+func (sc *summaryScanner) scan(rows *sql.Rows) (sum SnapshotSummary, read bool, err error) {
+	sc.row.Problem = sql.NullString{}
+	err = rows.Scan(sc.dest...)
 	if err == nil {
-		r.CreatedAt, err = parseStored(at)
+		sc.row.CreatedAt, err = parseStored(sc.at)
 	}
 	if err != nil {
-		return nil, handoff.Errorf(handoff.ECORRUPT, "a snapshot row does not read: %w", err)
+		return sum, false, handoff.Errorf(handoff.ECORRUPT, "a snapshot row does not read: %w", err)
 	}
-	return r.Summary()
+	sum, err = sc.row.summary()
+	return sum, true, err
 }
 
 // parseStored reads a timestamp as the store writes it (timeLayout, UTC,

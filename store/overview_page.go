@@ -127,7 +127,7 @@ func (s *Store) OverviewPage(ctx context.Context, f OverviewFilter) (*OverviewPa
 		return nil, classify("list workflows", err)
 	}
 	page := pageOf(rows, f.Limit)
-	return page, Renumber(ctx, s.db, summaryTable, page.Workflows, OverviewRef)
+	return page, Renumber(ctx, s.db, summarySessions, page.Workflows, OverviewRef)
 }
 
 // pageOf cuts rows (one more than limit when there is a next page) into

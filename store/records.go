@@ -110,7 +110,7 @@ func (s *Store) Decisions(ctx context.Context, f DecisionFilter) ([]StoredDecisi
 	if err != nil {
 		return out, damaged, err
 	}
-	return out, damaged, Renumber(ctx, s.db, summaryTable, out, DecisionRef)
+	return out, damaged, Renumber(ctx, s.db, summarySessions, out, DecisionRef)
 }
 
 // Errors returns the error records stored in snapshots, in the order and
@@ -141,7 +141,7 @@ func (s *Store) Errors(ctx context.Context, f ErrorFilter) ([]StoredError, []err
 	if err != nil {
 		return out, damaged, err
 	}
-	return out, damaged, Renumber(ctx, s.db, summaryTable, out, ErrorRef)
+	return out, damaged, Renumber(ctx, s.db, summarySessions, out, ErrorRef)
 }
 
 // recordQuery names one list of a snapshot's JSON.
@@ -166,7 +166,13 @@ func (s *Store) queryRecords(ctx context.Context, q recordQuery, f RecordFilter,
 	if f.Limit < 0 {
 		return nil, handoff.Errorf(handoff.EINVALID, "%s: negative limit %d", op, f.Limit)
 	}
-	args = append(args, sql.Named("workflow", f.WorkflowID), sql.Named("list", q.list))
+	// base is where the list's elements start in a snapshot's range of
+	// pos (migration 0007).
+	base := 0
+	if q.list == "errors" {
+		base = 1 << 20
+	}
+	args = append(args, sql.Named("workflow", f.WorkflowID), sql.Named("base", base))
 	if f.Grep != "" {
 		// The text column is lower-cased already (ASCII, as lower() is).
 		conds = append(conds, "instr(r.text, lower(@grep)) > 0")
@@ -186,19 +192,25 @@ func (s *Store) queryRecords(ctx context.Context, q recordQuery, f RecordFilter,
 	}
 	// The snapshots in scope: every readable one, or each workflow's
 	// latest readable one (the last stored: one step down the partial
-	// index per workflow).
-	picked := `SELECT s.id, s.workflow_id, s.session_number, s.created_at, s.source_path FROM snapshot_summaries s
+	// index per workflow, which holds the columns picked).
+	picked := `SELECT s.seq, s.id, s.workflow_id, s.session_number, s.created_at, s.source_path FROM snapshot_summaries s
 		WHERE s.problem IS NULL AND (@workflow = '' OR s.workflow_id = @workflow)`
 	if !f.All {
-		picked = `SELECT s.id, s.workflow_id, s.session_number, s.created_at, s.source_path
-		FROM workflows w JOIN snapshot_summaries s ON s.seq = (
+		picked = `SELECT s.seq, s.id, s.workflow_id, s.session_number, s.created_at, s.source_path
+		FROM workflows w CROSS JOIN snapshot_summaries s INDEXED BY snapshot_summaries_readable ON s.workflow_id = w.id AND s.problem IS NULL AND s.seq = (
 			SELECT MAX(l.seq) FROM snapshot_summaries l WHERE l.workflow_id = w.id AND l.problem IS NULL)
 		WHERE (@workflow = '' OR w.id = @workflow)`
 	}
-	query := `WITH picked AS (` + picked + `)
+	// The plan is fixed: picked first (MATERIALIZED, CROSS JOIN), from
+	// the readable index alone (INDEXED BY), then each picked snapshot's
+	// list as one range of the records' pos (migration 0007). Left to
+	// itself SQLite scanned every record behind a Bloom filter, or walked
+	// the listing index for the order.
+	query := `WITH picked AS MATERIALIZED (` + picked + `)
 SELECT p.id, p.workflow_id, COALESCE(w.name, '') AS wname, p.session_number, p.created_at, p.source_path AS path,
 	r.idx, r.type, r.value
-FROM picked p JOIN snapshot_records r ON r.snapshot_id = p.id AND r.list = @list
+FROM picked p CROSS JOIN snapshot_records r
+	ON r.pos BETWEEN p.seq * 2097152 + @base AND p.seq * 2097152 + @base + 1048575
 LEFT JOIN workflows w ON w.id = p.workflow_id
 WHERE 1 = 1` + where + `
 ORDER BY p.created_at DESC, p.id, r.idx`
@@ -219,7 +231,12 @@ ORDER BY p.created_at DESC, p.id, r.idx`
 		s.log.Debug("skipped damaged snapshot", "db", s.path, "snapshot", b.ID, "problem", b.Problem)
 	}
 
-	rows, err := s.db.QueryxContext(ctx, query, args...)
+	conn, err := s.scanConn(ctx)
+	if err != nil {
+		return damaged, classify(op, err)
+	}
+	defer conn.Close()
+	rows, err := conn.QueryxContext(ctx, query, args...)
 	if err != nil {
 		return damaged, classify(op, err)
 	}

@@ -142,5 +142,5 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) ([]SearchHit, error) 
 		}
 		out = append(out, Highlight(c, doc, terms))
 	}
-	return out, Renumber(ctx, s.db, summaryTable, out, HitRef)
+	return out, Renumber(ctx, s.db, summarySessions, out, HitRef)
 }

@@ -367,6 +367,43 @@ func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff
 	return s.decodeNumbered(ctx, row.ID, row.Agent, row.JSON)
 }
 
+// scanCacheKiB is the page cache of a connection that walks an index
+// once, in order: enough for the path from the root to the current leaf.
+// The default (2 MiB) is memory a short-lived process would touch for
+// the first time, page by page, for pages it never reads again.
+const scanCacheKiB = 128
+
+// scanConn is a connection for one long scan, with a small page cache
+// until it is closed (the pool's default then comes back).
+func (s *Store) scanConn(ctx context.Context) (*scanConnection, error) {
+	conn, err := s.db.Connx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var kib int
+	if err := conn.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&kib); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = -%d", scanCacheKiB)); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return &scanConnection{Conn: conn, restore: kib}, nil
+}
+
+// scanConnection is scanConn's connection and the cache size to restore.
+type scanConnection struct {
+	*sqlx.Conn
+	restore int
+}
+
+// Close restores the connection's page cache and returns it to the pool.
+func (c *scanConnection) Close() error {
+	_, err := c.ExecContext(context.Background(), fmt.Sprintf("PRAGMA cache_size = %d", c.restore))
+	return errors.Join(err, c.Conn.Close())
+}
+
 // sqliteNumbering is SessionNumberOf's SQL for this store: times are text in
 // timeLayout (which sorts as time does), and text compares bytewise.
 var sqliteNumbering = Dialect{TimeParam: "?", Time: func(t time.Time) any { return formatTime(t) }}
@@ -374,6 +411,10 @@ var sqliteNumbering = Dialect{TimeParam: "?", Time: func(t time.Time) any { retu
 // summaryTable is where SQLite keeps what numbering sessions reads (one
 // narrow row per snapshot).
 const summaryTable = "snapshot_summaries"
+
+// summarySessions is Renumber's source in this store: the summary table,
+// its times read as the text they are stored as.
+var summarySessions = SessionSource{Table: summaryTable, CreatedAt: "CAST(created_at AS TEXT)"}
 
 // decodeNumbered is decodeSnapshot with the snapshot's current session
 // number (agent is its agent_session column).
@@ -443,7 +484,7 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 	if f.Limit < 0 {
 		return nil, nil, handoff.Errorf(handoff.EINVALID, "list snapshots: negative limit %d", f.Limit)
 	}
-	query := `SELECT ` + listColumns + ` FROM snapshot_summaries s`
+	query := `SELECT ` + listColumns + `, s.agent_session FROM snapshot_summaries s`
 	var args []any
 	if f.WorkflowID != "" {
 		query += " WHERE s.workflow_id = ?"
@@ -469,21 +510,46 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 		}
 	}
 	out := make([]SnapshotSummary, 0, size)
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	conn, err := s.scanConn(ctx)
+	if err != nil {
+		return nil, nil, classify("list snapshots", err)
+	}
+	defer conn.Close()
+	rows, err := conn.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, nil, classify("list snapshots", err)
 	}
 	defer rows.Close()
 
+	// A listing without a limit reads every row of the workflows it
+	// shows, damaged ones included: it numbers their sessions from those
+	// rows (SessionNumbers) instead of reading them all again, unless a
+	// row did not read.
+	var (
+		agent    string
+		sessions []SessionRow
+		// row is where each listed summary's row is in sessions.
+		row []int
+	)
+	fromRows := f.Limit == 0
+	if fromRows {
+		sessions, row = make([]SessionRow, 0, size), make([]int, 0, size)
+	}
+	sc := newSummaryScanner(&agent)
 	var damaged []error
 	for rows.Next() {
-		sum, err := scanSummary(rows)
+		sum, read, err := sc.scan(rows)
+		if fromRows && read {
+			sessions = append(sessions, SessionRow{ID: sc.row.ID, WorkflowID: sc.row.WorkflowID, AgentSession: agent, CreatedAt: sc.row.CreatedAt})
+		}
+		fromRows = fromRows && read
 		if err != nil {
 			damaged = append(damaged, err)
 			s.log.Debug("skipped damaged snapshot row", "db", s.path, "err", err)
 			continue
 		}
-		out = append(out, *sum)
+		out = append(out, sum)
+		row = append(row, len(sessions)-1)
 		if f.Limit > 0 && len(out) == f.Limit {
 			break
 		}
@@ -492,5 +558,12 @@ func (s *Store) ListSnapshots(ctx context.Context, f ListFilter) ([]SnapshotSumm
 		return out, damaged, classify("list snapshots", err)
 	}
 	rows.Close()
-	return out, damaged, Renumber(ctx, s.db, summaryTable, out, SummaryRef)
+	if !fromRows {
+		return out, damaged, Renumber(ctx, s.db, summarySessions, out, SummaryRef)
+	}
+	nums := sessionNumbersOf(sessions)
+	for i := range out {
+		out[i].SessionNumber = nums[row[i]]
+	}
+	return out, damaged, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -83,7 +84,7 @@ func (o *decisionsOptions) run(ctx context.Context) error {
 		if d.SupersededBy != "" {
 			state = "superseded"
 		}
-		tb.row(tb.workflowLabel(d.Origin), cellf("%d", d.SessionNumber), string(d.Type), state, d.Description, d.Rationale)
+		tb.row(tb.workflowLabel(d.Origin), strconv.Itoa(d.SessionNumber), string(d.Type), state, d.Description, d.Rationale)
 	}
 	return tb.flush()
 }

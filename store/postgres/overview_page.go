@@ -47,5 +47,5 @@ func (s *Store) OverviewPage(ctx context.Context, f store.OverviewFilter) (*stor
 		utcWorkflow(&rows[i].Workflow)
 	}
 	page := store.PageOf(rows, f.Limit)
-	return page, store.Renumber(ctx, s.db, snapshotTable, page.Workflows, store.OverviewRef)
+	return page, store.Renumber(ctx, s.db, snapshotSessions, page.Workflows, store.OverviewRef)
 }

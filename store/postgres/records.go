@@ -46,7 +46,7 @@ func (s *Store) Decisions(ctx context.Context, f store.DecisionFilter) ([]store.
 	if err != nil {
 		return out, damaged, err
 	}
-	return out, damaged, store.Renumber(ctx, s.db, snapshotTable, out, store.DecisionRef)
+	return out, damaged, store.Renumber(ctx, s.db, snapshotSessions, out, store.DecisionRef)
 }
 
 // Errors returns the error records stored in snapshots, in the order and
@@ -74,7 +74,7 @@ func (s *Store) Errors(ctx context.Context, f store.ErrorFilter) ([]store.Stored
 	if err != nil {
 		return out, damaged, err
 	}
-	return out, damaged, store.Renumber(ctx, s.db, snapshotTable, out, store.ErrorRef)
+	return out, damaged, store.Renumber(ctx, s.db, snapshotSessions, out, store.ErrorRef)
 }
 
 // recordQuery names one list of a snapshot's JSON and the conditions

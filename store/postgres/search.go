@@ -121,5 +121,5 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Search
 		}
 		out = append(out, store.Highlight(c, doc, terms))
 	}
-	return out, store.Renumber(ctx, s.db, snapshotTable, out, store.HitRef)
+	return out, store.Renumber(ctx, s.db, snapshotSessions, out, store.HitRef)
 }

@@ -174,7 +174,7 @@ func (s *Store) saveTx(ctx context.Context, tx *sqlx.Tx, draft *handoff.Snapshot
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := store.NumberSnapshot(ctx, tx, snapshotTable, dup); err != nil {
+		if err := store.NumberSnapshot(ctx, tx, snapshotSessions, dup); err != nil {
 			return nil, nil, err
 		}
 		s.log.Debug("snapshot already stored", "id", dup.ID, "hash", hash)
@@ -335,6 +335,10 @@ var numbering = store.Dialect{TimeParam: "CAST(? AS timestamptz)", KeyOrder: `CO
 // session and time (store.ReadSessionNumbers).
 const snapshotTable = "session_snapshots"
 
+// snapshotSessions is store.Renumber's source in this store: the
+// snapshot table, its times read as timestamptz.
+var snapshotSessions = store.SessionSource{Table: snapshotTable, CreatedAt: "created_at"}
+
 // decodeNumbered is decodeSnapshot with the snapshot's current session
 // number (agent is its agent_session column).
 func (s *Store) decodeNumbered(ctx context.Context, id, agent, body string) (*handoff.Snapshot, error) {
@@ -404,7 +408,7 @@ func (s *Store) ListSnapshots(ctx context.Context, f store.ListFilter) ([]store.
 			return out, damaged, err
 		}
 		if page == 0 || n < page || len(out) >= f.Limit {
-			return out, damaged, store.Renumber(ctx, s.db, snapshotTable, out, store.SummaryRef)
+			return out, damaged, store.Renumber(ctx, s.db, snapshotSessions, out, store.SummaryRef)
 		}
 	}
 }

@@ -309,7 +309,7 @@ func (s *Store) Overview(ctx context.Context) ([]store.WorkflowOverview, []error
 	for _, wf := range wfs {
 		out = append(out, store.WorkflowOverview{Workflow: wf, Latest: latest[wf.ID]})
 	}
-	return out, damaged, store.Renumber(ctx, s.db, snapshotTable, out, store.OverviewRef)
+	return out, damaged, store.Renumber(ctx, s.db, snapshotSessions, out, store.OverviewRef)
 }
 
 // CopyEvent records ev, an event read from another store (handoff sync),

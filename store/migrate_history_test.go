@@ -3,13 +3,10 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 
 	handoff "github.com/handoff-cli/handoff"
 )
@@ -22,26 +19,7 @@ import (
 // snapshot's JSON, errors that are not a list) are reported as before.
 func TestMigrateHistoryDerivesExistingRows(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v5.db")
-	steps, err := LoadMigrations(migrationFiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := sqlx.Open("sqlite3", "file:"+path+"?_foreign_keys=on")
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.SetMaxOpenConns(1) // last_insert_rowid() below is the connection's
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if _, err := db.ExecContext(ctx, q, args...); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	for _, m := range steps[:5] {
-		exec(m.SQL)
-	}
-	exec("PRAGMA user_version = 5")
+	path, db, exec := schemaAt(t, "v5.db", 5)
 	exec(`INSERT INTO workflows (id, name, status, session_count, created_at, updated_at)
 		VALUES ('wf_old', 'old', 'in_progress', 4, '2025-01-01T00:00:00.000000000Z', '2025-01-01T00:00:00.000000000Z')`)
 	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -4,12 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // storedRecord is one snapshot_records row, every column.
@@ -33,25 +30,7 @@ const allRecords = `SELECT snapshot_id, list, idx, type, kind, state, at, text, 
 // save and a delete.
 func TestMigrateRecordsKeepsEveryRecord(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v6.db")
-	steps, err := LoadMigrations(migrationFiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := sqlx.Open("sqlite3", "file:"+path+"?_foreign_keys=on")
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if _, err := db.ExecContext(ctx, q, args...); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	for _, m := range steps[:6] {
-		exec(m.SQL)
-	}
-	exec("PRAGMA user_version = 6")
+	path, db, exec := schemaAt(t, "v6.db", 6)
 	exec(`INSERT INTO workflows (id, name, status, session_count, created_at, updated_at)
 		VALUES ('wf', 'wf', 'in_progress', 3, '2025-01-01T00:00:00.000000000Z', '2025-01-01T00:00:00.000000000Z')`)
 	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 
 	handoff "github.com/handoff-cli/handoff"
 )
@@ -20,24 +17,8 @@ import (
 func oldSchemaDB(t *testing.T, rows []OldRow, sessionCount map[string]int) string {
 	t.Helper()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "old.db")
-	steps, err := LoadMigrations(migrationFiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := sqlx.Open("sqlite3", "file:"+path+"?_foreign_keys=on")
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, db, _ := schemaAt(t, "old.db", 2)
 	defer db.Close()
-	for _, m := range steps[:2] {
-		if _, err := db.ExecContext(ctx, m.SQL); err != nil {
-			t.Fatalf("old schema %s: %v", m.Name, err)
-		}
-	}
-	if _, err := db.ExecContext(ctx, "PRAGMA user_version = 2"); err != nil {
-		t.Fatal(err)
-	}
 	numbers := map[string]int{}
 	for i, r := range rows {
 		numbers[r.Workflow]++

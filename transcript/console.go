@@ -459,11 +459,7 @@ func (c *consoleBuilder) flushTurn() {
 		c.cur.Text = strings.TrimSpace(strings.Join(c.curText, "\n"))
 		c.curText = nil
 		if c.cur.Role == handoff.RoleUser && !c.cur.Meta && !c.cur.CompactSummary {
-			words, meta := userWords(c.cur.Text)
-			c.cur.Meta = meta
-			if !meta {
-				c.cur.Text = words
-			}
+			keepUserWords(c.cur)
 		}
 		if c.cur.Role == handoff.RoleAssistant && nestsOutput(c.cur.Text) {
 			for _, m := range splitPastedOutput(*c.cur) {

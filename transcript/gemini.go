@@ -339,11 +339,7 @@ func gemUserFlags(m *handoff.Message) {
 	case strings.HasPrefix(t, "/"):
 		m.Meta = true
 	default:
-		words, meta := userWords(m.Text)
-		m.Meta = meta
-		if !meta {
-			m.Text = words
-		}
+		keepUserWords(m)
 	}
 }
 

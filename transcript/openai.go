@@ -266,11 +266,7 @@ func (p *openaiParser) message(d *Decoder, raw json.RawMessage, lineNo int) erro
 	}
 	base.Text, base.Thinking, base.ToolCalls = text, thinking, calls
 	if base.Role == handoff.RoleUser {
-		words, meta := userWords(text)
-		base.Meta = meta
-		if !meta {
-			base.Text = words
-		}
+		keepUserWords(&base)
 	}
 	if base.Role == handoff.RoleSystem {
 		base.Meta = true

@@ -306,6 +306,7 @@ const reportedFilesShown = 6
 // passes"), older ones as lines under it.
 func (b *builder) noTests(s *handoff.Snapshot, checks []handoff.CheckState) {
 	var lead string
+	var stated []string // results a prose-only transcript's messages state
 	rank := rankUntested
 	if docs := docsOnly(s.FilesModified); docs != nil {
 		lead = fmt.Sprintf("Only documents were changed (%s); no code changed and no tests were run", nameList(docs, 4))
@@ -324,15 +325,14 @@ func (b *builder) noTests(s *handoff.Snapshot, checks []handoff.CheckState) {
 			if files := s.EndState.ReportedFiles; len(files) > 0 {
 				lead += "; they name as changed " + nameList(files, reportedFilesShown)
 			}
+			stated = s.EndState.ReportedChecks
 		}
 		rank = rankNothingChanged
 	}
 	if len(checks) == 0 {
 		b.add(secTests, rank, "test state", lead+".")
-		if s.Usage.ToolCalls == 0 && s.EndState != nil {
-			for i, c := range s.EndState.ReportedChecks {
-				b.add(secTests, rankStatedResult+i, "stated results", "- a result the messages state: "+quoted(c, 200))
-			}
+		for i, c := range stated {
+			b.add(secTests, rankStatedResult+i, "stated results", "- a result the messages state: "+quoted(c, 200))
 		}
 		return
 	}

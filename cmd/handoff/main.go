@@ -122,14 +122,20 @@ func pacePercent(live, floor int64, maxPct, minPct int) int {
 	if live <= 0 {
 		return maxPct
 	}
-	goal := max(floor, live+live*int64(minPct)/100)
+	goal := heapGoal(live, floor, minPct)
 	return int(min(max(100*(goal-live)/live, int64(minPct)), int64(maxPct)))
+}
+
+// heapGoal is the heap a live heap may grow to at pct before the next
+// collection, at least floor.
+func heapGoal(live, floor int64, pct int) int64 {
+	return max(floor, live+live*int64(pct)/100)
 }
 
 // limitFor is the soft memory limit for a live heap paced at pct: the
 // heap goal (at least floor) plus the slack of limitSlack.
 func limitFor(live, floor int64, pct int) int64 {
-	goal := max(floor, live+live*int64(pct)/100)
+	goal := heapGoal(live, floor, pct)
 	return goal + limitSlack + goal/limitSlackDivisor
 }
 

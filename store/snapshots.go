@@ -303,14 +303,10 @@ func (s *Store) Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snaps
 	if idOrPrefix == "" {
 		return nil, handoff.Errorf(handoff.EINVALID, "load snapshot: empty id")
 	}
-	var row struct {
-		ID    string `db:"id"`
-		Agent string `db:"agent_session"`
-		JSON  string `db:"snapshot_json"`
-	}
-	err := s.db.GetContext(ctx, &row, "SELECT id, agent_session, snapshot_json FROM session_snapshots WHERE id = ?", idOrPrefix)
+	var row storedRow
+	err := s.db.GetContext(ctx, &row, "SELECT "+storedRowColumns+" FROM session_snapshots WHERE id = ?", idOrPrefix)
 	if err == nil {
-		return s.decodeNumbered(ctx, row.ID, row.Agent, row.JSON)
+		return s.decodeNumbered(ctx, row)
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return nil, classify("load snapshot "+idOrPrefix, err)
@@ -343,17 +339,13 @@ func (s *Store) Snapshot(ctx context.Context, idOrPrefix string) (*handoff.Snaps
 // workflowID is empty. ENOTFOUND when
 // there is none.
 func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff.Snapshot, error) {
-	var row struct {
-		ID    string `db:"id"`
-		Agent string `db:"agent_session"`
-		JSON  string `db:"snapshot_json"`
-	}
+	var row storedRow
 	var err error
 	if workflowID == "" {
-		err = s.db.GetContext(ctx, &row, "SELECT id, agent_session, snapshot_json FROM session_snapshots ORDER BY created_at DESC, id DESC LIMIT 1")
+		err = s.db.GetContext(ctx, &row, "SELECT "+storedRowColumns+" FROM session_snapshots ORDER BY created_at DESC, id DESC LIMIT 1")
 	} else {
 		err = s.db.GetContext(ctx, &row,
-			"SELECT id, agent_session, snapshot_json FROM session_snapshots WHERE workflow_id = ? ORDER BY created_at DESC, id DESC LIMIT 1", workflowID)
+			"SELECT "+storedRowColumns+" FROM session_snapshots WHERE workflow_id = ? ORDER BY created_at DESC, id DESC LIMIT 1", workflowID)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		if workflowID == "" {
@@ -364,7 +356,7 @@ func (s *Store) LatestSnapshot(ctx context.Context, workflowID string) (*handoff
 	if err != nil {
 		return nil, classify("load the latest snapshot", err)
 	}
-	return s.decodeNumbered(ctx, row.ID, row.Agent, row.JSON)
+	return s.decodeNumbered(ctx, row)
 }
 
 // scanCacheKiB is the page cache of a connection that walks an index
@@ -416,15 +408,26 @@ const summaryTable = "snapshot_summaries"
 // its times read as the text they are stored as.
 var summarySessions = SessionSource{Table: summaryTable, CreatedAt: "CAST(created_at AS TEXT)"}
 
-// decodeNumbered is decodeSnapshot with the snapshot's current session
-// number (agent is its agent_session column).
-func (s *Store) decodeNumbered(ctx context.Context, id, agent, body string) (*handoff.Snapshot, error) {
-	snap, err := decodeSnapshot(id, body)
+// storedRow is what loading one snapshot reads: its body and what
+// numbering its session needs beside it (storedRowColumns).
+type storedRow struct {
+	ID    string `db:"id"`
+	Agent string `db:"agent_session"`
+	JSON  string `db:"snapshot_json"`
+}
+
+// storedRowColumns are storedRow's columns of session_snapshots.
+const storedRowColumns = "id, agent_session, snapshot_json"
+
+// decodeNumbered is decodeSnapshot of row with the snapshot's current
+// session number.
+func (s *Store) decodeNumbered(ctx context.Context, row storedRow) (*handoff.Snapshot, error) {
+	snap, err := decodeSnapshot(row.ID, row.JSON)
 	if err != nil {
 		return nil, err
 	}
 	if snap.SessionNumber, _, err = SessionNumberOf(ctx, s.db, summaryTable, sqliteNumbering,
-		SessionRow{ID: id, WorkflowID: snap.WorkflowID, AgentSession: agent, CreatedAt: snap.CreatedAt}); err != nil {
+		SessionRow{ID: row.ID, WorkflowID: snap.WorkflowID, AgentSession: row.Agent, CreatedAt: snap.CreatedAt}); err != nil {
 		return nil, err
 	}
 	return snap, nil

@@ -14,7 +14,7 @@ set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 n=${N:-10000}
 runs=${RUNS:-5}
-shared=${SHARED:-$(cd "$(git rev-parse --git-common-dir)/../.." && pwd)/shared/transcripts}
+shared=${SHARED:-$(cd "$(git rev-parse --path-format=absolute --git-common-dir)/../.." && pwd)/shared/transcripts}
 out=$root/bench/out
 [[ -x /usr/bin/time ]] || { echo "bench: needs GNU time at /usr/bin/time" >&2; exit 1; }
 mkdir -p "$out"

@@ -12,11 +12,11 @@ set -euo pipefail
 old=$1 new=$2
 out=${3:-$(mktemp -d)}
 shared=${SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}
-[[ -d $shared/transcripts ]] || shared=$(cd "$(git -C "$(dirname "$0")" rev-parse --git-common-dir)/../.." && pwd)/shared
+[[ -d $shared/transcripts ]] || shared=$(cd "$(git -C "$(dirname "$0")" rev-parse --path-format=absolute --git-common-dir)/../.." && pwd)/shared
 mkdir -p "$out/old" "$out/new"
 extra=()
 # The main checkout's held-out set, also from a linked worktree.
-for d in ${EXTRA-$(cd "$(git -C "$(dirname "$0")" rev-parse --git-common-dir)/.." && pwd)/eval/heldout/transcripts /work/local-heldout}; do
+for d in ${EXTRA-$(cd "$(git -C "$(dirname "$0")" rev-parse --path-format=absolute --git-common-dir)/.." && pwd)/eval/heldout/transcripts /work/local-heldout}; do
 	[[ -d $d ]] && extra+=("$d")
 done
 n=0 bad=0

@@ -30,7 +30,7 @@ sizes=${SIZES:-1 10 50 100 200}
 agents=${AGENTS:-claude-code codex}
 with_old=${OLD:-1}
 # The main checkout's sibling, also from a linked worktree.
-shared=${SHARED:-$(cd "$(git rev-parse --git-common-dir)/../.." && pwd)/shared/transcripts}
+shared=${SHARED:-$(cd "$(git rev-parse --path-format=absolute --git-common-dir)/../.." && pwd)/shared/transcripts}
 out=$root/bench/out
 [[ -x /usr/bin/time ]] || { echo "bench: needs GNU time at /usr/bin/time" >&2; exit 1; }
 mkdir -p "$out"

@@ -22,7 +22,7 @@ lines=${LINES:-100}
 gap=${GAP:-0.05}
 idle=${IDLE:-10}
 # The main checkout's sibling, also from a linked worktree.
-shared=${SHARED:-$(cd "$(git rev-parse --git-common-dir)/../.." && pwd)/shared/transcripts}
+shared=${SHARED:-$(cd "$(git rev-parse --path-format=absolute --git-common-dir)/../.." && pwd)/shared/transcripts}
 tick=$(getconf CLK_TCK)
 
 tmp=$(mktemp -d)

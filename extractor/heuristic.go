@@ -60,7 +60,7 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 				ds.Add(c)
 			}
 			ds.Scan(i, m, text, false, currentTask)
-			ds.ScanWritten(m, currentTask)
+			ds.ScanWritten(i, m, currentTask)
 		case handoff.RoleUser:
 			req := facts.UserRequest(m.Text)
 			if req != "" {

@@ -119,7 +119,7 @@ func (s *Set) Confirm(i int, m handoff.Message) {
 	for _, h := range s.Pending {
 		if i > h.msg {
 			if ev == nil {
-				ev = readConfirmEvidence(m)
+				ev = s.readConfirmEvidence(i, m)
 			}
 			if s.confirms(h, ev) {
 				s.Add(h.c)
@@ -140,7 +140,7 @@ type confirmEvidence struct {
 	texts    []string // claims of the assistant's and texts its calls wrote, spaces and backticks normalised
 }
 
-func readConfirmEvidence(m handoff.Message) *confirmEvidence {
+func (s *Set) readConfirmEvidence(at int, m handoff.Message) *confirmEvidence {
 	ev := &confirmEvidence{role: m.Role}
 	switch m.Role {
 	case handoff.RoleUser:
@@ -153,10 +153,8 @@ func readConfirmEvidence(m handoff.Message) *confirmEvidence {
 				ev.texts = append(ev.texts, claimText(sent))
 			}
 		}
-		for _, c := range m.ToolCalls {
-			for _, w := range writtenFiles(c) {
-				ev.texts = append(ev.texts, claimText(w))
-			}
+		for _, f := range s.written(at, m) {
+			ev.texts = append(ev.texts, claimText(f.text))
 		}
 	}
 	return ev

@@ -113,6 +113,7 @@ type Set struct {
 	// one being read.
 	Pending  []hypothesis
 	LastUser int
+	writes   messageWrites
 }
 
 // Scan reads the text of message at (m) for decisions.

@@ -1,7 +1,9 @@
 package decisions
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/handoff-cli/handoff"
@@ -48,40 +50,69 @@ type writtenEntry struct {
 	alts            []string
 }
 
-// writtenDecisions returns the decisions a call writes into prose files,
-// each named with the file it was recorded in.
-func writtenDecisions(c handoff.ToolCall) []writtenEntry {
+// writtenDecisions returns the decisions written into prose files, each
+// named with the file it was recorded in.
+func writtenDecisions(files []fileText) []writtenEntry {
 	var out []writtenEntry
-	for p, w := range writtenFiles(c) {
-		if !facts.ProseFile(p) {
+	for _, f := range files {
+		if !facts.ProseFile(f.path) {
 			continue
 		}
-		for _, e := range decisionEntries(w) {
-			e.text += " (" + path.Base(p) + ")"
+		for _, e := range decisionEntries(f.text) {
+			e.text += " (" + path.Base(f.path) + ")"
 			out = append(out, e)
 		}
 	}
 	return out
 }
 
-// writtenFiles returns the text a call writes per file: an edit tool's
-// new text, a patch's added lines, a shell here-document's body.
-func writtenFiles(c handoff.ToolCall) map[string]string {
+// fileText is the text one call writes into one file.
+type fileText struct{ path, text string }
+
+// writtenFiles returns the text a call writes per file, in path order: an
+// edit tool's new text, a patch's added lines, a shell here-document's
+// body.
+func writtenFiles(c handoff.ToolCall) []fileText {
 	out := map[string]string{}
 	for p, w := range facts.WrittenText(c, nil) {
 		out[p] = w.Text
 	}
-	if len(out) > 0 {
-		return out
-	}
-	cmd := facts.ShellCommand(facts.DecodeObject(c.Input))
-	for _, m := range heredocRe.FindAllStringSubmatch(cmd, -1) {
-		p := m[1] + m[4]
-		if p != "" {
-			out[strings.Trim(p, `'"`)] += m[5] + "\n"
+	if len(out) == 0 {
+		cmd := facts.ShellCommand(facts.DecodeObject(c.Input))
+		for _, m := range heredocRe.FindAllStringSubmatch(cmd, -1) {
+			p := m[1] + m[4]
+			if p != "" {
+				out[strings.Trim(p, `'"`)] += m[5] + "\n"
+			}
 		}
 	}
-	return out
+	files := make([]fileText, 0, len(out))
+	for _, p := range slices.Sorted(maps.Keys(out)) {
+		files = append(files, fileText{p, out[p]})
+	}
+	return files
+}
+
+// messageWrites holds what the calls of the message at index at write:
+// Confirm and ScanWritten both read them, and gathering a long patch's
+// text twice was a twentieth of a large Codex compile.
+type messageWrites struct {
+	at    int
+	read  bool
+	files []fileText
+}
+
+// written returns the files the calls of message m, at index at, write.
+func (s *Set) written(at int, m handoff.Message) []fileText {
+	if s.writes.read && s.writes.at == at {
+		return s.writes.files
+	}
+	var files []fileText
+	for _, c := range m.ToolCalls {
+		files = append(files, writtenFiles(c)...)
+	}
+	s.writes = messageWrites{at: at, read: true, files: files}
+	return files
 }
 
 // decisionEntries reads a document's decisions: each "Decision: X" title
@@ -250,18 +281,16 @@ func abs(n int) int {
 	return n
 }
 
-// ScanWritten adds the decisions the calls of one assistant message write
-// down, sourced to that message.
-func (s *Set) ScanWritten(m handoff.Message, task string) {
-	for _, c := range m.ToolCalls {
-		for _, e := range writtenDecisions(c) {
-			cand := candidate{Decision: handoff.Decision{
-				Timestamp: m.Timestamp, TaskID: task, Source: m.Ref(),
-				Description: prose.Truncate(e.text, prose.DescriptionLimit), Rationale: e.rationale,
-				Alternatives: e.alts,
-			}, alts: e.alts, label: e.label}
-			cand.Type = s.Classify(e.text, false)
-			s.Add(cand)
-		}
+// ScanWritten adds the decisions the calls of one assistant message, at
+// index at, write down, sourced to that message.
+func (s *Set) ScanWritten(at int, m handoff.Message, task string) {
+	for _, e := range writtenDecisions(s.written(at, m)) {
+		cand := candidate{Decision: handoff.Decision{
+			Timestamp: m.Timestamp, TaskID: task, Source: m.Ref(),
+			Description: prose.Truncate(e.text, prose.DescriptionLimit), Rationale: e.rationale,
+			Alternatives: e.alts,
+		}, alts: e.alts, label: e.label}
+		cand.Type = s.Classify(e.text, false)
+		s.Add(cand)
 	}
 }

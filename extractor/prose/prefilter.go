@@ -42,8 +42,11 @@ type RegexGate struct {
 	// takes "\n"): a match then lies inside the line holding one of the
 	// literals, and only those lines need the regexp.
 	lineLocal bool
-	// anchored is set when every match starts at the text's start.
+	// anchored is set when every match starts at the text's start;
+	// heads, when set, are then the texts one of which begins every
+	// match (startHeads), which MatchString checks first.
 	anchored bool
+	heads    []headText
 	// Alts, when set, are the pattern's top-level alternatives, each
 	// compiled and gated on its own; MatchString is then true when one
 	// of them matches, which is the whole pattern's answer. A pattern
@@ -132,6 +135,9 @@ func analyzeGate(pattern string) (*RegexGate, bool) {
 		g.lineLocal = withinLine(simple)
 	}
 	g.anchored = anchoredStart(simple)
+	if g.anchored {
+		g.heads, _ = startHeads(simple)
+	}
 	defer g.index()
 	switch {
 	case g.Lits != nil && !g.lineLocal:
@@ -238,6 +244,9 @@ func (l *Lowered) of(s string) string {
 
 // match is MatchString with s's lower-casing shared.
 func (g *RegexGate) match(s string, lower *Lowered) bool {
+	if g.heads != nil && !beginsWithHead(s, g.heads) {
+		return false
+	}
 	switch {
 	case g.Alts != nil:
 		var found []bool

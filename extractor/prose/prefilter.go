@@ -100,7 +100,10 @@ func Gated(pattern string) GatedRegexp {
 
 // BuildGate compiles pattern and derives its gate.
 func BuildGate(pattern string) *RegexGate {
-	g, _ := analyzeGate(pattern)
+	g, ok := tableGate(pattern)
+	if !ok {
+		g, _ = analyzeGate(pattern)
+	}
 	g.compile(pattern)
 	return g
 }
@@ -163,6 +166,14 @@ func analyzeGate(pattern string) (*RegexGate, bool) {
 		}
 	}
 	return g, true
+}
+
+// indexAll indexes g and its alternatives, as analyzeGate does.
+func (g *RegexGate) indexAll() {
+	for _, a := range g.Alts {
+		a.indexAll()
+	}
+	g.index()
 }
 
 // index derives starts and altLits from lits and alts.

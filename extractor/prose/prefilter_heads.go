@@ -53,11 +53,10 @@ func startHeads(re *syntax.Regexp) ([]headText, bool) {
 	case syntax.OpAlternate:
 		var out []headText
 		for _, sub := range re.Sub {
-			heads, ok := startHeads(sub)
-			if !ok || len(out)+len(heads) > maxHeads {
+			var ok bool
+			if out, ok = appendHeads(out, sub); !ok {
 				return nil, false
 			}
-			out = append(out, heads...)
 		}
 		return out, true
 	case syntax.OpConcat:
@@ -69,21 +68,26 @@ func startHeads(re *syntax.Regexp) ([]headText, bool) {
 			case syntax.OpBeginText, syntax.OpBeginLine, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
 				continue
 			case syntax.OpQuest, syntax.OpStar:
-				heads, ok := startHeads(sub.Sub[0])
-				if !ok || len(out)+len(heads) > maxHeads {
+				var ok bool
+				if out, ok = appendHeads(out, sub.Sub[0]); !ok {
 					return nil, false
 				}
-				out = append(out, heads...)
 				continue
 			}
-			heads, ok := startHeads(sub)
-			if !ok || len(out)+len(heads) > maxHeads {
-				return nil, false
-			}
-			return append(out, heads...), true
+			return appendHeads(out, sub)
 		}
 	}
 	return nil, false
+}
+
+// appendHeads adds re's heads to out, false when re has none or they
+// would pass maxHeads.
+func appendHeads(out []headText, re *syntax.Regexp) ([]headText, bool) {
+	heads, ok := startHeads(re)
+	if !ok || len(out)+len(heads) > maxHeads {
+		return nil, false
+	}
+	return append(out, heads...), true
 }
 
 // beginsWithHead reports whether s begins with one of heads.

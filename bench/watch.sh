@@ -3,14 +3,16 @@
 # session (bench/realgen) that already holds $MB MB, per appended line and
 # per second idle, for the old ($BASE) and the new build in the same run.
 #
-# The watched file is the first ~$MB MB of a generated session; the lines
-# after that are appended $LINES at a time, one every $GAP seconds, while
-# the process's utime+stime (/proc/PID/stat) is read before and after. The
+# The watched file is the first ~$MB MB of one generated session; the
+# same $LINES lines, those that follow its largest size's head, are
+# appended at every size (so the sizes differ only in the session already
+# read, not in the work appended), one every $GAP seconds, while the
+# process's utime+stime (/proc/PID/stat) is read before and after. The
 # idle figure is the CPU it spends over $IDLE seconds with nothing appended
 # (it polls the file every second and wakes on file events). The context
 # window is set far above the session's use so no checkpoint fires.
 #
-# Usage: bench/watch.sh   (SIZES="1 50" AGENT=claude-code LINES=100 GAP=0.05
+# Usage: bench/watch.sh   (SIZES="1 50" AGENT=claude-code LINES=300 GAP=0.05
 #        IDLE=10 BASE=15ec08c SHARED=../shared/transcripts)
 set -euo pipefail
 
@@ -18,7 +20,7 @@ root=$(git rev-parse --show-toplevel)
 base=${BASE:-15ec08c}
 sizes=${SIZES:-1 50}
 agent=${AGENT:-claude-code}
-lines=${LINES:-100}
+lines=${LINES:-300}
 gap=${GAP:-0.05}
 idle=${IDLE:-10}
 # The main checkout's sibling, also from a linked worktree.
@@ -55,12 +57,14 @@ rchar() { awk '$1 == "rchar:" {print $2}' "/proc/$1/io"; }
 
 echo "handoff watch, whole-process user+sys ($tick ticks/s); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); old = $base"
 printf '%-4s %6s %10s %12s %14s\n' build MB catch-up-s "ms/append" "idle ms/s"
+largest=$(printf '%s\n' $sizes | sort -n | tail -n 1)
+src=$tmp/src.jsonl
+"$tmp/realgen" -src "$shared/$agent" -size $(((largest << 20) + (1 << 20))) "$src"
+# The lines after the largest head are what every size has appended.
+LC_ALL=C awk -v n=$((largest << 20)) -v m="$lines" '{ s += length($0) + 1 } s > n { print; if (++k == m) exit }' "$src" >"$tmp/appended"
 for mb in $sizes; do
-	src=$tmp/src-$mb.jsonl
-	"$tmp/realgen" -src "$shared/$agent" -size $(((mb << 20) + (1 << 20))) "$src"
-	# The first $mb MB (whole lines) is the session so far; the rest is appended.
-	LC_ALL=C awk -v n=$((mb << 20)) -v head="$tmp/head-$mb" -v rest="$tmp/rest-$mb" \
-		'{ s += length($0) + 1; print > (s <= n ? head : rest) }' "$src"
+	# The first $mb MB (whole lines) is the session so far.
+	LC_ALL=C awk -v n=$((mb << 20)) '{ s += length($0) + 1; if (s > n) exit; print }' "$src" >"$tmp/head-$mb"
 	for v in old new; do
 		f=$tmp/watch-$v.jsonl
 		cp "$tmp/head-$mb" "$f"
@@ -74,10 +78,10 @@ for mb in $sizes; do
 		sleep "$idle"
 		c1=$(cpu "$pid")
 		t1=$(date +%s.%N) r1=$(rchar "$pid") s1=$(stat -c %s "$f")
-		head -n "$lines" "$tmp/rest-$mb" | while IFS= read -r l; do
+		while IFS= read -r l; do
 			printf '%s\n' "$l" >>"$f"
 			sleep "$gap"
-		done
+		done <"$tmp/appended"
 		caught "$pid" $((r1 + $(stat -c %s "$f") - s1))
 		c2=$(cpu "$pid")
 		span=$(awk -v a="$t1" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')
@@ -85,7 +89,7 @@ for mb in $sizes; do
 		wait "$pid" 2>/dev/null || true
 		idlems=$(awk -v d=$((c1 - c0)) -v k="$tick" -v s="$idle" 'BEGIN {printf "%.2f", 1000 * d / k / s}')
 		# The idle share of the append phase's span is taken out.
-		per=$(awk -v d=$((c2 - c1)) -v k="$tick" -v n="$lines" -v s="$span" -v i="$idlems" \
+		per=$(awk -v d=$((c2 - c1)) -v k="$tick" -v n="$(wc -l <"$tmp/appended")" -v s="$span" -v i="$idlems" \
 			'BEGIN {printf "%.2f", (1000 * d / k - i * s) / n}')
 		printf '%-4s %6s %10s %12s %14s\n' "$v" "$mb" "$catch" "$per" "$idlems"
 	done

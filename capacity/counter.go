@@ -7,6 +7,7 @@
 package capacity
 
 import (
+	"fmt"
 	"hash/maphash"
 )
 
@@ -58,6 +59,22 @@ func (c *Counter) Encoding() Encoding { return c.enc }
 // Count waits for that build instead of starting its own. Calling it
 // again, or after the encoder is built, does nothing.
 func (c *Counter) Warm() { c.encoder.warm() }
+
+// BuildFull builds the encoder over the whole vocabulary now. A Counter
+// otherwise builds it when its counts pass the on-demand budget (see bpe),
+// which in a long-running watch falls in the middle of an append and
+// costs that append ~50 ms; watch, which counts every message of a
+// session for as long as it runs, pays it once at start instead.
+func (c *Counter) BuildFull() error {
+	e, err := c.encoder.get()
+	if err != nil {
+		return err
+	}
+	if !e.buildFull() {
+		return fmt.Errorf("build the full %s vocabulary: the embedded table did not load", c.enc)
+	}
+	return nil
+}
 
 // Built reports whether this Counter has needed its tables and has them
 // (built successfully or not), so a test can show that a path which

@@ -508,3 +508,31 @@ func TestWordMemoKeepsCountsExact(t *testing.T) {
 		t.Error("the word memo learnt nothing")
 	}
 }
+
+// TestBuildFull covers watch's start: after BuildFull the Counter encodes
+// with the full vocabulary's encoder (no on-demand lookups left to make),
+// and counts as plain tiktoken does.
+func TestBuildFull(t *testing.T) {
+	t.Parallel()
+	c := freshCounter(t, O200kBase)
+	e, err := c.encoder.get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.full.Load() != nil {
+		t.Fatal("a new encoder already has the full map")
+	}
+	if err := c.BuildFull(); err != nil {
+		t.Fatal(err)
+	}
+	if e.full.Load() == nil {
+		t.Fatal("BuildFull left the encoder on demand")
+	}
+	text := "Über die Brücke: func main() { fmt.Println(\"héllo\") } — 12345 tokens?"
+	if got, want := c.Count(text), len(plainFor(t, O200kBase).Encode(text, nil, nil)); got != want {
+		t.Errorf("Count after BuildFull = %d, plain tiktoken %d", got, want)
+	}
+	if err := (&Counter{enc: "bogus", encoder: &lazyEncoder{enc: "bogus"}}).BuildFull(); err == nil {
+		t.Error("BuildFull of an encoding without tables: no error")
+	}
+}

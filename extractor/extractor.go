@@ -150,7 +150,13 @@ func BuildWith(ctx context.Context, t *handoff.Transcript, ex Extractor, opts Op
 		snap.Decisions = personal
 	}
 	if ex != nil {
-		res, err := ex.Extract(ctx, t.Messages)
+		var res *Result
+		var err error
+		if h, ok := ex.(*Heuristic); ok {
+			res, err = h.extract(ctx, t.Messages, heads)
+		} else {
+			res, err = ex.Extract(ctx, t.Messages)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("build snapshot: %s extractor: %w", ex.Name(), err)
 		}

@@ -38,7 +38,13 @@ func (h *Heuristic) Name() string { return "heuristic" }
 // visible text and the user's own requests: never from tool results,
 // reasoning, or text the harness injected.
 func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Result, error) {
-	ds := decisions.Set{Pat: &h.pat}
+	return h.extract(ctx, msgs, facts.NewHeadlines())
+}
+
+// extract is Extract reading call inputs through heads, the memo BuildWith
+// has already filled: each input is then decoded once per build.
+func (h *Heuristic) extract(ctx context.Context, msgs []handoff.Message, heads *facts.Headlines) (*Result, error) {
+	ds := decisions.Set{Pat: &h.pat, Heads: heads}
 	reverts := decisions.NewRevertTracker()
 	var currentTask string
 	echoes := facts.NewToolEchoes(msgs)
@@ -71,7 +77,7 @@ func (h *Heuristic) Extract(ctx context.Context, msgs []handoff.Message) (*Resul
 			}
 		}
 		for _, c := range m.ToolCalls {
-			if tasks, ok := facts.PlanTasks(c, nil); ok {
+			if tasks, ok := facts.PlanTasks(c, heads); ok {
 				currentTask, _ = facts.CurrentAndNext(tasks)
 			}
 		}

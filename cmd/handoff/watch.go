@@ -114,6 +114,9 @@ func (o *watchOptions) run(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
+	if err := counter.BuildFull(); err != nil {
+		a.log().Warn("watch: token counts stay exact, but each new word costs lookups", "err", err)
+	}
 	if err := o.resolveWorkflow(ctx); err != nil {
 		return err
 	}

@@ -105,9 +105,11 @@ type candidate struct {
 // Set accumulates decisions in order, folding near-duplicates and
 // marking reversed ones superseded.
 type Set struct {
-	Pat  *Patterns
-	List []handoff.Decision
-	meta []candidate
+	Pat *Patterns
+	// Heads decodes call inputs, once per build; nil decodes each time.
+	Heads *facts.Headlines
+	List  []handoff.Decision
+	meta  []candidate
 	// Pending are hedged candidates no later message has confirmed yet;
 	// lastUser is the index of the person's latest message before the
 	// one being read.

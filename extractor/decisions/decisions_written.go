@@ -72,13 +72,13 @@ type fileText struct{ path, text string }
 // writtenFiles returns the text a call writes per file, in path order: an
 // edit tool's new text, a patch's added lines, a shell here-document's
 // body.
-func writtenFiles(c handoff.ToolCall) []fileText {
+func writtenFiles(c handoff.ToolCall, heads *facts.Headlines) []fileText {
 	out := map[string]string{}
-	for p, w := range facts.WrittenText(c, nil) {
+	for p, w := range facts.WrittenText(c, heads) {
 		out[p] = w.Text
 	}
 	if len(out) == 0 {
-		cmd := facts.ShellCommand(facts.DecodeObject(c.Input))
+		cmd := facts.ShellCommand(heads.Object(c.Input))
 		for _, m := range heredocRe.FindAllStringSubmatch(cmd, -1) {
 			p := m[1] + m[4]
 			if p != "" {
@@ -109,7 +109,7 @@ func (s *Set) written(at int, m handoff.Message) []fileText {
 	}
 	var files []fileText
 	for _, c := range m.ToolCalls {
-		files = append(files, writtenFiles(c)...)
+		files = append(files, writtenFiles(c, s.Heads)...)
 	}
 	s.writes = messageWrites{at: at, read: true, files: files}
 	return files

@@ -87,7 +87,7 @@ func TestWrittenDecisionsFromCalls(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, e := range writtenDecisions(writtenFiles(tt.call)) {
+			for _, e := range writtenDecisions(writtenFiles(tt.call, nil)) {
 				got = append(got, e.text)
 			}
 			if strings.Join(got, "|") != tt.want {

@@ -1,0 +1,158 @@
+package transcript
+
+import "encoding/json"
+
+// decodeCodexLine fills rec from one rollout line exactly as
+// json.Unmarshal(line, rec) would, in fewer passes: validJSON checks the
+// line once, then one objectMembers walk of the envelope and one of its
+// payload hand each member to the field that uses it; the members no
+// field uses (a reasoning item's encrypted_content, turn_context's
+// instructions, an exec event's stdout) are passed over at IndexByte
+// speed instead of being stepped through by encoding/json's scanner
+// twice (its validity check, then its decode). Whenever the walk meets
+// what it does not mirror byte for byte (a key with escapes or
+// non-ASCII letters, a value of the wrong type), it falls back to
+// json.Unmarshal itself, so results and errors never differ.
+// FuzzDecodeCodexLine holds it to json.Unmarshal's answers.
+func decodeCodexLine(line []byte, rec *codexRecord) error {
+	if validObject(line) {
+		var fast codexRecord
+		if fast.read(line) {
+			*rec = fast
+			return nil
+		}
+	}
+	*rec = codexRecord{}
+	return json.Unmarshal(line, rec)
+}
+
+// read is decodeCodexLine's walk over a valid object; false means fall
+// back.
+func (r *codexRecord) read(obj []byte) bool {
+	return readMembers(obj, func(k string, v []byte, ok *bool) {
+		switch k {
+		case "timestamp":
+			*ok = setString(&r.Timestamp, v)
+		case "type":
+			*ok = setString(&r.Type, v)
+		case "payload":
+			*ok = readObject(&r.Payload, v, (*codexPayload).read)
+		}
+	})
+}
+
+// read fills pl from the line's payload object; false means fall back.
+// Raw members are slices of the line, as rawJSON's are: the parser
+// resolves them before record returns.
+func (pl *codexPayload) read(obj []byte) bool {
+	return readMembers(obj, func(k string, v []byte, ok *bool) {
+		if dst := pl.stringField(k); dst != nil {
+			*ok = setString(dst, v)
+			return
+		}
+		if dst := pl.rawField(k); dst != nil {
+			*dst = v
+			return
+		}
+		switch k {
+		case "content":
+			pl.Content = v
+		case "output":
+			pl.Output = v
+		case "git":
+			*ok = readObject(&pl.Git, v, func(g *codexGit, obj []byte) bool {
+				return readMembers(obj, func(k string, v []byte, ok *bool) {
+					if k == "branch" {
+						*ok = setString(&g.Branch, v)
+					}
+				})
+			})
+		case "info":
+			*ok = readObject(&pl.Info, v, (*codexTokenInfo).read)
+		case "replacement_history":
+			*ok = readRawArray(&pl.ReplacementHistory, v)
+		}
+	})
+}
+
+// read fills info from a token_count event's info object; false means
+// fall back.
+func (info *codexTokenInfo) read(obj []byte) bool {
+	return readMembers(obj, func(k string, v []byte, ok *bool) {
+		switch k {
+		case "last_token_usage":
+			*ok = readObject(&info.LastTokenUsage, v, func(u *codexTokenUsage, obj []byte) bool {
+				return readMembers(obj, func(k string, v []byte, ok *bool) {
+					switch k {
+					case "input_tokens":
+						*ok = setInt(&u.InputTokens, v)
+					case "cached_input_tokens":
+						*ok = setInt(&u.CachedInputTokens, v)
+					case "output_tokens":
+						*ok = setInt(&u.OutputTokens, v)
+					}
+				})
+			})
+		case "model_context_window":
+			info.ModelContextWindow = v
+		}
+	})
+}
+
+// stringField is the string field a payload key (folded as memberName
+// folds it) decodes into, or nil.
+func (pl *codexPayload) stringField(k string) *string {
+	switch k {
+	case "type":
+		return &pl.Type
+	case "id":
+		return &pl.ID
+	case "forked_from_id":
+		return &pl.ForkedFromID
+	case "cwd":
+		return &pl.CWD
+	case "cli_version":
+		return &pl.CLIVersion
+	case "originator":
+		return &pl.Originator
+	case "model":
+		return &pl.Model
+	case "role":
+		return &pl.Role
+	case "name":
+		return &pl.Name
+	case "call_id":
+		return &pl.CallID
+	case "aggregated_output":
+		return &pl.AggregatedOutput
+	}
+	return nil
+}
+
+// rawField is the json.RawMessage field a payload key decodes into, or
+// nil.
+func (pl *codexPayload) rawField(k string) *json.RawMessage {
+	switch k {
+	case "source":
+		return &pl.Source
+	case "summary":
+		return &pl.Summary
+	case "arguments":
+		return &pl.Arguments
+	case "input":
+		return &pl.Input
+	case "action":
+		return &pl.Action
+	case "model_context_window":
+		return &pl.ModelContextWindow
+	case "exit_code":
+		return &pl.ExitCode
+	case "success":
+		return &pl.Success
+	case "message":
+		return &pl.Message
+	case "reason":
+		return &pl.Reason
+	}
+	return nil
+}

@@ -716,11 +716,8 @@ func codexContent(raw []byte) (string, error) {
 		s, _ := jsonString(raw) // validated with the line: unquoted in one pass
 		return s, nil
 	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if err := json.Unmarshal(raw, &parts); err != nil {
+	parts, err := codexParts(raw, true)
+	if err != nil {
 		return "", err
 	}
 	var text string
@@ -737,10 +734,8 @@ func codexContent(raw []byte) (string, error) {
 
 // codexSummary joins a reasoning item's summary texts.
 func codexSummary(raw json.RawMessage) string {
-	var parts []struct {
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &parts) != nil {
+	parts, err := codexParts(raw, false)
+	if err != nil {
 		return ""
 	}
 	var s string

@@ -156,3 +156,58 @@ func (pl *codexPayload) rawField(k string) *json.RawMessage {
 	}
 	return nil
 }
+
+// codexPart is one item of a content or summary array.
+type codexPart struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// codexParts decodes a content or summary array, a value of a line
+// already validated, as json.Unmarshal into []codexPart would (with
+// typed false, into items without the Type field: a summary's items are
+// read for their text only): one walk over its items, and encoding/json
+// itself for anything the walk does not mirror (no array, an item that
+// is no object, a member of the wrong type), so results and errors never
+// differ.
+func codexParts(raw []byte, typed bool) ([]codexPart, error) {
+	if len(raw) > 0 && raw[0] == '[' {
+		var parts []codexPart
+		ok := true
+		arrayElements(raw, func(e []byte) {
+			var p codexPart
+			switch {
+			case !ok, string(e) == "null":
+			case e[0] == '{':
+				ok = readMembers(e, func(k string, v []byte, ok *bool) {
+					switch {
+					case k == "type" && typed:
+						*ok = setString(&p.Type, v)
+					case k == "text":
+						*ok = setString(&p.Text, v)
+					}
+				})
+			default:
+				ok = false
+			}
+			parts = append(parts, p)
+		})
+		if ok {
+			return parts, nil
+		}
+	}
+	if typed {
+		var parts []codexPart
+		err := json.Unmarshal(raw, &parts)
+		return parts, err
+	}
+	var texts []struct {
+		Text string `json:"text"`
+	}
+	err := json.Unmarshal(raw, &texts)
+	parts := make([]codexPart, len(texts))
+	for i, t := range texts {
+		parts[i].Text = t.Text
+	}
+	return parts, err
+}

@@ -115,3 +115,74 @@ func BenchmarkDecodeCodexLine(b *testing.B) {
 		}
 	})
 }
+
+// codexPartsSeeds are content and summary arrays, and values that are
+// none, for codexParts.
+var codexPartsSeeds = []string{
+	`[{"type":"input_text","text":"hi"},{"type":"input_image","image_url":"x"}]`,
+	`[{"type":"summary_text","text":"a\nb \u00e9"},null,{"TEXT":"c","Type":"t"}]`,
+	`[{"type":5,"text":"typed wrong"}]`,
+	`[{"text":7}]`,
+	`[1]`,
+	`["s"]`,
+	`[[]]`,
+	`[]`,
+	`null`,
+	`{"text":"object"}`,
+	`"string"`,
+	`[{"t\u0065xt":"escaped key"}]`,
+	`[{"text":"a","text":null,"type":null}]`,
+	``,
+}
+
+// TestCodexPartsMatchesUnmarshal checks codexParts against json.Unmarshal
+// on codexPartsSeeds, typed and untyped.
+func TestCodexPartsMatchesUnmarshal(t *testing.T) {
+	t.Parallel()
+	for _, s := range codexPartsSeeds {
+		checkCodexParts(t, []byte(s))
+	}
+}
+
+func FuzzCodexParts(f *testing.F) {
+	for _, s := range codexPartsSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		// codexParts reads values of lines the decoder has validated.
+		if !json.Valid(raw) {
+			return
+		}
+		checkCodexParts(t, bytes.ToValidUTF8(raw, []byte("\uFFFD")))
+	})
+}
+
+// checkCodexParts fails t when codexParts reads raw otherwise than
+// json.Unmarshal does, with and without the items' type.
+func checkCodexParts(t *testing.T, raw []byte) {
+	t.Helper()
+	var typed []codexPart
+	typedErr := json.Unmarshal(raw, &typed)
+	var texts []struct {
+		Text string `json:"text"`
+	}
+	textsErr := json.Unmarshal(raw, &texts)
+	untyped := make([]codexPart, len(texts))
+	for i, x := range texts {
+		untyped[i].Text = x.Text
+	}
+	for _, c := range []struct {
+		typed   bool
+		want    []codexPart
+		wantErr error
+	}{{true, typed, typedErr}, {false, untyped, textsErr}} {
+		got, err := codexParts(raw, c.typed)
+		if (err == nil) != (c.wantErr == nil) || err != nil && err.Error() != c.wantErr.Error() {
+			t.Errorf("codexParts(%.80s, %v): error %v, json.Unmarshal says %v", raw, c.typed, err, c.wantErr)
+			continue
+		}
+		if err == nil && len(got)+len(c.want) > 0 && !reflect.DeepEqual(got, c.want) {
+			t.Errorf("codexParts(%.80s, %v) = %+v, json.Unmarshal gives %+v", raw, c.typed, got, c.want)
+		}
+	}
+}

@@ -491,6 +491,7 @@ func (p *codexParser) continued(d *Decoder, r *handoff.ToolResult, sid string) {
 		code := *r.ExitCode
 		o.ExitCode = &code
 		o.Content, o.OriginalBytes = d.clipOutput(joinText(o.Content, r.Content))
+		d.regrew(ref)
 	}
 	r.ExitCode = nil
 	delete(p.running, origin)
@@ -665,6 +666,7 @@ func (p *codexParser) event(d *Decoder, base handoff.Message, pl *codexPayload) 
 						// The output said "still running"; this is the
 						// whole run's output and its final status.
 						r.Content, r.OriginalBytes = d.clipOutput(fmt.Sprintf("Process exited with code %d\nOutput:\n%s", n, pl.AggregatedOutput))
+						d.regrew(ref)
 					}
 				}
 				delete(p.running, pl.CallID)

@@ -1,6 +1,9 @@
 package transcript
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // validJSON reports whether b is one valid JSON value, exactly as
 // json.Valid(b) does, in a fraction of its time. json.Valid steps its
@@ -78,7 +81,11 @@ func (v *jsonValidator) str(i int) (int, bool) {
 		for i+8 <= len(b) {
 			x := binary.LittleEndian.Uint64(b[i:])
 			q, bs := x^(swarLo*'"'), x^(swarLo*'\\')
-			if ((q-swarLo)&^q|(bs-swarLo)&^bs|(x-swarLo*0x20)&^x)&swarHi != 0 {
+			if m := ((q-swarLo)&^q | (bs-swarLo)&^bs | (x-swarLo*0x20)&^x) & swarHi; m != 0 {
+				// The lowest flagged byte is the first stop (the test's
+				// false positives only come above a true one): go
+				// straight to it, not a byte at a time.
+				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
 			i += 8

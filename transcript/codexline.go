@@ -3,76 +3,108 @@ package transcript
 import "encoding/json"
 
 // decodeCodexLine fills rec from one rollout line exactly as
-// json.Unmarshal(line, rec) would, in fewer passes: validJSON checks the
-// line once, then one objectMembers walk of the envelope and one of its
-// payload hand each member to the field that uses it; the members no
-// field uses (a reasoning item's encrypted_content, turn_context's
-// instructions, an exec event's stdout) are passed over at IndexByte
-// speed instead of being stepped through by encoding/json's scanner
-// twice (its validity check, then its decode). Whenever the walk meets
-// what it does not mirror byte for byte (a key with escapes or
-// non-ASCII letters, a value of the wrong type), it falls back to
-// json.Unmarshal itself, so results and errors never differ.
-// FuzzDecodeCodexLine holds it to json.Unmarshal's answers.
+// json.Unmarshal(line, rec) would, in one pass: the line is validated as
+// validJSON does while the envelope's and the payload's members are
+// handed to the fields that use them (objectWalk); the members no field
+// uses (a reasoning item's encrypted_content, turn_context's
+// instructions, an exec event's stdout) are only checked, not stepped
+// through by encoding/json's scanner twice (its validity check, then its
+// decode). Whenever the walk meets what it does not mirror byte for byte
+// (invalid JSON, a key with escapes or non-ASCII letters, a value of the
+// wrong type), it falls back to json.Unmarshal itself, so results and
+// errors never differ. FuzzDecodeCodexLine holds it to json.Unmarshal's
+// answers.
 func decodeCodexLine(line []byte, rec *codexRecord) error {
-	if validObject(line) {
-		var fast codexRecord
-		if fast.read(line) {
-			*rec = fast
-			return nil
-		}
+	var fast codexRecord
+	if fast.walk(line) {
+		*rec = fast
+		return nil
 	}
 	*rec = codexRecord{}
 	return json.Unmarshal(line, rec)
 }
 
-// read is decodeCodexLine's walk over a valid object; false means fall
-// back.
-func (r *codexRecord) read(obj []byte) bool {
-	return readMembers(obj, func(k string, v []byte, ok *bool) {
-		switch k {
-		case "timestamp":
-			*ok = setString(&r.Timestamp, v)
-		case "type":
-			*ok = setString(&r.Type, v)
-		case "payload":
-			*ok = readObject(&r.Payload, v, (*codexPayload).read)
+// walk is decodeCodexLine's pass over the line; false means fall back.
+func (r *codexRecord) walk(line []byte) bool {
+	v := jsonValidator{b: line}
+	i := v.space(0)
+	if i >= len(line) || line[i] != '{' {
+		return false
+	}
+	end, ok := v.objectWalk(i, func(key []byte, at int) (int, bool) {
+		k, plain := memberName(key)
+		if !plain {
+			return at, false
 		}
+		if k == "payload" && at < len(line) && line[at] == '{' {
+			// A repeated payload is read into the same struct, as
+			// encoding/json does.
+			if r.Payload == nil {
+				r.Payload = &codexPayload{}
+			}
+			return v.objectWalk(at, func(key []byte, at int) (int, bool) {
+				k, plain := memberName(key)
+				if !plain {
+					return at, false
+				}
+				end, ok := v.value(at)
+				return end, ok && r.Payload.set(k, line[at:end])
+			})
+		}
+		end, ok := v.value(at)
+		return end, ok && r.set(k, line[at:end])
 	})
+	return ok && v.space(end) == len(line)
 }
 
-// read fills pl from the line's payload object; false means fall back.
-// Raw members are slices of the line, as rawJSON's are: the parser
+// set stores an envelope member (key folded as memberName folds it) as
+// encoding/json would, but for a payload object, which walk reads; false
+// means fall back.
+func (r *codexRecord) set(k string, v []byte) bool {
+	switch k {
+	case "timestamp":
+		return setString(&r.Timestamp, v)
+	case "type":
+		return setString(&r.Type, v)
+	case "payload": // not an object: null, or a type error
+		if string(v) != "null" {
+			return false
+		}
+		r.Payload = nil
+	}
+	return true
+}
+
+// set stores a payload member as encoding/json would; false means fall
+// back. Raw members are slices of the line, as rawJSON's are: the parser
 // resolves them before record returns.
-func (pl *codexPayload) read(obj []byte) bool {
-	return readMembers(obj, func(k string, v []byte, ok *bool) {
-		if dst := pl.stringField(k); dst != nil {
-			*ok = setString(dst, v)
-			return
-		}
-		if dst := pl.rawField(k); dst != nil {
-			*dst = v
-			return
-		}
-		switch k {
-		case "content":
-			pl.Content = v
-		case "output":
-			pl.Output = v
-		case "git":
-			*ok = readObject(&pl.Git, v, func(g *codexGit, obj []byte) bool {
-				return readMembers(obj, func(k string, v []byte, ok *bool) {
-					if k == "branch" {
-						*ok = setString(&g.Branch, v)
-					}
-				})
+func (pl *codexPayload) set(k string, v []byte) bool {
+	if dst := pl.stringField(k); dst != nil {
+		return setString(dst, v)
+	}
+	if dst := pl.rawField(k); dst != nil {
+		*dst = v
+		return true
+	}
+	switch k {
+	case "content":
+		pl.Content = v
+	case "output":
+		pl.Output = v
+	case "git":
+		return readObject(&pl.Git, v, func(g *codexGit, obj []byte) bool {
+			return readMembers(obj, func(k string, v []byte, ok *bool) {
+				if k == "branch" {
+					*ok = setString(&g.Branch, v)
+				}
 			})
-		case "info":
-			*ok = readObject(&pl.Info, v, (*codexTokenInfo).read)
-		case "replacement_history":
-			*ok = readRawArray(&pl.ReplacementHistory, v)
-		}
-	})
+		})
+	case "info":
+		return readObject(&pl.Info, v, (*codexTokenInfo).read)
+	case "replacement_history":
+		return readRawArray(&pl.ReplacementHistory, v)
+	}
+	return true
 }
 
 // read fills info from a token_count event's info object; false means

@@ -227,3 +227,48 @@ func (v *jsonValidator) member(i int) (int, bool) {
 	}
 	return v.value(v.space(i + 1))
 }
+
+// objectWalk validates the object at b[i] as object does and hands each
+// member to fn as it goes: its key (the bytes between the quotes) and
+// the offset of its value, which fn checks (v.value, or objectWalk to
+// read an object's members too) and returns the end of. fn's false stops
+// the walk, and objectWalk reports false.
+func (v *jsonValidator) objectWalk(i int, fn func(key []byte, at int) (int, bool)) (int, bool) {
+	if v.depth++; v.depth > maxJSONDepth {
+		return i, false
+	}
+	b := v.b
+	i = v.space(i + 1)
+	if i < len(b) && b[i] == '}' {
+		v.depth--
+		return i + 1, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return i, false
+		}
+		kEnd, ok := v.str(i)
+		if !ok {
+			return kEnd, false
+		}
+		key := b[i+1 : kEnd-1]
+		if i = v.space(kEnd); i >= len(b) || b[i] != ':' {
+			return i, false
+		}
+		if i, ok = fn(key, v.space(i+1)); !ok {
+			return i, false
+		}
+		if i = v.space(i); i >= len(b) {
+			return i, false
+		}
+		switch b[i] {
+		case ',':
+			i = v.space(i + 1)
+		case '}':
+			v.depth--
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
+}

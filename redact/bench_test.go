@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -194,5 +195,52 @@ func BenchmarkGitleaksTierPerProcess(b *testing.B) {
 				_ = r.String(text)
 			}
 		})
+	}
+}
+
+// BenchmarkFindPieces is Find as a compile calls it: on the strings of
+// the shared transcripts (decoded from their JSON, as a parser hands them
+// on), cut into pieces of at most 4.6 KB, the size of the head and tail
+// a tool output aged to 1 KiB is redacted in (transcript's clipStringOf).
+// Most calls find nothing, so it measures the scan itself.
+func BenchmarkFindPieces(b *testing.B) {
+	text := realTranscripts(b)
+	if text == "" {
+		b.Skip("../shared/transcripts not present")
+	}
+	var pieces []string
+	total := 0
+	var collect func(v any)
+	collect = func(v any) {
+		switch v := v.(type) {
+		case string:
+			for len(v) > 0 {
+				n := min(len(v), 4608)
+				pieces = append(pieces, v[:n])
+				total += n
+				v = v[n:]
+			}
+		case []any:
+			for _, e := range v {
+				collect(e)
+			}
+		case map[string]any:
+			for _, e := range v {
+				collect(e)
+			}
+		}
+	}
+	for line := range strings.SplitSeq(text, "\n") {
+		var v any
+		if json.Unmarshal([]byte(line), &v) == nil {
+			collect(v)
+		}
+	}
+	r := New()
+	b.SetBytes(int64(total))
+	for b.Loop() {
+		for _, p := range pieces {
+			_ = r.Find(p)
+		}
 	}
 }

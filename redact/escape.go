@@ -176,6 +176,12 @@ func (r *Redactor) jsonCount(b []byte) ([]byte, int) {
 		}
 		return []byte(s), n
 	}
+	return r.validJSONCount(b)
+}
+
+// validJSONCount is jsonCount for b known to be valid JSON (rawJSON has
+// just checked it: a tool call's input is not validated twice).
+func (r *Redactor) validJSONCount(b []byte) ([]byte, int) {
 	type frame struct {
 		obj bool
 		key string

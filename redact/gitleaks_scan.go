@@ -21,6 +21,11 @@ type glEngine struct {
 	// keywords that start with them.
 	first2 []uint16
 	lists  [][]glKeyword
+	// thirds[li] has bit c set for each lower-case third byte c of the
+	// keywords in lists[li] (every bit when one is two bytes long): one
+	// test rules out a list whose first two bytes are common in text
+	// ("co", "li", "se") before its keywords are compared one by one.
+	thirds [][4]uint64
 }
 
 type glKeyword struct {
@@ -89,12 +94,27 @@ func newGLEngine() *glEngine {
 		}
 	}
 	g.lists = [][]glKeyword{nil}
+	g.thirds = [][4]uint64{{}}
 	for _, k := range slices.Sorted(maps.Keys(byKey)) { // the keys in use, not all 65536
 		g.first2[k] = uint16(len(g.lists))
 		g.lists = append(g.lists, byKey[k])
+		var mask [4]uint64
+		for _, kw := range byKey[k] {
+			if len(kw.word) < 3 {
+				mask = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+				break
+			}
+			c := kw.word[2]
+			mask[c>>6] |= 1 << (c & 63)
+		}
+		g.thirds = append(g.thirds, mask)
 	}
 	return g
 }
+
+// ranTo records how far into the text a rule's pattern has run: find
+// runs it again only on a window that reaches further.
+type ranTo struct{ rule, to int }
 
 // Window bounds: a pattern runs on the keyword's line, at most this much
 // of it either side (extended to the nearest space so no token is cut),
@@ -108,18 +128,22 @@ const (
 
 // find adds the gitleaks rules' secrets in s to sc.catalog.
 func (g *glEngine) find(s string, sc *scanner) {
-	var done []int // per rule: the end of the text its pattern has seen
+	// The rules whose pattern has run, and the end of the text it has
+	// seen; few rules meet a keyword in one text, so a short list.
+	var done []ranTo
 	for i := 0; i+1 < len(s); i++ {
 		li := g.first2[uint16(s[i])<<8|uint16(s[i+1])]
 		if li == 0 {
 			continue
 		}
+		if i+2 < len(s) {
+			if c := lowerByte(s[i+2]); g.thirds[li][c>>6]&(1<<(c&63)) == 0 {
+				continue
+			}
+		}
 		for _, kw := range g.lists[li] {
 			if !hasPrefixFold(s[i:], kw.word) {
 				continue
-			}
-			if done == nil {
-				done = make([]int, len(g.rules))
 			}
 			rl := &g.rules[kw.rule]
 			sh := rl.shape()
@@ -139,10 +163,15 @@ func (g *glEngine) find(s string, sc *scanner) {
 			// A window the last run already covered is skipped; one
 			// that reaches further is run again (what it repeats, merge
 			// joins).
-			if to <= done[kw.rule] {
+			k := slices.IndexFunc(done, func(d ranTo) bool { return d.rule == kw.rule })
+			switch {
+			case k < 0:
+				done = append(done, ranTo{kw.rule, to})
+			case to <= done[k].to:
 				continue
+			default:
+				done[k].to = to
 			}
-			done[kw.rule] = to
 			g.run(rl, &sh, s, from, to, sc)
 		}
 	}

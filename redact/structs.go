@@ -57,7 +57,7 @@ func (r *Redactor) rawJSON(raw json.RawMessage) (json.RawMessage, int) {
 		}
 		return out, n
 	}
-	out, n := r.jsonCount(raw)
+	out, n := r.validJSONCount(raw)
 	return json.RawMessage(out), n
 }
 

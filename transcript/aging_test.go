@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -96,5 +97,67 @@ func TestOlderToolOutputIsCutAgain(t *testing.T) {
 	}
 	if len(early) != 1 || early[0] != output(0) {
 		t.Errorf("a Transcript taken before the result aged changed with it")
+	}
+}
+
+// TestCodexRegrownResultAges: a unified-exec process reported running
+// (a short output) whose final output arrives later, from write_stdin or
+// from exec_command_end, grows its exec_command's result; that result is
+// cut again in its turn like any other, not kept whole to the end.
+func TestCodexRegrownResultAges(t *testing.T) {
+	t.Parallel()
+	const (
+		recent = 3
+		older  = 256
+	)
+	line := func(typ, payload string) string {
+		return `{"timestamp":"2026-01-01T00:00:00Z","type":"` + typ + `","payload":` + payload + `}`
+	}
+	call := func(id, name, args string) string {
+		a, _ := json.Marshal(args)
+		return line("response_item", fmt.Sprintf(`{"type":"function_call","name":%q,"arguments":%s,"call_id":%q}`, name, a, id))
+	}
+	output := func(id, out string) string {
+		o, _ := json.Marshal(out)
+		return line("response_item", fmt.Sprintf(`{"type":"function_call_output","call_id":%q,"output":%s}`, id, o))
+	}
+	rounds := func(from, n int) []string {
+		var ls []string
+		for k := from; k < from+n; k++ {
+			id := fmt.Sprintf("call_%d", k)
+			ls = append(ls, call(id, "shell", `{"command":["ls"]}`), output(id, "Exit code: 0\nOutput:\n"+strings.Repeat("file.go\n", 64)))
+		}
+		return ls
+	}
+	failure := "Process exited with code 1\nOutput:\n" + strings.Repeat("FAIL TestX: expected 2, got 3\n", 200)
+	ends := map[string][]string{
+		"write_stdin": {call("call_w", "write_stdin", `{"session_id":7,"chars":""}`), output("call_w", failure)},
+		"exec_command_end": {line("event_msg", fmt.Sprintf(`{"type":"exec_command_end","call_id":"call_run","exit_code":1,"aggregated_output":%q}`,
+			strings.Repeat("FAIL TestX: expected 2, got 3\n", 200)))},
+	}
+	for name, end := range ends {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ls := []string{
+				line("session_meta", `{"id":"s"}`),
+				call("call_run", "exec_command", `{"cmd":"npm test"}`),
+				output("call_run", "Process running with session ID 7\nOutput:\nstarting"),
+			}
+			ls = append(ls, rounds(0, recent+1)...)
+			ls = append(ls, end...)
+			ls = append(ls, rounds(recent+1, recent+1)...)
+			tr, err := Parse(context.Background(), strings.NewReader(strings.Join(ls, "\n")+"\n"),
+				Options{Format: FormatCodex, RecentToolResults: recent, OlderToolOutputBytes: older, MaxToolOutputBytes: 16 << 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := results(tr)["call_run"]
+			if exitOf(r) != "1" || !strings.Contains(r.Content, "expected 2, got 3") {
+				t.Fatalf("call_run: exit %s, content %.80q: the final output is not on it", exitOf(r), r.Content)
+			}
+			if keep := failedOlderFactor * older; len(r.Content) > keep+64 || r.OriginalBytes <= len(r.Content) {
+				t.Errorf("call_run keeps %d bytes (original %d), want at most %d: it was not cut again", len(r.Content), r.OriginalBytes, keep+64)
+			}
+		})
 	}
 }

@@ -67,17 +67,7 @@ func (l *ccLine) read(obj []byte) bool {
 		case "tooluseresult":
 			*ok = l.ToolUseResult.UnmarshalJSON(v) == nil
 		case "message":
-			switch {
-			case string(v) == "null":
-				l.Message = nil
-			case v[0] != '{':
-				*ok = false
-			default:
-				if l.Message == nil {
-					l.Message = &ccMessage{}
-				}
-				*ok = l.Message.read(v)
-			}
+			*ok = readObject(&l.Message, v, (*ccMessage).read)
 		}
 	})
 }

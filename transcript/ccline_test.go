@@ -41,26 +41,7 @@ func TestDecodeCCLineMatchesUnmarshal(t *testing.T) {
 		`{"type":"user"} trailing`,
 		"  {\"type\" : \"user\" , \"message\" : { \"content\" : \"a\\n\\u00e9\" } }  ",
 	}
-	files, _ := filepath.Glob("../../shared/transcripts/claude-code/*.jsonl")
-	read := 0
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			if read++; raceEnabled && read%8 != 0 {
-				continue // every 8th corpus line under -race; the plain run decodes all (see raceEnabled)
-			}
-			lines = append(lines, string(bytes.ToValidUTF8(sc.Bytes(), []byte("\uFFFD"))))
-		}
-		fh.Close()
-		if err := sc.Err(); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-	}
+	lines = append(lines, corpusLines(t, "claude-code")...)
 	for _, line := range lines {
 		var got, want ccLine
 		gotErr := decodeCCLine([]byte(line), &got)
@@ -73,4 +54,33 @@ func TestDecodeCCLineMatchesUnmarshal(t *testing.T) {
 			t.Errorf("%.120s:\ngot  %+v\nwant %+v", line, got, want)
 		}
 	}
+}
+
+// corpusLines returns the lines of the shared transcripts of one agent
+// (dir under ../shared/transcripts), made valid UTF-8 as the Decoder
+// makes them; under -race every 8th line (see raceEnabled).
+func corpusLines(t *testing.T, dir string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(sharedDir, dir, "*.jsonl"))
+	var lines []string
+	read := 0
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			if read++; raceEnabled && read%8 != 0 {
+				continue
+			}
+			lines = append(lines, string(bytes.ToValidUTF8(sc.Bytes(), []byte("\uFFFD"))))
+		}
+		fh.Close()
+		if err := sc.Err(); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+	}
+	return lines
 }

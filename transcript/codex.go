@@ -87,9 +87,7 @@ type codexPayload struct {
 	CWD          string          `json:"cwd"`
 	CLIVersion   string          `json:"cli_version"`
 	Originator   string          `json:"originator"`
-	Git          *struct {
-		Branch string `json:"branch"`
-	} `json:"git"`
+	Git          *codexGit       `json:"git"`
 
 	// turn_context
 	Model string `json:"model"`
@@ -97,7 +95,8 @@ type codexPayload struct {
 	// response_item
 	Role string `json:"role"`
 	// Content and Output (a tool's whole output) slice the line: read
-	// while it is current, they are not copied first.
+	// while it is current, they are not copied first. So do the
+	// json.RawMessage fields when decodeCodexLine's walk reads the line.
 	Content   rawJSON         `json:"content"`
 	Summary   json.RawMessage `json:"summary"`
 	Name      string          `json:"name"`
@@ -120,13 +119,19 @@ type codexPayload struct {
 	ReplacementHistory []json.RawMessage `json:"replacement_history"`
 }
 
+type codexGit struct {
+	Branch string `json:"branch"`
+}
+
 type codexTokenInfo struct {
-	LastTokenUsage *struct {
-		InputTokens       int `json:"input_tokens"`
-		CachedInputTokens int `json:"cached_input_tokens"`
-		OutputTokens      int `json:"output_tokens"`
-	} `json:"last_token_usage"`
-	ModelContextWindow json.RawMessage `json:"model_context_window"`
+	LastTokenUsage     *codexTokenUsage `json:"last_token_usage"`
+	ModelContextWindow json.RawMessage  `json:"model_context_window"`
+}
+
+type codexTokenUsage struct {
+	InputTokens       int `json:"input_tokens"`
+	CachedInputTokens int `json:"cached_input_tokens"`
+	OutputTokens      int `json:"output_tokens"`
 }
 
 // resultRef locates a ToolResult already emitted.
@@ -196,12 +201,12 @@ func (p *codexParser) record(d *Decoder, line []byte, lineNo int) error {
 		return nil
 	}
 	// Each line is decoded once: the envelope and its payload object in
-	// one json.Unmarshal. Anything else (no payload or a null one, a
-	// payload that is not an object, no type, a timestamp that is not a
-	// string, a field of the wrong type) takes the two-step path below,
-	// which reads it as it always has and words its errors.
+	// one walk (decodeCodexLine). Anything else (no payload or a null
+	// one, a payload that is not an object, no type, a timestamp that is
+	// not a string, a field of the wrong type) takes the two-step path
+	// below, which reads it as it always has and words its errors.
 	var rec codexRecord
-	if json.Unmarshal(line, &rec) == nil && rec.Payload != nil && rec.Type != "" {
+	if decodeCodexLine(line, &rec) == nil && rec.Payload != nil && rec.Type != "" {
 		return p.envelope(d, rec.Type, rec.Timestamp, rec.Payload, lineNo)
 	}
 	var l codexLine
@@ -486,6 +491,7 @@ func (p *codexParser) continued(d *Decoder, r *handoff.ToolResult, sid string) {
 		code := *r.ExitCode
 		o.ExitCode = &code
 		o.Content, o.OriginalBytes = d.clipOutput(joinText(o.Content, r.Content))
+		d.regrew(ref)
 	}
 	r.ExitCode = nil
 	delete(p.running, origin)
@@ -660,6 +666,7 @@ func (p *codexParser) event(d *Decoder, base handoff.Message, pl *codexPayload) 
 						// The output said "still running"; this is the
 						// whole run's output and its final status.
 						r.Content, r.OriginalBytes = d.clipOutput(fmt.Sprintf("Process exited with code %d\nOutput:\n%s", n, pl.AggregatedOutput))
+						d.regrew(ref)
 					}
 				}
 				delete(p.running, pl.CallID)
@@ -711,11 +718,8 @@ func codexContent(raw []byte) (string, error) {
 		s, _ := jsonString(raw) // validated with the line: unquoted in one pass
 		return s, nil
 	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if err := json.Unmarshal(raw, &parts); err != nil {
+	parts, err := codexParts(raw, true)
+	if err != nil {
 		return "", err
 	}
 	var text string
@@ -732,10 +736,8 @@ func codexContent(raw []byte) (string, error) {
 
 // codexSummary joins a reasoning item's summary texts.
 func codexSummary(raw json.RawMessage) string {
-	var parts []struct {
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &parts) != nil {
+	parts, err := codexParts(raw, false)
+	if err != nil {
 		return ""
 	}
 	var s string

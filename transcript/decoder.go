@@ -277,15 +277,43 @@ const failedOlderFactor = 8
 // change, so a Transcript or MessagesFrom taken earlier keeps what it
 // saw.
 func (d *Decoder) ageResults(i int) {
-	limit := d.opts.OlderToolOutputBytes
-	if limit < 0 || d.opts.MaxToolOutputBytes >= 0 && limit >= d.opts.MaxToolOutputBytes {
+	if !d.aging() {
 		return
 	}
 	for j, r := range d.t.Messages[i].ToolResults {
-		if len(r.Content) > limit {
+		if len(r.Content) > d.opts.OlderToolOutputBytes {
 			d.recent = append(d.recent, resultRef{i, j})
 		}
 	}
+	d.ageOldest()
+}
+
+// aging reports whether older tool results are cut again (see
+// Options.OlderToolOutputBytes).
+func (d *Decoder) aging() bool {
+	limit := d.opts.OlderToolOutputBytes
+	return limit >= 0 && (d.opts.MaxToolOutputBytes < 0 || limit < d.opts.MaxToolOutputBytes)
+}
+
+// regrew is called by a parser that has added text to a result already
+// emitted (a running process's later output: Codex's write_stdin and
+// exec_command_end). A result still in the recent window is cut in its
+// turn as it is; one that was not (it was short, or already cut) and is
+// now over OlderToolOutputBytes joins the window as the newest, so it is
+// cut again in its turn instead of keeping up to MaxToolOutputBytes to
+// the end of the session.
+func (d *Decoder) regrew(ref resultRef) {
+	if !d.aging() || len(d.t.Messages[ref.msg].ToolResults[ref.res].Content) <= d.opts.OlderToolOutputBytes ||
+		slices.Contains(d.recent, ref) {
+		return
+	}
+	d.recent = append(d.recent, ref)
+	d.ageOldest()
+}
+
+// ageOldest re-cuts the results pushed out of the recent window.
+func (d *Decoder) ageOldest() {
+	limit := d.opts.OlderToolOutputBytes
 	n := len(d.recent) - d.opts.RecentToolResults
 	if n <= 0 {
 		return

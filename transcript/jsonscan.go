@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -169,31 +170,34 @@ func unquoteValid(v []byte) (s string, ok bool) {
 		return "", false
 	}
 	body := v[1 : len(v)-1]
-	out := make([]byte, 0, len(body))
+	// A Builder hands its buffer over as the string: the decoded text
+	// (a whole tool output) is written once, not built and then copied.
+	var out strings.Builder
+	out.Grow(len(body))
 	for len(body) > 0 {
 		i := bytes.IndexByte(body, '\\')
 		if i < 0 {
-			out = append(out, body...)
+			out.Write(body)
 			break
 		}
-		out = append(out, body[:i]...)
+		out.Write(body[:i])
 		body = body[i:]
 		if len(body) < 2 {
 			return "", false
 		}
 		switch c := body[1]; c {
 		case '"', '\\', '/':
-			out = append(out, c)
+			out.WriteByte(c)
 		case 'b':
-			out = append(out, '\b')
+			out.WriteByte('\b')
 		case 'f':
-			out = append(out, '\f')
+			out.WriteByte('\f')
 		case 'n':
-			out = append(out, '\n')
+			out.WriteByte('\n')
 		case 'r':
-			out = append(out, '\r')
+			out.WriteByte('\r')
 		case 't':
-			out = append(out, '\t')
+			out.WriteByte('\t')
 		case 'u':
 			r, n := hex4(body[2:])
 			if n < 0 {
@@ -206,18 +210,18 @@ func unquoteValid(v []byte) (s string, ok bool) {
 					r2, n2 = hex4(body[2:])
 				}
 				if dec := utf16.DecodeRune(r, r2); n2 >= 0 && dec != utf8.RuneError {
-					out = utf8.AppendRune(out, dec)
+					out.WriteRune(dec)
 					body = body[6:]
 					continue
 				}
 				r = utf8.RuneError
 			}
-			out = utf8.AppendRune(out, r)
+			out.WriteRune(r)
 			continue
 		default:
 			return "", false
 		}
 		body = body[2:]
 	}
-	return string(out), true
+	return out.String(), true
 }

@@ -1,6 +1,9 @@
 package transcript
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // validJSON reports whether b is one valid JSON value, exactly as
 // json.Valid(b) does, in a fraction of its time. json.Valid steps its
@@ -78,7 +81,11 @@ func (v *jsonValidator) str(i int) (int, bool) {
 		for i+8 <= len(b) {
 			x := binary.LittleEndian.Uint64(b[i:])
 			q, bs := x^(swarLo*'"'), x^(swarLo*'\\')
-			if ((q-swarLo)&^q|(bs-swarLo)&^bs|(x-swarLo*0x20)&^x)&swarHi != 0 {
+			if m := ((q-swarLo)&^q | (bs-swarLo)&^bs | (x-swarLo*0x20)&^x) & swarHi; m != 0 {
+				// The lowest flagged byte is the first stop (the test's
+				// false positives only come above a true one): go
+				// straight to it, not a byte at a time.
+				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
 			i += 8
@@ -219,4 +226,49 @@ func (v *jsonValidator) member(i int) (int, bool) {
 		return i, false
 	}
 	return v.value(v.space(i + 1))
+}
+
+// objectWalk validates the object at b[i] as object does and hands each
+// member to fn as it goes: its key (the bytes between the quotes) and
+// the offset of its value, which fn checks (v.value, or objectWalk to
+// read an object's members too) and returns the end of. fn's false stops
+// the walk, and objectWalk reports false.
+func (v *jsonValidator) objectWalk(i int, fn func(key []byte, at int) (int, bool)) (int, bool) {
+	if v.depth++; v.depth > maxJSONDepth {
+		return i, false
+	}
+	b := v.b
+	i = v.space(i + 1)
+	if i < len(b) && b[i] == '}' {
+		v.depth--
+		return i + 1, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return i, false
+		}
+		kEnd, ok := v.str(i)
+		if !ok {
+			return kEnd, false
+		}
+		key := b[i+1 : kEnd-1]
+		if i = v.space(kEnd); i >= len(b) || b[i] != ':' {
+			return i, false
+		}
+		if i, ok = fn(key, v.space(i+1)); !ok {
+			return i, false
+		}
+		if i = v.space(i); i >= len(b) {
+			return i, false
+		}
+		switch b[i] {
+		case ',':
+			i = v.space(i + 1)
+		case '}':
+			v.depth--
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
 }

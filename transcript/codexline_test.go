@@ -79,7 +79,7 @@ func FuzzDecodeCodexLine(f *testing.F) {
 func checkCodexLine(t *testing.T, line []byte) {
 	t.Helper()
 	var got, want codexRecord
-	gotErr := decodeCodexLine(line, &got)
+	gotErr := decodeCodexLine(line, &got, &codexPayload{Type: "stale", Content: []byte("x")})
 	wantErr := json.Unmarshal(line, &want)
 	if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
 		t.Errorf("%.120s: error %v, json.Unmarshal says %v", line, gotErr, wantErr)
@@ -107,10 +107,11 @@ func BenchmarkDecodeCodexLine(b *testing.B) {
 	})
 	b.Run("decodeCodexLine", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
+		var scratch codexPayload
 		for b.Loop() {
 			for _, l := range lines {
 				var rec codexRecord
-				_ = decodeCodexLine(l, &rec)
+				_ = decodeCodexLine(l, &rec, &scratch)
 			}
 		}
 	})

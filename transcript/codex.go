@@ -489,15 +489,20 @@ func (p *codexParser) continued(d *Decoder, r *handoff.ToolResult, sid string) {
 		return
 	}
 	o := &d.t.Messages[ref.msg].ToolResults[ref.res]
-	if o.ExitCode == nil {
+	grew := o.ExitCode == nil
+	if grew {
 		code := *r.ExitCode
 		o.ExitCode = &code
 		o.Content, o.OriginalBytes = d.clipOutput(joinText(o.Content, r.Content))
-		d.regrew(ref)
 	}
 	r.ExitCode = nil
 	delete(p.running, origin)
 	delete(p.sessions, sid) // the process is gone; its id may be reused
+	if grew {
+		// Last: aging copies the results of the messages it cuts, r's
+		// among them when the recent window is small.
+		d.regrew(ref)
+	}
 }
 
 // codeModeResults splits a code-mode script's output array into the

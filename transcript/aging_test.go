@@ -136,28 +136,33 @@ func TestCodexRegrownResultAges(t *testing.T) {
 			strings.Repeat("FAIL TestX: expected 2, got 3\n", 200)))},
 	}
 	for name, end := range ends {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			ls := []string{
-				line("session_meta", `{"id":"s"}`),
-				call("call_run", "exec_command", `{"cmd":"npm test"}`),
-				output("call_run", "Process running with session ID 7\nOutput:\nstarting"),
-			}
-			ls = append(ls, rounds(0, recent+1)...)
-			ls = append(ls, end...)
-			ls = append(ls, rounds(recent+1, recent+1)...)
-			tr, err := Parse(context.Background(), strings.NewReader(strings.Join(ls, "\n")+"\n"),
-				Options{Format: FormatCodex, RecentToolResults: recent, OlderToolOutputBytes: older, MaxToolOutputBytes: 16 << 10})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := results(tr)["call_run"]
-			if exitOf(r) != "1" || !strings.Contains(r.Content, "expected 2, got 3") {
-				t.Fatalf("call_run: exit %s, content %.80q: the final output is not on it", exitOf(r), r.Content)
-			}
-			if keep := failedOlderFactor * older; len(r.Content) > keep+64 || r.OriginalBytes <= len(r.Content) {
-				t.Errorf("call_run keeps %d bytes (original %d), want at most %d: it was not cut again", len(r.Content), r.OriginalBytes, keep+64)
-			}
-		})
+		for _, recent := range []int{1, recent} {
+			t.Run(fmt.Sprintf("%s/recent=%d", name, recent), func(t *testing.T) {
+				t.Parallel()
+				ls := []string{
+					line("session_meta", `{"id":"s"}`),
+					call("call_run", "exec_command", `{"cmd":"npm test"}`),
+					output("call_run", "Process running with session ID 7\nOutput:\nstarting"),
+				}
+				ls = append(ls, rounds(0, recent+1)...)
+				ls = append(ls, end...)
+				ls = append(ls, rounds(recent+1, recent+1)...)
+				tr, err := Parse(context.Background(), strings.NewReader(strings.Join(ls, "\n")+"\n"),
+					Options{Format: FormatCodex, RecentToolResults: recent, OlderToolOutputBytes: older, MaxToolOutputBytes: 16 << 10})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := results(tr)["call_run"]
+				if exitOf(r) != "1" || !strings.Contains(r.Content, "expected 2, got 3") {
+					t.Fatalf("call_run: exit %s, content %.80q: the final output is not on it", exitOf(r), r.Content)
+				}
+				if keep := failedOlderFactor * older; len(r.Content) > keep+64 || r.OriginalBytes <= len(r.Content) {
+					t.Errorf("call_run keeps %d bytes (original %d), want at most %d: it was not cut again", len(r.Content), r.OriginalBytes, keep+64)
+				}
+				if w, ok := results(tr)["call_w"]; ok && exitOf(w) != "none" {
+					t.Errorf("write_stdin result keeps exit %s: the failed run counts twice", exitOf(w))
+				}
+			})
+		}
 	}
 }

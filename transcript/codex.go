@@ -162,6 +162,8 @@ type codexParser struct {
 	awaitTask bool // the child's own first request is still to come
 
 	end string // the end signal of the latest event, "" once anything follows it
+
+	payload codexPayload // decodeCodexLine's scratch, reused line after line
 }
 
 func newCodexParser() *codexParser {
@@ -206,7 +208,7 @@ func (p *codexParser) record(d *Decoder, line []byte, lineNo int) error {
 	// not a string, a field of the wrong type) takes the two-step path
 	// below, which reads it as it always has and words its errors.
 	var rec codexRecord
-	if decodeCodexLine(line, &rec) == nil && rec.Payload != nil && rec.Type != "" {
+	if decodeCodexLine(line, &rec, &p.payload) == nil && rec.Payload != nil && rec.Type != "" {
 		return p.envelope(d, rec.Type, rec.Timestamp, rec.Payload, lineNo)
 	}
 	var l codexLine
@@ -487,15 +489,20 @@ func (p *codexParser) continued(d *Decoder, r *handoff.ToolResult, sid string) {
 		return
 	}
 	o := &d.t.Messages[ref.msg].ToolResults[ref.res]
-	if o.ExitCode == nil {
+	grew := o.ExitCode == nil
+	if grew {
 		code := *r.ExitCode
 		o.ExitCode = &code
 		o.Content, o.OriginalBytes = d.clipOutput(joinText(o.Content, r.Content))
-		d.regrew(ref)
 	}
 	r.ExitCode = nil
 	delete(p.running, origin)
 	delete(p.sessions, sid) // the process is gone; its id may be reused
+	if grew {
+		// Last: aging copies the results of the messages it cuts, r's
+		// among them when the recent window is small.
+		d.regrew(ref)
+	}
 }
 
 // codeModeResults splits a code-mode script's output array into the

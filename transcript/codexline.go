@@ -13,10 +13,12 @@ import "encoding/json"
 // (invalid JSON, a key with escapes or non-ASCII letters, a value of the
 // wrong type), it falls back to json.Unmarshal itself, so results and
 // errors never differ. FuzzDecodeCodexLine holds it to json.Unmarshal's
-// answers.
-func decodeCodexLine(line []byte, rec *codexRecord) error {
+// answers. The walk decodes a payload into *scratch (zeroed first)
+// instead of a new struct: a parser reading line after line reuses one,
+// since nothing keeps a payload once its line is handled.
+func decodeCodexLine(line []byte, rec *codexRecord, scratch *codexPayload) error {
 	var fast codexRecord
-	if fast.walk(line) {
+	if fast.walk(line, scratch) {
 		*rec = fast
 		return nil
 	}
@@ -25,7 +27,7 @@ func decodeCodexLine(line []byte, rec *codexRecord) error {
 }
 
 // walk is decodeCodexLine's pass over the line; false means fall back.
-func (r *codexRecord) walk(line []byte) bool {
+func (r *codexRecord) walk(line []byte, scratch *codexPayload) bool {
 	v := jsonValidator{b: line}
 	i := v.space(0)
 	if i >= len(line) || line[i] != '{' {
@@ -40,7 +42,8 @@ func (r *codexRecord) walk(line []byte) bool {
 			// A repeated payload is read into the same struct, as
 			// encoding/json does.
 			if r.Payload == nil {
-				r.Payload = &codexPayload{}
+				*scratch = codexPayload{}
+				r.Payload = scratch
 			}
 			return v.objectWalk(at, func(key []byte, at int) (int, bool) {
 				k, plain := memberName(key)
@@ -228,6 +231,12 @@ func codexParts(raw []byte, typed bool) ([]codexPart, error) {
 			return parts, nil
 		}
 	}
+	return unmarshalParts(raw, typed)
+}
+
+// unmarshalParts is codexParts by encoding/json alone: its fallback, and
+// the answer its tests hold the walk to.
+func unmarshalParts(raw []byte, typed bool) ([]codexPart, error) {
 	if typed {
 		var parts []codexPart
 		err := json.Unmarshal(raw, &parts)

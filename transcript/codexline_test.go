@@ -79,7 +79,7 @@ func FuzzDecodeCodexLine(f *testing.F) {
 func checkCodexLine(t *testing.T, line []byte) {
 	t.Helper()
 	var got, want codexRecord
-	gotErr := decodeCodexLine(line, &got)
+	gotErr := decodeCodexLine(line, &got, &codexPayload{Type: "stale", Content: []byte("x")})
 	wantErr := json.Unmarshal(line, &want)
 	if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
 		t.Errorf("%.120s: error %v, json.Unmarshal says %v", line, gotErr, wantErr)
@@ -107,10 +107,11 @@ func BenchmarkDecodeCodexLine(b *testing.B) {
 	})
 	b.Run("decodeCodexLine", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
+		var scratch codexPayload
 		for b.Loop() {
 			for _, l := range lines {
 				var rec codexRecord
-				_ = decodeCodexLine(l, &rec)
+				_ = decodeCodexLine(l, &rec, &scratch)
 			}
 		}
 	})
@@ -158,31 +159,19 @@ func FuzzCodexParts(f *testing.F) {
 }
 
 // checkCodexParts fails t when codexParts reads raw otherwise than
-// json.Unmarshal does, with and without the items' type.
+// json.Unmarshal does (unmarshalParts), with and without the items'
+// type.
 func checkCodexParts(t *testing.T, raw []byte) {
 	t.Helper()
-	var typed []codexPart
-	typedErr := json.Unmarshal(raw, &typed)
-	var texts []struct {
-		Text string `json:"text"`
-	}
-	textsErr := json.Unmarshal(raw, &texts)
-	untyped := make([]codexPart, len(texts))
-	for i, x := range texts {
-		untyped[i].Text = x.Text
-	}
-	for _, c := range []struct {
-		typed   bool
-		want    []codexPart
-		wantErr error
-	}{{true, typed, typedErr}, {false, untyped, textsErr}} {
-		got, err := codexParts(raw, c.typed)
-		if (err == nil) != (c.wantErr == nil) || err != nil && err.Error() != c.wantErr.Error() {
-			t.Errorf("codexParts(%.80s, %v): error %v, json.Unmarshal says %v", raw, c.typed, err, c.wantErr)
+	for _, typed := range []bool{true, false} {
+		want, wantErr := unmarshalParts(raw, typed)
+		got, err := codexParts(raw, typed)
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Errorf("codexParts(%.80s, %v): error %v, json.Unmarshal says %v", raw, typed, err, wantErr)
 			continue
 		}
-		if err == nil && len(got)+len(c.want) > 0 && !reflect.DeepEqual(got, c.want) {
-			t.Errorf("codexParts(%.80s, %v) = %+v, json.Unmarshal gives %+v", raw, c.typed, got, c.want)
+		if err == nil && len(got)+len(want) > 0 && !reflect.DeepEqual(got, want) {
+			t.Errorf("codexParts(%.80s, %v) = %+v, json.Unmarshal gives %+v", raw, typed, got, want)
 		}
 	}
 }

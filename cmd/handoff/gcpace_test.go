@@ -12,12 +12,12 @@ func TestPacePercent(t *testing.T) {
 		want int
 	}{
 		{0, 200},
-		{4 * mib, 200},   // goal 32 MiB would be 700%: capped at 200
-		{16 * mib, 100},  // goal 32 MiB
-		{22 * mib, 45},   // goal 32 MiB
-		{24 * mib, 40},   // 1.4x live passes the floor
-		{100 * mib, 40},  // large: 1.4x live
-		{2000 * mib, 40}, // no overflow
+		{4 * mib, 200},             // goal 32 MiB would be 700%: capped at 200
+		{16 * mib, 100},            // goal 32 MiB
+		{22 * mib, 45},             // goal 32 MiB
+		{24 * mib, minGCPercent},   // 1.35x live passes the floor
+		{100 * mib, minGCPercent},  // large: 1.35x live
+		{2000 * mib, minGCPercent}, // no overflow
 	} {
 		if got := pacePercent(c.live, heapGoalFloor, gcPercent, minGCPercent); got != c.want {
 			t.Errorf("pacePercent(%d MiB) = %d, want %d", c.live/mib, got, c.want)

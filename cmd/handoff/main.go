@@ -43,14 +43,16 @@ import (
 const gcPercent = 200
 
 // minGCPercent is the growth target once the live heap is large: the heap
-// may grow by 40% of what is live before the next collection. On a 50 MB
+// may grow by 35% of what is live before the next collection. On a 50 MB
 // real-content Claude Code file GOGC=50 cost the same CPU as GOGC=200
 // (2.66 s vs 2.67 s user+sys, one run each) for a 71 MiB peak instead of
-// 105 MiB. Issue 34 asks for 100 MiB at 100 MB: with the extraction's
-// live heap cut (48 MB there) 40 holds it at the CPU 50 cost before the
-// cut (3 interleaved runs: peak 98-99.5 MiB, 1.01x the CPU; 50: 100-106
-// MiB, 0.95x; 35: 94-96 MiB, 1.04x).
-const minGCPercent = 40
+// 105 MiB. Issue 34 asks for 100 MiB at 100 MB: 40 held the Claude Code
+// file there but let the Codex one reach 101-102 MiB in one run of three;
+// 35 costs the same CPU on both (1.00x, 3 interleaved runs, quiet machine)
+// for peaks of 94-99 MiB (Codex) and 94-97 MiB (Claude Code). A tighter
+// soft-limit slack (2 MiB + goal/25) held both near 91 MiB but cost
+// 1.13-1.22x the CPU.
+const minGCPercent = 35
 
 // heapGoalFloor is the heap size below which gcPercent alone paces the
 // collector: between the two targets the goal stays here (32 MiB, the old

@@ -34,7 +34,7 @@ func (l *checkLog) observe(call *CallInfo, r handoff.ToolResult, fail bool, m ha
 		return
 	}
 	command := call.Command
-	seg, kind, trailing, ok := CheckSegment(command)
+	seg, kind, trailing, ok := checkSegmentOf(call.normalized())
 	if !ok {
 		return
 	}
@@ -88,7 +88,13 @@ var probeProgs = rulebook.WordSet("facts.probe-programs")
 // is (kind), and whether other commands run after it (trailing), which
 // makes the chain's exit status not the check's own.
 func CheckSegment(command string) (seg, kind string, trailing, ok bool) {
-	segs := segments(NormalizeCommand(command))
+	return checkSegmentOf(NormalizeCommand(command))
+}
+
+// checkSegmentOf is CheckSegment of a command already normalised, which a
+// call's memo holds (the error log normalises the same command).
+func checkSegmentOf(normalized string) (seg, kind string, trailing, ok bool) {
+	segs := segments(normalized)
 	for i := len(segs) - 1; i >= 0; i-- {
 		head, _, _ := strings.Cut(segs[i], "|")
 		if k := checkKind(head); k != "" {

@@ -82,9 +82,8 @@ measure() {
 	local pid=$!
 	pids+=("$pid")
 	caught "$pid" "$(stat -c %s "$f")"
-	local catch c0 c1 c2 t1 r1 s1 span
-	catch=$(cpu "$pid")
-	c0=$(cpu "$pid")
+	local catch c1 c2 t1 r1 s1 span
+	catch=$(cpu "$pid") # the catch-up's CPU, and where the idle span starts
 	sleep "$idle"
 	c1=$(cpu "$pid")
 	t1=$(date +%s.%N) r1=$(rchar "$pid") s1=$(stat -c %s "$f")
@@ -98,7 +97,7 @@ measure() {
 	kill "$pid"
 	wait "$pid" 2>/dev/null || true
 	# The idle share of the append phase's span is taken out.
-	awk -v c="$catch" -v i0="$c0" -v i1="$c1" -v a="$c2" -v s="$idle" -v n="$(wc -l <"$tmp/appended")" -v sp="$span" 'BEGIN {
+	awk -v c="$catch" -v i0="$catch" -v i1="$c1" -v a="$c2" -v s="$idle" -v n="$(wc -l <"$tmp/appended")" -v sp="$span" 'BEGIN {
 		idle = (i1 - i0) / 1e6 / s
 		printf "%.2f %.3f %.3f\n", c / 1e9, ((a - i1) / 1e6 - idle * sp) / n, idle
 	}'
